@@ -1,0 +1,204 @@
+import { parseArgs } from "node:util";
+import { getConfig } from "@/server/config";
+import { createPrismaClient, type Db } from "@/server/db/client";
+import { applyMigrations } from "@/server/db/migrate";
+import { AppError } from "@/server/errors";
+import { createApiKey, revokeApiKey, rotateApiKey } from "@/server/services/auth/api-keys";
+import {
+  approveGoLive, createAdmin, createMerchant, setMerchantStatus, setWhitelistEnforcement,
+} from "@/server/services/merchants/merchants";
+import { addWhitelistEntry, listWhitelist, removeWhitelistEntry } from "@/server/services/merchants/whitelist";
+
+const USAGE = `Parakh operator CLI
+
+Usage: npm run -s cli -- <command> [options] [--json]
+
+  merchant create   --name N --email E --password P
+  merchant list
+  merchant go-live  --merchant ID
+  merchant suspend  --merchant ID
+  merchant reinstate --merchant ID
+  whitelist add     --merchant ID --ip ADDR_OR_CIDR [--label TEXT]
+  whitelist remove  --merchant ID --ip ADDR_OR_CIDR_OR_ENTRY_ID
+  whitelist list    --merchant ID
+  whitelist enforce --merchant ID --all on|off     (also enforce on /v1 and /api/kyc)
+  key create        --merchant ID [--mode sandbox|live] [--label TEXT]
+  key list          --merchant ID
+  key rotate        --merchant ID --key KEY_ID [--grace-seconds N]   (default 0: old key stops now)
+  key revoke        --merchant ID --key KEY_ID
+  admin create      --email E --password P
+
+--json prints exactly one JSON object on stdout; logs and errors go to stderr.
+Uses DATABASE_URL (default: the embedded SQLite file in the data folder).
+Changes reach running servers within one second.`;
+
+class UsageError extends Error {}
+
+type Flags = Record<string, string | boolean | undefined>;
+
+function need(flags: Flags, name: string): string {
+  const v = flags[name];
+  if (typeof v !== "string" || v.length === 0) throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+async function requireMerchant(db: Db, id: string) {
+  const m = await db.merchant.findUnique({ where: { id } });
+  if (!m) throw new AppError("NOT_FOUND", `No merchant ${id}.`);
+  return m;
+}
+
+async function run(db: Db, group: string, action: string, f: Flags): Promise<{ result: Record<string, unknown>; text: string }> {
+  const key = `${group} ${action}`;
+  switch (key) {
+    case "merchant create": {
+      const m = await createMerchant(db, { name: need(f, "name"), email: need(f, "email"), password: need(f, "password") });
+      const result = {
+        merchantId: m.merchantId,
+        email: m.email,
+        sandbox: { publicKey: m.sandbox.key.publicKey, secretKey: m.sandbox.key.secretKey, signingSecret: m.sandbox.signingSecret },
+      };
+      return {
+        result,
+        text: `Merchant ${m.merchantId} (${m.email}) created.\nSandbox public key  ${result.sandbox.publicKey}\nSandbox secret key  ${result.sandbox.secretKey}\nSigning secret      ${result.sandbox.signingSecret}\nThe secrets are shown once.`,
+      };
+    }
+    case "merchant list": {
+      const rows = await db.merchant.findMany({ orderBy: { createdAt: "asc" }, select: { id: true, name: true, email: true, status: true, liveEnabled: true, createdAt: true } });
+      return { result: { merchants: rows }, text: rows.map((r) => `${r.id}  ${r.status.padEnd(9)} ${r.liveEnabled ? "live" : "sandbox"}  ${r.email}  ${r.name}`).join("\n") || "No merchants." };
+    }
+    case "merchant go-live": {
+      const r = await approveGoLive(db, need(f, "merchant"));
+      return { result: r, text: r.alreadyLive ? `${r.merchantId} was already live.` : `${r.merchantId} is approved for live mode.` };
+    }
+    case "merchant suspend":
+    case "merchant reinstate": {
+      const r = await setMerchantStatus(db, need(f, "merchant"), action === "suspend" ? "SUSPENDED" : "ACTIVE");
+      return { result: r, text: `${r.merchantId} is now ${r.status}.` };
+    }
+    case "whitelist add": {
+      const merchantId = need(f, "merchant");
+      await requireMerchant(db, merchantId);
+      const e = await addWhitelistEntry(db, merchantId, need(f, "ip"), typeof f.label === "string" ? f.label : "");
+      return { result: { id: e.id, merchantId, ip: e.cidr, label: e.label }, text: `Whitelisted ${e.cidr} for ${merchantId} (${e.id}).` };
+    }
+    case "whitelist remove": {
+      const merchantId = need(f, "merchant");
+      const removed = await removeWhitelistEntry(db, merchantId, need(f, "ip"));
+      return { result: { merchantId, removed }, text: `Removed ${removed} entr${removed === 1 ? "y" : "ies"}.` };
+    }
+    case "whitelist list": {
+      const merchantId = need(f, "merchant");
+      const m = await requireMerchant(db, merchantId);
+      const rows = await listWhitelist(db, merchantId);
+      const entries = rows.map((r) => ({ id: r.id, ip: r.cidr, label: r.label, createdAt: r.createdAt }));
+      return {
+        result: { merchantId, enforceOnAllApis: m.enforceWhitelistAll, entries },
+        text: [`Enforced on /v1 and KYC too: ${m.enforceWhitelistAll ? "yes" : "no"} (always on payments)`, ...entries.map((e) => `${e.id}  ${e.ip}  ${e.label}`)].join("\n"),
+      };
+    }
+    case "whitelist enforce": {
+      const merchantId = need(f, "merchant");
+      const v = need(f, "all");
+      if (v !== "on" && v !== "off") throw new UsageError("--all takes on or off");
+      await setWhitelistEnforcement(db, merchantId, v === "on");
+      return { result: { merchantId, enforceOnAllApis: v === "on" }, text: `Whitelist on /v1 and KYC: ${v}.` };
+    }
+    case "key create": {
+      const merchantId = need(f, "merchant");
+      await requireMerchant(db, merchantId);
+      const mode = (f.mode ?? "sandbox") as string;
+      if (mode !== "sandbox" && mode !== "live") throw new UsageError("--mode takes sandbox or live");
+      const k = await createApiKey(db, merchantId, mode, typeof f.label === "string" ? f.label : "Default");
+      return { result: { keyId: k.id, merchantId, mode, publicKey: k.publicKey, secretKey: k.secretKey }, text: `Key ${k.id} (${mode})\nPublic key  ${k.publicKey}\nSecret key  ${k.secretKey}\nThe secret is shown once.` };
+    }
+    case "key list": {
+      const merchantId = need(f, "merchant");
+      await requireMerchant(db, merchantId);
+      const rows = await db.apiKey.findMany({ where: { merchantId }, orderBy: { createdAt: "asc" } });
+      const keys = rows.map((r) => ({
+        keyId: r.id, mode: r.mode, label: r.label, publicKey: r.publicKey, secretHint: r.secretHint,
+        createdAt: r.createdAt, lastUsedAt: r.lastUsedAt, expiresAt: r.expiresAt, revokedAt: r.revokedAt,
+      }));
+      return { result: { merchantId, keys }, text: keys.map((k) => `${k.keyId}  ${k.mode.padEnd(7)} ${k.publicKey}  ${k.revokedAt ? "revoked" : k.expiresAt ? `expires ${k.expiresAt.toISOString()}` : "active"}`).join("\n") || "No keys." };
+    }
+    case "key rotate": {
+      const merchantId = need(f, "merchant");
+      const grace = f["grace-seconds"] === undefined ? 0 : Number(f["grace-seconds"]);
+      if (!Number.isInteger(grace) || grace < 0 || grace > 30 * 86400) throw new UsageError("--grace-seconds takes a whole number from 0 to 2592000");
+      const k = await rotateApiKey(db, merchantId, need(f, "key"), grace);
+      return { result: { keyId: k.id, replacedKeyId: f.key, merchantId, mode: k.mode, publicKey: k.publicKey, secretKey: k.secretKey, graceSeconds: grace }, text: `New key ${k.id}\nPublic key  ${k.publicKey}\nSecret key  ${k.secretKey}\nOld key ${f.key} ${grace ? `works for ${grace} more seconds` : "stopped working"}.` };
+    }
+    case "key revoke": {
+      const merchantId = need(f, "merchant");
+      await revokeApiKey(db, merchantId, need(f, "key"));
+      return { result: { keyId: f.key, merchantId, revoked: true }, text: `Key ${f.key} revoked.` };
+    }
+    case "admin create": {
+      const a = await createAdmin(db, need(f, "email"), need(f, "password"));
+      return { result: a, text: `Admin ${a.email} created (${a.adminId}).` };
+    }
+    default:
+      throw new UsageError(`Unknown command: ${[group, action].filter(Boolean).join(" ") || "(none)"}`);
+  }
+}
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: process.argv.slice(2),
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: "boolean" }, help: { type: "boolean", short: "h" },
+        name: { type: "string" }, email: { type: "string" }, password: { type: "string" },
+        merchant: { type: "string" }, ip: { type: "string" }, label: { type: "string" }, all: { type: "string" },
+        mode: { type: "string" }, key: { type: "string" }, "grace-seconds": { type: "string" },
+      },
+    });
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const [group = "", action = "", ...extra] = positionals;
+  const json = values.json === true;
+  if (extra.length) {
+    process.stderr.write(`Unexpected argument: ${extra.join(" ")}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const config = getConfig();
+  await applyMigrations(config.databaseUrl);
+  const db = createPrismaClient(config.databaseUrl);
+  try {
+    const { result, text } = await run(db, group, action, values as Flags);
+    process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${text}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    const code = err instanceof AppError ? err.code : "INTERNAL_ERROR";
+    const message = err instanceof AppError ? err.message : "Unexpected failure; see the log above.";
+    if (!(err instanceof AppError)) process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
+    if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
+    else process.stderr.write(`Error (${code}): ${message}\n`);
+    return 1;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

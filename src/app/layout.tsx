@@ -1,0 +1,17 @@
+import type { Metadata, Viewport } from "next";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Parakh", template: "%s · Parakh" },
+  description: "PAN and EPFO verification, hosted checkout and KYC for Indian businesses.",
+};
+
+export const viewport: Viewport = { width: "device-width", initialScale: 1 };
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en-IN">
+      <body className="min-h-screen">{children}</body>
+    </html>
+  );
+}

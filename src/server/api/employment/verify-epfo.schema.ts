@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { normalizePfNumber, PF_NUMBER_PATTERN, UAN_PATTERN } from "@/lib/epfo";
+import { v1EnvelopeNoTimestamp } from "@/server/rest/envelope";
+import type { Meta } from "@/server/trpc/init";
+
+export const uanField = z
+  .string()
+  .max(32)
+  .trim()
+  .regex(new RegExp(UAN_PATTERN), "must be 12 digits")
+  .meta({ description: "Universal Account Number: 12 digits.", example: "100200300400" });
+
+export const pfNumberField = z
+  .string()
+  .max(40)
+  .trim()
+  .refine((v) => normalizePfNumber(v) !== null, "must be region (2 letters), office (3 letters), establishment (7 digits), extension (3 digits), member (7 digits)")
+  .transform((v) => normalizePfNumber(v)!)
+  .meta({
+    description: "PF member id; slashes optional. Answers always use the slash form.",
+    example: "MH/BAN/0000064/000/0000123",
+    pattern: PF_NUMBER_PATTERN,
+  });
+
+export const verifyEpfoInput = z
+  .object({ uan: uanField.optional(), pf_number: pfNumberField.optional() })
+  .refine((v) => v !== null && typeof v === "object" && (v.uan === undefined) !== (v.pf_number === undefined), {
+    message: "send exactly one of uan or pf_number",
+    params: { code: "VALIDATION_ERROR" },
+    when: () => true,
+  });
+
+const employment = z.object({
+  establishment_id: z.string(),
+  employer: z.string(),
+  pf_number: z.string(),
+  date_of_joining: z.string().meta({ description: "YYYY-MM-DD" }),
+  date_of_exit: z.string().nullable().meta({ description: "YYYY-MM-DD; null while employed" }),
+  last_contribution_month: z.string().meta({ description: "YYYY-MM" }),
+  is_current: z.boolean(),
+});
+
+export const epfoVerificationData = z
+  .object({
+    uan: z.string(),
+    pf_number: z.string().meta({ description: "Slash form; the one looked up when the call was by PF number." }),
+    member_name: z.string().meta({ description: "Upper case" }),
+    employer: z.string(),
+    member_status: z.enum(["ACTIVE", "EXITED", "INACTIVE"]),
+    last_contribution_month: z.string().meta({ description: "YYYY-MM", example: "2026-10" }),
+    date_of_exit: z.string().nullable().meta({ description: "YYYY-MM-DD, or null when there is no exit" }),
+    employment_history: z.array(employment).meta({ description: "Newest first." }),
+  })
+  .meta({ id: "EpfoVerification" });
+
+export const verifyEpfoOutput = v1EnvelopeNoTimestamp(epfoVerificationData);
+
+export const verifyEpfoMeta = {
+  openapi: {
+    method: "POST",
+    path: "/v1/employment/epfo/verify",
+    tags: ["Employment"],
+    summary: "Verify an EPFO member account",
+    description:
+      "Looks up an EPFO member by exactly one of `uan` or `pf_number`. The success envelope has no `timestamp` (as specified).",
+  },
+  rest: {
+    auth: "bearer",
+    errors: ["VALIDATION_ERROR", "INVALID_UAN", "INVALID_PF_NUMBER", "UAN_NOT_FOUND", "PF_NUMBER_NOT_FOUND", "SOURCE_UNAVAILABLE", "SOURCE_TIMEOUT"],
+    fieldCodes: { uan: "INVALID_UAN", pf_number: "INVALID_PF_NUMBER" },
+  },
+} satisfies Meta;

@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { PAN_CATEGORY_VALUES, PAN_PATTERN } from "@/lib/pan";
+import { v1Envelope } from "@/server/rest/envelope";
+import type { Meta } from "@/server/trpc/init";
+
+export const panField = z
+  .string()
+  .max(32)
+  .trim()
+  .toUpperCase()
+  .regex(new RegExp(PAN_PATTERN), "must be 5 letters, 4 digits and a letter, with a valid 4th (category) letter")
+  .refine((pan) => pan.slice(5, 9) !== "0000", "must not have the serial 0000")
+  .meta({ description: "PAN; trimmed and upper-cased before validation. The 4th letter is the holder category.", example: "ABCPK1234F" });
+
+export const holderNameField = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(100, "must be at most 100 characters");
+
+export const verifyPanInput = z.object({
+  pan: panField,
+  name: holderNameField.nullish().meta({
+    description: "Name to match against the name on record (optional; without it name_match is null).",
+    example: "Rakesh Kumar",
+  }),
+});
+
+export const panVerificationData = z
+  .object({
+    pan: z.string().meta({ example: "ABCPK1234F" }),
+    name: z.string().nullable().meta({ description: "Name on record, upper case; null when the PAN is not on record.", example: "RAKESH KUMAR" }),
+    status: z.enum(["VALID", "INVALID", "DEACTIVATED", "DELETED"]).meta({ description: "INVALID: not on record (an outcome, not an error)." }),
+    category: z.enum(PAN_CATEGORY_VALUES),
+    name_match: z.number().min(0).max(100).nullable().meta({ description: "0-100 with two decimals; null when no name was sent or none is on record.", example: 100 }),
+    aadhaar_linked: z.boolean(),
+    aadhaar_seeding_status: z.enum(["LINKED", "NOT_LINKED", "NOT_APPLICABLE"]),
+    name_match_result: z.enum(["MATCH", "PARTIAL", "NO_MATCH"]).nullable().meta({ description: "MATCH ≥ 90, PARTIAL 70–89.99, NO_MATCH < 70." }),
+    remarks: z.string().nullable(),
+  })
+  .meta({ id: "PanVerification" });
+
+export const verifyPanOutput = v1Envelope(panVerificationData);
+
+export const verifyPanMeta = {
+  openapi: {
+    method: "POST",
+    path: "/v1/identity/pan/verify",
+    tags: ["Identity"],
+    summary: "Verify a PAN",
+    description:
+      "Checks a PAN against the tax registry: holder name, status, category, Aadhaar link and, when a name is sent, a name-match score. A PAN that is not on record is an outcome (status INVALID), not an error.",
+  },
+  rest: {
+    auth: "bearer",
+    errors: ["VALIDATION_ERROR", "INVALID_PAN", "SOURCE_UNAVAILABLE", "SOURCE_TIMEOUT"],
+    fieldCodes: { pan: "INVALID_PAN" },
+  },
+} satisfies Meta;

@@ -1,0 +1,134 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Every setting in one place, validated at start-up. Each has a default that serves the embedded
+ * single-machine run; secrets not given in the environment are generated once and kept in the data
+ * folder (DATA_DIR/secrets.json, mode 0600).
+ */
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const base64Key = z
+  .string()
+  .refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 bytes, base64-encoded");
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().min(1).default("data"),
+  DATABASE_URL: z.string().min(1).optional(),
+  /** Public origin of this app; the four base URLs of the contract default to it. */
+  APP_URL: z.url().optional(),
+  API_BASE_URL: z.url().optional(),
+  PAYMENT_BASE_URL: z.url().optional(),
+  CHECKOUT_URL: z.url().optional(),
+  KYC_BASE_URL: z.url().optional(),
+  /** Comma-separated addresses or CIDR ranges whose X-Forwarded-For is believed. */
+  TRUSTED_PROXIES: z.string().default(""),
+  /** Requests per second per API key; 0 turns the limit off. */
+  RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).default(10_000),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(2557),
+  /** Longest the audit writer waits to group records into one commit. */
+  AUDIT_FLUSH_MS: z.coerce.number().min(0).max(1000).default(2),
+  AUTH_CACHE_POLL_MS: z.coerce.number().int().min(50).max(1000).default(250),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  /** Live upstream for PAN/EPFO; until set, live calls answer 503 SOURCE_UNAVAILABLE. */
+  PAN_SOURCE_URL: z.url().optional(),
+  EPFO_SOURCE_URL: z.url().optional(),
+  ENCRYPTION_KEY: base64Key.optional(),
+  HASH_KEY: base64Key.optional(),
+  NEXTAUTH_SECRET: z.string().min(32).optional(),
+  NEXTAUTH_URL: z.url().optional(),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  JOBS_ENABLED: bool.default(true),
+});
+
+export interface Secrets {
+  encryptionKey: string;
+  hashKey: string;
+  nextAuthSecret: string;
+}
+
+export type Config = ReturnType<typeof buildConfig>;
+
+function loadOrCreateSecrets(dataDir: string, env: z.infer<typeof EnvSchema>): Secrets {
+  const file = path.join(dataDir, "secrets.json");
+  let stored: Partial<Secrets> = {};
+  if (fs.existsSync(file)) {
+    stored = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<Secrets>;
+  }
+  const secrets: Secrets = {
+    encryptionKey: env.ENCRYPTION_KEY ?? stored.encryptionKey ?? crypto.randomBytes(32).toString("base64"),
+    hashKey: env.HASH_KEY ?? stored.hashKey ?? crypto.randomBytes(32).toString("base64"),
+    nextAuthSecret: env.NEXTAUTH_SECRET ?? stored.nextAuthSecret ?? crypto.randomBytes(32).toString("base64url"),
+  };
+  const missing = !stored.encryptionKey || !stored.hashKey || !stored.nextAuthSecret;
+  if (missing && !(env.ENCRYPTION_KEY && env.HASH_KEY && env.NEXTAUTH_SECRET)) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const toStore = { ...stored };
+    if (!env.ENCRYPTION_KEY) toStore.encryptionKey = secrets.encryptionKey;
+    if (!env.HASH_KEY) toStore.hashKey = secrets.hashKey;
+    if (!env.NEXTAUTH_SECRET) toStore.nextAuthSecret = secrets.nextAuthSecret;
+    fs.writeFileSync(file, JSON.stringify(toStore, null, 2), { mode: 0o600 });
+  }
+  return secrets;
+}
+
+function buildConfig(source: NodeJS.ProcessEnv) {
+  const parsed = EnvSchema.safeParse(
+    Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== "")),
+  );
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const env = parsed.data;
+  const root = process.cwd();
+  const dataDir = path.resolve(root, env.DATA_DIR);
+  const databaseUrl = env.DATABASE_URL ?? `file:${path.join(dataDir, "parakh.db")}`;
+  const publicHost = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
+  const appUrl = (env.APP_URL ?? env.NEXTAUTH_URL ?? `http://${publicHost}:${env.PORT}`).replace(/\/$/, "");
+  const secrets = loadOrCreateSecrets(dataDir, env);
+  return {
+    nodeEnv: env.NODE_ENV,
+    isProduction: env.NODE_ENV === "production",
+    port: env.PORT,
+    host: env.HOST,
+    dataDir,
+    databaseUrl,
+    appUrl,
+    baseUrl: (env.API_BASE_URL ?? appUrl).replace(/\/$/, ""),
+    paymentBaseUrl: (env.PAYMENT_BASE_URL ?? appUrl).replace(/\/$/, ""),
+    checkoutUrl: (env.CHECKOUT_URL ?? appUrl).replace(/\/$/, ""),
+    kycBaseUrl: (env.KYC_BASE_URL ?? appUrl).replace(/\/$/, ""),
+    trustedProxies: env.TRUSTED_PROXIES.split(",").map((s) => s.trim()).filter(Boolean),
+    rateLimitPerSecond: env.RATE_LIMIT_PER_SECOND,
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+    auditFlushMs: env.AUDIT_FLUSH_MS,
+    authCachePollMs: env.AUTH_CACHE_POLL_MS,
+    logLevel: env.LOG_LEVEL,
+    panSourceUrl: env.PAN_SOURCE_URL,
+    epfoSourceUrl: env.EPFO_SOURCE_URL,
+    nextAuthUrl: env.NEXTAUTH_URL ?? appUrl,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    jobsEnabled: env.JOBS_ENABLED,
+    secrets,
+  };
+}
+
+let cached: Config | undefined;
+
+export function getConfig(): Config {
+  cached ??= buildConfig(process.env);
+  return cached;
+}
+
+/** For tests and tools that build a config from explicit values. */
+export function configFrom(env: NodeJS.ProcessEnv): Config {
+  return buildConfig(env);
+}

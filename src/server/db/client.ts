@@ -1,0 +1,93 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import type { SqlDriverAdapter } from "@prisma/driver-adapter-utils";
+import { Prisma, PrismaClient } from "../../generated/prisma/client";
+import { PrismaClient as PostgresPrismaClient } from "../../generated/prisma-postgres/client";
+import { providerFromUrl, sqliteFilePath, type DbProvider } from "./provider";
+
+export { Prisma };
+export type Db = PrismaClient;
+/** A transaction client, as passed to `db.$transaction(async (tx) => ...)`. */
+export type DbTx = Prisma.TransactionClient;
+
+export interface CreatePrismaClientOptions {
+  /** PostgreSQL pool size; defaults to `connection_limit` in the URL, else 10. */
+  poolSize?: number;
+  /** SQLite busy timeout in ms (default 5000). */
+  busyTimeoutMs?: number;
+  log?: Prisma.LogLevel[];
+}
+
+const providers = new WeakMap<object, DbProvider>();
+
+// Set on every connection the adapter opens (the client and the migration engine).
+function sqlitePragmas(busyTimeoutMs: number): string {
+  return [
+    "PRAGMA journal_mode = WAL",
+    "PRAGMA synchronous = NORMAL",
+    `PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`,
+    "PRAGMA foreign_keys = ON",
+  ].join(";\n");
+}
+
+export class ParakhSqliteAdapter extends PrismaBetterSqlite3 {
+  readonly #pragmas: string;
+  constructor(file: string, busyTimeoutMs = 5000) {
+    super({ url: file, timeout: busyTimeoutMs });
+    this.#pragmas = sqlitePragmas(busyTimeoutMs);
+  }
+  override async connect(): Promise<SqlDriverAdapter> {
+    const conn = await super.connect();
+    await conn.executeScript(this.#pragmas);
+    return conn;
+  }
+}
+
+/** SQLite adapter factory for a `file:` URL or path; creates the file's parent folder. */
+export function sqliteAdapter(databaseUrl: string, busyTimeoutMs = 5000): ParakhSqliteAdapter {
+  const file = sqliteFilePath(databaseUrl);
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  return new ParakhSqliteAdapter(file, busyTimeoutMs);
+}
+
+/**
+ * PostgreSQL adapter factory. `connection_limit` (Prisma's URL convention) sets the pool size
+ * and is removed from the URL handed to `pg`.
+ */
+export function postgresAdapter(databaseUrl: string, poolSize?: number): PrismaPg {
+  const url = new URL(databaseUrl);
+  const limit = Number(url.searchParams.get("connection_limit"));
+  url.searchParams.delete("connection_limit");
+  const max = poolSize ?? (Number.isInteger(limit) && limit > 0 ? limit : 10);
+  return new PrismaPg({ connectionString: url.toString(), max, idleTimeoutMillis: 30_000 });
+}
+
+/**
+ * A Prisma client for the URL's provider. Both generated clients share one API; callers see
+ * the SQLite-generated type.
+ */
+export function createPrismaClient(databaseUrl: string, options: CreatePrismaClientOptions = {}): Db {
+  const provider = providerFromUrl(databaseUrl);
+  const log = options.log ?? [];
+  const db =
+    provider === "postgresql"
+      ? (new PostgresPrismaClient({
+          adapter: postgresAdapter(databaseUrl, options.poolSize),
+          log,
+        }) as unknown as Db)
+      : new PrismaClient({ adapter: sqliteAdapter(databaseUrl, options.busyTimeoutMs), log });
+  providers.set(db, provider);
+  return db;
+}
+
+/** The provider a client from `createPrismaClient` talks to. */
+export function dbProvider(db: Db | DbTx): DbProvider {
+  const p = providers.get(db);
+  if (p) return p;
+  // Transaction clients are separate objects; the generated runtime records the provider.
+  const internal = (db as unknown as { _engineConfig?: { activeProvider?: string } })._engineConfig;
+  if (internal?.activeProvider === "postgresql" || internal?.activeProvider === "sqlite") return internal.activeProvider;
+  throw new Error("dbProvider: not a client from createPrismaClient");
+}

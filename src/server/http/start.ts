@@ -1,0 +1,182 @@
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import path from "node:path";
+import { restRouter } from "@/server/api/rest-router";
+import { getConfig } from "@/server/config";
+import { applyMigrations, pendingMigrations } from "@/server/db/migrate";
+import { requestIdFrom } from "@/server/lib/ids";
+import { IpMatcher, resolveClientIp } from "@/server/lib/ip";
+import { log } from "@/server/lib/logger";
+import { buildOpenApiDocument } from "@/server/openapi";
+import { createRestDoor, isRestPath } from "@/server/rest/door";
+import { getServices } from "@/server/services";
+import { purgeExpiredAuditLogs } from "@/server/services/audit/audit-writer";
+import { purgeExpiredIdempotency } from "@/server/services/idempotency/idempotency";
+import { ensureDemoMerchant, type DemoCredentials } from "@/server/services/merchants/demo";
+import { serveDocsAsset } from "@/server/http/static-docs";
+
+export interface StartOptions {
+  dev: boolean;
+  /** False runs the API doors only (no pages): an API-only instance. */
+  servePages: boolean;
+  seedDemo: boolean;
+}
+
+/** Header through which pages learn the client IP this server resolved (never taken from the client). */
+export const CLIENT_IP_HEADER = "x-parakh-client-ip";
+
+const RETENTION_INTERVAL_MS = 6 * 60 * 60 * 1000;
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  res.statusCode = status;
+  res.setHeader("Content-Type", "application/json");
+  res.setHeader("Cache-Control", "no-store");
+  res.end(JSON.stringify(body));
+}
+
+function printDemo(creds: DemoCredentials, appUrl: string) {
+  const lines = [
+    "",
+    "  Parakh is running. Demo merchant (sandbox):",
+    `    Dashboard     ${appUrl}/login`,
+    `    Email         ${creds.email}`,
+    `    Password      ${creds.password}`,
+    `    Merchant id   ${creds.merchantId}`,
+    `    Public key    ${creds.sandbox.publicKey}`,
+    `    Secret key    ${creds.sandbox.secretKey}`,
+    `    Signing secret ${creds.sandbox.signingSecret}`,
+    `    API reference ${appUrl}/docs`,
+    "",
+    `  Try: curl -s ${appUrl}/v1/identity/pan/verify -H 'Authorization: Bearer ${creds.sandbox.secretKey}' \\`,
+    `         -H 'Content-Type: application/json' -d '{"pan":"ABCPK1234F","name":"Rakesh Kumar"}'`,
+    "",
+  ];
+  process.stdout.write(lines.join("\n") + "\n");
+}
+
+export async function startParakh(opts: StartOptions) {
+  const config = getConfig();
+  const migrated = await applyMigrations(config.databaseUrl);
+  if (migrated.applied.length) log.info("migrations applied", { applied: migrated.applied });
+  const services = getServices();
+  services.authCache.start();
+
+  const restDoor = createRestDoor(services, restRouter);
+  const openApiJson = JSON.stringify(buildOpenApiDocument(restRouter, config.appUrl));
+  const trusted = new IpMatcher(config.trustedProxies);
+  let ready = false;
+
+  let nextHandler: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
+  let nextUpgrade: ((req: IncomingMessage, socket: import("node:stream").Duplex, head: Buffer) => Promise<void>) | undefined;
+  if (opts.servePages) {
+    const { default: next } = await import("next");
+    const app = next({ dev: opts.dev, dir: path.resolve(process.cwd()), hostname: config.host, port: config.port });
+    await app.prepare();
+    nextHandler = app.getRequestHandler();
+    nextUpgrade = app.getUpgradeHandler();
+  }
+
+  let inFlight = 0;
+  let closing = false;
+  let idle: (() => void) | undefined;
+
+  const server = http.createServer((req, res) => {
+    inFlight++;
+    res.on("close", () => {
+      inFlight--;
+      if (inFlight === 0) idle?.();
+    });
+    if (closing) res.setHeader("Connection", "close");
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const pathname = q === -1 ? url : url.slice(0, q);
+    const clientIp = resolveClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
+
+    if (isRestPath(pathname)) {
+      void restDoor.handle(req, res, pathname, clientIp);
+      return;
+    }
+    res.setHeader("X-Request-Id", requestIdFrom(req.headers["x-request-id"]));
+    if (pathname === "/api/health") return sendJson(res, 200, { status: "ok" });
+    if (pathname === "/api/ready") {
+      void (async () => {
+        try {
+          await services.db.$queryRawUnsafe("SELECT 1");
+          if (!ready) ready = (await pendingMigrations(config.databaseUrl)).length === 0;
+          sendJson(res, ready ? 200 : 503, { status: ready ? "ready" : "migrations pending" });
+        } catch {
+          sendJson(res, 503, { status: "database unreachable" });
+        }
+      })();
+      return;
+    }
+    if (pathname === "/api/openapi.json") {
+      res.statusCode = 200;
+      res.setHeader("Content-Type", "application/json");
+      res.setHeader("Access-Control-Allow-Origin", "*");
+      res.end(openApiJson);
+      return;
+    }
+    if (pathname.startsWith("/docs/assets/") && serveDocsAsset(pathname.slice("/docs/assets/".length), res)) return;
+    if (!nextHandler) return sendJson(res, 404, { status: "error", error: { code: "NOT_FOUND", message: "This instance serves the API only." } });
+    req.headers[CLIENT_IP_HEADER] = clientIp;
+    nextHandler(req, res).catch((err) => {
+      log.error("page handler failed", { err });
+      if (!res.headersSent) sendJson(res, 500, { status: "error", error: { code: "INTERNAL_ERROR", message: "Something went wrong." } });
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 120_000;
+  if (nextUpgrade) server.on("upgrade", (req, socket, head) => void nextUpgrade!(req, socket, head));
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  log.info("listening", { host: config.host, port, pages: opts.servePages, dev: opts.dev });
+
+  if (opts.seedDemo) {
+    const creds = await ensureDemoMerchant(services.db, config.dataDir);
+    if (creds) printDemo(creds, config.appUrl);
+  }
+
+  const retention = async () => {
+    try {
+      const audit = await purgeExpiredAuditLogs(services.db, config.auditRetentionDays);
+      const idem = await purgeExpiredIdempotency(services.db);
+      if (audit || idem) log.info("retention purge", { auditRecords: audit, idempotencyRecords: idem });
+    } catch (err) {
+      log.warn("retention purge failed", { err });
+    }
+  };
+  const retentionTimer = setInterval(retention, RETENTION_INTERVAL_MS);
+  retentionTimer.unref();
+  setTimeout(retention, 10_000).unref();
+
+  async function shutdown(signal: string) {
+    if (closing) return;
+    closing = true;
+    log.info("shutting down", { signal, inFlight });
+    clearInterval(retentionTimer);
+    server.close();
+    server.closeIdleConnections();
+    const deadline = setTimeout(() => {
+      log.warn("shutdown timeout; closing remaining connections", { inFlight });
+      server.closeAllConnections();
+      idle?.();
+    }, config.shutdownTimeoutMs);
+    if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
+    clearTimeout(deadline);
+    await services.auditWriter.drain();
+    await services.authCache.stop();
+    await services.db.$disconnect();
+    log.info("stopped");
+    process.exit(0);
+  }
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  return { server, port };
+}

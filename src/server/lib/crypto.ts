@@ -1,0 +1,69 @@
+import crypto from "node:crypto";
+
+export function sha256Hex(value: string | Buffer): string {
+  return crypto.createHash("sha256").update(value).digest("hex");
+}
+
+export function hmacSha256Hex(key: string | Buffer, value: string | Buffer): string {
+  return crypto.createHmac("sha256", key).update(value).digest("hex");
+}
+
+/** Constant-time string equality (length leaks, content does not). */
+export function safeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  if (ab.length !== bb.length) {
+    crypto.timingSafeEqual(ab, ab);
+    return false;
+  }
+  return crypto.timingSafeEqual(ab, bb);
+}
+
+/** AES-256-GCM; output is `v1.<iv>.<tag>.<ciphertext>` in base64url. */
+export function encrypt(plaintext: string, keyBase64: string): string {
+  const key = Buffer.from(keyBase64, "base64");
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv("aes-256-gcm", key, iv);
+  const ct = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+  const tag = cipher.getAuthTag();
+  return ["v1", iv.toString("base64url"), tag.toString("base64url"), ct.toString("base64url")].join(".");
+}
+
+export function decrypt(payload: string, keyBase64: string): string {
+  const [version, iv, tag, ct] = payload.split(".");
+  if (version !== "v1" || !iv || !tag || ct === undefined) throw new Error("Unrecognised ciphertext");
+  const key = Buffer.from(keyBase64, "base64");
+  const decipher = crypto.createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
+  decipher.setAuthTag(Buffer.from(tag, "base64url"));
+  return Buffer.concat([decipher.update(Buffer.from(ct, "base64url")), decipher.final()]).toString("utf8");
+}
+
+const SCRYPT = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024, keylen: 32 } as const;
+
+/** Password hash: scrypt with a random salt, self-describing so parameters can change later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = crypto.randomBytes(16);
+  const key = await scrypt(password, salt, SCRYPT.keylen, SCRYPT);
+  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString("base64url")}$${key.toString("base64url")}`;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash, ...rest] = stored.split("$");
+  if (scheme !== "scrypt" || !n || !r || !p || !salt || !hash || rest.length) return false;
+  const expected = Buffer.from(hash, "base64url");
+  const params = { N: Number(n), r: Number(r), p: Number(p) };
+  // A malformed stored hash must never verify (an empty key would compare equal to anything).
+  if (expected.length < 16 || !Object.values(params).every((v) => Number.isInteger(v) && v > 0)) return false;
+  try {
+    const key = await scrypt(password, Buffer.from(salt, "base64url"), expected.length, { ...params, maxmem: SCRYPT.maxmem });
+    return crypto.timingSafeEqual(key, expected);
+  } catch {
+    return false;
+  }
+}
+
+function scrypt(password: string, salt: Buffer, keylen: number, opts: crypto.ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    crypto.scrypt(password.normalize("NFKC"), salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+}

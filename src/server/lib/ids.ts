@@ -1,0 +1,37 @@
+import crypto from "node:crypto";
+
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/** CSPRNG string over [A-Za-z0-9]; 16 chars ≈ 95 bits. Rejection sampling keeps it unbiased. */
+export function randomToken(length = 16): string {
+  let out = "";
+  while (out.length < length) {
+    const bytes = crypto.randomBytes(length * 2);
+    for (let i = 0; i < bytes.length && out.length < length; i++) {
+      const b = bytes[i]!;
+      if (b < 248) out += ALPHABET[b % 62];
+    }
+  }
+  return out;
+}
+
+export type IdPrefix =
+  | "mer" | "key" | "sig" | "wl" | "adm" | "idem" | "aud" | "ver" | "att" | "kyc_req" | "kyc_txn"
+  | "batch" | "evt" | "req" | "job" | "whe" | "del" | "led";
+
+export function newId(prefix: IdPrefix, length = 16): string {
+  return `${prefix}_${randomToken(length)}`;
+}
+
+/** `pay_<ms timestamp>_<random>` (contract A4). */
+export function newPaymentId(): string {
+  return `pay_${Date.now()}_${randomToken(14)}`;
+}
+
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A sane client-supplied X-Request-Id is echoed; otherwise a fresh `req_…`. */
+export function requestIdFrom(header: string | string[] | undefined): string {
+  if (typeof header === "string" && CLIENT_REQUEST_ID.test(header)) return header;
+  return newId("req");
+}

@@ -1,0 +1,99 @@
+import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
+import type { AnyRouter } from "@trpc/server";
+import { ERROR_CODES, type ErrorCode } from "@/server/errors";
+import { apiErrorSchema, v1ErrorSchema } from "@/server/rest/envelope";
+import type { Meta, RestMeta } from "@/server/trpc/init";
+import { z } from "zod";
+
+/** Codes the door itself can answer for any operation, by auth scheme. */
+const COMMON: Record<RestMeta["auth"], ErrorCode[]> = {
+  bearer: ["UNAUTHORIZED", "MERCHANT_SUSPENDED", "LIVE_MODE_NOT_ENABLED", "IP_NOT_WHITELISTED"],
+  merchant: ["UNAUTHORIZED", "MERCHANT_SUSPENDED", "LIVE_MODE_NOT_ENABLED", "IP_NOT_WHITELISTED"],
+  kyc: ["UNAUTHORIZED", "BROWSER_REQUEST_FORBIDDEN", "MERCHANT_MISMATCH", "MERCHANT_SUSPENDED", "LIVE_MODE_NOT_ENABLED", "IP_NOT_WHITELISTED"],
+};
+const COMMON_ALL: ErrorCode[] = ["RATE_LIMITED", "INTERNAL_ERROR"];
+const COMMON_POST: ErrorCode[] = ["INVALID_JSON", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "IDEMPOTENCY_KEY_IN_USE", "IDEMPOTENCY_KEY_MISMATCH"];
+
+const SECURITY: Record<RestMeta["auth"], Record<string, string[]>[]> = {
+  bearer: [{ BearerSecretKey: [] }],
+  merchant: [{ MerchantId: [], MerchantPublicKey: [], MerchantSecretKey: [] }],
+  kyc: [{ KycApiKey: [], KycApiSecret: [] }],
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad request", 401: "Unauthorized", 402: "Payment required", 403: "Forbidden", 404: "Not found",
+  405: "Method not allowed", 409: "Conflict", 410: "Gone", 413: "Payload too large", 415: "Unsupported media type",
+  422: "Unprocessable", 429: "Too many requests", 500: "Internal error", 502: "Bad gateway", 503: "Unavailable", 504: "Timeout",
+};
+
+function errorSchemaJson(kind: "v1" | "api") {
+  return z.toJSONSchema(kind === "v1" ? v1ErrorSchema : apiErrorSchema, { target: "openapi-3.0", io: "output" });
+}
+
+/**
+ * The OpenAPI document, generated from the same zod schemas that validate requests. The generator's
+ * generic error responses are replaced by the contract's envelopes with each operation's codes.
+ */
+export function buildOpenApiDocument(router: AnyRouter, baseUrl: string): OpenAPIObject {
+  const doc = generateOpenApiDocument(router, {
+    title: "Parakh API",
+    version: "1.0.0",
+    description:
+      "PAN and EPFO verification, hosted payment checkout and KYC. Sandbox keys (`sk_test_…`) answer from deterministic fixtures; see the README for every sandbox outcome. Every response carries `X-Request-Id`.",
+    baseUrl,
+    securitySchemes: {
+      BearerSecretKey: { type: "http", scheme: "bearer", description: "Your secret key: `sk_test_…` (sandbox) or `sk_live_…` (live)." },
+      MerchantId: { type: "apiKey", in: "header", name: "x-merchant-id" },
+      MerchantPublicKey: { type: "apiKey", in: "header", name: "x-api-key", description: "Public key `pk_…`." },
+      MerchantSecretKey: { type: "apiKey", in: "header", name: "x-secret-key", description: "Secret key `sk_…` of the same pair." },
+      KycApiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "Public key `pk_…`." },
+      KycApiSecret: { type: "apiKey", in: "header", name: "x-api-secret", description: "Secret key `sk_…`." },
+    },
+  });
+
+  const byPath = new Map<string, RestMeta>();
+  for (const p of Object.values(router._def.procedures) as { _def: { meta?: Meta } }[]) {
+    const m = p._def.meta;
+    if (m?.openapi && m.rest) byPath.set(`${m.openapi.method} ${m.openapi.path}`, m.rest);
+  }
+
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const method of ["get", "post", "put", "patch", "delete"] as const) {
+      const op = (item as Record<string, any>)[method];
+      if (!op) continue;
+      const rest = byPath.get(`${method.toUpperCase()} ${path}`);
+      if (!rest) continue;
+      const kind = path.startsWith("/v1") ? "v1" : "api";
+      op.security = SECURITY[rest.auth];
+      const codes = new Set<ErrorCode>([...rest.errors, ...COMMON[rest.auth], ...(method === "post" ? COMMON_POST : []), ...COMMON_ALL]);
+      const responses: Record<string, unknown> = {};
+      const success = rest.successStatus ?? 200;
+      responses[String(success)] = op.responses?.["200"];
+      const byStatus = new Map<number, ErrorCode[]>();
+      for (const code of codes) {
+        const s = ERROR_CODES[code].status;
+        byStatus.set(s, [...(byStatus.get(s) ?? []), code]);
+      }
+      for (const [status, list] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
+        responses[String(status)] = {
+          description: `${STATUS_TEXT[status] ?? "Error"}: ${list.map((c) => `\`${c}\``).join(", ")}`,
+          "x-error-codes": list,
+          content: { "application/json": { schema: errorSchemaJson(kind) } },
+        };
+      }
+      op.responses = responses;
+      op["x-error-codes"] = [...codes];
+      if (method === "post") {
+        op.parameters = [
+          ...(op.parameters ?? []),
+          { name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 }, description: "Replays the stored response for 24 h when the same key and body are sent again." },
+        ];
+      }
+      op.parameters = [
+        ...(op.parameters ?? []),
+        { name: "X-Request-Id", in: "header", required: false, schema: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" }, description: "Echoed back; otherwise a `req_…` id is assigned." },
+      ];
+    }
+  }
+  return doc;
+}

@@ -1,0 +1,27 @@
+import { AppError } from "@/server/errors";
+import type { Config } from "@/server/config";
+import type { Mode } from "@/server/rest/state";
+import type { PanProvider } from "@/server/providers/pan/types";
+import type { EpfoProvider } from "@/server/providers/epfo/types";
+import { sandboxPanProvider } from "@/server/providers/pan/sandbox";
+import { sandboxEpfoProvider } from "@/server/providers/epfo/sandbox";
+
+export interface ProviderSet {
+  pan: PanProvider;
+  epfo: EpfoProvider;
+}
+
+/** Live mode until an upstream adapter is configured: every call is a source failure, never a fake answer. */
+const unconfigured = (): never => {
+  throw new AppError("SOURCE_UNAVAILABLE", "No live verification source is configured yet.", { retryAfterSeconds: 300 });
+};
+
+const unconfiguredPan: PanProvider = { lookup: async () => unconfigured() };
+const unconfiguredEpfo: EpfoProvider = { byUan: async () => unconfigured(), byPfNumber: async () => unconfigured() };
+
+export function createProviders(_config: Config): Record<Mode, ProviderSet> {
+  return {
+    sandbox: { pan: sandboxPanProvider, epfo: sandboxEpfoProvider },
+    live: { pan: unconfiguredPan, epfo: unconfiguredEpfo },
+  };
+}

@@ -1,0 +1,50 @@
+import type { IncomingMessage } from "node:http";
+import type { EnvelopeKind } from "@/server/rest/envelope";
+
+export type Mode = "sandbox" | "live";
+
+/** A verification row written with the request's audit record (same group commit). */
+export interface VerificationRecord {
+  kind: "PAN" | "EPFO";
+  subject: string;
+  nameQueried: string | null;
+  outcome: string;
+  nameMatch: number | null;
+  errorCode: string | null;
+}
+
+export interface RestAuth {
+  merchantId: string;
+  apiKeyId: string;
+  mode: Mode;
+}
+
+/** Everything the REST door knows about one request, shared by the door and the middlewares. */
+export interface RestState {
+  requestId: string;
+  kind: EnvelopeKind;
+  method: string;
+  path: string;
+  clientIp: string;
+  userAgent: string | null;
+  startedAt: number;
+  rawBody: Buffer | null;
+  /** Status and headers the procedure chain decided; applied by responseMeta. */
+  status: number;
+  headers: Record<string, string>;
+  errorCode: string | null;
+  auth: RestAuth | null;
+  verification: VerificationRecord | null;
+  /** Set on an idempotent replay so the stored response is sent as it was. */
+  replayed: boolean;
+}
+
+const states = new WeakMap<IncomingMessage, RestState>();
+
+export function attachRestState(req: IncomingMessage, state: RestState) {
+  states.set(req, state);
+}
+
+export function restStateOf(req: IncomingMessage): RestState | undefined {
+  return states.get(req);
+}

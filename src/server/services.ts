@@ -1,0 +1,38 @@
+import { getConfig, type Config } from "@/server/config";
+import { createPrismaClient, type Db } from "@/server/db/client";
+import { createProviders, type ProviderSet } from "@/server/providers";
+import type { Mode } from "@/server/rest/state";
+import { AuditWriter } from "@/server/services/audit/audit-writer";
+import { AuthCache } from "@/server/services/auth/auth-cache";
+import { RateLimiter } from "@/server/services/rate-limiter";
+
+export interface AppServices {
+  config: Config;
+  db: Db;
+  authCache: AuthCache;
+  auditWriter: AuditWriter;
+  rateLimiter: RateLimiter;
+  providers: Record<Mode, ProviderSet>;
+}
+
+// Next bundles its own copy of server modules; the process-wide instance lives on globalThis so the
+// REST door, the dashboard and the CLI share one database client and cache.
+const KEY = Symbol.for("parakh.services");
+type Holder = { [KEY]?: AppServices };
+
+export function getServices(): AppServices {
+  const holder = globalThis as Holder;
+  if (!holder[KEY]) {
+    const config = getConfig();
+    const db = createPrismaClient(config.databaseUrl);
+    holder[KEY] = {
+      config,
+      db,
+      authCache: new AuthCache(db, config.authCachePollMs),
+      auditWriter: new AuditWriter(db, config.auditFlushMs),
+      rateLimiter: new RateLimiter(config.rateLimitPerSecond),
+      providers: createProviders(config),
+    };
+  }
+  return holder[KEY];
+}

@@ -1,0 +1,153 @@
+import type { Db } from "@/server/db/client";
+import { newId } from "@/server/lib/ids";
+import { log } from "@/server/lib/logger";
+import type { VerificationRecord } from "@/server/rest/state";
+
+export interface AuditRecord {
+  requestId: string;
+  merchantId: string | null;
+  apiKeyId: string | null;
+  mode: string | null;
+  method: string;
+  path: string;
+  status: number;
+  latencyMs: number;
+  clientIp: string;
+  userAgent: string | null;
+  requestBody: string | null;
+  responseBody: string | null;
+  errorCode: string | null;
+  createdAt: Date;
+  verification: VerificationRecord | null;
+}
+
+interface Pending {
+  record: AuditRecord;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+const MAX_BATCH = 500;
+
+/**
+ * Group commit for the audit log: records that arrive while a commit is running go into the next
+ * one, so under load many requests share one transaction. `write` resolves only after the record
+ * is committed, which is what lets the REST door hold the response until it is durable (B9).
+ */
+export class AuditWriter {
+  private queue: Pending[] = [];
+  private flushing = false;
+  private timer: NodeJS.Timeout | undefined;
+  private idleWaiters: (() => void)[] = [];
+  committed = 0;
+  commits = 0;
+
+  constructor(private readonly db: Db, private readonly flushMs: number) {}
+
+  write(record: AuditRecord): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ record, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule() {
+    if (this.flushing || this.timer) return;
+    if (this.flushMs <= 0) {
+      setImmediate(() => void this.flush());
+      this.timer = undefined;
+      return;
+    }
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, this.flushMs);
+  }
+
+  private async flush() {
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      while (this.queue.length) {
+        const batch = this.queue.splice(0, MAX_BATCH);
+        try {
+          await this.commit(batch.map((p) => p.record));
+          this.committed += batch.length;
+          this.commits++;
+          for (const p of batch) p.resolve();
+        } catch (err) {
+          log.error("audit commit failed", { err, records: batch.length });
+          for (const p of batch) p.reject(err);
+        }
+      }
+    } finally {
+      this.flushing = false;
+      if (this.queue.length) this.schedule();
+      else for (const w of this.idleWaiters.splice(0)) w();
+    }
+  }
+
+  private async commit(records: AuditRecord[]) {
+    const audit = records.map((r) => ({
+      id: newId("aud"),
+      requestId: r.requestId,
+      merchantId: r.merchantId,
+      apiKeyId: r.apiKeyId,
+      mode: r.mode,
+      method: r.method,
+      path: r.path,
+      status: r.status,
+      latencyMs: r.latencyMs,
+      clientIp: r.clientIp,
+      userAgent: r.userAgent,
+      requestBody: r.requestBody,
+      responseBody: r.responseBody,
+      errorCode: r.errorCode,
+      createdAt: r.createdAt,
+    }));
+    const verifications = records.flatMap((r) =>
+      r.verification && r.merchantId && r.mode
+        ? [{
+            id: newId("ver"),
+            merchantId: r.merchantId,
+            mode: r.mode,
+            requestId: r.requestId,
+            createdAt: r.createdAt,
+            kind: r.verification.kind,
+            subject: r.verification.subject,
+            nameQueried: r.verification.nameQueried,
+            outcome: r.verification.outcome,
+            nameMatch: r.verification.nameMatch,
+            errorCode: r.verification.errorCode,
+          }]
+        : [],
+    );
+    if (verifications.length) {
+      await this.db.$transaction([
+        this.db.auditLog.createMany({ data: audit }),
+        this.db.verification.createMany({ data: verifications }),
+      ]);
+    } else {
+      await this.db.auditLog.createMany({ data: audit });
+    }
+  }
+
+  /** Resolves when everything queued so far is committed (graceful shutdown). */
+  async drain(): Promise<void> {
+    if (!this.flushing && this.queue.length === 0) return;
+    await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+  }
+}
+
+/** Deletes audit records older than the retention period, in chunks to keep locks short. */
+export async function purgeExpiredAuditLogs(db: Db, retentionDays: number, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
+  let total = 0;
+  for (;;) {
+    const old = await db.auditLog.findMany({ where: { createdAt: { lt: cutoff } }, select: { id: true }, take: 1000 });
+    if (old.length === 0) break;
+    const res = await db.auditLog.deleteMany({ where: { id: { in: old.map((o) => o.id) } } });
+    total += res.count;
+  }
+  return total;
+}

@@ -1,0 +1,94 @@
+import type { Db } from "@/server/db/client";
+import { AppError } from "@/server/errors";
+import { newId } from "@/server/lib/ids";
+import { sha256Hex } from "@/server/lib/crypto";
+import type { Mode } from "@/server/rest/state";
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const MAX_KEY_LENGTH = 255;
+
+export interface IdempotencyScope {
+  merchantId: string;
+  mode: Mode;
+  key: string;
+  method: string;
+  path: string;
+  body: Buffer | null;
+}
+
+export type IdempotencyStart =
+  | { kind: "new"; recordId: string }
+  | { kind: "replay"; status: number; body: string };
+
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: string }).code === "P2002";
+}
+
+export function validateIdempotencyKey(key: string) {
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+    throw new AppError("VALIDATION_ERROR", `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`, {
+      field: "Idempotency-Key",
+      details: [{ field: "Idempotency-Key", message: `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters` }],
+    });
+  }
+}
+
+/**
+ * Claims the key (B1): a new record in IN_PROGRESS, a replay of a finished one, or an error for
+ * a different body (422) or one still running (409). Expired records are replaced.
+ */
+export async function beginIdempotent(db: Db, scope: IdempotencyScope): Promise<IdempotencyStart> {
+  validateIdempotencyKey(scope.key);
+  const requestHash = sha256Hex(`${scope.method} ${scope.path}\n${scope.body?.toString("utf8") ?? ""}`);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const id = newId("idem");
+    try {
+      await db.idempotencyRecord.create({
+        data: {
+          id, merchantId: scope.merchantId, mode: scope.mode, key: scope.key, method: scope.method,
+          path: scope.path, requestHash, state: "IN_PROGRESS", expiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS),
+        },
+      });
+      return { kind: "new", recordId: id };
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+    }
+    const existing = await db.idempotencyRecord.findUnique({
+      where: { merchantId_mode_key: { merchantId: scope.merchantId, mode: scope.mode, key: scope.key } },
+    });
+    if (!existing) continue;
+    if (existing.expiresAt.getTime() <= Date.now()) {
+      await db.idempotencyRecord.deleteMany({ where: { id: existing.id } });
+      continue;
+    }
+    if (existing.requestHash !== requestHash) throw new AppError("IDEMPOTENCY_KEY_MISMATCH");
+    if (existing.state !== "DONE" || existing.responseStatus === null || existing.responseBody === null) {
+      throw new AppError("IDEMPOTENCY_KEY_IN_USE");
+    }
+    return { kind: "replay", status: existing.responseStatus, body: existing.responseBody };
+  }
+  throw new AppError("IDEMPOTENCY_KEY_IN_USE");
+}
+
+export async function completeIdempotent(db: Db, recordId: string, status: number, body: unknown) {
+  await db.idempotencyRecord.update({
+    where: { id: recordId },
+    data: { state: "DONE", responseStatus: status, responseBody: JSON.stringify(body) },
+  });
+}
+
+/** Validation failures, rate limits and server-side failures are not stored, so a retry runs again. */
+export async function abandonIdempotent(db: Db, recordId: string) {
+  await db.idempotencyRecord.deleteMany({ where: { id: recordId } });
+}
+
+export function shouldStoreResponse(status: number, errorCode: string | null): boolean {
+  if (status >= 500 || status === 429) return false;
+  if (status === 400 || status === 413 || status === 415) return false;
+  return errorCode !== "IDEMPOTENCY_KEY_IN_USE";
+}
+
+export async function purgeExpiredIdempotency(db: Db, now = new Date()): Promise<number> {
+  const res = await db.idempotencyRecord.deleteMany({ where: { expiresAt: { lt: now } } });
+  return res.count;
+}

@@ -1,0 +1,285 @@
+/**
+ * Name match for PAN verification (contract B3): a 0–100 score with two decimals.
+ *
+ * Names are reduced to tokens (upper case, punctuation and honorifics dropped). Tokens are paired
+ * one-to-one regardless of order; a pair can also be one token against a run of 2–3 adjacent
+ * tokens on the other side (merged or split words, "RK" for "RAKESH KUMAR"). Every token weighs
+ * the same, so a missing or unmatched token costs the same whatever its length:
+ *
+ *   score = 100 × Σ(pair sim × tokens in the pair) / (tokens in a + tokens in b)
+ *
+ * Runs on every PAN verification, so it works on char codes with reused buffers.
+ */
+
+export type NameMatchResult = "MATCH" | "PARTIAL" | "NO_MATCH";
+
+/** An initial against a full token starting with that letter. Kept low: "R K S" must stay < 70. */
+const INITIAL_SIM = 0.6;
+/** A known short form (MOHD, KR) against its full form. */
+const ALIAS_SIM = 0.95;
+/** Applied to a merged/split match ("RAMKUMAR" vs "RAM KUMAR"). */
+const SPLIT_FACTOR = 0.96;
+/** Below this two full tokens count as different names, not a typo. */
+const MIN_TOKEN_SIM = 0.75;
+/** A merged token must be at least this close to the joined run. */
+const MIN_SPLIT_SIM = 0.9;
+/** Longest run of tokens one token may stand for. */
+const MAX_RUN = 3;
+
+/** Bit masks track used tokens; longer names keep their first tokens (no real name has 31). */
+const MAX_TOKENS = 30;
+
+/** Dropped wherever they appear. */
+const HONORIFICS = new Set([
+  "MR", "MRS", "MS", "MISS", "SMT", "SHRIMATI", "SRIMATI", "SUSHRI", "SHRI", "KUM", "DR",
+]);
+/**
+ * Titles only before the name, and even there maybe a name part (KUMARI ANITA = ANITA KUMARI), so a
+ * leading run is scored both ways. Later in a name they are name parts (VENKATA SRI LAKSHMI).
+ */
+const LEADING_HONORIFICS = new Set(["SRI", "KUMARI", "MASTER"]);
+
+const ALIASES: Record<string, string> = {
+  MOHD: "MOHAMMAD", MD: "MOHAMMAD", MOHAMMED: "MOHAMMAD", MUHAMMAD: "MOHAMMAD",
+  MUHAMMED: "MOHAMMAD", MOHAMAD: "MOHAMMAD", MOHAMED: "MOHAMMAD", MOHAMMAD: "MOHAMMAD",
+  KR: "KUMAR", KUMAR: "KUMAR",
+};
+
+const APOSTROPHES = /['\u2019\u2018`]/g;
+const COMBINING_MARKS = /[\u0300-\u036f]/g;
+const NON_ASCII = /[^\x00-\x7f]/;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/**
+ * Upper-cased tokens without punctuation and honorifics. Leading SRI/KUMARI/MASTER are kept here
+ * (see leadingTitles): "KUMARI ANITA" may be a title or the reordered name "ANITA KUMARI".
+ */
+export function nameTokens(input: string): string[] {
+  let s = input.toUpperCase();
+  if (NON_ASCII.test(s)) s = s.normalize("NFKD").replace(COMBINING_MARKS, "");
+  // An apostrophe joins (D'SOUZA = DSOUZA); every other mark separates (R.K. = R K).
+  if (s.includes("'") || s.includes("\u2019") || s.includes("\u2018") || s.includes("`")) {
+    s = s.replace(APOSTROPHES, "");
+  }
+  const tokens: string[] = [];
+  let start = -1;
+  const len = s.length;
+  for (let i = 0; i <= len; i++) {
+    const c = i < len ? s.charCodeAt(i) : 32;
+    const word =
+      (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || (c > 127 && LETTER_OR_DIGIT.test(s.charAt(i)));
+    if (word) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      tokens.push(s.slice(start, i));
+      start = -1;
+    }
+  }
+  const out: string[] = [];
+  for (const t of tokens) if (!HONORIFICS.has(t)) out.push(t);
+  return out;
+}
+
+/** How many leading tokens may be a title rather than part of the name. */
+function leadingTitles(tokens: string[]): number {
+  let n = 0;
+  while (n < tokens.length && LEADING_HONORIFICS.has(tokens[n]!)) n++;
+  return n;
+}
+
+// Reused scratch space; names are short, the buffers grow if ever needed.
+let flagsA = new Uint8Array(128);
+let flagsB = new Uint8Array(128);
+let row = new Int32Array(129);
+
+function ensureCapacity(n: number): void {
+  if (n < flagsA.length) return;
+  const size = n * 2;
+  flagsA = new Uint8Array(size);
+  flagsB = new Uint8Array(size);
+  row = new Int32Array(size + 1);
+}
+
+function jaroWinkler(a: string, b: string): number {
+  const la = a.length;
+  const lb = b.length;
+  const window = Math.max(0, (Math.max(la, lb) >> 1) - 1);
+  flagsA.fill(0, 0, la);
+  flagsB.fill(0, 0, lb);
+  let matches = 0;
+  for (let i = 0; i < la; i++) {
+    const c = a.charCodeAt(i);
+    const hi = Math.min(lb - 1, i + window);
+    for (let j = Math.max(0, i - window); j <= hi; j++) {
+      if (flagsB[j] === 0 && b.charCodeAt(j) === c) {
+        flagsA[i] = 1;
+        flagsB[j] = 1;
+        matches++;
+        break;
+      }
+    }
+  }
+  if (matches === 0) return 0;
+  let half = 0;
+  for (let i = 0, j = 0; i < la; i++) {
+    if (flagsA[i] === 0) continue;
+    while (flagsB[j] === 0) j++;
+    if (a.charCodeAt(i) !== b.charCodeAt(j)) half++;
+    j++;
+  }
+  const jaro = (matches / la + matches / lb + (matches - half / 2) / matches) / 3;
+  if (jaro <= 0.7) return jaro;
+  let prefix = 0;
+  const maxPrefix = Math.min(4, la, lb);
+  while (prefix < maxPrefix && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
+  return jaro + prefix * 0.1 * (1 - jaro);
+}
+
+function levenshtein(a: string, b: string): number {
+  const la = a.length;
+  const lb = b.length;
+  for (let j = 0; j <= lb; j++) row[j] = j;
+  for (let i = 1; i <= la; i++) {
+    let diag = row[0]!;
+    row[0] = i;
+    const c = a.charCodeAt(i - 1);
+    for (let j = 1; j <= lb; j++) {
+      const up = row[j]!;
+      const cost = c === b.charCodeAt(j - 1) ? 0 : 1;
+      row[j] = Math.min(up + 1, row[j - 1]! + 1, diag + cost);
+      diag = up;
+    }
+  }
+  return row[lb]!;
+}
+
+/**
+ * Typo similarity of two full tokens: mean of Jaro-Winkler (rewards a shared start, forgives
+ * transpositions) and normalised edit distance (keeps "RAM" from matching "RAMKUMAR").
+ */
+function fuzzy(a: string, b: string): number {
+  const la = a.length;
+  const lb = b.length;
+  const max = la > lb ? la : lb;
+  // The edit part alone caps the mean at 1 − diff/(2·max): skip pairs that cannot reach the floor.
+  if (Math.abs(la - lb) > max * 2 * (1 - MIN_TOKEN_SIM)) return 0;
+  ensureCapacity(max);
+  return (jaroWinkler(a, b) + (1 - levenshtein(a, b) / max)) / 2;
+}
+
+function tokenSim(a: string, b: string): number {
+  if (a === b) return 1;
+  if (a.length === 1 || b.length === 1) {
+    return a.length !== b.length && a.charCodeAt(0) === b.charCodeAt(0) ? INITIAL_SIM : 0;
+  }
+  const ca = ALIASES[a];
+  if (ca !== undefined && ca === ALIASES[b]) return ALIAS_SIM;
+  const s = fuzzy(a, b);
+  return s >= MIN_TOKEN_SIM ? s : 0;
+}
+
+/** One token against the run `run[start .. start+k)`: merged spelling or initials of the run. */
+function runSim(token: string, run: string[], start: number, k: number): number {
+  let total = 0;
+  for (let t = 0; t < k; t++) total += run[start + t]!.length;
+  if (token.length === k && total > k) {
+    // "RK" for RAKESH KUMAR
+    let initials = true;
+    for (let t = 0; t < k && initials; t++) initials = run[start + t]!.charCodeAt(0) === token.charCodeAt(t);
+    if (initials) return INITIAL_SIM;
+  }
+  if (token.length < 2 || Math.abs(token.length - total) > token.length * 0.2 + 1) return 0;
+  let joined = run[start]!;
+  for (let t = 1; t < k; t++) joined += run[start + t]!;
+  const s = token === joined ? 1 : fuzzy(token, joined);
+  return s >= MIN_SPLIT_SIM ? s * SPLIT_FACTOR : 0;
+}
+
+interface Pair {
+  a0: number;
+  aLen: number;
+  b0: number;
+  bLen: number;
+  sim: number;
+}
+
+function score(a: string[], b: string[]): number {
+  const n = a.length;
+  const m = b.length;
+  const pairs: Pair[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < m; j++) {
+      const s = tokenSim(a[i]!, b[j]!);
+      if (s > 0) pairs.push({ a0: i, aLen: 1, b0: j, bLen: 1, sim: s });
+    }
+  }
+  for (let k = 2; k <= MAX_RUN; k++) {
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j + k <= m; j++) {
+        const s = runSim(a[i]!, b, j, k);
+        if (s > 0) pairs.push({ a0: i, aLen: 1, b0: j, bLen: k, sim: s });
+      }
+    }
+    for (let j = 0; j < m; j++) {
+      for (let i = 0; i + k <= n; i++) {
+        const s = runSim(b[j]!, a, i, k);
+        if (s > 0) pairs.push({ a0: i, aLen: k, b0: j, bLen: 1, sim: s });
+      }
+    }
+  }
+  // Greedy: best pairs first, the wider pair on a tie; names are short so this is near-optimal.
+  pairs.sort((x, y) => y.sim - x.sim || y.aLen + y.bLen - (x.aLen + x.bLen) || x.a0 - y.a0 || x.b0 - y.b0);
+  let usedA = 0;
+  let usedB = 0;
+  let matched = 0;
+  for (const p of pairs) {
+    const maskA = ((1 << p.aLen) - 1) << p.a0;
+    const maskB = ((1 << p.bLen) - 1) << p.b0;
+    if ((usedA & maskA) !== 0 || (usedB & maskB) !== 0) continue;
+    usedA |= maskA;
+    usedB |= maskB;
+    matched += p.sim * (p.aLen + p.bLen);
+  }
+  return (100 * matched) / (n + m);
+}
+
+function sameTokens(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function ordered(a: string[], b: string[]): number {
+  if (sameTokens(a, b)) return 100;
+  // Fixed argument order makes the greedy tie-breaks, and so the score, exactly symmetric.
+  return a.join(" ") <= b.join(" ") ? score(a, b) : score(b, a);
+}
+
+/** Symmetric 0–100 score, two decimals (half up). 0 when either name is empty after normalising. */
+export function nameMatchScore(a: string, b: string): number {
+  let ta = nameTokens(a);
+  let tb = nameTokens(b);
+  if (ta.length > MAX_TOKENS) ta = ta.slice(0, MAX_TOKENS);
+  if (tb.length > MAX_TOKENS) tb = tb.slice(0, MAX_TOKENS);
+  // A leading title-like token is scored both as a title and as a name part; the better reading wins.
+  const la = leadingTitles(ta);
+  const lb = leadingTitles(tb);
+  const va = la > 0 && la < ta.length ? [ta, ta.slice(la)] : [ta];
+  const vb = lb > 0 && lb < tb.length ? [tb, tb.slice(lb)] : [tb];
+  let raw = 0;
+  for (const x of va) {
+    for (const y of vb) {
+      if (x.length === 0 || y.length === 0) continue;
+      const s = ordered(x, y);
+      if (s > raw) raw = s;
+    }
+  }
+  const rounded = Math.round(raw * 100 + 1e-7) / 100;
+  return rounded > 100 ? 100 : rounded;
+}
+
+export function nameMatchResult(score: number): NameMatchResult {
+  if (score >= 90) return "MATCH";
+  if (score >= 70) return "PARTIAL";
+  return "NO_MATCH";
+}

@@ -1,0 +1,81 @@
+import type { Db } from "@/server/db/client";
+import { AppError } from "@/server/errors";
+import { hashPassword } from "@/server/lib/crypto";
+import { newId } from "@/server/lib/ids";
+import { bumpAuthEpoch } from "@/server/services/auth/auth-epoch";
+import { createApiKey, type CreatedKey } from "@/server/services/auth/api-keys";
+import { createSigningSecret } from "@/server/services/merchants/signing-secrets";
+import { z } from "zod";
+
+export const merchantNameSchema = z.string().trim().min(2, "must be at least 2 characters").max(100, "must be at most 100 characters");
+export const emailSchema = z.string().trim().toLowerCase().max(254).pipe(z.email("must be a valid email address"));
+export const passwordSchema = z.string().min(10, "must be at least 10 characters").max(200, "must be at most 200 characters");
+
+export const createMerchantInput = z.object({ name: merchantNameSchema, email: emailSchema, password: passwordSchema });
+export type CreateMerchantInput = z.input<typeof createMerchantInput>;
+
+export interface CreatedMerchant {
+  merchantId: string;
+  name: string;
+  email: string;
+  sandbox: { key: CreatedKey; signingSecret: string };
+}
+
+/** A new merchant in sandbox mode with a key pair and a signing secret (shown once). */
+export async function createMerchant(db: Db, input: CreateMerchantInput): Promise<CreatedMerchant> {
+  const parsed = createMerchantInput.safeParse(input);
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((i) => ({ field: i.path.join("."), message: `${i.path.join(".")} ${i.message}` }));
+    throw new AppError("VALIDATION_ERROR", details.map((d) => d.message).join("; "), { details });
+  }
+  const { name, email, password } = parsed.data;
+  const existing = await db.merchant.findUnique({ where: { email }, select: { id: true } });
+  if (existing) throw new AppError("CONFLICT", "A merchant with this email already exists.", { field: "email" });
+  const id = newId("mer");
+  await db.merchant.create({ data: { id, name, email, passwordHash: await hashPassword(password) } });
+  const key = await createApiKey(db, id, "sandbox");
+  const signingSecret = await createSigningSecret(db, id, "sandbox");
+  return { merchantId: id, name, email, sandbox: { key, signingSecret } };
+}
+
+async function requireMerchant(db: Db, merchantId: string) {
+  const m = await db.merchant.findUnique({ where: { id: merchantId } });
+  if (!m) throw new AppError("NOT_FOUND", `No merchant ${merchantId}.`);
+  return m;
+}
+
+/** Operator approval: live mode unlocks and gets its own signing secret. */
+export async function approveGoLive(db: Db, merchantId: string) {
+  const m = await requireMerchant(db, merchantId);
+  if (m.liveEnabled) return { merchantId, liveEnabled: true, alreadyLive: true };
+  await db.merchant.update({ where: { id: merchantId }, data: { liveEnabled: true, goLiveApprovedAt: new Date() } });
+  const hasSecret = await db.signingSecret.count({ where: { merchantId, mode: "live" } });
+  if (!hasSecret) await createSigningSecret(db, merchantId, "live");
+  await bumpAuthEpoch(db);
+  return { merchantId, liveEnabled: true, alreadyLive: false };
+}
+
+export async function setMerchantStatus(db: Db, merchantId: string, status: "ACTIVE" | "SUSPENDED") {
+  await requireMerchant(db, merchantId);
+  await db.merchant.update({ where: { id: merchantId }, data: { status } });
+  await bumpAuthEpoch(db);
+  return { merchantId, status };
+}
+
+export async function setWhitelistEnforcement(db: Db, merchantId: string, enforceAll: boolean) {
+  await requireMerchant(db, merchantId);
+  await db.merchant.update({ where: { id: merchantId }, data: { enforceWhitelistAll: enforceAll } });
+  await bumpAuthEpoch(db);
+}
+
+export async function createAdmin(db: Db, emailInput: string, password: string) {
+  const email = emailSchema.safeParse(emailInput);
+  if (!email.success) throw new AppError("VALIDATION_ERROR", "email must be a valid email address", { field: "email" });
+  const pw = passwordSchema.safeParse(password);
+  if (!pw.success) throw new AppError("VALIDATION_ERROR", `password ${pw.error.issues[0]?.message}`, { field: "password" });
+  const existing = await db.adminUser.findUnique({ where: { email: email.data } });
+  if (existing) throw new AppError("CONFLICT", "An admin with this email already exists.", { field: "email" });
+  const id = newId("adm");
+  await db.adminUser.create({ data: { id, email: email.data, passwordHash: await hashPassword(password) } });
+  return { adminId: id, email: email.data };
+}

@@ -1,0 +1,33 @@
+import type { Db } from "@/server/db/client";
+import { AppError } from "@/server/errors";
+import { newId } from "@/server/lib/ids";
+import { parseCidr } from "@/server/lib/ip";
+import { bumpAuthEpoch } from "@/server/services/auth/auth-epoch";
+
+export async function listWhitelist(db: Db, merchantId: string) {
+  return db.ipWhitelistEntry.findMany({ where: { merchantId }, orderBy: { createdAt: "asc" } });
+}
+
+export async function addWhitelistEntry(db: Db, merchantId: string, input: string, label = "") {
+  const parsed = parseCidr(input);
+  if (!parsed) {
+    throw new AppError("VALIDATION_ERROR", `"${input.slice(0, 60)}" is not an IPv4/IPv6 address or CIDR range (host bits must be zero, e.g. 10.0.0.0/8).`, { field: "ip" });
+  }
+  if (label.length > 100) throw new AppError("VALIDATION_ERROR", "label must be at most 100 characters", { field: "label" });
+  const exists = await db.ipWhitelistEntry.findUnique({ where: { merchantId_cidr: { merchantId, cidr: parsed.text } } });
+  if (exists) return exists;
+  const entry = await db.ipWhitelistEntry.create({ data: { id: newId("wl"), merchantId, cidr: parsed.text, label } });
+  await bumpAuthEpoch(db);
+  return entry;
+}
+
+/** Removes by entry id or by the address/range text. */
+export async function removeWhitelistEntry(db: Db, merchantId: string, idOrCidr: string) {
+  const cidr = parseCidr(idOrCidr)?.text;
+  const res = await db.ipWhitelistEntry.deleteMany({
+    where: { merchantId, OR: [{ id: idOrCidr }, ...(cidr ? [{ cidr }] : [])] },
+  });
+  if (res.count === 0) throw new AppError("NOT_FOUND", "No such whitelist entry.");
+  await bumpAuthEpoch(db);
+  return res.count;
+}

@@ -1,0 +1,21 @@
+import { kycAuth, bearerAuth, merchantAuth } from "@/server/trpc/middlewares/api-auth";
+import { idempotency } from "@/server/trpc/middlewares/idempotency";
+import { restEnvelope } from "@/server/trpc/middlewares/rest-envelope";
+import { t } from "@/server/trpc/init";
+
+/**
+ * Procedure builders: the name says who may call. REST builders wrap everything in the contract's
+ * envelopes; pick one and add `.meta({ openapi, rest })`, `.input()`, `.output()`.
+ */
+const restProcedure = t.procedure.use(restEnvelope);
+
+/** `/v1/*`: bearer secret key (B2). */
+export const bearerProcedure = restProcedure.use(bearerAuth).use(idempotency);
+
+/** `/api/checkout`, `/api/payments/*`: merchant headers + IP whitelist (B2). */
+export const merchantProcedure = restProcedure.use(merchantAuth).use(idempotency);
+
+/** `/api/kyc/*`: KYC headers, server-only (B2). */
+export const kycProcedure = restProcedure.use(kycAuth).use(idempotency);
+
+export const publicProcedure = t.procedure;

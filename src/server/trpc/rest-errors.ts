@@ -1,0 +1,90 @@
+import { TRPCError } from "@trpc/server";
+import type { ZodError } from "zod";
+import { AppError, ERROR_CODES, type ErrorCode, type FieldError } from "@/server/errors";
+import { log } from "@/server/lib/logger";
+import { errorBody } from "@/server/rest/envelope";
+import type { RestState } from "@/server/rest/state";
+import type { RestMeta } from "@/server/trpc/init";
+
+interface MappedError {
+  code: ErrorCode;
+  message?: string;
+  details?: FieldError[];
+  field?: string;
+  retryAfterSeconds?: number;
+  extra?: Record<string, unknown>;
+}
+
+function describeIssue(issue: ZodError["issues"][number], value: unknown): string {
+  if (value === undefined) return "is required";
+  if (issue.code === "invalid_type") return `must be ${article(issue.expected)}`;
+  return issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
+}
+
+function article(expected: string): string {
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let cur: unknown = input;
+  for (const seg of path) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[seg];
+  }
+  return cur;
+}
+
+/** Input validation → VALIDATION_ERROR, or the field's own code when a present field is bad. */
+export function mapValidationError(zerr: ZodError, rawInput: unknown, meta: RestMeta | undefined): MappedError {
+  if (rawInput === undefined || rawInput === null || typeof rawInput !== "object" || Array.isArray(rawInput)) {
+    return { code: "VALIDATION_ERROR", message: "The request body must be a JSON object.", details: [{ field: "body", message: "must be a JSON object" }] };
+  }
+  const details: FieldError[] = [];
+  const seen = new Set<string>();
+  let specific: { code: ErrorCode; field: string } | undefined;
+  for (const issue of zerr.issues) {
+    const field = issue.path.map(String).join(".") || "body";
+    if (seen.has(field)) continue;
+    seen.add(field);
+    const value = valueAt(rawInput, issue.path);
+    details.push({ field, message: `${field} ${describeIssue(issue, value)}` });
+    const top = String(issue.path[0] ?? "");
+    const code = meta?.fieldCodes?.[top];
+    if (!specific && code && value !== undefined) specific = { code, field: top };
+  }
+  // A refinement that names its own code (e.g. "exactly one of uan or pf_number") decides first.
+  const coded = zerr.issues.find(
+    (i): i is Extract<typeof i, { code: "custom" }> => i.code === "custom" && typeof i.params?.code === "string",
+  );
+  if (coded) {
+    const code = coded.params!.code as ErrorCode;
+    const field = coded.path.map(String).join(".") || "body";
+    return { code, field, message: coded.message, details: [{ field, message: coded.message }] };
+  }
+  if (specific) {
+    const own = details.filter((d) => d.field === specific.field || d.field.startsWith(`${specific.field}.`));
+    return { code: specific.code, field: specific.field, details: own.length ? own : details, message: ERROR_CODES[specific.code].message };
+  }
+  return { code: "VALIDATION_ERROR", details, field: details[0]?.field, message: details.map((d) => d.message).join("; ") };
+}
+
+export function mapError(error: unknown, rawInput: unknown, meta: RestMeta | undefined, requestId: string): MappedError {
+  const cause = error instanceof TRPCError ? error.cause : error;
+  if (cause instanceof AppError) {
+    return { code: cause.code, message: cause.message, details: cause.details, field: cause.field, retryAfterSeconds: cause.retryAfterSeconds, extra: cause.extra };
+  }
+  if (error instanceof TRPCError && error.code === "BAD_REQUEST" && cause && (cause as Error).name === "ZodError") {
+    return mapValidationError(cause as ZodError, rawInput, meta);
+  }
+  log.error("unexpected error", { requestId, err: cause instanceof Error ? cause : error });
+  return { code: "INTERNAL_ERROR" };
+}
+
+/** Turns any failure into the contract envelope, recording status and headers on the request. */
+export function errorEnvelopeFor(error: unknown, rest: RestState, rawInput: unknown, meta: RestMeta | undefined) {
+  const mapped = mapError(error, rawInput, meta, rest.requestId);
+  rest.status = ERROR_CODES[mapped.code].status;
+  rest.errorCode = mapped.code;
+  if (mapped.retryAfterSeconds) rest.headers["Retry-After"] = String(mapped.retryAfterSeconds);
+  return errorBody(rest.kind, rest.requestId, mapped);
+}

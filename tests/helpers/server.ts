@@ -1,0 +1,113 @@
+import { spawn, execFile, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(__dirname, "../..");
+const TSX = path.join(ROOT, "node_modules/.bin/tsx");
+
+export interface TestServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string;
+  env: NodeJS.ProcessEnv;
+  logs: () => string;
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+}
+
+export function tempDataDir(prefix = "parakh-test-"): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/**
+ * Starts the real server process (`server.ts`) API-only on a free loopback port, with its own data
+ * folder and database, and waits until it listens.
+ */
+export async function startServer(opts: { databaseUrl?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
+  const dataDir = tempDataDir();
+  const databaseUrl = opts.databaseUrl ?? `file:${path.join(dataDir, "parakh.db")}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    SERVE_PAGES: "false",
+    SEED_DEMO: "false",
+    LOG_LEVEL: "info",
+    ...opts.env,
+  };
+  const child: ChildProcess = spawn(TSX, ["server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
+  child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const onData = () => {
+      const m = output.match(/"msg":"listening"[^\n]*"port":(\d+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    };
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    databaseUrl,
+    env,
+    logs: () => output,
+    stop: async (signal = "SIGTERM") => {
+      if (child.exitCode === null) child.kill(signal);
+      const code = await exited;
+      return code;
+    },
+  };
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+/** Runs the operator CLI against a server's database. */
+export function cli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(TSX, ["scripts/cli.ts", ...args], { cwd: ROOT, env }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+      let json: unknown;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        json = undefined;
+      }
+      resolve({ code, stdout, stderr, json });
+    });
+  });
+}
+
+export interface MerchantFixture {
+  merchantId: string;
+  email: string;
+  sandbox: { publicKey: string; secretKey: string; signingSecret: string };
+}
+
+let counter = 0;
+
+export async function createMerchantViaCli(env: NodeJS.ProcessEnv, name = "Test Store"): Promise<MerchantFixture> {
+  const email = `m${Date.now()}${counter++}@example.com`;
+  const r = await cli(env, ["merchant", "create", "--name", name, "--email", email, "--password", "correct-horse-battery", "--json"]);
+  if (r.code !== 0) throw new Error(`merchant create failed: ${r.stderr}`);
+  return r.json as MerchantFixture;
+}

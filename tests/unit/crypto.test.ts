@@ -1,0 +1,115 @@
+import crypto from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { decrypt, encrypt, hashPassword, hmacSha256Hex, safeEqual, sha256Hex, verifyPassword } from "@/server/lib/crypto";
+
+const KEY = crypto.randomBytes(32).toString("base64");
+const OTHER_KEY = crypto.randomBytes(32).toString("base64");
+
+/** Replaces the first character of a base64url segment with a different one (changes the top bits). */
+function flipFirstChar(segment: string): string {
+  return (segment[0] === "A" ? "B" : "A") + segment.slice(1);
+}
+
+describe("encrypt / decrypt (AES-256-GCM)", () => {
+  it("round-trips text, including unicode and empty strings", () => {
+    for (const text of ["hello", "", "₹499.00 — नमस्ते", JSON.stringify({ name: "ASHA", dob: "1990-01-01" })]) {
+      expect(decrypt(encrypt(text, KEY), KEY)).toBe(text);
+    }
+  });
+
+  it("has the v1.<iv>.<tag>.<ciphertext> base64url shape", () => {
+    const payload = encrypt("secret data", KEY);
+    const parts = payload.split(".");
+    expect(parts).toHaveLength(4);
+    expect(parts[0]).toBe("v1");
+    for (const p of parts.slice(1)) expect(p).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(Buffer.from(parts[1]!, "base64url")).toHaveLength(12);
+    expect(Buffer.from(parts[2]!, "base64url")).toHaveLength(16);
+    expect(payload).not.toContain("secret data");
+  });
+
+  it("uses a fresh IV each time", () => {
+    expect(encrypt("same", KEY)).not.toBe(encrypt("same", KEY));
+  });
+
+  it.each([1, 2, 3])("detects tampering with segment %i (iv, tag, ciphertext)", (index) => {
+    const parts = encrypt("tamper me please", KEY).split(".");
+    parts[index] = flipFirstChar(parts[index]!);
+    expect(() => decrypt(parts.join("."), KEY)).toThrow();
+  });
+
+  it("throws with the wrong key", () => {
+    const payload = encrypt("for key one", KEY);
+    expect(() => decrypt(payload, OTHER_KEY)).toThrow();
+  });
+
+  it("refuses an unrecognised format", () => {
+    expect(() => decrypt("plain text", KEY)).toThrow("Unrecognised ciphertext");
+    const [, iv, tag, ct] = encrypt("x", KEY).split(".");
+    expect(() => decrypt(["v2", iv, tag, ct].join("."), KEY)).toThrow("Unrecognised ciphertext");
+  });
+});
+
+describe("safeEqual", () => {
+  it("compares strings", () => {
+    expect(safeEqual("sk_test_abc", "sk_test_abc")).toBe(true);
+    expect(safeEqual("sk_test_abc", "sk_test_abd")).toBe(false);
+    expect(safeEqual("short", "longer string")).toBe(false);
+    expect(safeEqual("", "")).toBe(true);
+    expect(safeEqual("", "a")).toBe(false);
+    expect(safeEqual("é", "e")).toBe(false);
+  });
+});
+
+describe("hashes", () => {
+  it("sha256Hex and hmacSha256Hex match known vectors", () => {
+    expect(sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    // RFC 4231 test case 2
+    expect(hmacSha256Hex("Jefe", "what do ya want for nothing?")).toBe(
+      "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+    );
+  });
+});
+
+describe("hashPassword / verifyPassword", () => {
+  it("verifies the right password and refuses a wrong one", async () => {
+    const stored = await hashPassword("correct horse battery staple");
+    expect(stored.startsWith("scrypt$")).toBe(true);
+    expect(stored).not.toContain("correct horse");
+    await expect(verifyPassword("correct horse battery staple", stored)).resolves.toBe(true);
+    await expect(verifyPassword("correct horse battery stapl", stored)).resolves.toBe(false);
+    await expect(verifyPassword("", stored)).resolves.toBe(false);
+  });
+
+  it("salts: two hashes of the same password differ and both verify", async () => {
+    const a = await hashPassword("same password");
+    const b = await hashPassword("same password");
+    expect(a).not.toBe(b);
+    await expect(verifyPassword("same password", a)).resolves.toBe(true);
+    await expect(verifyPassword("same password", b)).resolves.toBe(true);
+  });
+
+  it("normalises unicode (NFKC) so composed and decomposed forms agree", async () => {
+    const stored = await hashPassword("caf\u00e9");
+    await expect(verifyPassword("cafe\u0301", stored)).resolves.toBe(true);
+  });
+
+  it.each(["", "plain", "bcrypt$1$2$3$4$5", "scrypt$32768$8$1$abc$", "scrypt$32768$8$1$$abc"])(
+    "returns false for the malformed stored string %j",
+    async (stored) => {
+      await expect(verifyPassword("anything", stored)).resolves.toBe(false);
+    },
+  );
+
+  it("never accepts a password against a stored string with non-numeric parameters", async () => {
+    await expect(verifyPassword("anything", "scrypt$x$8$1$abc$def")).resolves.toBe(false);
+    await expect(verifyPassword("anything", "scrypt$3$8$1$abcdefghijklmnop$abcdefghijklmnopqrstuvwxyz0123456789abcdefg")).resolves.toBe(false);
+  });
+
+  // A hash segment that decodes to zero bytes would make any password compare equal.
+  it.each(["=", "A", "!!!"])("returns false when the stored hash segment decodes to nothing (%j)", async (hash) => {
+    const good = await hashPassword("real password");
+    const salt = good.split("$")[4];
+    await expect(verifyPassword("wrong password", `scrypt$32768$8$1$${salt}$${hash}`)).resolves.toBe(false);
+  });
+});

@@ -1,0 +1,163 @@
+import { describe, expect, it } from "vitest";
+import { redactedBodyText, redactedJson, redactValue } from "@/server/services/audit/redact";
+
+const SECRET_KEYS = [
+  "secretKey",
+  "x-secret-key",
+  "x-api-secret",
+  "password",
+  "otp",
+  "aadhaarNumber",
+  "aadhaar_number",
+  "photo",
+  "address",
+  "fullAddress",
+  "cardNumber",
+  "card_number",
+  "cvv",
+  "signing_secret",
+  "signingSecret",
+  "authorization",
+  "_token",
+];
+
+describe("redactValue", () => {
+  it.each(SECRET_KEYS)("redacts %s at the top level", (key) => {
+    const out = redactValue({ [key]: "sensitive-123456" }) as Record<string, unknown>;
+    expect(out[key]).toBe("[REDACTED]");
+  });
+
+  it.each(SECRET_KEYS)("redacts %s nested in objects and arrays", (key) => {
+    const input = { data: { list: [{ deeper: [{ [key]: "sensitive-123456" }] }] } };
+    const text = JSON.stringify(redactValue(input));
+    expect(text).not.toContain("sensitive-123456");
+    expect(text).toContain(`"${key}":"[REDACTED]"`);
+  });
+
+  it("redacts whole objects under a secret-like key (address, photo)", () => {
+    const out = redactValue({
+      address: { house: "12", street: "MG Road", pincode: "560001" },
+      photo: "/9j/4AAQSkZJRg==",
+    });
+    expect(out).toEqual({ address: "[REDACTED]", photo: "[REDACTED]" });
+  });
+
+  it("keeps the identifiers a merchant needs to read the log", () => {
+    const input = {
+      pan: "ABCPK1234F",
+      name: "RAKESH KUMAR SINGH",
+      uan: "100200300400",
+      pf_number: "MH/BAN/0000064/000/0000123",
+      maskedAadhaar: "XXXXXXXX1234",
+      orderId: "ORDER_1",
+      amount: "499.00",
+    };
+    expect(redactValue(input)).toEqual(input);
+  });
+
+  it("redacts inside a realistic KYC response while keeping the rest", () => {
+    const response = {
+      success: true,
+      message: "Aadhaar verified",
+      data: {
+        kycTransactionId: "kyc_txn_abc",
+        maskedAadhaar: "XXXXXXXX1234",
+        name: "ASHA DEVI",
+        address: { house: "1", street: "X", pincode: "110001" },
+        fullAddress: "1, X, Delhi 110001",
+        photo: "base64jpeg",
+        careOf: "S/O RAM",
+      },
+    };
+    const out = redactValue(response) as { data: Record<string, unknown> };
+    expect(out.data).toEqual({
+      kycTransactionId: "kyc_txn_abc",
+      maskedAadhaar: "XXXXXXXX1234",
+      name: "ASHA DEVI",
+      address: "[REDACTED]",
+      fullAddress: "[REDACTED]",
+      photo: "[REDACTED]",
+      careOf: "[REDACTED]",
+    });
+  });
+
+  it("leaves primitives and null values alone", () => {
+    expect(redactValue("text")).toBe("text");
+    expect(redactValue(5)).toBe(5);
+    expect(redactValue(null)).toBeNull();
+    expect(redactValue({ otp: null })).toEqual({ otp: null });
+  });
+
+  it("does not mutate its input", () => {
+    const input = { otp: "123456", nested: { password: "pw" } };
+    redactValue(input);
+    expect(input).toEqual({ otp: "123456", nested: { password: "pw" } });
+  });
+});
+
+describe("redactedBodyText", () => {
+  it("stores JSON bodies redacted", () => {
+    const raw = JSON.stringify({ merchantId: "mer_1", aadhaarNumber: "234567890009", otp: "123456" });
+    const stored = redactedBodyText(raw)!;
+    expect(JSON.parse(stored)).toEqual({ merchantId: "mer_1", aadhaarNumber: "[REDACTED]", otp: "[REDACTED]" });
+    expect(stored).not.toContain("234567890009");
+    expect(stored).not.toContain("123456");
+  });
+
+  it("accepts a Buffer", () => {
+    const stored = redactedBodyText(Buffer.from(JSON.stringify({ cvv: "123", pan: "ABCPK1234F" })))!;
+    expect(JSON.parse(stored)).toEqual({ cvv: "[REDACTED]", pan: "ABCPK1234F" });
+  });
+
+  it("does not store non-JSON text verbatim", () => {
+    const raw = "aadhaarNumber=234567890009&otp=123456";
+    const stored = redactedBodyText(raw)!;
+    expect(stored).not.toContain("234567890009");
+    expect(stored).not.toContain("123456");
+    expect(JSON.parse(stored)).toEqual({ unparsed: true, bytes: Buffer.byteLength(raw) });
+  });
+
+  it("is null for an empty or missing body", () => {
+    expect(redactedBodyText("")).toBeNull();
+    expect(redactedBodyText(Buffer.alloc(0))).toBeNull();
+    expect(redactedBodyText(null)).toBeNull();
+    expect(redactedBodyText(undefined)).toBeNull();
+  });
+});
+
+describe("redactedJson size cap", () => {
+  const CAP = 256 * 1024;
+
+  it("keeps bodies up to 256 KiB whole", () => {
+    const value = { blob: "a".repeat(CAP - 20) };
+    const text = redactedJson(value)!;
+    expect(text.length).toBeLessThanOrEqual(CAP);
+    expect(JSON.parse(text)).toEqual(value);
+  });
+
+  it("truncates bodies over 256 KiB with a marker", () => {
+    const items = Array.from({ length: 40_000 }, (_, i) => ({ pan: "ABCPK1234F", reference_id: `ref_${i}` }));
+    const full = JSON.stringify({ items });
+    expect(full.length).toBeGreaterThan(CAP);
+
+    const stored = redactedJson({ items })!;
+    const parsed = JSON.parse(stored) as { truncated: boolean; originalChars: number; head: string };
+    expect(parsed.truncated).toBe(true);
+    expect(parsed.originalChars).toBe(full.length);
+    expect(parsed.head).toBe(full.slice(0, CAP / 2));
+    expect(stored.length).toBeLessThanOrEqual(CAP + 100);
+    expect(stored.length).toBeLessThan(full.length / 2);
+  });
+
+  it("redacts before truncating", () => {
+    const items = Array.from({ length: 20_000 }, () => ({ otp: "987654", aadhaarNumber: "234567890009" }));
+    const stored = redactedJson({ items })!;
+    expect(JSON.parse(stored).truncated).toBe(true);
+    expect(stored).not.toContain("987654");
+    expect(stored).not.toContain("234567890009");
+  });
+
+  it("is null for undefined", () => {
+    expect(redactedJson(undefined)).toBeNull();
+  });
+});

@@ -1,0 +1,138 @@
+import type { AnyRouter } from "@trpc/server";
+import { describe, expect, it } from "vitest";
+import { isRestPath } from "@/server/rest/door";
+import { buildRouteTable, matchRoute, type RestRoute } from "@/server/rest/routes";
+import type { RestMeta } from "@/server/trpc/init";
+
+const rest: RestMeta = { auth: "bearer", errors: [] };
+
+/** Same pattern rule as buildRouteTable: `{param}` is one non-empty segment. */
+function route(method: string, path: string): RestRoute {
+  const source = path
+    .split("/")
+    .map((seg) => (/^\{.+\}$/.test(seg) ? "[^/]+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("/");
+  return { method, path, pattern: new RegExp(`^${source}$`), rest };
+}
+
+const routes: RestRoute[] = [
+  route("POST", "/v1/identity/pan/verify"),
+  route("POST", "/v1/identity/pan/batch"),
+  route("GET", "/v1/identity/pan/batch/{batch_id}"),
+  route("GET", "/v1/identity/pan/batch/{batch_id}/results"),
+  route("POST", "/api/checkout"),
+  route("GET", "/api/payments/{paymentId}/status"),
+  route("GET", "/api/things"),
+  route("DELETE", "/api/things"),
+];
+
+describe("matchRoute", () => {
+  it("finds a route by method and path", () => {
+    const m = matchRoute(routes, "POST", "/v1/identity/pan/verify");
+    expect(m.kind).toBe("found");
+    expect(m.kind === "found" && m.route.path).toBe("/v1/identity/pan/verify");
+  });
+
+  it("answers wrong-method with the allowed methods", () => {
+    expect(matchRoute(routes, "GET", "/v1/identity/pan/verify")).toEqual({ kind: "wrong-method", allow: ["POST"] });
+    expect(matchRoute(routes, "PUT", "/api/things")).toEqual({ kind: "wrong-method", allow: ["GET", "DELETE"] });
+  });
+
+  it("answers none for an unknown path", () => {
+    expect(matchRoute(routes, "GET", "/v1/identity/pan")).toEqual({ kind: "none" });
+    expect(matchRoute(routes, "POST", "/v1/identity/pan/verify/extra")).toEqual({ kind: "none" });
+    expect(matchRoute(routes, "POST", "/api/checkouts")).toEqual({ kind: "none" });
+    expect(matchRoute(routes, "GET", "/")).toEqual({ kind: "none" });
+    expect(matchRoute([], "GET", "/api/things")).toEqual({ kind: "none" });
+  });
+
+  it("ignores trailing slashes", () => {
+    expect(matchRoute(routes, "POST", "/v1/identity/pan/verify/").kind).toBe("found");
+    expect(matchRoute(routes, "POST", "/api/checkout//").kind).toBe("found");
+    expect(matchRoute(routes, "GET", "/api/checkout/")).toEqual({ kind: "wrong-method", allow: ["POST"] });
+  });
+
+  it("matches {param} segments as exactly one non-empty segment", () => {
+    const found = matchRoute(routes, "GET", "/api/payments/pay_1700000000000_abc123/status");
+    expect(found.kind === "found" && found.route.path).toBe("/api/payments/{paymentId}/status");
+    expect(matchRoute(routes, "GET", "/api/payments//status").kind).toBe("none");
+    expect(matchRoute(routes, "GET", "/api/payments/a/b/status").kind).toBe("none");
+  });
+
+  it("tells apart a path with a param from its longer sibling", () => {
+    const batch = matchRoute(routes, "GET", "/v1/identity/pan/batch/batch_1");
+    const results = matchRoute(routes, "GET", "/v1/identity/pan/batch/batch_1/results");
+    expect(batch.kind === "found" && batch.route.path).toBe("/v1/identity/pan/batch/{batch_id}");
+    expect(results.kind === "found" && results.route.path).toBe("/v1/identity/pan/batch/{batch_id}/results");
+  });
+
+  it("is case-sensitive on paths", () => {
+    expect(matchRoute(routes, "POST", "/V1/identity/pan/verify").kind).toBe("none");
+  });
+});
+
+describe("buildRouteTable", () => {
+  // A stand-in with the only part of a tRPC router buildRouteTable reads.
+  const fakeRouter = {
+    _def: {
+      procedures: {
+        verify: { _def: { meta: { openapi: { method: "POST", path: "/v1/identity/pan/verify" }, rest } } },
+        status: { _def: { meta: { openapi: { method: "GET", path: "/api/payments/{paymentId}/status" }, rest } } },
+        dotted: { _def: { meta: { openapi: { method: "GET", path: "/api/spec.json" }, rest } } },
+        noRest: { _def: { meta: { openapi: { method: "GET", path: "/api/dashboard-only" } } } },
+        noMeta: { _def: {} },
+      },
+    },
+  } as unknown as AnyRouter;
+
+  it("keeps only procedures with both openapi and rest meta", () => {
+    const table = buildRouteTable(fakeRouter);
+    expect(table.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /v1/identity/pan/verify",
+      "GET /api/payments/{paymentId}/status",
+      "GET /api/spec.json",
+    ]);
+  });
+
+  it("builds patterns that match params and escape literal dots", () => {
+    const table = buildRouteTable(fakeRouter);
+    expect(matchRoute(table, "GET", "/api/payments/pay_1/status").kind).toBe("found");
+    expect(matchRoute(table, "GET", "/api/spec.json").kind).toBe("found");
+    expect(matchRoute(table, "GET", "/api/specXjson").kind).toBe("none");
+  });
+});
+
+describe("isRestPath (contract B1)", () => {
+  it.each([
+    "/v1",
+    "/v1/identity/pan/verify",
+    "/v1/employment/epfo/verify",
+    "/v1/unknown",
+    "/api/checkout",
+    "/api/payments/verify",
+    "/api/payments/pay_1/status",
+    "/api/kyc/aadhaar/generate-otp",
+    "/api/kyc/bank/verify",
+    "/api/foo",
+  ])("%s is REST", (p) => {
+    expect(isRestPath(p)).toBe(true);
+  });
+
+  it.each([
+    "/api/trpc/merchant.list",
+    "/api/trpc",
+    "/api/auth/session",
+    "/api/auth/callback/credentials",
+    "/api/health",
+    "/api/ready",
+    "/api/openapi.json",
+    "/",
+    "/dashboard",
+    "/checkout/pay_1",
+    "/v10/identity",
+    "/v1identity",
+    "/apix/checkout",
+  ])("%s is not REST", (p) => {
+    expect(isRestPath(p)).toBe(false);
+  });
+});
