@@ -62,7 +62,9 @@ function reaper(parentPid: number, dir: string, dataDir: string): ChildProcess {
   // the current user, so it signals the postmaster instead of using pg_ctl (which refuses root).
   const script = `while kill -0 ${parentPid} 2>/dev/null; do sleep 1; done
 if [ -f "${dataDir}/postmaster.pid" ]; then
-  pid=$(head -n 1 "${dataDir}/postmaster.pid"); kill -QUIT "$pid" 2>/dev/null; i=0
+  pid=$(head -n 1 "${dataDir}/postmaster.pid"); i=0
+  # only if that PID is still our postmaster (PIDs get reused)
+  grep -aqF "${dataDir}" "/proc/$pid/cmdline" 2>/dev/null && kill -QUIT "$pid" 2>/dev/null
   while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
 fi
 rm -rf "${dir}"`;

@@ -57,11 +57,16 @@ export function sqliteAdapter(databaseUrl: string, busyTimeoutMs = 5000): Parakh
  * and is removed from the URL handed to `pg`.
  */
 export function postgresAdapter(databaseUrl: string, poolSize?: number): PrismaPg {
-  const url = new URL(databaseUrl);
-  const limit = Number(url.searchParams.get("connection_limit"));
-  url.searchParams.delete("connection_limit");
-  const max = poolSize ?? (Number.isInteger(limit) && limit > 0 ? limit : 10);
-  return new PrismaPg({ connectionString: url.toString(), max, idleTimeoutMillis: 30_000 });
+  let connectionString = databaseUrl;
+  let limit = NaN;
+  const m = /[?&]connection_limit=(\d+)/.exec(databaseUrl);
+  if (m) {
+    limit = Number(m[1]);
+    // Plain string surgery: URLs with a socket path and no host do not parse with `new URL`.
+    connectionString = databaseUrl.replace(/([?&])connection_limit=\d+&?/, "$1").replace(/[?&]$/, "");
+  }
+  const max = poolSize ?? (limit > 0 ? limit : 10);
+  return new PrismaPg({ connectionString, max, idleTimeoutMillis: 30_000 });
 }
 
 /**

@@ -28,7 +28,7 @@ function loadEngineModule(): Promise<EngineModule> {
     // Resolved from the project root so bundlers leave the package alone.
     const req = createRequire(path.join(projectRoot(), "package.json"));
     const bgJs = req.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
-    const bg = await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ pathToFileURL(bgJs).href);
+    const bg = await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ /* @vite-ignore */ pathToFileURL(bgJs).href);
     const bytes = fs.readFileSync(path.join(path.dirname(bgJs), "schema_engine_bg.wasm"));
     const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": bg });
     bg.__wbg_set_wasm(instance.exports);
@@ -37,22 +37,34 @@ function loadEngineModule(): Promise<EngineModule> {
   })());
 }
 
-/** Wraps an adapter factory so every connection the engine opens is closed afterwards. */
+/**
+ * Wraps an adapter factory so every connection the engine opens is closed afterwards. On SQLite
+ * the engine replays migration scripts on the shadow database through executeRaw, which
+ * better-sqlite3 refuses for more than one statement; those go through executeScript.
+ */
 function tracked(factory: SqlMigrationAwareDriverAdapterFactory) {
   const open: SqlDriverAdapter[] = [];
+  const track = (conn: SqlDriverAdapter) => {
+    open.push(conn);
+    if (factory.provider === "sqlite") {
+      const executeRaw = conn.executeRaw.bind(conn);
+      conn.executeRaw = async (query) => {
+        try {
+          return await executeRaw(query);
+        } catch (err) {
+          if (query.args.length > 0 || !/more than one statement/.test(String((err as Error)?.message))) throw err;
+          await conn.executeScript(query.sql);
+          return 0;
+        }
+      };
+    }
+    return conn;
+  };
   const wrapper: SqlMigrationAwareDriverAdapterFactory = {
     provider: factory.provider,
     adapterName: factory.adapterName,
-    connect: async () => {
-      const conn = await factory.connect();
-      open.push(conn);
-      return conn;
-    },
-    connectToShadowDb: async () => {
-      const conn = await factory.connectToShadowDb();
-      open.push(conn);
-      return conn;
-    },
+    connect: async () => track(await factory.connect()),
+    connectToShadowDb: async () => track(await factory.connectToShadowDb()),
   };
   const close = async () => {
     for (const conn of open.splice(0)) await conn.dispose().catch(() => {});
@@ -67,29 +79,31 @@ async function withEngine<T>(
 ): Promise<T> {
   const mod = await loadEngineModule();
   const { factory: t, close } = tracked(factory);
-  const logs: string[] = [];
+  const bound = bindMigrationAwareSqlAdapterFactory(t);
   const engine = await mod.SchemaEngine.new(
     { datamodels: [["schema.prisma", readSchemaForProvider(provider)]] },
-    (line: string) => {
-      if (logs.push(line) > 50) logs.shift();
-    },
-    bindMigrationAwareSqlAdapterFactory(t),
+    () => {},
+    bound,
   );
   try {
     return await fn(engine);
   } catch (err) {
-    throw engineError(err, logs);
+    throw withDriverError(err, bound.errorRegistry);
   } finally {
     engine.free();
     await close();
   }
 }
 
-function engineError(err: unknown, logs: string[]): Error {
-  if (err instanceof Error) return err;
-  const detail = typeof err === "object" && err !== null ? JSON.stringify(err) : String(err);
-  const recent = logs.filter((l) => /"level":"(ERROR|WARN)"/.test(l)).slice(-5);
-  return new Error(`schema engine: ${detail}${recent.length ? `\n${recent.join("\n")}` : ""}`);
+/** The engine reports JS-side failures as "External error id#N"; attach the real error. */
+function withDriverError(err: unknown, registry: { consumeError(id: number): { error: unknown } | undefined }): Error {
+  if (!(err instanceof Error)) return new Error(`schema engine: ${typeof err === "object" ? JSON.stringify(err) : String(err)}`);
+  const m = /External error id#(\d+)/.exec(err.message);
+  const cause = m ? registry.consumeError(Number(m[1]))?.error : (err as Error & { cause?: unknown }).cause;
+  if (cause === undefined) return err;
+  const wrapped = new Error(`${err.message.trim()}\nCaused by: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  wrapped.name = err.name;
+  return wrapped;
 }
 
 /** migration_lock.toml as Prisma writes it. */
@@ -263,15 +277,17 @@ export async function diffSchemaToMigrations(provider: DbProvider, options: Diff
   } else {
     factory = new PrismaBetterSqlite3({ url: ":memory:" });
   }
-  const out = await withEngine(provider, factory, (engine) =>
-    engine.diff({
+  const out = await withEngine(provider, factory, async (engine) => {
+    // The engine replays migrations into the shadow database without clearing it first.
+    if (provider === "postgresql") await engine.reset({ filter: NO_FILTER });
+    return engine.diff({
       from: { tag: "migrations", ...migrationsList },
       to: { tag: "schemaDatamodel", files: [{ path: "schema.prisma", content: schema }] },
       script: true,
       exitCode: true,
       filters: NO_FILTER,
-    }),
-  );
+    });
+  });
   // exitCode 2 means "not empty" (as with `prisma migrate diff --exit-code`).
   return out.exitCode === 2 ? (out.stdout ?? "").trim() + "\n" : "";
 }
