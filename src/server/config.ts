@@ -34,7 +34,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).default(10_000),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(2557),
   /** Longest the audit writer waits to group records into one commit. */
-  AUDIT_FLUSH_MS: z.coerce.number().min(0).max(1000).default(2),
+  AUDIT_FLUSH_MS: z.coerce.number().min(0).max(1000).default(0),
   AUTH_CACHE_POLL_MS: z.coerce.number().int().min(50).max(1000).default(250),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Live upstream for PAN/EPFO; until set, live calls answer 503 SOURCE_UNAVAILABLE. */

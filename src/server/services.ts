@@ -1,4 +1,5 @@
 import { getConfig, type Config } from "@/server/config";
+import { createBulkInserter } from "@/server/db/bulk-insert";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { createProviders, type ProviderSet } from "@/server/providers";
 import type { Mode } from "@/server/rest/state";
@@ -29,7 +30,7 @@ export function getServices(): AppServices {
       config,
       db,
       authCache: new AuthCache(db, config.authCachePollMs),
-      auditWriter: new AuditWriter(db, config.auditFlushMs),
+      auditWriter: new AuditWriter(createBulkInserter(db, config.databaseUrl), config.auditFlushMs),
       rateLimiter: new RateLimiter(config.rateLimitPerSecond),
       providers: createProviders(config),
     };

@@ -2,15 +2,25 @@ import crypto from "node:crypto";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
+// Random bytes are drawn from the CSPRNG in blocks: one syscall serves hundreds of ids.
+const POOL_SIZE = 8192;
+let pool = Buffer.alloc(0);
+let offset = 0;
+
+function nextByte(): number {
+  if (offset >= pool.length) {
+    pool = crypto.randomBytes(POOL_SIZE);
+    offset = 0;
+  }
+  return pool[offset++]!;
+}
+
 /** CSPRNG string over [A-Za-z0-9]; 16 chars ≈ 95 bits. Rejection sampling keeps it unbiased. */
 export function randomToken(length = 16): string {
   let out = "";
   while (out.length < length) {
-    const bytes = crypto.randomBytes(length * 2);
-    for (let i = 0; i < bytes.length && out.length < length; i++) {
-      const b = bytes[i]!;
-      if (b < 248) out += ALPHABET[b % 62];
-    }
+    const b = nextByte();
+    if (b < 248) out += ALPHABET[b % 62];
   }
   return out;
 }

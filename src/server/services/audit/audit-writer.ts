@@ -1,4 +1,5 @@
 import type { Db } from "@/server/db/client";
+import type { BulkInserter } from "@/server/db/bulk-insert";
 import { newId } from "@/server/lib/ids";
 import { log } from "@/server/lib/logger";
 import type { VerificationRecord } from "@/server/rest/state";
@@ -27,7 +28,15 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-const MAX_BATCH = 500;
+const MAX_BATCH = 400;
+
+const AUDIT_COLUMNS = [
+  "id", "requestId", "merchantId", "apiKeyId", "mode", "method", "path", "status", "latencyMs",
+  "clientIp", "userAgent", "requestBody", "responseBody", "errorCode", "createdAt",
+] as const;
+const VERIFICATION_COLUMNS = [
+  "id", "merchantId", "mode", "kind", "requestId", "subject", "nameQueried", "outcome", "nameMatch", "errorCode", "createdAt",
+] as const;
 
 /**
  * Group commit for the audit log: records that arrive while a commit is running go into the next
@@ -42,7 +51,7 @@ export class AuditWriter {
   committed = 0;
   commits = 0;
 
-  constructor(private readonly db: Db, private readonly flushMs: number) {}
+  constructor(private readonly inserter: BulkInserter, private readonly flushMs: number) {}
 
   write(record: AuditRecord): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -88,48 +97,25 @@ export class AuditWriter {
   }
 
   private async commit(records: AuditRecord[]) {
-    const audit = records.map((r) => ({
-      id: newId("aud"),
-      requestId: r.requestId,
-      merchantId: r.merchantId,
-      apiKeyId: r.apiKeyId,
-      mode: r.mode,
-      method: r.method,
-      path: r.path,
-      status: r.status,
-      latencyMs: r.latencyMs,
-      clientIp: r.clientIp,
-      userAgent: r.userAgent,
-      requestBody: r.requestBody,
-      responseBody: r.responseBody,
-      errorCode: r.errorCode,
-      createdAt: r.createdAt,
-    }));
-    const verifications = records.flatMap((r) =>
-      r.verification && r.merchantId && r.mode
-        ? [{
-            id: newId("ver"),
-            merchantId: r.merchantId,
-            mode: r.mode,
-            requestId: r.requestId,
-            createdAt: r.createdAt,
-            kind: r.verification.kind,
-            subject: r.verification.subject,
-            nameQueried: r.verification.nameQueried,
-            outcome: r.verification.outcome,
-            nameMatch: r.verification.nameMatch,
-            errorCode: r.verification.errorCode,
-          }]
-        : [],
-    );
-    if (verifications.length) {
-      await this.db.$transaction([
-        this.db.auditLog.createMany({ data: audit }),
-        this.db.verification.createMany({ data: verifications }),
-      ]);
-    } else {
-      await this.db.auditLog.createMany({ data: audit });
-    }
+    const verified = records.filter((r) => r.verification && r.merchantId && r.mode);
+    await this.inserter.insert([
+      {
+        table: "AuditLog",
+        columns: AUDIT_COLUMNS,
+        rows: records.map((r) => [
+          newId("aud"), r.requestId, r.merchantId, r.apiKeyId, r.mode, r.method, r.path, r.status, r.latencyMs,
+          r.clientIp, r.userAgent, r.requestBody, r.responseBody, r.errorCode, r.createdAt,
+        ]),
+      },
+      {
+        table: "Verification",
+        columns: VERIFICATION_COLUMNS,
+        rows: verified.map((r) => {
+          const v = r.verification!;
+          return [newId("ver"), r.merchantId, r.mode, v.kind, r.requestId, v.subject, v.nameQueried, v.outcome, v.nameMatch, v.errorCode, r.createdAt];
+        }),
+      },
+    ]);
   }
 
   /** Resolves when everything queued so far is committed (graceful shutdown). */

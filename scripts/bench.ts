@@ -1,0 +1,155 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { createPrismaClient } from "@/server/db/client";
+import { startPostgres } from "../tests/helpers/postgres";
+
+/**
+ * `npm run bench`: the production server against a plain node:http baseline, in the same run.
+ * Options (env): BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50), BENCH_DB=sqlite|postgresql|both (both).
+ */
+const ROOT = path.resolve(__dirname, "..");
+const TSX = path.join(ROOT, "node_modules/.bin/tsx");
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const DBS = (process.env.BENCH_DB ?? "both") === "both" ? ["sqlite", "postgresql"] : [process.env.BENCH_DB!];
+
+interface Proc {
+  child: ChildProcess;
+  port: number;
+  peakRssMb: () => number;
+  stop: () => Promise<void>;
+}
+
+function startProcess(args: string[], env: Record<string, string>): Promise<Proc> {
+  const child = spawn(TSX, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let peak = 0;
+  const sampler = setInterval(() => {
+    try {
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
+      const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
+      if (hwm) peak = Math.max(peak, Number(hwm[1]) / 1024);
+    } catch {
+      /* process gone */
+    }
+  }, 250);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`did not start:\n${out}`)), 90_000);
+    const onData = (c: Buffer) => {
+      out += c.toString();
+      if (process.env.BENCH_DEBUG) process.stderr.write(`[child] ${c}`);
+      const m = /"msg":"listening"[^\n]*"port":(\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        child.stderr!.off("data", onData);
+        child.stderr!.resume();
+        resolve({
+          child,
+          port: Number(m[1]),
+          peakRssMb: () => Math.round(peak),
+          stop: () =>
+            new Promise((r) => {
+              clearInterval(sampler);
+              if (child.exitCode !== null) return r();
+              child.once("exit", () => r());
+              child.kill("SIGTERM");
+            }),
+        });
+      }
+    };
+    child.stderr!.on("data", onData);
+    child.stdout!.resume();
+    child.once("exit", (code) => reject(new Error(`exited ${code}:\n${out}`)));
+  });
+}
+
+interface Result {
+  name: string;
+  requestsPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  total: number;
+}
+
+async function load(name: string, opts: autocannon.Options): Promise<Result> {
+  // Short warm-up so JIT and caches are settled before measuring.
+  await autocannon({ ...opts, duration: 2 });
+  const r = await autocannon({ ...opts, duration: SECONDS, connections: CONNECTIONS });
+  return {
+    name,
+    requestsPerSec: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+    total: r.requests.total,
+  };
+}
+
+async function benchParakh(db: "sqlite" | "postgresql", baseline: Result) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-bench-"));
+  const pg = db === "postgresql" ? await startPostgres() : undefined;
+  const databaseUrl = pg?.url ?? `file:${path.join(dataDir, "parakh.db")}`;
+  const pagesBuilt = fs.existsSync(path.join(ROOT, ".next/BUILD_ID"));
+  const server = await startProcess(["server.ts"], {
+    NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, DATABASE_URL: databaseUrl,
+    SEED_DEMO: "true", SERVE_PAGES: pagesBuilt ? "true" : "false", LOG_LEVEL: "info",
+  });
+  const creds = await waitForFile(path.join(dataDir, "demo-credentials.json"));
+  const url = `http://127.0.0.1:${server.port}/v1/identity/pan/verify`;
+  const result = await load(`POST /v1/identity/pan/verify (${db})`, {
+    url,
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${creds.sandbox.secretKey}` },
+    body: JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor" }),
+  });
+  await server.stop();
+  const client = createPrismaClient(databaseUrl);
+  const audited = await client.auditLog.count({ where: { path: "/v1/identity/pan/verify" } });
+  await client.$disconnect();
+  await pg?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  return { ...result, ratio: Math.round((result.requestsPerSec / baseline.requestsPerSec) * 100) / 100, peakRssMb: server.peakRssMb(), audited, pagesBuilt };
+}
+
+async function waitForFile(file: string): Promise<{ sandbox: { secretKey: string } }> {
+  for (let i = 0; i < 100; i++) {
+    if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8"));
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${file} was not written`);
+}
+
+async function main() {
+  process.stderr.write(`Bench: ${SECONDS}s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores, node ${process.version}\n`);
+  const base = await startProcess(["scripts/bench/baseline-server.ts"], { PORT: "0" });
+  const baseline = await load("plain node:http JSON (baseline)", {
+    url: `http://127.0.0.1:${base.port}/`,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor" }),
+  });
+  await base.stop();
+  const rows: Record<string, unknown>[] = [{ ...baseline, ratio: 1, peakRssMb: base.peakRssMb() }];
+  for (const db of DBS) rows.push(await benchParakh(db as "sqlite" | "postgresql", baseline));
+
+  const lines = [
+    "| run | req/s | p50 ms | p99 ms | errors | non-2xx | ratio to baseline | peak RSS MB | audit rows / requests |",
+    "|---|---|---|---|---|---|---|---|---|",
+    ...rows.map((r) => `| ${r.name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ratio} | ${r.peakRssMb} | ${r.audited === undefined ? "-" : `${r.audited} / ≥${r.total}`} |`),
+  ];
+  process.stdout.write(lines.join("\n") + "\n");
+  const outDir = path.join(ROOT, "bench-results");
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`), JSON.stringify({ seconds: SECONDS, connections: CONNECTIONS, rows }, null, 2));
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

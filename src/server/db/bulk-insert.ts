@@ -1,0 +1,87 @@
+import Database from "better-sqlite3";
+import { Prisma, type Db } from "./client";
+import { providerFromUrl, sqliteFilePath } from "./provider";
+
+/** Rows for one table; column names are trusted constants, never user input. */
+export interface BulkRows {
+  table: string;
+  columns: readonly string[];
+  rows: unknown[][];
+}
+
+/** Appends rows to several tables in one transaction: the hot write path (audit log, batch results). */
+export interface BulkInserter {
+  insert(batches: BulkRows[]): Promise<void>;
+  close(): void;
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * SQLite: a dedicated better-sqlite3 connection, about 20x cheaper per row than going through the
+ * Prisma client. Its busy timeout is 0 and a locked database is retried asynchronously, so a
+ * synchronous wait can never block the event loop while a Prisma transaction holds the lock.
+ */
+function sqliteInserter(databaseUrl: string): BulkInserter {
+  const conn = new Database(sqliteFilePath(databaseUrl));
+  conn.pragma("journal_mode = WAL");
+  conn.pragma("synchronous = NORMAL");
+  conn.pragma("busy_timeout = 0");
+  const statements = new Map<string, Database.Statement>();
+  const statementFor = (b: BulkRows) => {
+    const key = `${b.table}(${b.columns.join(",")})`;
+    let st = statements.get(key);
+    if (!st) {
+      st = conn.prepare(`INSERT INTO ${quote(b.table)} (${b.columns.map(quote).join(",")}) VALUES (${b.columns.map(() => "?").join(",")})`);
+      statements.set(key, st);
+    }
+    return st;
+  };
+  // Same encodings as Prisma's SQLite adapter, so the client reads these rows back unchanged.
+  const encode = (v: unknown) =>
+    v instanceof Date ? v.toISOString().replace("Z", "+00:00") : typeof v === "boolean" ? (v ? 1 : 0) : v === undefined ? null : v;
+  const run = conn.transaction((batches: BulkRows[]) => {
+    for (const b of batches) {
+      const st = statementFor(b);
+      for (const row of b.rows) st.run(row.map(encode));
+    }
+  });
+  return {
+    async insert(batches) {
+      const deadline = Date.now() + 10_000;
+      for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
+        try {
+          run(batches);
+          return;
+        } catch (err) {
+          const code = (err as { code?: string }).code;
+          if ((code !== "SQLITE_BUSY" && code !== "SQLITE_LOCKED") || Date.now() > deadline) throw err;
+          await new Promise((r) => setTimeout(r, delay));
+        }
+      }
+    },
+    close() {
+      conn.close();
+    },
+  };
+}
+
+/** PostgreSQL: one multi-row INSERT per table through the client's pool, in one transaction. */
+function postgresInserter(db: Db): BulkInserter {
+  const statement = (b: BulkRows) =>
+    db.$executeRaw`INSERT INTO ${Prisma.raw(quote(b.table))} (${Prisma.raw(b.columns.map(quote).join(","))}) VALUES ${Prisma.join(
+      b.rows.map((r) => Prisma.sql`(${Prisma.join(r.map((v) => (v === undefined ? null : v)))})`),
+    )}`;
+  return {
+    async insert(batches) {
+      const nonEmpty = batches.filter((b) => b.rows.length > 0);
+      if (nonEmpty.length === 1) await statement(nonEmpty[0]!);
+      else if (nonEmpty.length > 1) await db.$transaction(nonEmpty.map(statement));
+    },
+    close() {},
+  };
+}
+
+export function createBulkInserter(db: Db, databaseUrl: string): BulkInserter {
+  return providerFromUrl(databaseUrl) === "sqlite" ? sqliteInserter(databaseUrl) : postgresInserter(db);
+}
