@@ -37,10 +37,12 @@ function startProcess(args: string[], env: Record<string, string>): Promise<Proc
     }
   }, 250);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`did not start:\n${out}`)), 90_000);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`did not start:\n${out}`));
+    }, 90_000);
     const onData = (c: Buffer) => {
       out += c.toString();
-      if (process.env.BENCH_DEBUG) process.stderr.write(`[child] ${c}`);
       const m = /"msg":"listening"[^\n]*"port":(\d+)/.exec(out);
       if (m) {
         clearTimeout(timer);

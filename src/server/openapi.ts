@@ -26,8 +26,15 @@ const STATUS_TEXT: Record<number, string> = {
   422: "Unprocessable", 429: "Too many requests", 500: "Internal error", 502: "Bad gateway", 503: "Unavailable", 504: "Timeout",
 };
 
-function errorSchemaJson(kind: "v1" | "api") {
-  return z.toJSONSchema(kind === "v1" ? v1ErrorSchema : apiErrorSchema, { target: "openapi-3.0", io: "output" });
+const ERROR_SCHEMA_NAMES = { v1: "V1Error", api: "ApiError" } as const;
+
+/** The error envelopes as named components, so every error response is a resolvable $ref. */
+function errorComponents() {
+  const json = (schema: z.ZodType) => {
+    const { $schema: _drop, id: _id, definitions: _defs, ...rest } = z.toJSONSchema(schema, { target: "openapi-3.0", io: "output", reused: "inline" }) as Record<string, unknown>;
+    return rest;
+  };
+  return { [ERROR_SCHEMA_NAMES.v1]: json(v1ErrorSchema), [ERROR_SCHEMA_NAMES.api]: json(apiErrorSchema) };
 }
 
 /**
@@ -51,6 +58,7 @@ export function buildOpenApiDocument(router: AnyRouter, baseUrl: string): OpenAP
     },
   });
 
+  doc.components = { ...doc.components, schemas: { ...(doc.components?.schemas ?? {}), ...errorComponents() } };
   const byPath = new Map<string, RestMeta>();
   for (const p of Object.values(router._def.procedures) as { _def: { meta?: Meta } }[]) {
     const m = p._def.meta;
@@ -78,7 +86,7 @@ export function buildOpenApiDocument(router: AnyRouter, baseUrl: string): OpenAP
         responses[String(status)] = {
           description: `${STATUS_TEXT[status] ?? "Error"}: ${list.map((c) => `\`${c}\``).join(", ")}`,
           "x-error-codes": list,
-          content: { "application/json": { schema: errorSchemaJson(kind) } },
+          content: { "application/json": { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA_NAMES[kind]}` } } },
         };
       }
       op.responses = responses;

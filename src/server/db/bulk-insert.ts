@@ -66,17 +66,22 @@ function sqliteInserter(databaseUrl: string): BulkInserter {
   };
 }
 
-/** PostgreSQL: one multi-row INSERT per table through the client's pool, in one transaction. */
+/**
+ * PostgreSQL: every table's rows in one statement (data-modifying CTEs), so a group commit is a
+ * single round trip and atomic without an explicit transaction.
+ */
 function postgresInserter(db: Db): BulkInserter {
-  const statement = (b: BulkRows) =>
-    db.$executeRaw`INSERT INTO ${Prisma.raw(quote(b.table))} (${Prisma.raw(b.columns.map(quote).join(","))}) VALUES ${Prisma.join(
+  const insertSql = (b: BulkRows) =>
+    Prisma.sql`INSERT INTO ${Prisma.raw(quote(b.table))} (${Prisma.raw(b.columns.map(quote).join(","))}) VALUES ${Prisma.join(
       b.rows.map((r) => Prisma.sql`(${Prisma.join(r.map((v) => (v === undefined ? null : v)))})`),
     )}`;
   return {
     async insert(batches) {
       const nonEmpty = batches.filter((b) => b.rows.length > 0);
-      if (nonEmpty.length === 1) await statement(nonEmpty[0]!);
-      else if (nonEmpty.length > 1) await db.$transaction(nonEmpty.map(statement));
+      if (nonEmpty.length === 0) return;
+      const last = nonEmpty[nonEmpty.length - 1]!;
+      const ctes = nonEmpty.slice(0, -1).map((b, i) => Prisma.sql`${Prisma.raw(`w${i}`)} AS (${insertSql(b)})`);
+      await db.$executeRaw(ctes.length ? Prisma.sql`WITH ${Prisma.join(ctes)} ${insertSql(last)}` : insertSql(last));
     },
     close() {},
   };

@@ -61,8 +61,7 @@ export const v1ErrorSchema = z
     error: z.object({ code: z.string(), message: z.string(), details: z.array(fieldErrorSchema).optional() }),
     request_id: z.string(),
     timestamp: z.string(),
-  })
-  .meta({ id: "V1Error" });
+  });
 
 export const apiErrorSchema = z
   .object({
@@ -74,5 +73,4 @@ export const apiErrorSchema = z
       details: z.array(fieldErrorSchema).optional(),
     }),
     requestId: z.string(),
-  })
-  .meta({ id: "ApiError" });
+  });

@@ -1,0 +1,68 @@
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+
+// Playwright empties outputDir before it starts the web server, so a data folder inside it is
+// fresh for every run (globalSetup would be too late: it runs after the web server is up).
+const OUTPUT_DIR = path.resolve(__dirname, "test-results");
+const E2E_DATA_DIR = path.join(OUTPUT_DIR, "e2e-data");
+
+// Playwright cannot download its own browsers here; Debian's chromium is used instead.
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox", // we run as root
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: OUTPUT_DIR,
+  globalSetup: "./e2e/global-setup.ts",
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [
+    ["list"],
+    ["html", { outputFolder: "playwright-report", open: "never" }],
+    // scripts/test.ts reads the counts from here for its closing line.
+    ...(process.env.PLAYWRIGHT_JSON_OUTPUT_FILE ? [["json"] as ["json"]] : []),
+  ],
+  use: {
+    baseURL: BASE_URL,
+    headless: true,
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  webServer: {
+    command: "npx tsx server.ts",
+    url: `${BASE_URL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
+    env: {
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      DATA_DIR: E2E_DATA_DIR,
+      DATABASE_URL: `file:${path.join(E2E_DATA_DIR, "parakh.db")}`,
+      SEED_DEMO: "true",
+      SERVE_PAGES: "true",
+      APP_URL: BASE_URL,
+      NEXTAUTH_URL: BASE_URL,
+    },
+  },
+});
