@@ -33,6 +33,7 @@ export function request(baseUrl: string, path: string, opts: RequestOptions = {}
       { hostname: url.hostname, port: url.port, path: url.pathname + url.search, method: opts.method ?? (payload ? "POST" : "GET"), headers, localAddress: opts.localAddress, agent: false },
       (res) => {
         const chunks: Buffer[] = [];
+        res.on("error", reject);
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () => {
           const text = Buffer.concat(chunks).toString("utf8");
@@ -47,6 +48,7 @@ export function request(baseUrl: string, path: string, opts: RequestOptions = {}
       },
     );
     req.on("error", reject);
+    req.on("socket", (socket) => socket.on("error", reject));
     if (payload) req.write(payload);
     req.end();
   });

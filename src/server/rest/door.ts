@@ -107,7 +107,10 @@ export function createRestDoor(services: AppServices, router: AnyRouter) {
           verification: state.verification,
         })
         .then(
-          () => realEnd(chunk),
+          () => {
+            log.debug("request", { requestId: state.requestId, method: state.method, path: state.path, status: res.statusCode, latencyMs, merchantId: state.auth?.merchantId, errorCode: state.errorCode });
+            realEnd(chunk);
+          },
           () => {
             // Never hand out a result that has no audit record.
             if (!res.headersSent) {
