@@ -11,7 +11,6 @@ import { startPostgres } from "../tests/helpers/postgres";
  * Options (env): BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50), BENCH_DB=sqlite|postgresql|both (both).
  */
 const ROOT = path.resolve(__dirname, "..");
-const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DBS = (process.env.BENCH_DB ?? "both") === "both" ? ["sqlite", "postgresql"] : [process.env.BENCH_DB!];
@@ -24,7 +23,8 @@ interface Proc {
 }
 
 function startProcess(args: string[], env: Record<string, string>): Promise<Proc> {
-  const child = spawn(TSX, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // node with the tsx loader (not the tsx launcher) so the sampled memory is the server's own.
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let peak = 0;
   const sampler = setInterval(() => {
