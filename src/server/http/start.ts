@@ -55,6 +55,9 @@ function printDemo(creds: DemoCredentials, appUrl: string) {
 
 export async function startParakh(opts: StartOptions) {
   const config = getConfig();
+  // next-auth reads these from the environment; the generated secret lives in the data folder.
+  process.env.NEXTAUTH_URL ??= config.nextAuthUrl;
+  process.env.NEXTAUTH_SECRET ??= config.secrets.nextAuthSecret;
   const migrated = await applyMigrations(config.databaseUrl);
   if (migrated.applied.length) log.info("migrations applied", { applied: migrated.applied });
   const services = getServices();

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import type { ErrorCode } from "@/server/errors";
+import { ZodError } from "zod";
+import { AppError, type ErrorCode } from "@/server/errors";
 import type { RestState } from "@/server/rest/state";
 import type { AppServices } from "@/server/services";
 
@@ -21,15 +22,43 @@ export interface RestMeta {
 
 export type Meta = OpenApiMeta<{ rest?: RestMeta }>;
 
+/** The signed-in dashboard user (from the next-auth session). */
+export interface SessionUser {
+  id: string;
+  email: string;
+  role: "merchant" | "admin";
+}
+
 export interface Context {
   services: AppServices;
   /** Set on the REST door (`/v1`, `/api`); null on the dashboard's tRPC endpoint. */
   rest: RestState | null;
   req: IncomingMessage | null;
   res: ServerResponse | null;
+  /** Dashboard only: the session user, the client IP and whether the request passed the CSRF check. */
+  session?: SessionUser | null;
+  clientIp?: string | null;
+  sameOrigin?: boolean;
 }
 
-export const t = initTRPC.context<Context>().meta<Meta>().create();
+export const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      const cause = error.cause;
+      const appCode = cause instanceof AppError ? cause.code : undefined;
+      const fieldErrors =
+        error.code === "BAD_REQUEST" && cause instanceof ZodError
+          ? Object.fromEntries(cause.issues.map((i) => [i.path.join(".") || "form", i.message]))
+          : cause instanceof AppError && cause.field
+            ? { [cause.field]: cause.message }
+            : undefined;
+      const message =
+        cause instanceof ZodError ? "Please correct the highlighted fields." : error.code === "INTERNAL_SERVER_ERROR" && !appCode ? "Something went wrong. Please try again." : shape.message;
+      return { ...shape, message, data: { code: shape.data.code, httpStatus: shape.data.httpStatus, appCode, fieldErrors } };
+    },
+  });
 
 export const router = t.router;
 export const middleware = t.middleware;

@@ -1,4 +1,4 @@
-import type { Db } from "@/server/db/client";
+import type { Db, DbTx } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { newId, randomToken } from "@/server/lib/ids";
 import { safeEqual, sha256Hex } from "@/server/lib/crypto";
@@ -34,7 +34,7 @@ export interface CreatedKey {
 }
 
 export async function createApiKey(
-  db: Db,
+  db: DbTx,
   merchantId: string,
   mode: Mode,
   label = "Default",

@@ -5,13 +5,11 @@ import { newId } from "@/server/lib/ids";
 import { bumpAuthEpoch } from "@/server/services/auth/auth-epoch";
 import { createApiKey, type CreatedKey } from "@/server/services/auth/api-keys";
 import { createSigningSecret } from "@/server/services/merchants/signing-secrets";
-import { z } from "zod";
+import { creditWallet, ensureWallet, SANDBOX_OPENING_CREDIT_PAISE } from "@/server/services/wallet/wallet";
+import type { z } from "zod";
+import { emailSchema, passwordSchema, signupInput } from "@/lib/schemas/account";
 
-export const merchantNameSchema = z.string().trim().min(2, "must be at least 2 characters").max(100, "must be at most 100 characters");
-export const emailSchema = z.string().trim().toLowerCase().max(254).pipe(z.email("must be a valid email address"));
-export const passwordSchema = z.string().min(10, "must be at least 10 characters").max(200, "must be at most 200 characters");
-
-export const createMerchantInput = z.object({ name: merchantNameSchema, email: emailSchema, password: passwordSchema });
+export const createMerchantInput = signupInput;
 export type CreateMerchantInput = z.input<typeof createMerchantInput>;
 
 export interface CreatedMerchant {
@@ -25,16 +23,22 @@ export interface CreatedMerchant {
 export async function createMerchant(db: Db, input: CreateMerchantInput): Promise<CreatedMerchant> {
   const parsed = createMerchantInput.safeParse(input);
   if (!parsed.success) {
-    const details = parsed.error.issues.map((i) => ({ field: i.path.join("."), message: `${i.path.join(".")} ${i.message}` }));
-    throw new AppError("VALIDATION_ERROR", details.map((d) => d.message).join("; "), { details });
+    const details = parsed.error.issues.map((i) => ({ field: i.path.join("."), message: i.message }));
+    throw new AppError("VALIDATION_ERROR", details.map((d) => d.message).join("; "), { details, field: details[0]?.field });
   }
   const { name, email, password } = parsed.data;
   const existing = await db.merchant.findUnique({ where: { email }, select: { id: true } });
   if (existing) throw new AppError("CONFLICT", "A merchant with this email already exists.", { field: "email" });
   const id = newId("mer");
-  await db.merchant.create({ data: { id, name, email, passwordHash: await hashPassword(password) } });
-  const key = await createApiKey(db, id, "sandbox");
-  const signingSecret = await createSigningSecret(db, id, "sandbox");
+  const passwordHash = await hashPassword(password);
+  // Merchant, first key pair, signing secret and funded sandbox wallet appear together or not at all.
+  const { key, signingSecret } = await db.$transaction(async (tx) => {
+    await tx.merchant.create({ data: { id, name, email, passwordHash } });
+    const created = await createApiKey(tx, id, "sandbox");
+    const secret = await createSigningSecret(tx, id, "sandbox");
+    await creditWallet(tx, id, "sandbox", SANDBOX_OPENING_CREDIT_PAISE, "SANDBOX_CREDIT", "Opening test credit");
+    return { key: created, signingSecret: secret };
+  });
   return { merchantId: id, name, email, sandbox: { key, signingSecret } };
 }
 
@@ -48,9 +52,12 @@ async function requireMerchant(db: Db, merchantId: string) {
 export async function approveGoLive(db: Db, merchantId: string) {
   const m = await requireMerchant(db, merchantId);
   if (m.liveEnabled) return { merchantId, liveEnabled: true, alreadyLive: true };
-  await db.merchant.update({ where: { id: merchantId }, data: { liveEnabled: true, goLiveApprovedAt: new Date() } });
-  const hasSecret = await db.signingSecret.count({ where: { merchantId, mode: "live" } });
-  if (!hasSecret) await createSigningSecret(db, merchantId, "live");
+  await db.$transaction(async (tx) => {
+    await tx.merchant.update({ where: { id: merchantId }, data: { liveEnabled: true, goLiveApprovedAt: new Date() } });
+    const hasSecret = await tx.signingSecret.count({ where: { merchantId, mode: "live" } });
+    if (!hasSecret) await createSigningSecret(tx, merchantId, "live");
+    await ensureWallet(tx, merchantId, "live");
+  });
   await bumpAuthEpoch(db);
   return { merchantId, liveEnabled: true, alreadyLive: false };
 }
@@ -70,9 +77,9 @@ export async function setWhitelistEnforcement(db: Db, merchantId: string, enforc
 
 export async function createAdmin(db: Db, emailInput: string, password: string) {
   const email = emailSchema.safeParse(emailInput);
-  if (!email.success) throw new AppError("VALIDATION_ERROR", "email must be a valid email address", { field: "email" });
+  if (!email.success) throw new AppError("VALIDATION_ERROR", "Enter a valid email address", { field: "email" });
   const pw = passwordSchema.safeParse(password);
-  if (!pw.success) throw new AppError("VALIDATION_ERROR", `password ${pw.error.issues[0]?.message}`, { field: "password" });
+  if (!pw.success) throw new AppError("VALIDATION_ERROR", pw.error.issues[0]?.message, { field: "password" });
   const existing = await db.adminUser.findUnique({ where: { email: email.data } });
   if (existing) throw new AppError("CONFLICT", "An admin with this email already exists.", { field: "email" });
   const id = newId("adm");

@@ -1,4 +1,4 @@
-import type { Db } from "@/server/db/client";
+import type { Db, DbTx } from "@/server/db/client";
 import { getConfig } from "@/server/config";
 import { decrypt, encrypt } from "@/server/lib/crypto";
 import { newId, randomToken } from "@/server/lib/ids";
@@ -7,7 +7,7 @@ import type { Mode } from "@/server/rest/state";
 /** Old secrets stay valid this long after a rotation (B7). */
 export const SIGNING_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 
-export async function createSigningSecret(db: Db, merchantId: string, mode: Mode): Promise<string> {
+export async function createSigningSecret(db: DbTx, merchantId: string, mode: Mode): Promise<string> {
   const secret = `whsec_${randomToken(32)}`;
   await db.signingSecret.create({
     data: { id: newId("sig"), merchantId, mode, secretEnc: encrypt(secret, getConfig().secrets.encryptionKey) },

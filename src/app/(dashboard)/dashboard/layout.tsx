@@ -1,0 +1,32 @@
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { DashboardShell } from "@/components/dashboard/shell";
+import { MODE_COOKIE, ModeProvider, type Mode } from "@/components/dashboard/mode";
+import { ToastProvider } from "@/components/ui";
+import { TrpcProviders } from "@/lib/trpc/client";
+import { requireUser } from "@/server/auth/session";
+import { getServices } from "@/server/services";
+
+export const dynamic = "force-dynamic";
+
+export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
+  const user = await requireUser("merchant", "/dashboard");
+  const merchant = await getServices().db.merchant.findUnique({
+    where: { id: user.id },
+    select: { name: true, email: true, status: true, liveEnabled: true },
+  });
+  if (!merchant) redirect("/login");
+  const cookieMode = (await cookies()).get(MODE_COOKIE)?.value;
+  const initialMode: Mode = cookieMode === "live" && merchant.liveEnabled ? "live" : "sandbox";
+  return (
+    <TrpcProviders>
+      <ToastProvider>
+        <ModeProvider initialMode={initialMode} liveEnabled={merchant.liveEnabled}>
+          <DashboardShell merchantName={merchant.name} email={merchant.email} suspended={merchant.status === "SUSPENDED"}>
+            {children}
+          </DashboardShell>
+        </ModeProvider>
+      </ToastProvider>
+    </TrpcProviders>
+  );
+}

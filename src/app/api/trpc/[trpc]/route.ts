@@ -1,0 +1,33 @@
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { getToken } from "next-auth/jwt";
+import type { NextRequest } from "next/server";
+import { dashboardRouter } from "@/server/api/dashboard/router";
+import { getConfig } from "@/server/config";
+import { getServices } from "@/server/services";
+import type { Context } from "@/server/trpc/init";
+
+/** The dashboard's tRPC endpoint: session from the next-auth cookie, CSRF facts from the headers. */
+function handler(req: NextRequest) {
+  return fetchRequestHandler({
+    endpoint: "/api/trpc",
+    req,
+    router: dashboardRouter,
+    createContext: async (): Promise<Context> => {
+      const token = await getToken({ req, secret: getConfig().secrets.nextAuthSecret });
+      const origin = req.headers.get("origin");
+      const host = req.headers.get("host");
+      const sameOrigin = req.headers.get("x-parakh-csrf") === "1" && (!origin || (host !== null && new URL(origin).host === host));
+      return {
+        services: getServices(),
+        rest: null,
+        req: null,
+        res: null,
+        session: token?.sub && token.role ? { id: token.sub, email: token.email ?? "", role: token.role } : null,
+        clientIp: req.headers.get("x-parakh-client-ip"),
+        sameOrigin,
+      };
+    },
+  });
+}
+
+export { handler as GET, handler as POST };

@@ -1,0 +1,21 @@
+import { accountRouter } from "@/server/api/dashboard/account";
+import { adminRouter } from "@/server/api/dashboard/admin";
+import { keysRouter } from "@/server/api/dashboard/keys";
+import { logsRouter } from "@/server/api/dashboard/logs";
+import { overviewRouter } from "@/server/api/dashboard/overview";
+import { verificationsRouter } from "@/server/api/dashboard/verifications";
+import { whitelistRouter } from "@/server/api/dashboard/whitelist";
+import { router } from "@/server/trpc/init";
+
+/** Everything the dashboard and /admin call, at /api/trpc. */
+export const dashboardRouter = router({
+  account: accountRouter,
+  keys: keysRouter,
+  whitelist: whitelistRouter,
+  logs: logsRouter,
+  verifications: verificationsRouter,
+  overview: overviewRouter,
+  admin: adminRouter,
+});
+
+export type DashboardRouter = typeof dashboardRouter;

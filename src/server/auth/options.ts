@@ -1,0 +1,89 @@
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { getConfig } from "@/server/config";
+import { getServices } from "@/server/services";
+import { SignInError, signInAdmin, signInMerchant } from "@/server/services/accounts/sign-in";
+
+/** Header set by server.ts with the client IP it resolved (clients cannot set it). */
+const CLIENT_IP_HEADER = "x-parakh-client-ip";
+
+function clientIp(req: { headers?: Record<string, unknown> } | undefined): string {
+  const v = req?.headers?.[CLIENT_IP_HEADER];
+  return typeof v === "string" ? v : "unknown";
+}
+
+export type Role = "merchant" | "admin";
+
+declare module "next-auth" {
+  interface Session {
+    user: { id: string; email: string; name: string; role: Role };
+  }
+  interface User {
+    role: Role;
+  }
+}
+
+declare module "next-auth/jwt" {
+  interface JWT {
+    role?: Role;
+  }
+}
+
+async function authorizeWith<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    // next-auth passes a thrown message to the sign-in page as `error`; only our codes leave here.
+    if (err instanceof SignInError) throw new Error(err.code);
+    throw new Error("SIGN_IN_FAILED");
+  }
+}
+
+export function authOptions(): NextAuthOptions {
+  const config = getConfig();
+  return {
+    secret: config.secrets.nextAuthSecret,
+    session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
+    pages: { signIn: "/login", error: "/login" },
+    providers: [
+      CredentialsProvider({
+        id: "merchant",
+        name: "Merchant",
+        credentials: { email: { type: "email" }, password: { type: "password" }, code: { type: "text" } },
+        authorize: (credentials, req) =>
+          authorizeWith(async () => {
+            const user = await signInMerchant(
+              getServices().db,
+              { email: String(credentials?.email ?? ""), password: String(credentials?.password ?? ""), code: credentials?.code ? String(credentials.code) : null },
+              clientIp(req),
+            );
+            return { id: user.id, email: user.email, name: user.name, role: user.role };
+          }),
+      }),
+      CredentialsProvider({
+        id: "admin",
+        name: "Operator",
+        credentials: { email: { type: "email" }, password: { type: "password" } },
+        authorize: (credentials, req) =>
+          authorizeWith(async () => {
+            const user = await signInAdmin(
+              getServices().db,
+              { email: String(credentials?.email ?? ""), password: String(credentials?.password ?? "") },
+              clientIp(req),
+            );
+            return { id: user.id, email: user.email, name: user.name, role: user.role };
+          }),
+      }),
+    ],
+    callbacks: {
+      jwt({ token, user }) {
+        if (user) token.role = user.role;
+        return token;
+      },
+      session({ session, token }) {
+        session.user = { id: token.sub ?? "", email: token.email ?? "", name: token.name ?? "", role: token.role ?? "merchant" };
+        return session;
+      },
+    },
+  };
+}

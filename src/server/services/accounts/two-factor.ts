@@ -1,0 +1,39 @@
+import type { Db } from "@/server/db/client";
+import { getConfig } from "@/server/config";
+import { AppError } from "@/server/errors";
+import { decrypt, encrypt, sha256Hex, verifyPassword } from "@/server/lib/crypto";
+import { newId } from "@/server/lib/ids";
+import { generateRecoveryCodes, generateTotpSecret, otpauthUrl, verifyTotp } from "@/server/services/accounts/totp";
+
+/** Starts enrolment: a new secret kept encrypted but not yet active until a code proves the app has it. */
+export async function beginTotpSetup(db: Db, merchantId: string) {
+  const m = await db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { email: true, totpEnabled: true } });
+  if (m.totpEnabled) throw new AppError("CONFLICT", "Two-factor sign-in is already on.");
+  const secret = generateTotpSecret();
+  await db.merchant.update({ where: { id: merchantId }, data: { totpSecretEnc: encrypt(secret, getConfig().secrets.encryptionKey) } });
+  return { secret, otpauthUrl: otpauthUrl(secret, m.email) };
+}
+
+export async function enableTotp(db: Db, merchantId: string, code: string) {
+  const m = await db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { totpSecretEnc: true, totpEnabled: true } });
+  if (m.totpEnabled) throw new AppError("CONFLICT", "Two-factor sign-in is already on.");
+  if (!m.totpSecretEnc) throw new AppError("CONFLICT", "Start the set-up first.");
+  const secret = decrypt(m.totpSecretEnc, getConfig().secrets.encryptionKey);
+  if (!verifyTotp(secret, code)) throw new AppError("VALIDATION_ERROR", "That code is not right. Check the time on your phone and try the current code.", { field: "code" });
+  const codes = generateRecoveryCodes();
+  await db.$transaction([
+    db.recoveryCode.deleteMany({ where: { merchantId } }),
+    db.recoveryCode.createMany({ data: codes.map((c) => ({ id: newId("rc"), merchantId, codeHash: sha256Hex(c) })) }),
+    db.merchant.update({ where: { id: merchantId }, data: { totpEnabled: true } }),
+  ]);
+  return { recoveryCodes: codes };
+}
+
+export async function disableTotp(db: Db, merchantId: string, password: string) {
+  const m = await db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { passwordHash: true } });
+  if (!(await verifyPassword(password, m.passwordHash))) throw new AppError("VALIDATION_ERROR", "The password is not right.", { field: "password" });
+  await db.$transaction([
+    db.recoveryCode.deleteMany({ where: { merchantId } }),
+    db.merchant.update({ where: { id: merchantId }, data: { totpEnabled: false, totpSecretEnc: null } }),
+  ]);
+}
