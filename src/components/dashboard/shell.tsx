@@ -37,7 +37,11 @@ function ModeSwitch() {
             )}
           >
             {m}
-            {locked && " 🔒"}
+            {locked && (
+              <svg className="ml-1 inline h-3 w-3 align-[-1px]" viewBox="0 0 16 16" fill="currentColor" aria-label="locked">
+                <path d="M5 7V5a3 3 0 1 1 6 0v2h.5A1.5 1.5 0 0 1 13 8.5v5a1.5 1.5 0 0 1-1.5 1.5h-7A1.5 1.5 0 0 1 3 13.5v-5A1.5 1.5 0 0 1 4.5 7H5Zm1.5 0h3V5a1.5 1.5 0 0 0-3 0v2Z" />
+              </svg>
+            )}
           </button>
         );
       })}
