@@ -46,6 +46,8 @@ const EnvSchema = z.object({
   NEXTAUTH_URL: z.url().optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   JOBS_ENABLED: bool.default(true),
+  /** Sandbox webhooks may go to loopback addresses (local development and tests); live never may. */
+  WEBHOOK_SANDBOX_ALLOW_LOOPBACK: bool.default(true),
 });
 
 export interface Secrets {
@@ -117,6 +119,7 @@ function buildConfig(source: NodeJS.ProcessEnv) {
     nextAuthUrl: env.NEXTAUTH_URL ?? appUrl,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     jobsEnabled: env.JOBS_ENABLED,
+    webhookSandboxAllowLoopback: env.WEBHOOK_SANDBOX_ALLOW_LOOPBACK,
     secrets,
   };
 }

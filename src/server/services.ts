@@ -2,6 +2,8 @@ import { getConfig, type Config } from "@/server/config";
 import { createBulkInserter } from "@/server/db/bulk-insert";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { createProviders, type ProviderSet } from "@/server/providers";
+import { sandboxProcessor, unconfiguredProcessor } from "@/server/providers/payments/sandbox";
+import type { PaymentProcessor } from "@/server/providers/payments/types";
 import type { Mode } from "@/server/rest/state";
 import { AuditWriter } from "@/server/services/audit/audit-writer";
 import { AuthCache } from "@/server/services/auth/auth-cache";
@@ -14,6 +16,7 @@ export interface AppServices {
   auditWriter: AuditWriter;
   rateLimiter: RateLimiter;
   providers: Record<Mode, ProviderSet>;
+  paymentProcessors: Record<Mode, PaymentProcessor>;
 }
 
 // Next bundles its own copy of server modules; the process-wide instance lives on globalThis so the
@@ -33,6 +36,7 @@ export function getServices(): AppServices {
       auditWriter: new AuditWriter(createBulkInserter(db, config.databaseUrl), config.auditFlushMs),
       rateLimiter: new RateLimiter(config.rateLimitPerSecond),
       providers: createProviders(config),
+      paymentProcessors: { sandbox: sandboxProcessor, live: unconfiguredProcessor },
     };
   }
   return holder[KEY];

@@ -1,11 +1,19 @@
 import { verifyEpfoProcedure } from "@/server/api/employment/verify-epfo";
 import { verifyPanProcedure } from "@/server/api/identity/verify-pan";
+import { createCheckoutProcedure } from "@/server/api/payments/create-checkout";
+import { paymentStatusProcedure } from "@/server/api/payments/payment-status";
+import { verifyPaymentProcedure } from "@/server/api/payments/verify-payment";
 import { router } from "@/server/trpc/init";
 
 /** Every public REST operation (`/v1`, `/api`), served by the REST door and described in /api/openapi.json. */
 export const restRouter = router({
   identity: router({ verifyPan: verifyPanProcedure }),
   employment: router({ verifyEpfo: verifyEpfoProcedure }),
+  payments: router({
+    createCheckout: createCheckoutProcedure,
+    verify: verifyPaymentProcedure,
+    status: paymentStatusProcedure,
+  }),
 });
 
 export type RestRouter = typeof restRouter;

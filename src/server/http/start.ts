@@ -13,6 +13,7 @@ import { purgeExpiredAuditLogs } from "@/server/services/audit/audit-writer";
 import { purgeExpiredIdempotency } from "@/server/services/idempotency/idempotency";
 import { ensureDemoMerchant, type DemoCredentials } from "@/server/services/merchants/demo";
 import { serveDocsAsset } from "@/server/http/static-docs";
+import { createJobRunner } from "@/server/jobs/handlers";
 
 export interface StartOptions {
   dev: boolean;
@@ -62,6 +63,8 @@ export async function startParakh(opts: StartOptions) {
   if (migrated.applied.length) log.info("migrations applied", { applied: migrated.applied });
   const services = getServices();
   services.authCache.start();
+  const jobs = config.jobsEnabled ? createJobRunner(services) : null;
+  jobs?.start();
 
   const restDoor = createRestDoor(services, restRouter);
   const openApiJson = JSON.stringify(buildOpenApiDocument(restRouter, config.appUrl));
@@ -172,6 +175,7 @@ export async function startParakh(opts: StartOptions) {
     }, config.shutdownTimeoutMs);
     if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
     clearTimeout(deadline);
+    await jobs?.stop();
     await services.auditWriter.drain();
     await services.authCache.stop();
     await services.db.$disconnect();

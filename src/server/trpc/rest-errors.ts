@@ -41,29 +41,26 @@ export function mapValidationError(zerr: ZodError, rawInput: unknown, meta: Rest
   }
   const details: FieldError[] = [];
   const seen = new Set<string>();
-  let specific: { code: ErrorCode; field: string } | undefined;
+  let specific: { code: ErrorCode; field: string; message?: string } | undefined;
+  // A whole-body rule that names its code (e.g. "exactly one of uan or pf_number") decides first.
+  const bodyRule = zerr.issues.find((i) => i.path.length === 0 && i.code === "custom" && typeof i.params?.code === "string");
+  if (bodyRule && bodyRule.code === "custom") {
+    return { code: bodyRule.params!.code as ErrorCode, field: "body", message: bodyRule.message, details: [{ field: "body", message: bodyRule.message }] };
+  }
   for (const issue of zerr.issues) {
     const field = issue.path.map(String).join(".") || "body";
     if (seen.has(field)) continue;
     seen.add(field);
     const value = valueAt(rawInput, issue.path);
     details.push({ field, message: `${field} ${describeIssue(issue, value)}` });
-    const top = String(issue.path[0] ?? "");
-    const code = meta?.fieldCodes?.[top];
-    if (!specific && code && value !== undefined) specific = { code, field: top };
-  }
-  // A refinement that names its own code (e.g. "exactly one of uan or pf_number") decides first.
-  const coded = zerr.issues.find(
-    (i): i is Extract<typeof i, { code: "custom" }> => i.code === "custom" && typeof i.params?.code === "string",
-  );
-  if (coded) {
-    const code = coded.params!.code as ErrorCode;
-    const field = coded.path.map(String).join(".") || "body";
-    return { code, field, message: coded.message, details: [{ field, message: coded.message }] };
+    if (specific || value === undefined) continue;
+    // The first bad field (in schema order) with a code of its own names the error.
+    const own = issue.code === "custom" && typeof issue.params?.code === "string" ? (issue.params.code as ErrorCode) : meta?.fieldCodes?.[String(issue.path[0] ?? "")];
+    if (own) specific = { code: own, field: String(issue.path[0]), message: issue.code === "custom" ? `${field} ${issue.message}` : undefined };
   }
   if (specific) {
     const own = details.filter((d) => d.field === specific.field || d.field.startsWith(`${specific.field}.`));
-    return { code: specific.code, field: specific.field, details: own.length ? own : details, message: ERROR_CODES[specific.code].message };
+    return { code: specific.code, field: specific.field, details: own.length ? own : details, message: specific.message ?? ERROR_CODES[specific.code].message };
   }
   return { code: "VALIDATION_ERROR", details, field: details[0]?.field, message: details.map((d) => d.message).join("; ") };
 }

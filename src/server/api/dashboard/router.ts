@@ -1,5 +1,6 @@
 import { accountRouter } from "@/server/api/dashboard/account";
 import { adminRouter } from "@/server/api/dashboard/admin";
+import { checkoutRouter } from "@/server/api/dashboard/checkout";
 import { keysRouter } from "@/server/api/dashboard/keys";
 import { logsRouter } from "@/server/api/dashboard/logs";
 import { overviewRouter } from "@/server/api/dashboard/overview";
@@ -7,7 +8,7 @@ import { verificationsRouter } from "@/server/api/dashboard/verifications";
 import { whitelistRouter } from "@/server/api/dashboard/whitelist";
 import { router } from "@/server/trpc/init";
 
-/** Everything the dashboard and /admin call, at /api/trpc. */
+/** Everything the dashboard, /admin and the hosted checkout page call, at /api/trpc. */
 export const dashboardRouter = router({
   account: accountRouter,
   keys: keysRouter,
@@ -16,6 +17,7 @@ export const dashboardRouter = router({
   verifications: verificationsRouter,
   overview: overviewRouter,
   admin: adminRouter,
+  checkout: checkoutRouter,
 });
 
 export type DashboardRouter = typeof dashboardRouter;

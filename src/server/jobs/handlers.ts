@@ -1,0 +1,25 @@
+import type { AppServices } from "@/server/services";
+import { JobRunner } from "@/server/jobs/queue";
+import { completeAttempt, expirePayment, JOBS, timeoutAttempt, type AttemptResult } from "@/server/services/payments/lifecycle";
+import { attemptDelivery } from "@/server/services/webhooks/deliver";
+import { DELIVER_JOB } from "@/server/services/webhooks/events";
+
+/** The app's background work, all on the durable queue: expiry, attempt timeouts, processor results, webhooks. */
+export function createJobRunner(services: AppServices): JobRunner {
+  const { db, config } = services;
+  const runner = new JobRunner(db, { pollMs: 250 });
+  runner.register<{ paymentId: string }>(JOBS.expire, async ({ paymentId }) => {
+    await expirePayment(db, paymentId);
+  });
+  runner.register<{ attemptId: string }>(JOBS.attemptTimeout, async ({ attemptId }) => {
+    await timeoutAttempt(db, attemptId);
+  });
+  runner.register<{ attemptId: string } & AttemptResult>(JOBS.processorResult, async ({ attemptId, ...result }) => {
+    await completeAttempt(db, attemptId, result as AttemptResult);
+  });
+  runner.register<{ deliveryId: string }>(DELIVER_JOB, async ({ deliveryId }) => {
+    const next = await attemptDelivery(db, deliveryId, { allowLoopbackInSandbox: config.webhookSandboxAllowLoopback });
+    return next ? { retryAt: next } : undefined;
+  });
+  return runner;
+}

@@ -1,0 +1,28 @@
+/** What the customer chose on the hosted page. Card number and CVV never go further than the processor call. */
+export type PaymentMethodInput =
+  | { method: "UPI"; flow: "collect"; vpa: string }
+  | { method: "UPI"; flow: "qr" | "intent" }
+  | { method: "CARD"; number: string; expiryMonth: number; expiryYear: number; cvv: string; name?: string | null }
+  | { method: "NETBANKING"; bank: string };
+
+/** How an attempt resolves: now, after a delay (processor callback), or by the customer's action (simulator, bank page). */
+export type AttemptPlan =
+  | { kind: "succeed"; afterMs: number }
+  | { kind: "fail"; afterMs: number; errorCode: string; errorMessage: string }
+  | { kind: "await-customer" }
+  | { kind: "await-processor" };
+
+export interface AttemptStart {
+  plan: AttemptPlan;
+  /** Stored on the attempt: only what may be kept (card network and last four, VPA, bank). */
+  vpa?: string | null;
+  cardNetwork?: string | null;
+  cardLast4?: string | null;
+  bank?: string | null;
+}
+
+export interface PaymentProcessor {
+  /** False until a live processor is configured: live payments then answer 503 SERVICE_UNAVAILABLE. */
+  readonly configured: boolean;
+  startAttempt(payment: { id: string; amountPaise: number }, input: PaymentMethodInput): Promise<AttemptStart>;
+}

@@ -1,0 +1,162 @@
+import type { Db, DbTx } from "@/server/db/client";
+import { AppError } from "@/server/errors";
+import { newId } from "@/server/lib/ids";
+import { enqueueJob } from "@/server/jobs/queue";
+import type { PaymentMethodInput, PaymentProcessor } from "@/server/providers/payments/types";
+import { currentSigningSecret } from "@/server/services/merchants/signing-secrets";
+import { findMerchantPayment, statusView } from "@/server/services/payments/payments";
+import { redirectSignature } from "@/server/services/payments/signature";
+import { isFinal, transitionPayment, type PaymentStatus } from "@/server/services/payments/state-machine";
+import { emitWebhookEvent, type WebhookEventType } from "@/server/services/webhooks/events";
+
+/** No attempt stays PENDING longer than this (B5). */
+export const ATTEMPT_TIMEOUT_MS = 15 * 60 * 1000;
+
+export const JOBS = {
+  expire: "payment.expire",
+  attemptTimeout: "payment.attempt_timeout",
+  processorResult: "payment.processor_result",
+} as const;
+
+type PaymentRow = { id: string; merchantId: string; mode: string; orderId: string; expiresAt: Date };
+
+/** Schedules the payment's expiry with the durable queue (the sweeper), in the creating transaction. */
+export async function afterPaymentCreated(tx: DbTx, p: PaymentRow) {
+  await enqueueJob(tx, { type: JOBS.expire, payload: { paymentId: p.id }, runAt: p.expiresAt, uniqueKey: `expire:${p.id}` });
+}
+
+async function emitPaymentEvent(tx: DbTx, paymentId: string, type: WebhookEventType) {
+  const p = await tx.payment.findUniqueOrThrow({ where: { id: paymentId }, include: { attempts: { orderBy: { createdAt: "asc" } } } });
+  await emitWebhookEvent(tx, { merchantId: p.merchantId, mode: p.mode, type, subjectId: p.id, data: { payment: statusView(p) } });
+}
+
+const EVENT_FOR: Partial<Record<PaymentStatus, WebhookEventType>> = {
+  SUCCESS: "payment.success",
+  FAILED: "payment.failed",
+  EXPIRED: "payment.expired",
+  CANCELLED: "payment.cancelled",
+};
+
+/**
+ * The customer starts paying. Only from CREATED or FAILED and before expiry; the status update is
+ * conditional, so two tabs or a double click start at most one attempt.
+ */
+export async function startAttempt(db: Db, processor: PaymentProcessor, paymentId: string, input: PaymentMethodInput) {
+  const payment = await db.payment.findUnique({ where: { id: paymentId } });
+  if (!payment) throw new AppError("PAYMENT_NOT_FOUND");
+  if (isFinal(payment.status)) throw new AppError("CONFLICT", `This payment is already ${payment.status.toLowerCase()}.`);
+  if (payment.status === "PENDING") throw new AppError("CONFLICT", "A payment attempt is already in progress.");
+  if (payment.expiresAt <= new Date()) throw new AppError("CONFLICT", "This payment has expired.");
+  const started = await processor.startAttempt(payment, input);
+  const now = new Date();
+  const attemptId = newId("att");
+  await db.$transaction(async (tx) => {
+    const moved = await transitionPayment(tx, payment, payment.status as PaymentStatus, "PENDING", { reason: "ATTEMPT_STARTED", attemptId, expiry: "before", now, data: { method: input.method } });
+    if (!moved) throw new AppError("CONFLICT", "This payment changed meanwhile; refresh the page.");
+    await tx.paymentAttempt.create({
+      data: {
+        id: attemptId, paymentId, method: input.method, status: "PENDING", vpa: started.vpa ?? null, cardNetwork: started.cardNetwork ?? null,
+        cardLast4: started.cardLast4 ?? null, bank: started.bank ?? null, createdAt: now, timeoutAt: new Date(now.getTime() + ATTEMPT_TIMEOUT_MS),
+      },
+    });
+    await enqueueJob(tx, { type: JOBS.attemptTimeout, payload: { attemptId }, runAt: new Date(now.getTime() + ATTEMPT_TIMEOUT_MS), uniqueKey: `timeout:${attemptId}` });
+    const plan = started.plan;
+    if ((plan.kind === "succeed" || plan.kind === "fail") && plan.afterMs > 0) {
+      await enqueueJob(tx, {
+        type: JOBS.processorResult,
+        payload: plan.kind === "succeed" ? { attemptId, outcome: "SUCCESS" } : { attemptId, outcome: "FAILED", errorCode: plan.errorCode, errorMessage: plan.errorMessage },
+        runAt: new Date(now.getTime() + plan.afterMs),
+        uniqueKey: `result:${attemptId}`,
+      });
+    }
+  });
+  const plan = started.plan;
+  if (plan.kind === "succeed" && plan.afterMs === 0) await completeAttempt(db, attemptId, { outcome: "SUCCESS" });
+  if (plan.kind === "fail" && plan.afterMs === 0) await completeAttempt(db, attemptId, { outcome: "FAILED", errorCode: plan.errorCode, errorMessage: plan.errorMessage });
+  return { attemptId };
+}
+
+export type AttemptResult = { outcome: "SUCCESS"; bankReference?: string } | { outcome: "FAILED"; errorCode: string; errorMessage: string };
+
+/**
+ * Applies a processor's (or simulator's, or timeout's) result once: the attempt and the payment
+ * both move with conditional updates in one transaction, so a late duplicate result changes nothing
+ * and a payment can never succeed twice.
+ */
+export async function completeAttempt(db: Db, attemptId: string, result: AttemptResult): Promise<boolean> {
+  const now = new Date();
+  const applied = await db.$transaction(async (tx) => {
+    const attempt = await tx.paymentAttempt.findUnique({ where: { id: attemptId }, include: { payment: true } });
+    if (!attempt || attempt.status !== "PENDING") return null;
+    const bankReference = result.outcome === "SUCCESS" ? (result.bankReference ?? `PRK${now.getTime().toString().slice(-9)}${attemptId.slice(-4).toUpperCase()}`) : null;
+    const claimed = await tx.paymentAttempt.updateMany({
+      where: { id: attemptId, status: "PENDING" },
+      data: result.outcome === "SUCCESS"
+        ? { status: "SUCCESS", completedAt: now, bankReference }
+        : { status: "FAILED", completedAt: now, errorCode: result.errorCode, errorMessage: result.errorMessage },
+    });
+    if (claimed.count !== 1) return null;
+    const p = attempt.payment;
+    const to: PaymentStatus = result.outcome === "SUCCESS" ? "SUCCESS" : "FAILED";
+    const moved = await transitionPayment(tx, p, "PENDING", to, {
+      reason: result.outcome === "SUCCESS" ? "ATTEMPT_SUCCEEDED" : result.errorCode,
+      attemptId,
+      now,
+      data: result.outcome === "SUCCESS" ? { paidAt: now, bankReference, method: attempt.method } : { method: attempt.method },
+    });
+    if (!moved) throw new AppError("CONFLICT", "The payment was not waiting for this attempt.");
+    await emitPaymentEvent(tx, p.id, EVENT_FOR[to]!);
+    // A failure after expiry leaves nothing to retry: expire now rather than wait for the sweeper.
+    if (to === "FAILED" && p.expiresAt <= now) {
+      if (await transitionPayment(tx, p, "FAILED", "EXPIRED", { reason: "EXPIRED", expiry: "after", now })) await emitPaymentEvent(tx, p.id, "payment.expired");
+    }
+    return to;
+  });
+  return applied !== null;
+}
+
+export async function cancelPayment(db: Db, paymentId: string) {
+  return db.$transaction(async (tx) => {
+    const p = await tx.payment.findUnique({ where: { id: paymentId } });
+    if (!p) throw new AppError("PAYMENT_NOT_FOUND");
+    if (p.status !== "CREATED" && p.status !== "FAILED") {
+      throw new AppError("CONFLICT", p.status === "PENDING" ? "A payment attempt is in progress; it can't be cancelled now." : `This payment is already ${p.status.toLowerCase()}.`);
+    }
+    const moved = await transitionPayment(tx, p, p.status as PaymentStatus, "CANCELLED", { reason: "CANCELLED_BY_CUSTOMER" });
+    if (!moved) throw new AppError("CONFLICT", "This payment changed meanwhile; refresh the page.");
+    await emitPaymentEvent(tx, p.id, "payment.cancelled");
+  });
+}
+
+/** The sweeper's work for one payment: CREATED or FAILED past expiresAt → EXPIRED. A PENDING attempt may still finish. */
+export async function expirePayment(db: Db, paymentId: string): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const p = await tx.payment.findUnique({ where: { id: paymentId } });
+    if (!p || (p.status !== "CREATED" && p.status !== "FAILED")) return false;
+    const moved = await transitionPayment(tx, p, p.status as PaymentStatus, "EXPIRED", { reason: "EXPIRED", expiry: "after" });
+    if (moved) await emitPaymentEvent(tx, p.id, "payment.expired");
+    return moved;
+  });
+}
+
+export async function timeoutAttempt(db: Db, attemptId: string): Promise<boolean> {
+  const a = await db.paymentAttempt.findUnique({ where: { id: attemptId } });
+  if (!a || a.status !== "PENDING" || a.timeoutAt > new Date()) return false;
+  return completeAttempt(db, attemptId, { outcome: "FAILED", errorCode: "ATTEMPT_TIMEOUT", errorMessage: "No result from the payment network within 15 minutes." });
+}
+
+/** Where the customer goes on a final state: redirectUrl plus paymentId, orderId, status and signature (B5). */
+export async function redirectTarget(db: Db, paymentId: string): Promise<string | null> {
+  const p = await db.payment.findUnique({ where: { id: paymentId } });
+  if (!p?.redirectUrl || !isFinal(p.status)) return null;
+  const secret = await currentSigningSecret(db, p.merchantId, p.mode as "sandbox" | "live");
+  if (!secret) return null;
+  const url = new URL(p.redirectUrl);
+  url.searchParams.set("paymentId", p.id);
+  url.searchParams.set("orderId", p.orderId);
+  url.searchParams.set("status", p.status);
+  url.searchParams.set("signature", redirectSignature(secret, p.orderId, p.id, p.status));
+  return url.toString();
+}
+
+export { findMerchantPayment };

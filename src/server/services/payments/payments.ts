@@ -1,0 +1,151 @@
+import type { Db, DbTx } from "@/server/db/client";
+import { formatPaise } from "@/lib/money";
+import { getConfig } from "@/server/config";
+import { AppError } from "@/server/errors";
+import { newPaymentId } from "@/server/lib/ids";
+import type { Mode } from "@/server/rest/state";
+import { issueCheckoutToken } from "@/server/services/payments/checkout-token";
+import { isFinal, orderKey, transitionPayment, type PaymentStatus } from "@/server/services/payments/state-machine";
+import { newId } from "@/server/lib/ids";
+
+export interface CreatePaymentInput {
+  orderId: string;
+  /** Rupees parsed to paise by the request schema. */
+  amount: number;
+  redirectUrl?: string | null;
+  meta?: { name?: string | null; email?: string | null; phone?: string | null } | null;
+  lat?: number | null;
+  lng?: number | null;
+  expiresInMinutes?: number | null;
+  description?: string | null;
+}
+
+type PaymentRow = NonNullable<Awaited<ReturnType<Db["payment"]["findUnique"]>>>;
+
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: string }).code === "P2002";
+}
+
+export function checkoutUrlFor(paymentId: string): string {
+  return `${getConfig().checkoutUrl}/checkout/${paymentId}`;
+}
+
+/** A4's response `data`. */
+export function createdView(p: PaymentRow) {
+  return {
+    paymentId: p.id,
+    checkoutUrl: checkoutUrlFor(p.id),
+    expiresAt: p.expiresAt.toISOString(),
+    merchantOrderId: p.orderId,
+    amount: formatPaise(p.amountPaise),
+    currency: "INR" as const,
+    _token: issueCheckoutToken(p.id, p.expiresAt),
+  };
+}
+
+/** An open payment whose time is up is expired on the spot (the sweeper may not have run yet). */
+async function expireIfDue(tx: DbTx, p: PaymentRow, now: Date): Promise<boolean> {
+  if (p.expiresAt > now || (p.status !== "CREATED" && p.status !== "FAILED")) return false;
+  return transitionPayment(tx, p, p.status as PaymentStatus, "EXPIRED", { reason: "EXPIRED", expiry: "after", now });
+}
+
+export interface CreatedPayment {
+  payment: PaymentRow;
+  created: boolean;
+}
+
+/**
+ * A4 + B5 order rules: one open payment per order id (same amount → the same payment back,
+ * different amount → DUPLICATE_ORDER_ID), a paid order is never paid again (ORDER_ALREADY_PAID),
+ * and after expiry or cancellation a new payment may be made.
+ */
+export async function createPayment(db: Db, merchantId: string, mode: Mode, input: CreatePaymentInput, onCreated?: (tx: DbTx, p: PaymentRow) => Promise<void>): Promise<CreatedPayment> {
+  const key = orderKey(merchantId, mode, input.orderId);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const now = new Date();
+    try {
+      return await db.$transaction(async (tx) => {
+        const paid = await tx.payment.findUnique({ where: { paidOrderKey: key } });
+        if (paid) throw new AppError("ORDER_ALREADY_PAID", `Order ${input.orderId} has already been paid (${paid.id}).`);
+        const open = await tx.payment.findUnique({ where: { openOrderKey: key } });
+        if (open && !(await expireIfDue(tx, open, now))) {
+          if (open.amountPaise !== input.amount) {
+            throw new AppError("DUPLICATE_ORDER_ID", `Order ${input.orderId} already has an open payment (${open.id}) for ${formatPaise(open.amountPaise)}.`);
+          }
+          return { payment: open, created: false };
+        }
+        const merchant = await tx.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { checkoutExpiryMinutes: true } });
+        const minutes = input.expiresInMinutes ?? merchant.checkoutExpiryMinutes;
+        const payment = await tx.payment.create({
+          data: {
+            id: newPaymentId(),
+            merchantId,
+            mode,
+            orderId: input.orderId,
+            amountPaise: input.amount,
+            status: "CREATED",
+            description: input.description ?? null,
+            customerName: input.meta?.name ?? null,
+            customerEmail: input.meta?.email ?? null,
+            customerPhone: input.meta?.phone ?? null,
+            lat: input.lat ?? null,
+            lng: input.lng ?? null,
+            redirectUrl: input.redirectUrl ?? null,
+            // Milliseconds are part of the contract's expiresAt; keep them whole.
+            expiresAt: new Date(now.getTime() + minutes * 60_000),
+            openOrderKey: key,
+            createdAt: now,
+          },
+        });
+        await tx.paymentEvent.create({ data: { id: newId("evt"), paymentId: payment.id, fromStatus: null, toStatus: "CREATED", reason: "CREATED", createdAt: now } });
+        await onCreated?.(tx, payment);
+        return { payment, created: true };
+      });
+    } catch (err) {
+      // Two creates for one order raced; the loser looks again and finds the winner.
+      if (isUniqueViolation(err) && attempt < 2) continue;
+      throw err;
+    }
+  }
+  throw new AppError("CONFLICT", "Could not create the payment; retry.");
+}
+
+/** A payment of this merchant and mode, or PAYMENT_NOT_FOUND (same answer for all three cases). */
+export async function findMerchantPayment(db: Db, merchantId: string, mode: Mode, paymentId: string) {
+  const p = await db.payment.findUnique({ where: { id: paymentId }, include: { attempts: { orderBy: { createdAt: "asc" } } } });
+  if (!p || p.merchantId !== merchantId || p.mode !== mode) throw new AppError("PAYMENT_NOT_FOUND");
+  return p;
+}
+
+type PaymentWithAttempts = Awaited<ReturnType<typeof findMerchantPayment>>;
+
+/** B5 status `data`; also the `data.payment` of payment webhooks. */
+export function statusView(p: PaymentWithAttempts) {
+  const customer = p.customerName || p.customerEmail || p.customerPhone ? { name: p.customerName, email: p.customerEmail, phone: p.customerPhone } : null;
+  return {
+    paymentId: p.id,
+    merchantOrderId: p.orderId,
+    status: p.status as PaymentStatus,
+    isFinal: isFinal(p.status),
+    amount: formatPaise(p.amountPaise),
+    currency: "INR" as const,
+    method: p.method,
+    description: p.description,
+    customer,
+    attempts: p.attempts.map((a) => ({
+      attemptId: a.id,
+      method: a.method,
+      status: a.status,
+      errorCode: a.errorCode,
+      errorMessage: a.errorMessage,
+      createdAt: a.createdAt.toISOString(),
+      completedAt: a.completedAt ? a.completedAt.toISOString() : null,
+    })),
+    redirectUrl: p.redirectUrl,
+    createdAt: p.createdAt.toISOString(),
+    expiresAt: p.expiresAt.toISOString(),
+    paidAt: p.paidAt ? p.paidAt.toISOString() : null,
+    bankReference: p.bankReference,
+    mode: p.mode as Mode,
+  };
+}

@@ -1,0 +1,44 @@
+import type { DbTx } from "@/server/db/client";
+import { newId } from "@/server/lib/ids";
+import { enqueueJob } from "@/server/jobs/queue";
+
+export const WEBHOOK_EVENT_TYPES = [
+  "payment.success",
+  "payment.failed",
+  "payment.expired",
+  "payment.cancelled",
+  "pan.batch.completed",
+  "epfo.batch.completed",
+  "wallet.low_balance",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const DELIVER_JOB = "webhook.deliver";
+
+export function endpointWants(events: string, type: string): boolean {
+  return events === "*" || events.split(",").map((e) => e.trim()).includes(type);
+}
+
+/**
+ * Records an event with the exact body every delivery will sign and send (B7), one delivery per
+ * subscribed endpoint (plus an extra URL such as a batch's webhook_url), and their delivery jobs,
+ * all in the caller's transaction: the state change and its notification commit together.
+ */
+export async function emitWebhookEvent(
+  tx: DbTx,
+  e: { merchantId: string; mode: string; type: WebhookEventType; subjectId?: string | null; data: unknown; extraUrl?: string | null },
+): Promise<string> {
+  const id = newId("evt", 24);
+  const createdAt = new Date();
+  const body = JSON.stringify({ id, type: e.type, created_at: createdAt.toISOString(), mode: e.mode, data: e.data });
+  await tx.webhookEvent.create({ data: { id, merchantId: e.merchantId, mode: e.mode, type: e.type, body, subjectId: e.subjectId ?? null, createdAt } });
+  const endpoints = await tx.webhookEndpoint.findMany({ where: { merchantId: e.merchantId, mode: e.mode, enabled: true } });
+  const targets = endpoints.filter((ep) => endpointWants(ep.events, e.type)).map((ep) => ({ endpointId: ep.id as string | null, url: ep.url }));
+  if (e.extraUrl) targets.push({ endpointId: null, url: e.extraUrl });
+  for (const t of targets) {
+    const deliveryId = newId("del");
+    await tx.webhookDelivery.create({ data: { id: deliveryId, eventId: id, endpointId: t.endpointId, url: t.url, status: "PENDING", nextAttemptAt: createdAt } });
+    await enqueueJob(tx, { type: DELIVER_JOB, payload: { deliveryId }, uniqueKey: `deliver:${deliveryId}` });
+  }
+  return id;
+}
