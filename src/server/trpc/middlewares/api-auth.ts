@@ -14,9 +14,10 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 /** Checks that apply to every credential once the key is known (B1, B2). */
 function admit(services: AppServices, rest: RestState, key: CachedKey, whitelist: "always" | "if-enabled") {
+  // Known from here on, so refused calls (suspended, IP, rate limit) still show in the merchant's log.
+  rest.auth = { merchantId: key.merchantId, apiKeyId: key.id, mode: key.mode };
   if (key.merchant.status !== "ACTIVE") throw new AppError("MERCHANT_SUSPENDED");
   if (key.mode === "live" && !key.merchant.liveEnabled) throw new AppError("LIVE_MODE_NOT_ENABLED");
-  rest.auth = { merchantId: key.merchantId, apiKeyId: key.id, mode: key.mode };
   const enforce = whitelist === "always" || key.merchant.enforceWhitelistAll;
   if (enforce && !key.merchant.whitelist.has(rest.clientIp)) {
     throw new AppError("IP_NOT_WHITELISTED", `The IP address ${rest.clientIp} is not on this merchant's whitelist.`);

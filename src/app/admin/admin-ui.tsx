@@ -1,0 +1,137 @@
+"use client";
+
+import { useInfiniteQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { Badge, Button, EmptyState, ErrorState, LoadingState, Table, Td, Th, formatDateTime } from "@/components/ui";
+import { errorInfo, useTRPC } from "@/lib/trpc/client";
+
+// Pieces the operator pages share: status and go-live badges, usage figures and the activity feed.
+
+export type GoLive = { state: "sandbox" | "requested" | "live"; requestedAt: string | null; approvedAt: string | null };
+
+export function formatDate(d: string | null | undefined): string {
+  if (!d) return "—";
+  return new Date(d).toLocaleDateString("en-IN", { dateStyle: "medium" });
+}
+
+/** Audit-style timestamps: to the second, since several actions often share a minute. */
+export function formatInstant(d: string | null | undefined): string {
+  if (!d) return "—";
+  return new Date(d).toLocaleString("en-IN", { dateStyle: "medium", timeStyle: "medium" });
+}
+
+const count = new Intl.NumberFormat("en-IN");
+export const formatCount = (n: number) => count.format(n);
+
+export function StatusBadge({ status }: { status: "ACTIVE" | "SUSPENDED" }) {
+  return status === "SUSPENDED" ? <Badge tone="red">Suspended</Badge> : <Badge tone="green">Active</Badge>;
+}
+
+export function GoLiveBadge({ goLive }: { goLive: GoLive }) {
+  if (goLive.state === "live") return <Badge tone="blue">Live since {formatDate(goLive.approvedAt)}</Badge>;
+  if (goLive.state === "requested") return <Badge tone="amber">Go-live requested {formatDate(goLive.requestedAt)}</Badge>;
+  return <Badge>Sandbox only</Badge>;
+}
+
+const ACTIONS: Record<string, { label: string; tone: "green" | "red" | "blue" | "slate" }> = {
+  APPROVE_GO_LIVE: { label: "Approved go-live", tone: "green" },
+  SUSPEND: { label: "Suspended", tone: "red" },
+  REINSTATE: { label: "Reinstated", tone: "blue" },
+};
+
+function ActionBadge({ action }: { action: string }) {
+  const a = ACTIONS[action] ?? { label: action, tone: "slate" as const };
+  return <Badge tone={a.tone}>{a.label}</Badge>;
+}
+
+/** "Requested 2026-01-05T…" reads better with the date formatted. */
+function readableDetails(details: string | null): string {
+  if (!details) return "—";
+  const requested = /^Requested (\d{4}-\d\d-\d\dT[\d:.]+Z)$/.exec(details);
+  return requested ? `Requested ${formatDateTime(requested[1])}` : details;
+}
+
+/** Every operator action, newest first; all merchants, or one when `merchantId` is given. */
+export function ActivityFeed({ merchantId }: { merchantId?: string }) {
+  const trpc = useTRPC();
+  const q = useInfiniteQuery(
+    trpc.admin.actions.infiniteQueryOptions(merchantId ? { merchantId } : {}, { getNextPageParam: (last) => last.nextCursor }),
+  );
+  if (q.isPending) return <LoadingState label="Loading activity…" />;
+  if (q.isError) return <ErrorState message={errorInfo(q.error).message} onRetry={() => void q.refetch()} />;
+  const items = q.data.pages.flatMap((p) => p.items);
+  if (items.length === 0) {
+    return (
+      <EmptyState title="No operator actions yet">
+        {merchantId ? "Approvals, suspensions and reinstatements of this merchant appear here." : "Approvals, suspensions and reinstatements appear here."}
+      </EmptyState>
+    );
+  }
+  return (
+    <div>
+      {/* Phone: one block per action. */}
+      <ul className="divide-y divide-slate-100 md:hidden">
+        {items.map((a) => (
+          <li key={a.id} className="py-3 text-sm">
+            <div className="flex flex-wrap items-center gap-2">
+              <ActionBadge action={a.action} />
+              {!merchantId && a.merchantId && (
+                <Link href={`/admin/merchants/${a.merchantId}`} className="font-medium text-brand-700 hover:underline">
+                  {a.merchantName ?? a.merchantId}
+                </Link>
+              )}
+            </div>
+            {a.details && <p className="mt-1 break-words text-slate-700">{readableDetails(a.details)}</p>}
+            <p className="mt-1 text-xs text-slate-500">
+              {a.adminEmail} · {formatInstant(a.createdAt)}
+            </p>
+          </li>
+        ))}
+      </ul>
+      <div className="hidden md:block">
+        <Table
+          caption="Operator actions"
+          head={
+            <tr>
+              <Th>When</Th>
+              <Th>Action</Th>
+              {!merchantId && <Th>Merchant</Th>}
+              <Th>Operator</Th>
+              <Th>Details</Th>
+            </tr>
+          }
+        >
+          {items.map((a) => (
+            <tr key={a.id}>
+              <Td>{formatInstant(a.createdAt)}</Td>
+              <Td>
+                <ActionBadge action={a.action} />
+              </Td>
+              {!merchantId && (
+                <Td>
+                  {a.merchantId ? (
+                    <Link href={`/admin/merchants/${a.merchantId}`} className="font-medium text-brand-700 hover:underline">
+                      {a.merchantName ?? a.merchantId}
+                    </Link>
+                  ) : (
+                    "—"
+                  )}
+                </Td>
+              )}
+              <Td>{a.adminEmail}</Td>
+              <Td className="max-w-sm whitespace-normal break-words">{readableDetails(a.details)}</Td>
+            </tr>
+          ))}
+        </Table>
+      </div>
+      {q.hasNextPage && (
+        <div className="mt-4 flex justify-center">
+          <Button variant="secondary" loading={q.isFetchingNextPage} onClick={() => void q.fetchNextPage()}>
+            Load more
+          </Button>
+        </div>
+      )}
+      {q.isFetchNextPageError && <p role="alert" className="mt-2 text-center text-sm text-red-700">Could not load more. Try again.</p>}
+    </div>
+  );
+}

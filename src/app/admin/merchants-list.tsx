@@ -1,0 +1,256 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useEffect, useState } from "react";
+import { Button, Card, EmptyState, ErrorState, LoadingState, Notice, PageHeader, Table, Td, Th, cx } from "@/components/ui";
+import { ADMIN_PAGE_SIZE, merchantFilterSchema, type MerchantFilter } from "@/lib/schemas/admin";
+import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { GoLiveBadge, StatusBadge, formatCount, formatDate } from "./admin-ui";
+
+const FILTER_LABELS: Record<MerchantFilter, string> = {
+  all: "All",
+  go_live_requested: "Go-live requested",
+  live: "Live",
+  suspended: "Suspended",
+};
+
+/** Waiting go-live requests stand out; an inset stripe keeps the text aligned with other rows. */
+const PENDING_ROW = "bg-amber-50/70";
+const PENDING_STRIPE = "shadow-[inset_4px_0_0_var(--color-amber-400)]";
+
+type Usage = { last7Days: number; sandbox: number; live: number };
+
+function UsageFigures({ usage }: { usage: Usage }) {
+  return (
+    <span className="text-slate-700">
+      <span className="font-medium">{formatCount(usage.last7Days)}</span> <span className="text-slate-500">last 7 days</span>
+      <span className="block text-xs text-slate-500">
+        {formatCount(usage.sandbox)} sandbox · {formatCount(usage.live)} live
+      </span>
+    </span>
+  );
+}
+
+/** Keeps search and filter in the address bar, so reload and back keep the operator's place. */
+function useListState(initialQ: string, initialFilter: MerchantFilter) {
+  const [q, setQ] = useState(initialQ);
+  const [debouncedQ, setDebouncedQ] = useState(initialQ.trim());
+  const [filter, setFilter] = useState<MerchantFilter>(initialFilter);
+  const [offset, setOffset] = useState(0);
+  useEffect(() => {
+    const t = setTimeout(() => {
+      setDebouncedQ(q.trim());
+      setOffset(0);
+    }, 250);
+    return () => clearTimeout(t);
+  }, [q]);
+  useEffect(() => {
+    const params = new URLSearchParams();
+    if (debouncedQ) params.set("q", debouncedQ);
+    if (filter !== "all") params.set("filter", filter);
+    const query = params.toString();
+    window.history.replaceState(null, "", query ? `?${query}` : window.location.pathname);
+  }, [debouncedQ, filter]);
+  return {
+    q,
+    setQ,
+    debouncedQ,
+    filter,
+    setFilter: (f: MerchantFilter) => {
+      setFilter(f);
+      setOffset(0);
+    },
+    offset,
+    setOffset,
+  };
+}
+
+export function MerchantsList({ initialQ, initialFilter }: { initialQ: string; initialFilter: string }) {
+  const trpc = useTRPC();
+  const s = useListState(initialQ, merchantFilterSchema.catch("all").parse(initialFilter));
+  const input = { q: s.debouncedQ || undefined, filter: s.filter, cursor: s.offset || undefined };
+  const list = useQuery({ ...trpc.admin.merchants.queryOptions(input), placeholderData: keepPreviousData });
+  const searching = Boolean(s.debouncedQ) || s.filter !== "all";
+
+  return (
+    <div>
+      <PageHeader title="Merchants" description="Every business on Parakh: status, go-live and API usage." />
+
+      {list.data && list.data.pendingGoLive > 0 && s.filter !== "go_live_requested" && (
+        <div className="mb-4">
+          <Notice tone="warning">
+            <span className="font-medium">
+              {list.data.pendingGoLive === 1 ? "1 go-live request is" : `${list.data.pendingGoLive} go-live requests are`} waiting for review.
+            </span>{" "}
+            <button type="button" className="underline underline-offset-2 hover:no-underline" onClick={() => s.setFilter("go_live_requested")}>
+              Show only those
+            </button>
+          </Notice>
+        </div>
+      )}
+
+      <Card>
+        <div className="flex flex-col gap-3 lg:flex-row lg:items-end lg:justify-between">
+          <form role="search" className="w-full lg:max-w-sm" onSubmit={(e) => e.preventDefault()}>
+            <label htmlFor="merchant-search" className="block text-sm font-medium text-slate-700">
+              Search merchants
+            </label>
+            <input
+              id="merchant-search"
+              type="search"
+              value={s.q}
+              onChange={(e) => s.setQ(e.target.value)}
+              placeholder="Name, email or mer_… id"
+              maxLength={200}
+              autoComplete="off"
+              className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100"
+            />
+          </form>
+          <div role="group" aria-label="Show" className="flex flex-wrap gap-1.5">
+            {merchantFilterSchema.options.map((f) => (
+              <button
+                key={f}
+                type="button"
+                aria-pressed={s.filter === f}
+                onClick={() => s.setFilter(f)}
+                className={cx(
+                  "rounded-full border px-3 py-1.5 text-xs font-medium",
+                  s.filter === f ? "border-brand-600 bg-brand-600 text-white" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50",
+                )}
+              >
+                {FILTER_LABELS[f]}
+                {f === "go_live_requested" && list.data && list.data.pendingGoLive > 0 && ` (${list.data.pendingGoLive})`}
+              </button>
+            ))}
+          </div>
+        </div>
+
+        <div className="mt-4" aria-busy={list.isFetching || undefined}>
+          {list.isPending ? (
+            <LoadingState label="Loading merchants…" />
+          ) : list.isError ? (
+            <ErrorState message={errorInfo(list.error).message} onRetry={() => void list.refetch()} />
+          ) : list.data.items.length === 0 ? (
+            searching ? (
+              <EmptyState title="No merchants match">
+                <button
+                  type="button"
+                  className="text-brand-700 underline underline-offset-2"
+                  onClick={() => {
+                    s.setQ("");
+                    s.setFilter("all");
+                  }}
+                >
+                  Clear search and filter
+                </button>
+              </EmptyState>
+            ) : (
+              <EmptyState title="No merchants yet">
+                Merchants appear here when they sign up, or create one with <code className="text-xs">npm run cli -- merchant create</code>.
+              </EmptyState>
+            )
+          ) : (
+            <MerchantRows items={list.data.items} />
+          )}
+        </div>
+
+        {list.data && list.data.total > 0 && (
+          <nav aria-label="Pages" className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600">
+            <p aria-live="polite">
+              {formatCount(list.data.offset + 1)}–{formatCount(list.data.offset + list.data.items.length)} of {formatCount(list.data.total)}
+            </p>
+            {list.data.total > ADMIN_PAGE_SIZE && (
+              <div className="flex gap-2">
+                <Button variant="secondary" size="sm" disabled={s.offset === 0 || list.isFetching} onClick={() => s.setOffset(Math.max(0, s.offset - ADMIN_PAGE_SIZE))}>
+                  Previous
+                </Button>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={list.data.nextCursor === null || list.isFetching}
+                  onClick={() => list.data.nextCursor !== null && s.setOffset(list.data.nextCursor)}
+                >
+                  Next
+                </Button>
+              </div>
+            )}
+          </nav>
+        )}
+      </Card>
+    </div>
+  );
+}
+
+type Row = {
+  id: string;
+  name: string;
+  email: string;
+  status: "ACTIVE" | "SUSPENDED";
+  goLive: { state: "sandbox" | "requested" | "live"; requestedAt: string | null; approvedAt: string | null };
+  usage: Usage;
+  createdAt: string;
+};
+
+function MerchantRows({ items }: { items: Row[] }) {
+  return (
+    <>
+      {/* Phone: one card per merchant. */}
+      <ul className="-mx-4 divide-y divide-slate-100 border-y border-slate-100 md:hidden">
+        {items.map((m) => (
+          <li key={m.id} className={cx("px-4 py-3", m.goLive.state === "requested" && [PENDING_ROW, PENDING_STRIPE].join(" "))}>
+            <Link href={`/admin/merchants/${m.id}`} className="font-medium text-brand-700 hover:underline">
+              {m.name}
+            </Link>
+            <p className="truncate text-sm text-slate-600">{m.email}</p>
+            <p className="truncate font-mono text-xs text-slate-500">{m.id}</p>
+            <div className="mt-2 flex flex-wrap gap-1.5">
+              <StatusBadge status={m.status} />
+              <GoLiveBadge goLive={m.goLive} />
+            </div>
+            <div className="mt-2 flex items-end justify-between gap-3 text-sm">
+              <UsageFigures usage={m.usage} />
+              <span className="text-xs text-slate-500">Joined {formatDate(m.createdAt)}</span>
+            </div>
+          </li>
+        ))}
+      </ul>
+      <div className="hidden md:block">
+        <Table
+          caption="Merchants"
+          head={
+            <tr>
+              <Th>Merchant</Th>
+              <Th>Status</Th>
+              <Th>Mode</Th>
+              <Th>API calls</Th>
+              <Th>Created</Th>
+            </tr>
+          }
+        >
+          {items.map((m) => (
+            <tr key={m.id} className={cx(m.goLive.state === "requested" && PENDING_ROW)}>
+              <Td className={cx("max-w-xs", m.goLive.state === "requested" && PENDING_STRIPE)}>
+                <Link href={`/admin/merchants/${m.id}`} className="font-medium text-brand-700 hover:underline">
+                  {m.name}
+                </Link>
+                <span className="block truncate text-slate-600">{m.email}</span>
+                <span className="block truncate font-mono text-xs text-slate-500">{m.id}</span>
+              </Td>
+              <Td>
+                <StatusBadge status={m.status} />
+              </Td>
+              <Td>
+                <GoLiveBadge goLive={m.goLive} />
+              </Td>
+              <Td>
+                <UsageFigures usage={m.usage} />
+              </Td>
+              <Td>{formatDate(m.createdAt)}</Td>
+            </tr>
+          ))}
+        </Table>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,153 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Button, Dialog, Field, useToast } from "@/components/ui";
+import { suspendReasonSchema } from "@/lib/schemas/admin";
+import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import type { GoLive } from "../../admin-ui";
+
+type Target = { id: string; name: string; status: "ACTIVE" | "SUSPENDED"; goLive: GoLive };
+type Open = null | "approve" | "suspend" | "reinstate";
+
+/** Approve go-live, suspend, reinstate: each behind a confirmation, each ending in a toast. */
+export function MerchantActions({ merchant }: { merchant: Target }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const [open, setOpen] = useState<Open>(null);
+  const [reason, setReason] = useState("");
+  const [reasonError, setReasonError] = useState<string>();
+  const approve = useMutation(trpc.admin.approveGoLive.mutationOptions());
+  const suspend = useMutation(trpc.admin.suspend.mutationOptions());
+  const reinstate = useMutation(trpc.admin.reinstate.mutationOptions());
+  // Lists, detail and activity all change with any action (and a refused one may mean the page was stale).
+  const refresh = () => qc.invalidateQueries({ queryKey: trpc.admin.pathKey() });
+
+  function close() {
+    setOpen(null);
+    setReason("");
+    setReasonError(undefined);
+  }
+
+  async function run(action: () => Promise<unknown>, success: string) {
+    try {
+      await action();
+      close();
+      toast("success", success);
+    } catch (err) {
+      const info = errorInfo(err);
+      if (info.fieldErrors.reason) {
+        setReasonError(info.fieldErrors.reason);
+        return;
+      }
+      close();
+      toast("error", info.message);
+    } finally {
+      await refresh();
+    }
+  }
+
+  const live = merchant.goLive.state === "live";
+  const suspended = merchant.status === "SUSPENDED";
+
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap gap-2">
+        {!live && (
+          <Button onClick={() => setOpen("approve")}>Approve go-live</Button>
+        )}
+        {suspended ? (
+          <Button variant="secondary" onClick={() => setOpen("reinstate")}>
+            Reinstate
+          </Button>
+        ) : (
+          <Button variant="danger" onClick={() => setOpen("suspend")}>
+            Suspend
+          </Button>
+        )}
+      </div>
+      <p className="text-xs text-slate-500">Changes reach the API within a second and are recorded in the activity log under your name.</p>
+
+      <Dialog open={open === "approve"} onClose={close} title={`Approve go-live for ${merchant.name}?`}>
+        <div className="space-y-4 text-sm text-slate-700">
+          <p>
+            Live mode unlocks at once: {merchant.name} can create live API keys and gets a live signing secret and a live wallet.
+            {merchant.goLive.state === "sandbox" && " This merchant has not asked for go-live."}
+          </p>
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button type="button" variant="secondary" onClick={close}>
+              Cancel
+            </Button>
+            <Button
+              type="button"
+              loading={approve.isPending}
+              onClick={() => run(() => approve.mutateAsync({ merchantId: merchant.id }), `${merchant.name} is now live.`)}
+            >
+              Approve go-live
+            </Button>
+          </div>
+        </div>
+      </Dialog>
+
+      <Dialog open={open === "suspend"} onClose={close} title={`Suspend ${merchant.name}?`}>
+        <form
+          noValidate
+          className="space-y-4"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const parsed = suspendReasonSchema.safeParse(reason);
+            if (!parsed.success) {
+              setReasonError(parsed.error.issues[0]?.message);
+              return;
+            }
+            setReasonError(undefined);
+            void run(() => suspend.mutateAsync({ merchantId: merchant.id, reason: parsed.data }), `${merchant.name} is suspended.`);
+          }}
+        >
+          <p className="text-sm text-slate-700">
+            Every API call from {merchant.name} is refused with <code className="text-xs">MERCHANT_SUSPENDED</code> until you reinstate it. The merchant can still sign in to
+            the dashboard.
+          </p>
+          <Field
+            label="Reason"
+            name="reason"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            error={reasonError}
+            hint="3 to 200 characters; kept in the activity log."
+            maxLength={200}
+            autoComplete="off"
+            required
+          />
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button type="button" variant="secondary" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="danger" loading={suspend.isPending}>
+              Suspend merchant
+            </Button>
+          </div>
+        </form>
+      </Dialog>
+
+      <Dialog open={open === "reinstate"} onClose={close} title={`Reinstate ${merchant.name}?`}>
+        <div className="space-y-4 text-sm text-slate-700">
+          <p>API calls from {merchant.name} work again within a second.</p>
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button type="button" variant="secondary" onClick={close}>
+              Cancel
+            </Button>
+            <Button
+              type="button"
+              loading={reinstate.isPending}
+              onClick={() => run(() => reinstate.mutateAsync({ merchantId: merchant.id }), `${merchant.name} is reinstated.`)}
+            >
+              Reinstate
+            </Button>
+          </div>
+        </div>
+      </Dialog>
+    </div>
+  );
+}
