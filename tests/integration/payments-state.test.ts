@@ -1,0 +1,154 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-paystate-"));
+process.env.DATA_DIR = dataDir;
+process.env.LOG_LEVEL = "silent";
+delete process.env.BASE_URL;
+
+const { applyMigrations } = await import("@/server/db/migrate");
+const { createPrismaClient } = await import("@/server/db/client");
+const { startPostgres } = await import("../helpers/postgres");
+const { createMerchant } = await import("@/server/services/merchants/merchants");
+const { createPayment } = await import("@/server/services/payments/payments");
+const { afterPaymentCreated, startAttempt, completeAttempt, expirePayment, cancelPayment, timeoutAttempt, redirectTarget } = await import("@/server/services/payments/lifecycle");
+const { sandboxProcessor } = await import("@/server/providers/payments/sandbox");
+const { redirectSignature } = await import("@/server/services/payments/signature");
+const { TRANSITIONS } = await import("@/server/services/payments/state-machine");
+
+type Db = ReturnType<typeof createPrismaClient>;
+
+describe.each(["sqlite", "postgresql"] as const)("payment state machine on %s", (target) => {
+  let db: Db;
+  let merchantId: string;
+  let signingSecret: string;
+  let stopPg: (() => Promise<void>) | undefined;
+  let n = 0;
+
+  async function newPayment(opts: { minutes?: number } = {}) {
+    const { payment } = await createPayment(db, merchantId, "sandbox", { orderId: `ORDER_${target}_${n++}`, amount: 49_900, redirectUrl: "https://shop.example/return", expiresInMinutes: opts.minutes ?? 30 }, afterPaymentCreated);
+    return payment;
+  }
+  const upi = (vpa = "pending@parakh") => ({ method: "UPI" as const, flow: "collect" as const, vpa });
+  const events = (paymentId: string) => db.webhookEvent.findMany({ where: { subjectId: paymentId }, orderBy: { createdAt: "asc" } });
+
+  beforeAll(async () => {
+    let url = `file:${path.join(dataDir, `${target}.db`)}`;
+    if (target === "postgresql") {
+      const pg = await startPostgres();
+      url = pg.url;
+      stopPg = pg.stop;
+    }
+    await applyMigrations(url);
+    db = createPrismaClient(url);
+    const m = await createMerchant(db, { name: "Race Shop", email: `race-${target}@example.com`, password: "a-long-password" });
+    merchantId = m.merchantId;
+    signingSecret = m.sandbox.signingSecret;
+  });
+  afterAll(async () => {
+    await db?.$disconnect();
+    await stopPg?.();
+  });
+
+  it("declares SUCCESS, EXPIRED and CANCELLED final and SUCCESS unreachable from FAILED", () => {
+    expect(TRANSITIONS.SUCCESS).toEqual([]);
+    expect(TRANSITIONS.EXPIRED).toEqual([]);
+    expect(TRANSITIONS.CANCELLED).toEqual([]);
+    expect(TRANSITIONS.FAILED).not.toContain("SUCCESS");
+  });
+
+  it("starts one attempt when two tabs pay at once", async () => {
+    const p = await newPayment();
+    const results = await Promise.allSettled(Array.from({ length: 6 }, () => startAttempt(db, sandboxProcessor, p.id, upi())));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(await db.paymentAttempt.count({ where: { paymentId: p.id } })).toBe(1);
+    expect((await db.payment.findUniqueOrThrow({ where: { id: p.id } })).status).toBe("PENDING");
+  });
+
+  it("applies a result once when the processor, a retry and the timeout race", async () => {
+    const p = await newPayment();
+    const { attemptId } = await startAttempt(db, sandboxProcessor, p.id, upi());
+    await db.paymentAttempt.update({ where: { id: attemptId }, data: { timeoutAt: new Date(Date.now() - 1) } });
+    const outcomes = await Promise.all([
+      completeAttempt(db, attemptId, { outcome: "SUCCESS" }),
+      completeAttempt(db, attemptId, { outcome: "SUCCESS" }),
+      completeAttempt(db, attemptId, { outcome: "FAILED", errorCode: "X", errorMessage: "x" }),
+      timeoutAttempt(db, attemptId),
+    ]);
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    const final = await db.payment.findUniqueOrThrow({ where: { id: p.id } });
+    const evs = await events(p.id);
+    expect(evs).toHaveLength(1);
+    expect(evs[0]!.type).toBe(final.status === "SUCCESS" ? "payment.success" : "payment.failed");
+  });
+
+  it("charges at most once: retries after a failure, then success; later results change nothing", async () => {
+    const p = await newPayment();
+    const a1 = await startAttempt(db, sandboxProcessor, p.id, { method: "CARD", number: "4000 0000 0000 0002", expiryMonth: 12, expiryYear: 2035, cvv: "123" });
+    expect((await db.payment.findUniqueOrThrow({ where: { id: p.id } })).status).toBe("FAILED");
+    const attempt1 = await db.paymentAttempt.findUniqueOrThrow({ where: { id: a1.attemptId } });
+    expect(attempt1).toMatchObject({ status: "FAILED", errorCode: "CARD_DECLINED", cardNetwork: "VISA", cardLast4: "0002" });
+    expect(JSON.stringify(attempt1)).not.toContain("4000000000000002");
+    await startAttempt(db, sandboxProcessor, p.id, { method: "CARD", number: "4111111111111111", expiryMonth: 12, expiryYear: 2035, cvv: "123" });
+    const paid = await db.payment.findUniqueOrThrow({ where: { id: p.id } });
+    expect(paid).toMatchObject({ status: "SUCCESS", method: "CARD", openOrderKey: null });
+    expect(paid.paidAt).not.toBeNull();
+    await expect(startAttempt(db, sandboxProcessor, p.id, upi())).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(cancelPayment(db, p.id)).rejects.toMatchObject({ code: "CONFLICT" });
+    expect(await expirePayment(db, p.id)).toBe(false);
+    const timeline = await db.paymentEvent.findMany({ where: { paymentId: p.id }, orderBy: { createdAt: "asc" } });
+    expect(timeline.map((e) => e.toStatus)).toEqual(["CREATED", "PENDING", "FAILED", "PENDING", "SUCCESS"]);
+    expect((await events(p.id)).map((e) => e.type)).toEqual(["payment.failed", "payment.success"]);
+  });
+
+  it("expires open payments at expiresAt, and never one that is not due", async () => {
+    const p = await newPayment();
+    expect(await expirePayment(db, p.id)).toBe(false);
+    await db.payment.update({ where: { id: p.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const raced = await Promise.all([expirePayment(db, p.id), expirePayment(db, p.id), startAttempt(db, sandboxProcessor, p.id, upi()).catch(() => null)]);
+    expect(raced.filter((r) => r === true)).toHaveLength(1);
+    expect((await db.payment.findUniqueOrThrow({ where: { id: p.id } })).status).toBe("EXPIRED");
+    expect((await events(p.id)).map((e) => e.type)).toEqual(["payment.expired"]);
+    expect(await db.job.count({ where: { type: "payment.expire", payload: { contains: p.id } } })).toBe(1);
+  });
+
+  it("lets an attempt in flight at expiry finish, and expires a late failure at once", async () => {
+    const ok = await newPayment();
+    const a = await startAttempt(db, sandboxProcessor, ok.id, upi());
+    await db.payment.update({ where: { id: ok.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect(await expirePayment(db, ok.id)).toBe(false);
+    expect(await completeAttempt(db, a.attemptId, { outcome: "SUCCESS" })).toBe(true);
+    expect((await db.payment.findUniqueOrThrow({ where: { id: ok.id } })).status).toBe("SUCCESS");
+
+    const late = await newPayment();
+    const b = await startAttempt(db, sandboxProcessor, late.id, upi());
+    await db.payment.update({ where: { id: late.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await completeAttempt(db, b.attemptId, { outcome: "FAILED", errorCode: "PAYMENT_DECLINED", errorMessage: "declined" });
+    expect((await db.payment.findUniqueOrThrow({ where: { id: late.id } })).status).toBe("EXPIRED");
+  });
+
+  it("times out an attempt with no result so the order is never blocked", async () => {
+    const p = await newPayment();
+    const { attemptId } = await startAttempt(db, sandboxProcessor, p.id, upi("pending@parakh"));
+    expect(await timeoutAttempt(db, attemptId)).toBe(false);
+    await db.paymentAttempt.update({ where: { id: attemptId }, data: { timeoutAt: new Date(Date.now() - 1) } });
+    expect(await timeoutAttempt(db, attemptId)).toBe(true);
+    expect(await db.paymentAttempt.findUniqueOrThrow({ where: { id: attemptId } })).toMatchObject({ status: "FAILED", errorCode: "ATTEMPT_TIMEOUT" });
+    expect((await db.payment.findUniqueOrThrow({ where: { id: p.id } })).status).toBe("FAILED");
+    expect(await db.job.count({ where: { type: "payment.attempt_timeout" } })).toBeGreaterThan(0);
+  });
+
+  it("cancels CREATED and FAILED payments only, and signs the redirect with the signing secret", async () => {
+    const p = await newPayment();
+    await cancelPayment(db, p.id);
+    await expect(cancelPayment(db, p.id)).rejects.toMatchObject({ code: "CONFLICT" });
+    const target = await redirectTarget(db, p.id);
+    const url = new URL(target!);
+    expect(url.origin + url.pathname).toBe("https://shop.example/return");
+    expect(Object.fromEntries(url.searchParams)).toEqual({ paymentId: p.id, orderId: p.orderId, status: "CANCELLED", signature: redirectSignature(signingSecret, p.orderId, p.id, "CANCELLED") });
+    const open = await newPayment();
+    expect(await redirectTarget(db, open.id)).toBeNull();
+  });
+});
