@@ -62,7 +62,8 @@ export async function rotateApiKey(
   keyId: string,
   graceSeconds: number,
 ): Promise<CreatedKey> {
-  const old = await db.apiKey.findFirst({ where: { id: keyId, merchantId, revokedAt: null } });
+  // Only an active key not already rotating: a second rotation must not stretch or revive a grace period.
+  const old = await db.apiKey.findFirst({ where: { id: keyId, merchantId, revokedAt: null, expiresAt: null } });
   if (!old) throw new AppError("NOT_FOUND", "No active API key with this id.");
   const created = await createApiKey(db, merchantId, old.mode as Mode, old.label);
   const until = new Date(Date.now() + Math.max(0, graceSeconds) * 1000);
@@ -90,3 +91,47 @@ export function isKeyUsable(key: { revokedAt: Date | null; expiresAt: Date | nul
 }
 
 export { safeEqual };
+
+/** A merchant's keys in one mode, newest first, without the secret hash. */
+export async function listApiKeys(db: Db, merchantId: string, mode: Mode) {
+  return db.apiKey.findMany({
+    where: { merchantId, mode },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { id: true, label: true, publicKey: true, secretHint: true, createdAt: true, lastUsedAt: true, expiresAt: true, revokedAt: true },
+  });
+}
+
+/** One of the merchant's keys in `mode`; another merchant's or mode's key is NOT_FOUND, so ids reveal nothing. */
+export async function findMerchantKey(db: Db, merchantId: string, mode: Mode, keyId: string) {
+  const key = await db.apiKey.findFirst({
+    where: { id: keyId, merchantId, mode },
+    select: { id: true, label: true, expiresAt: true, revokedAt: true },
+  });
+  if (!key) throw new AppError("NOT_FOUND", "No API key with this id in this mode.");
+  return key;
+}
+
+/** Most working keys one merchant may hold per mode (active or rotating). */
+export const MAX_USABLE_KEYS_PER_MODE = 25;
+
+/**
+ * The dashboard's rotation: only a key that is active and not already rotating can be replaced
+ * (so a second rotation can neither revive an expired key nor stretch a grace period), and the
+ * old key's change and the new key land together.
+ */
+export async function rotateModeKey(db: Db, merchantId: string, mode: Mode, keyId: string, graceSeconds: number) {
+  const key = await findMerchantKey(db, merchantId, mode, keyId);
+  if (!isKeyUsable(key)) throw new AppError("CONFLICT", "This key no longer works, so there is nothing to rotate. Create a new key instead.");
+  if (key.expiresAt) throw new AppError("CONFLICT", "This key has already been replaced and is in its grace period. Revoke it to stop it now.");
+  const until = new Date(Date.now() + Math.max(0, graceSeconds) * 1000);
+  const created = await db.$transaction(async (tx) => {
+    const res = await tx.apiKey.updateMany({
+      where: { id: key.id, merchantId, mode, revokedAt: null, expiresAt: null },
+      data: graceSeconds > 0 ? { expiresAt: until } : { revokedAt: new Date(), expiresAt: until },
+    });
+    if (res.count === 0) throw new AppError("CONFLICT", "This key changed meanwhile; reload the page and try again.");
+    return createApiKey(tx, merchantId, mode, key.label);
+  });
+  await bumpAuthEpoch(db);
+  return { created, old: { id: key.id, expiresAt: until, revoked: graceSeconds <= 0 } };
+}

@@ -32,6 +32,10 @@ export async function currentSigningSecret(db: Db, merchantId: string, mode: Mod
 }
 
 export async function rotateSigningSecret(db: Db, merchantId: string, mode: Mode): Promise<string> {
+  const now = new Date();
+  // At most two secrets are ever valid (B7: two v1 values during a rotation): a secret still in
+  // its grace period from an earlier rotation stops now.
+  await db.signingSecret.updateMany({ where: { merchantId, mode, expiresAt: { gt: now } }, data: { expiresAt: now } });
   await db.signingSecret.updateMany({
     where: { merchantId, mode, expiresAt: null },
     data: { expiresAt: new Date(Date.now() + SIGNING_SECRET_GRACE_MS) },

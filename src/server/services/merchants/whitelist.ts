@@ -31,3 +31,20 @@ export async function removeWhitelistEntry(db: Db, merchantId: string, idOrCidr:
   await bumpAuthEpoch(db);
   return res.count;
 }
+
+/**
+ * Adds an entry the dashboard way: an address already on the list is a CONFLICT on `ip` (instead of
+ * the silent no-op the CLI wants), and the list is capped at `maxEntries`.
+ */
+export async function addNewWhitelistEntry(db: Db, merchantId: string, input: string, label: string, maxEntries: number) {
+  const parsed = parseCidr(input);
+  if (parsed) {
+    const exists = await db.ipWhitelistEntry.findUnique({ where: { merchantId_cidr: { merchantId, cidr: parsed.text } }, select: { id: true } });
+    if (exists) throw new AppError("CONFLICT", `${parsed.text} is already on the list.`, { field: "ip" });
+    const count = await db.ipWhitelistEntry.count({ where: { merchantId } });
+    if (count >= maxEntries) {
+      throw new AppError("VALIDATION_ERROR", `The list holds at most ${maxEntries} entries; use a CIDR range or remove an entry first.`, { field: "ip" });
+    }
+  }
+  return addWhitelistEntry(db, merchantId, input, label);
+}

@@ -1,0 +1,209 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Button, Dialog, Field, Notice, useToast } from "@/components/ui";
+import type { Mode } from "@/components/dashboard/mode";
+import { createKeyInput, ROTATION_GRACE_OPTIONS } from "@/lib/schemas/keys";
+import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import type { ShownOnceKey } from "./secret-once-dialog";
+
+export interface KeyRow {
+  id: string;
+  label: string;
+  publicKey: string;
+  secretHint: string;
+}
+
+function useRefreshKeys() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  return () => qc.invalidateQueries(trpc.keys.list.queryFilter());
+}
+
+export function CreateKeyDialog({ open, mode, onClose, onCreated }: { open: boolean; mode: Mode; onClose: () => void; onCreated: (k: ShownOnceKey) => void }) {
+  const trpc = useTRPC();
+  const refresh = useRefreshKeys();
+  const create = useMutation(trpc.keys.create.mutationOptions());
+  const [label, setLabel] = useState("");
+  const [fieldError, setFieldError] = useState<string>();
+  const [error, setError] = useState<string | null>(null);
+
+  function close() {
+    setLabel("");
+    setFieldError(undefined);
+    setError(null);
+    onClose();
+  }
+
+  async function onSubmit(e: React.FormEvent) {
+    e.preventDefault();
+    setError(null);
+    const parsed = createKeyInput.safeParse({ label });
+    if (!parsed.success) {
+      setFieldError(parsed.error.issues[0]?.message);
+      return;
+    }
+    setFieldError(undefined);
+    try {
+      const created = await create.mutateAsync({ mode, label: parsed.data.label });
+      void refresh();
+      close();
+      onCreated(created);
+    } catch (err) {
+      const info = errorInfo(err);
+      if (info.fieldErrors.label) setFieldError(info.fieldErrors.label);
+      else setError(info.message);
+    }
+  }
+
+  return (
+    <Dialog open={open} onClose={close} title={`Create a ${mode === "live" ? "live" : "sandbox"} key`}>
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        {error && <Notice tone="error">{error}</Notice>}
+        <Field
+          label="Label"
+          name="label"
+          autoFocus
+          maxLength={60}
+          value={label}
+          onChange={(e) => setLabel(e.target.value)}
+          error={fieldError}
+          hint="Where the key is used, e.g. “Production server”. 1–50 characters."
+        />
+        <div className="flex justify-end gap-2">
+          <Button type="button" variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={create.isPending}>
+            Create key
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+export function RotateKeyDialog({ target, mode, onClose, onRotated }: { target: KeyRow | null; mode: Mode; onClose: () => void; onRotated: (k: ShownOnceKey) => void }) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const refresh = useRefreshKeys();
+  const rotate = useMutation(trpc.keys.rotate.mutationOptions());
+  const [grace, setGrace] = useState<(typeof ROTATION_GRACE_OPTIONS)[number]["seconds"]>(86_400);
+  const [error, setError] = useState<string | null>(null);
+
+  function close() {
+    setGrace(86_400);
+    setError(null);
+    onClose();
+  }
+
+  async function onSubmit(e: React.FormEvent) {
+    e.preventDefault();
+    if (!target) return;
+    setError(null);
+    try {
+      const res = await rotate.mutateAsync({ mode, keyId: target.id, graceSeconds: grace });
+      void refresh();
+      close();
+      onRotated(res.key);
+      toast("success", res.oldKey.revoked ? "Key rotated. The old key has stopped working." : "Key rotated. The old key keeps working until its grace period ends.");
+    } catch (err) {
+      setError(errorInfo(err).message);
+      void refresh();
+    }
+  }
+
+  return (
+    <Dialog open={target !== null} onClose={close} title="Rotate key">
+      {target && (
+        <form onSubmit={onSubmit} className="space-y-4">
+          {error && <Notice tone="error">{error}</Notice>}
+          <p className="text-sm text-slate-600">
+            <strong className="font-medium text-slate-900">{target.label}</strong> gets a new public and secret key. Deploy the new secret, then let the old one lapse.
+          </p>
+          <fieldset>
+            <legend className="text-sm font-medium text-slate-700">Old key keeps working</legend>
+            <div className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-4">
+              {ROTATION_GRACE_OPTIONS.map((o) => (
+                <label
+                  key={o.seconds}
+                  className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm has-[:checked]:border-brand-500 has-[:checked]:bg-brand-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-100"
+                >
+                  <input type="radio" name="grace" className="accent-brand-600" checked={grace === o.seconds} onChange={() => setGrace(o.seconds)} />
+                  {o.seconds === 0 ? "Stop now" : `for ${o.label}`}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          {grace === 0 ? (
+            <Notice tone="warning">Requests with the old key will fail with 401 right away. Choose this if the secret has leaked.</Notice>
+          ) : (
+            <p className="text-xs text-slate-500">Both keys work until the grace period ends; you can still revoke the old key early.</p>
+          )}
+          <div className="flex justify-end gap-2">
+            <Button type="button" variant="secondary" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" variant={grace === 0 ? "danger" : "primary"} loading={rotate.isPending}>
+              Rotate key
+            </Button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}
+
+export function RevokeKeyDialog({ target, mode, isLastWorking, onClose }: { target: KeyRow | null; mode: Mode; isLastWorking: boolean; onClose: () => void }) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const refresh = useRefreshKeys();
+  const revoke = useMutation(trpc.keys.revoke.mutationOptions());
+  const [error, setError] = useState<string | null>(null);
+
+  function close() {
+    setError(null);
+    onClose();
+  }
+
+  return (
+    <Dialog open={target !== null} onClose={close} title="Revoke key">
+      {target && (
+        <div className="space-y-4">
+          {error && <Notice tone="error">{error}</Notice>}
+          <p className="text-sm text-slate-600">
+            Revoke <strong className="font-medium text-slate-900">{target.label}</strong> (<code className="break-all font-mono text-xs">{target.secretHint}</code>)? Requests using it
+            will fail with <code className="font-mono text-xs">401 UNAUTHORIZED</code> within a second. This cannot be undone.
+          </p>
+          {isLastWorking && (
+            <Notice tone="warning">This is your only working {mode} key: your integration will stop until you create a new one.</Notice>
+          )}
+          <div className="flex justify-end gap-2">
+            <Button type="button" variant="secondary" onClick={close}>
+              Cancel
+            </Button>
+            <Button
+              variant="danger"
+              loading={revoke.isPending}
+              onClick={async () => {
+                setError(null);
+                try {
+                  await revoke.mutateAsync({ mode, keyId: target.id });
+                  void refresh();
+                  close();
+                  toast("success", `“${target.label}” revoked.`);
+                } catch (err) {
+                  setError(errorInfo(err).message);
+                  void refresh();
+                }
+              }}
+            >
+              Revoke key
+            </Button>
+          </div>
+        </div>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,72 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { Button, CopyButton, Notice } from "@/components/ui";
+
+export interface ShownOnceKey {
+  label: string;
+  publicKey: string;
+  secretKey: string;
+}
+
+/**
+ * Shows a new key pair once. Unlike the kit's Dialog it cannot be dismissed with Escape or a
+ * backdrop click: the only way out is "I've saved it", so a secret is never lost by accident.
+ */
+export function SecretOnceDialog({ shown, title, onDone }: { shown: ShownOnceKey | null; title: string; onDone: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (shown && !d.open) d.showModal();
+    if (!shown && d.open) d.close();
+  }, [shown]);
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby="secret-once-title"
+      onCancel={(e) => e.preventDefault()}
+      // Some browsers close anyway on a repeated Escape; reopen while the secret is still unsaved.
+      onClose={() => {
+        if (shown) ref.current?.showModal();
+      }}
+      className="m-auto w-[min(36rem,calc(100vw-2rem))] rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/50"
+    >
+      {shown && (
+        <>
+          <div className="border-b border-slate-100 px-5 py-3">
+            <h2 id="secret-once-title" className="text-base font-semibold">
+              {title}
+            </h2>
+            <p className="mt-0.5 text-sm text-slate-500">{shown.label}</p>
+          </div>
+          <div className="space-y-4 px-5 py-4">
+            <Notice tone="warning">
+              <strong>Copy the secret key now. You won’t see it again:</strong> we keep only a hash of it. If you lose it, rotate the key to get a new one.
+            </Notice>
+            <KeyLine label="Public key" value={shown.publicKey} />
+            <KeyLine label="Secret key" value={shown.secretKey} emphasis />
+            <p className="text-xs text-slate-500">Keep the secret key on your server (an environment variable or secret manager), never in browser or app code.</p>
+            <div className="flex justify-end">
+              <Button onClick={onDone}>I’ve saved it</Button>
+            </div>
+          </div>
+        </>
+      )}
+    </dialog>
+  );
+}
+
+function KeyLine({ label, value, emphasis }: { label: string; value: string; emphasis?: boolean }) {
+  return (
+    <div>
+      <p className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</p>
+      <div className="mt-1 flex flex-col items-start gap-2 sm:flex-row">
+        <code className={`w-full min-w-0 break-all sm:flex-1 rounded-md px-3 py-2 font-mono text-sm ${emphasis ? "bg-amber-50 text-slate-900 ring-1 ring-amber-200" : "bg-slate-100 text-slate-800"}`}>
+          {value}
+        </code>
+        <CopyButton value={value} label={`Copy ${label.toLowerCase()}`} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Button, Card, CopyButton, Dialog, Notice, formatDateTime, useToast } from "@/components/ui";
+import type { Mode } from "@/components/dashboard/mode";
+import { errorInfo, useTRPC } from "@/lib/trpc/client";
+
+/** The mode's webhook/redirect signing secret: masked until the merchant asks to see it. */
+export function SigningSecretCard({ mode, createdAt, previousValidUntil }: { mode: Mode; createdAt: string | null; previousValidUntil: string | null }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const reveal = useMutation(trpc.keys.revealSigningSecret.mutationOptions());
+  const rotate = useMutation(trpc.keys.rotateSigningSecret.mutationOptions());
+  const [secret, setSecret] = useState<string | null>(null);
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const [rotateError, setRotateError] = useState<string | null>(null);
+  const graceOpen = previousValidUntil && new Date(previousValidUntil).getTime() > Date.now();
+
+  return (
+    <Card
+      title="Webhook signing secret"
+      description={
+        <>
+          Signs webhooks and checkout redirects in {mode} mode (<code className="font-mono text-xs">X-Webhook-Signature</code>). Verify it on your server.
+        </>
+      }
+    >
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+        <code className="min-w-0 break-all rounded-md bg-slate-100 px-3 py-2 font-mono text-sm text-slate-800 sm:flex-1" aria-label={secret ? "Signing secret" : "Signing secret (hidden)"}>
+          {secret ?? "whsec_••••••••••••••••"}
+        </code>
+        <div className="flex gap-2">
+          {secret ? (
+            <>
+              <CopyButton value={secret} />
+              <Button variant="secondary" size="sm" onClick={() => setSecret(null)}>
+                Hide
+              </Button>
+            </>
+          ) : (
+            <Button
+              variant="secondary"
+              size="sm"
+              loading={reveal.isPending}
+              onClick={() =>
+                reveal.mutate({ mode }, { onSuccess: (r) => setSecret(r.secret), onError: (err) => toast("error", errorInfo(err).message) })
+              }
+            >
+              Reveal
+            </Button>
+          )}
+          <Button variant="secondary" size="sm" onClick={() => setConfirmOpen(true)}>
+            Rotate
+          </Button>
+        </div>
+      </div>
+      <p className="mt-2 text-xs text-slate-500">
+        {createdAt ? `Current secret since ${formatDateTime(createdAt)}.` : null}
+        {graceOpen ? ` The previous secret is still accepted until ${formatDateTime(previousValidUntil)}.` : null}
+      </p>
+
+      <Dialog
+        open={confirmOpen}
+        onClose={() => {
+          setConfirmOpen(false);
+          setRotateError(null);
+        }}
+        title="Rotate signing secret"
+      >
+        <div className="space-y-4">
+          {rotateError && <Notice tone="error">{rotateError}</Notice>}
+          <p className="text-sm text-slate-600">
+            A new secret signs everything from now on. The previous secret stays valid for <strong className="font-medium text-slate-900">24 hours</strong>: during that
+            time each webhook carries two <code className="font-mono text-xs">v1=</code> signatures, one per secret, so your receiver keeps working while you deploy the
+            new one.
+          </p>
+          <div className="flex justify-end gap-2">
+            <Button type="button" variant="secondary" onClick={() => setConfirmOpen(false)}>
+              Cancel
+            </Button>
+            <Button
+              loading={rotate.isPending}
+              onClick={async () => {
+                setRotateError(null);
+                try {
+                  const r = await rotate.mutateAsync({ mode });
+                  setSecret(r.secret);
+                  setConfirmOpen(false);
+                  void qc.invalidateQueries(trpc.keys.list.queryFilter());
+                  toast("success", "Signing secret rotated. The new secret is shown; the previous one works for 24 hours.");
+                } catch (err) {
+                  setRotateError(errorInfo(err).message);
+                }
+              }}
+            >
+              Rotate secret
+            </Button>
+          </div>
+        </div>
+      </Dialog>
+    </Card>
+  );
+}

@@ -1,0 +1,292 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { Button, Card, Dialog, EmptyState, ErrorState, Field, LoadingState, Notice, PageHeader, cx, formatDateTime, useToast } from "@/components/ui";
+import { addWhitelistInput } from "@/lib/schemas/whitelist";
+import { errorInfo, useTRPC } from "@/lib/trpc/client";
+
+type Entry = { id: string; cidr: string; label: string; createdAt: string };
+
+function useRefreshWhitelist() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  return () => qc.invalidateQueries(trpc.whitelist.list.queryFilter());
+}
+
+function CurrentIp({ ip, listed }: { ip: string | null; listed: boolean }) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const refresh = useRefreshWhitelist();
+  const add = useMutation(trpc.whitelist.add.mutationOptions());
+  if (!ip) return null;
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white px-4 py-3 sm:px-5">
+      <div className="min-w-0 text-sm">
+        <p className="text-slate-700">
+          Your current IP: <code className="break-all font-mono font-medium text-slate-900">{ip}</code>
+        </p>
+        <p className="mt-0.5 text-xs text-slate-500">The address this browser reaches us from. Your API server’s public IP is often a different one.</p>
+      </div>
+      <Button
+        variant="secondary"
+        size="sm"
+        disabled={listed}
+        loading={add.isPending}
+        onClick={async () => {
+          try {
+            await add.mutateAsync({ ip, label: "Added from dashboard" });
+            await refresh();
+            toast("success", `${ip} added to the whitelist.`);
+          } catch (err) {
+            toast("error", errorInfo(err).message);
+          }
+        }}
+      >
+        {listed ? "Already on the list" : "Add this IP"}
+      </Button>
+    </div>
+  );
+}
+
+function AddEntryForm({ full, entryCount }: { full: boolean; entryCount: number }) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const refresh = useRefreshWhitelist();
+  const add = useMutation(trpc.whitelist.add.mutationOptions());
+  const [form, setForm] = useState({ ip: "", label: "" });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  // A "already on the list" error goes stale once the list changes (e.g. the entry was removed).
+  useEffect(() => setErrors({}), [entryCount]);
+
+  async function onSubmit(e: React.FormEvent) {
+    e.preventDefault();
+    const parsed = addWhitelistInput.safeParse(form);
+    if (!parsed.success) {
+      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
+      return;
+    }
+    setErrors({});
+    try {
+      const entry = await add.mutateAsync(parsed.data);
+      await refresh();
+      setForm({ ip: "", label: "" });
+      toast("success", `${entry.cidr} added to the whitelist.`);
+    } catch (err) {
+      const info = errorInfo(err);
+      if (Object.keys(info.fieldErrors).length > 0) setErrors(info.fieldErrors);
+      else toast("error", info.message);
+    }
+  }
+
+  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => {
+    setForm((f) => ({ ...f, [k]: e.target.value }));
+    if (errors[k]) setErrors(({ [k]: _, ...rest }) => rest);
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-start">
+      <Field
+        label="IP address or CIDR range"
+        name="ip"
+        placeholder="203.0.113.10 or 203.0.113.0/24"
+        autoComplete="off"
+        spellCheck={false}
+        value={form.ip}
+        onChange={set("ip")}
+        error={errors.ip}
+        hint="IPv4 or IPv6; a range must start at its first address."
+      />
+      <Field label="Label (optional)" name="label" placeholder="e.g. Production server" maxLength={110} value={form.label} onChange={set("label")} error={errors.label} />
+      <Button type="submit" className="sm:mt-6" loading={add.isPending} disabled={full}>
+        Add
+      </Button>
+    </form>
+  );
+}
+
+function EntryList({ entries, enforceOnAllApis }: { entries: Entry[]; enforceOnAllApis: boolean }) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const refresh = useRefreshWhitelist();
+  const remove = useMutation(trpc.whitelist.remove.mutationOptions());
+  const [target, setTarget] = useState<Entry | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const close = () => {
+    setTarget(null);
+    setError(null);
+  };
+
+  if (entries.length === 0) {
+    return (
+      <EmptyState title="No addresses yet">
+        Payments API calls are refused with <code className="font-mono text-xs">403 IP_NOT_WHITELISTED</code> until you add your server’s IP.
+      </EmptyState>
+    );
+  }
+  return (
+    <>
+      <ul className="divide-y divide-slate-100 rounded-md border border-slate-200">
+        {entries.map((e) => (
+          <li key={e.id} className="flex items-center justify-between gap-3 px-4 py-3">
+            <div className="min-w-0 flex-1">
+              <code className="break-all font-mono text-sm font-medium text-slate-900">{e.cidr}</code>
+              <p className="text-xs text-slate-500">
+                {e.label ? <span className="text-slate-700">{e.label} · </span> : null}Added {formatDateTime(e.createdAt)}
+              </p>
+            </div>
+            <Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50" onClick={() => setTarget(e)} aria-label={`Remove ${e.cidr}`}>
+              Remove
+            </Button>
+          </li>
+        ))}
+      </ul>
+      <Dialog open={target !== null} onClose={close} title="Remove address">
+        {target && (
+          <div className="space-y-4">
+            {error && <Notice tone="error">{error}</Notice>}
+            <p className="text-sm text-slate-600">
+              Remove <code className="break-all font-mono text-slate-900">{target.cidr}</code>
+              {target.label ? ` (${target.label})` : ""}? Payments API calls from it will be refused within a second
+              {enforceOnAllApis ? ", and so will /v1 and KYC calls" : ""}.
+            </p>
+            {entries.length === 1 && (
+              <Notice tone="warning">
+                This is the last entry. With an empty list every payments call is refused{enforceOnAllApis ? ", and every /v1 and KYC call too" : ""}.
+              </Notice>
+            )}
+            <div className="flex justify-end gap-2">
+              <Button variant="secondary" onClick={close}>
+                Cancel
+              </Button>
+              <Button
+                variant="danger"
+                loading={remove.isPending}
+                onClick={async () => {
+                  setError(null);
+                  try {
+                    await remove.mutateAsync({ id: target.id });
+                    await refresh();
+                    close();
+                    toast("success", `${target.cidr} removed.`);
+                  } catch (err) {
+                    setError(errorInfo(err).message);
+                    void refresh();
+                  }
+                }}
+              >
+                Remove
+              </Button>
+            </div>
+          </div>
+        )}
+      </Dialog>
+    </>
+  );
+}
+
+function Enforcement({ on, listEmpty }: { on: boolean; listEmpty: boolean }) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const refresh = useRefreshWhitelist();
+  const set = useMutation(trpc.whitelist.setEnforcement.mutationOptions());
+  const [confirmOpen, setConfirmOpen] = useState(false);
+
+  async function apply(value: boolean) {
+    try {
+      await set.mutateAsync({ enforceOnAllApis: value });
+      await refresh();
+      setConfirmOpen(false);
+      toast("success", value ? "The whitelist now also applies to /v1 and KYC." : "The whitelist now applies to payments only.");
+    } catch (err) {
+      toast("error", errorInfo(err).message);
+    }
+  }
+
+  return (
+    <Card title="Where the whitelist applies">
+      <div className="flex items-start justify-between gap-4">
+        <div className="text-sm text-slate-600">
+          <p id="enforce-label" className="font-medium text-slate-900">
+            Also enforce on /v1 and KYC APIs
+          </p>
+          <p id="enforce-desc" className="mt-1">
+            Payments (<code className="font-mono text-xs">/api/checkout</code>, <code className="font-mono text-xs">/api/payments</code>) always check this list. Turn
+            this on to also refuse identity, employment (<code className="font-mono text-xs">/v1</code>) and KYC (<code className="font-mono text-xs">/api/kyc</code>)
+            calls from addresses not on it. Applies to sandbox and live.
+          </p>
+        </div>
+        <button
+          type="button"
+          role="switch"
+          aria-checked={on}
+          aria-labelledby="enforce-label"
+          aria-describedby="enforce-desc"
+          disabled={set.isPending}
+          onClick={() => (on ? void apply(false) : setConfirmOpen(true))}
+          className={cx(
+            "relative mt-0.5 inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors disabled:opacity-60",
+            on ? "bg-brand-600" : "bg-slate-300",
+          )}
+        >
+          <span className={cx("inline-block h-5 w-5 rounded-full bg-white shadow transition-transform", on ? "translate-x-5" : "translate-x-0.5")} />
+        </button>
+      </div>
+      <Dialog open={confirmOpen} onClose={() => setConfirmOpen(false)} title="Enforce on /v1 and KYC APIs">
+        <div className="space-y-4">
+          {listEmpty ? (
+            <Notice tone="warning">
+              <strong>Your whitelist is empty.</strong> Turning this on refuses every /v1 and KYC request with 403 IP_NOT_WHITELISTED until you add an address.
+            </Notice>
+          ) : (
+            <p className="text-sm text-slate-600">
+              Within a second, /v1 and KYC requests from addresses not on the list get <code className="font-mono text-xs">403 IP_NOT_WHITELISTED</code>. Make sure
+              every server that calls them is listed.
+            </p>
+          )}
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={() => setConfirmOpen(false)}>
+              Cancel
+            </Button>
+            <Button variant={listEmpty ? "danger" : "primary"} loading={set.isPending} onClick={() => void apply(true)}>
+              Turn on
+            </Button>
+          </div>
+        </div>
+      </Dialog>
+    </Card>
+  );
+}
+
+export function WhitelistView() {
+  const trpc = useTRPC();
+  const list = useQuery(trpc.whitelist.list.queryOptions());
+  const data = list.data;
+  return (
+    <>
+      <PageHeader
+        title="IP whitelist"
+        description="Addresses allowed to call the payments API. One list for sandbox and live; changes apply within a second."
+      />
+      {list.isLoading ? (
+        <LoadingState label="Loading whitelist…" />
+      ) : list.isError || !data ? (
+        <ErrorState message={errorInfo(list.error).message} onRetry={() => void list.refetch()} />
+      ) : (
+        <div className="space-y-6">
+          {data.enforceOnAllApis && data.entries.length === 0 && (
+            <Notice tone="error">Your whitelist is empty and enforced on every API: all /v1, KYC and payments calls are being refused. Add your server’s IP.</Notice>
+          )}
+          <CurrentIp ip={data.currentIp} listed={data.currentIpListed} />
+          <Card title={`Addresses (${data.entries.length})`} description={data.entries.length >= data.maxEntries ? `The list is full (${data.maxEntries}); remove an entry or use a CIDR range.` : undefined}>
+            <div className="space-y-5">
+              <AddEntryForm full={data.entries.length >= data.maxEntries} entryCount={data.entries.length} />
+              <EntryList entries={data.entries} enforceOnAllApis={data.enforceOnAllApis} />
+            </div>
+          </Card>
+          <Enforcement on={data.enforceOnAllApis} listEmpty={data.entries.length === 0} />
+        </div>
+      )}
+    </>
+  );
+}
