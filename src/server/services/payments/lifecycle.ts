@@ -22,7 +22,7 @@ type PaymentRow = { id: string; merchantId: string; mode: string; orderId: strin
 
 /** Schedules the payment's expiry with the durable queue (the sweeper), in the creating transaction. */
 export async function afterPaymentCreated(tx: DbTx, p: PaymentRow) {
-  await enqueueJob(tx, { type: JOBS.expire, payload: { paymentId: p.id }, runAt: p.expiresAt, uniqueKey: `expire:${p.id}` });
+  await enqueueJob(tx, { type: JOBS.expire, payload: { paymentId: p.id }, runAt: p.expiresAt });
 }
 
 async function emitPaymentEvent(tx: DbTx, paymentId: string, type: WebhookEventType) {

@@ -61,22 +61,17 @@ export interface CreatedPayment {
  */
 export async function createPayment(db: Db, merchantId: string, mode: Mode, input: CreatePaymentInput, onCreated?: (tx: DbTx, p: PaymentRow) => Promise<void>): Promise<CreatedPayment> {
   const key = orderKey(merchantId, mode, input.orderId);
+  // Fast path first: the common case is a new order, so insert straight away and let the unique
+  // open-order key catch repeats; the slower checks run only when that insert is refused.
+  const paid = await db.payment.findUnique({ where: { paidOrderKey: key }, select: { id: true } });
+  if (paid) throw new AppError("ORDER_ALREADY_PAID", `Order ${input.orderId} has already been paid (${paid.id}).`);
+  const merchant = await db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { checkoutExpiryMinutes: true } });
+  const minutes = input.expiresInMinutes ?? merchant.checkoutExpiryMinutes;
   for (let attempt = 0; attempt < 3; attempt++) {
     const now = new Date();
     try {
-      return await db.$transaction(async (tx) => {
-        const paid = await tx.payment.findUnique({ where: { paidOrderKey: key } });
-        if (paid) throw new AppError("ORDER_ALREADY_PAID", `Order ${input.orderId} has already been paid (${paid.id}).`);
-        const open = await tx.payment.findUnique({ where: { openOrderKey: key } });
-        if (open && !(await expireIfDue(tx, open, now))) {
-          if (open.amountPaise !== input.amount) {
-            throw new AppError("DUPLICATE_ORDER_ID", `Order ${input.orderId} already has an open payment (${open.id}) for ${formatPaise(open.amountPaise)}.`);
-          }
-          return { payment: open, created: false };
-        }
-        const merchant = await tx.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { checkoutExpiryMinutes: true } });
-        const minutes = input.expiresInMinutes ?? merchant.checkoutExpiryMinutes;
-        const payment = await tx.payment.create({
+      const payment = await db.$transaction(async (tx) => {
+        const created = await tx.payment.create({
           data: {
             id: newPaymentId(),
             merchantId,
@@ -97,15 +92,26 @@ export async function createPayment(db: Db, merchantId: string, mode: Mode, inpu
             createdAt: now,
           },
         });
-        await tx.paymentEvent.create({ data: { id: newId("evt"), paymentId: payment.id, fromStatus: null, toStatus: "CREATED", reason: "CREATED", createdAt: now } });
-        await onCreated?.(tx, payment);
-        return { payment, created: true };
+        await tx.paymentEvent.create({ data: { id: newId("evt"), paymentId: created.id, fromStatus: null, toStatus: "CREATED", reason: "CREATED", createdAt: now } });
+        await onCreated?.(tx, created);
+        return created;
       });
+      return { payment, created: true };
     } catch (err) {
-      // Two creates for one order raced; the loser looks again and finds the winner.
-      if (isUniqueViolation(err) && attempt < 2) continue;
-      throw err;
+      if (!isUniqueViolation(err)) throw err;
     }
+    // The order already has an open payment (or one was just paid): decide against it.
+    const existing = await db.$transaction(async (tx) => {
+      const nowPaid = await tx.payment.findUnique({ where: { paidOrderKey: key }, select: { id: true } });
+      if (nowPaid) throw new AppError("ORDER_ALREADY_PAID", `Order ${input.orderId} has already been paid (${nowPaid.id}).`);
+      const open = await tx.payment.findUnique({ where: { openOrderKey: key } });
+      if (!open || (await expireIfDue(tx, open, new Date()))) return null;
+      if (open.amountPaise !== input.amount) {
+        throw new AppError("DUPLICATE_ORDER_ID", `Order ${input.orderId} already has an open payment (${open.id}) for ${formatPaise(open.amountPaise)}.`);
+      }
+      return open;
+    });
+    if (existing) return { payment: existing, created: false };
   }
   throw new AppError("CONFLICT", "Could not create the payment; retry.");
 }
