@@ -2,9 +2,9 @@
 
 import { createContext, useCallback, useContext, useState } from "react";
 
-export type Mode = "sandbox" | "live";
+import { MODE_COOKIE, type Mode } from "@/lib/mode";
 
-export const MODE_COOKIE = "parakh_mode";
+export type { Mode };
 
 const ModeContext = createContext<{ mode: Mode; setMode: (m: Mode) => void; liveEnabled: boolean }>({
   mode: "sandbox",

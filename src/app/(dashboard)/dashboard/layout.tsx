@@ -1,7 +1,8 @@
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { DashboardShell } from "@/components/dashboard/shell";
-import { MODE_COOKIE, ModeProvider, type Mode } from "@/components/dashboard/mode";
+import { ModeProvider } from "@/components/dashboard/mode";
+import { MODE_COOKIE, type Mode } from "@/lib/mode";
 import { ToastProvider } from "@/components/ui";
 import { TrpcProviders } from "@/lib/trpc/client";
 import { requireUser } from "@/server/auth/session";

@@ -1,0 +1,10 @@
+import type { Metadata } from "next";
+import { LogDetail } from "./log-detail";
+
+export const metadata: Metadata = { title: "Request" };
+
+export default async function LogDetailPage({ params, searchParams }: { params: Promise<{ requestId: string }>; searchParams: Promise<{ id?: string | string[] }> }) {
+  const { requestId } = await params;
+  const { id } = await searchParams;
+  return <LogDetail requestId={requestId} id={typeof id === "string" ? id : undefined} />;
+}

@@ -1,0 +1,277 @@
+"use client";
+
+import { useInfiniteQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useMemo, useState } from "react";
+import { Button, Card, EmptyState, ErrorState, Field, LoadingState, Notice, PageHeader, Table, Td, Th, cx } from "@/components/ui";
+import { useMode } from "@/components/dashboard/mode";
+import { PAGE_SIZE, logFiltersFromQuery, logFiltersSchema, logFiltersToQuery, type LogFilters } from "@/lib/schemas/logs";
+import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { CopyIconButton, HttpStatusBadge, SelectField, formatIst, formatLatency } from "./parts";
+
+const STATUS_OPTIONS = [
+  { value: "", label: "Any status" },
+  { value: "2xx", label: "2xx success" },
+  { value: "4xx", label: "4xx client error" },
+  { value: "5xx", label: "5xx server error" },
+];
+
+type Draft = { path: string; statusClass: string; from: string; to: string; requestId: string };
+
+function FilterForm({ initial, onApply, onClear }: { initial: LogFilters; onApply: (f: LogFilters) => void; onClear: () => void }) {
+  const [draft, setDraft] = useState<Draft>({
+    path: initial.path ?? "",
+    statusClass: initial.statusClass ?? "",
+    from: initial.from ?? "",
+    to: initial.to ?? "",
+    requestId: initial.requestId ?? "",
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const activeCount = Object.values(initial).filter(Boolean).length;
+  const active = activeCount > 0;
+  // On a phone the form folds away behind a button so the results come first.
+  const [open, setOpen] = useState(false);
+  const set = (k: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement>) => setDraft((d) => ({ ...d, [k]: e.target.value }));
+
+  function submit(e: React.FormEvent) {
+    e.preventDefault();
+    const raw = Object.fromEntries(Object.entries(draft).filter(([, v]) => v.trim() !== ""));
+    const parsed = logFiltersSchema.safeParse(raw);
+    if (!parsed.success) {
+      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0] ?? "form"), i.message])));
+      return;
+    }
+    setErrors({});
+    onApply(parsed.data);
+  }
+
+  return (
+    <div className="mb-4">
+      <div className="flex flex-wrap items-center gap-2 lg:hidden">
+        <Button type="button" variant="secondary" aria-expanded={open} aria-controls="log-filters" onClick={() => setOpen((o) => !o)}>
+          {open ? "Hide filters" : active ? `Filters (${activeCount})` : "Filters"}
+        </Button>
+        {active && !open && (
+          <Button type="button" variant="ghost" onClick={onClear}>
+            Clear filters
+          </Button>
+        )}
+      </div>
+      <form
+        id="log-filters"
+        onSubmit={submit}
+        noValidate
+        aria-label="Filter requests"
+        className={cx("mt-3 rounded-lg border border-slate-200 bg-white p-4 lg:mt-0 lg:block", open ? "block" : "hidden")}
+      >
+        <div className="grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,1.3fr)_minmax(0,1.2fr)_minmax(0,1.2fr)_minmax(0,2fr)]">
+          <Field className="col-span-2 lg:col-span-1" label="Path" name="path" placeholder="/v1/identity" value={draft.path} onChange={set("path")} error={errors.path} spellCheck={false} />
+          <SelectField className="col-span-2 lg:col-span-1" label="Status" name="status" value={draft.statusClass} onChange={(v) => setDraft((d) => ({ ...d, statusClass: v }))} options={STATUS_OPTIONS} error={errors.statusClass} />
+          <Field label="From (IST)" name="from" type="date" value={draft.from} onChange={set("from")} error={errors.from} />
+          <Field label="To (IST)" name="to" type="date" value={draft.to} onChange={set("to")} error={errors.to} min={draft.from || undefined} />
+          <Field className="col-span-2 lg:col-span-1" label="Request id" name="requestId" placeholder="req_…" value={draft.requestId} onChange={set("requestId")} error={errors.requestId} spellCheck={false} autoComplete="off" />
+        </div>
+        <div className="mt-3 flex flex-wrap items-center gap-2">
+          <Button type="submit">Apply filters</Button>
+          {active && (
+            <Button type="button" variant="ghost" onClick={onClear}>
+              Clear filters
+            </Button>
+          )}
+          <p className="text-xs text-slate-500">Path matches text anywhere in the path or query string (case-sensitive). Dates are whole IST days.</p>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+type LogItem = {
+  id: string;
+  requestId: string;
+  createdAt: Date | string;
+  method: string;
+  path: string;
+  status: number;
+  latencyMs: number;
+  clientIp: string;
+  errorCode: string | null;
+};
+
+const detailHref = (item: LogItem) => `/dashboard/logs/${encodeURIComponent(item.requestId)}?id=${encodeURIComponent(item.id)}`;
+
+function LogsTable({ items }: { items: LogItem[] }) {
+  const router = useRouter();
+  return (
+    <Table
+      caption="API requests, newest first"
+      head={
+        <tr>
+          <Th>Time (IST)</Th>
+          <Th>Request</Th>
+          <Th>Status</Th>
+          <Th className="text-right">Latency</Th>
+          <Th>Request id</Th>
+          <Th>Client IP</Th>
+        </tr>
+      }
+    >
+      {items.map((item) => (
+        <tr
+          key={item.id}
+          className="cursor-pointer hover:bg-slate-50"
+          onClick={(e) => {
+            // The row is a mouse shortcut; the time link is the keyboard path to the same page.
+            if ((e.target as HTMLElement).closest("a,button")) return;
+            router.push(detailHref(item));
+          }}
+        >
+          <Td>
+            <Link href={detailHref(item)} className="text-slate-900 hover:text-brand-700 hover:underline">
+              {formatIst(item.createdAt, true)}
+            </Link>
+          </Td>
+          <Td>
+            <div className="max-w-[17rem] truncate font-mono text-xs text-slate-800" title={`${item.method} ${item.path}`}>
+              <span className="text-slate-500">{item.method}</span> {item.path}
+            </div>
+            {item.errorCode && <div className="mt-0.5 font-mono text-[11px] text-slate-500">{item.errorCode}</div>}
+          </Td>
+          <Td>
+            <HttpStatusBadge status={item.status} />
+          </Td>
+          <Td className="text-right tabular-nums">{formatLatency(item.latencyMs)}</Td>
+          <Td>
+            <span className="inline-flex items-center gap-1">
+              <code className="max-w-[10rem] truncate font-mono text-xs" title={item.requestId}>
+                {item.requestId}
+              </code>
+              <CopyIconButton value={item.requestId} label={`Copy request id ${item.requestId}`} />
+            </span>
+          </Td>
+          <Td>
+            <div className="max-w-[9rem] truncate font-mono text-xs" title={item.clientIp}>
+              {item.clientIp}
+            </div>
+          </Td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+/** Phone layout: one tappable block per request. */
+function LogsList({ items }: { items: LogItem[] }) {
+  return (
+    <ul className="-mx-4 divide-y divide-slate-100 sm:mx-0" aria-label="API requests, newest first">
+      {items.map((item) => (
+        <li key={item.id}>
+          <Link href={detailHref(item)} className="block px-4 py-3 hover:bg-slate-50 sm:px-0">
+            <div className="flex items-center gap-2">
+              <HttpStatusBadge status={item.status} />
+              <span className="font-mono text-xs font-medium text-slate-700">{item.method}</span>
+              <span className="min-w-0 truncate font-mono text-xs text-slate-900">{item.path}</span>
+            </div>
+            <div className="mt-1 flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-slate-500">
+              <span>{formatIst(item.createdAt, true)}</span>
+              <span className="tabular-nums">{formatLatency(item.latencyMs)}</span>
+              {item.errorCode && <span>{item.errorCode}</span>}
+            </div>
+            <div className="mt-0.5 truncate font-mono text-[11px] text-slate-400">{item.requestId}</div>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function LogsView() {
+  const { mode } = useMode();
+  const trpc = useTRPC();
+  const router = useRouter();
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const queryKey = searchParams.toString();
+  const { filters, errors: urlErrors } = useMemo(() => logFiltersFromQuery(new URLSearchParams(queryKey)), [queryKey]);
+  const hasFilters = Object.values(filters).some(Boolean);
+
+  const logs = useInfiniteQuery(
+    trpc.logs.list.infiniteQueryOptions({ mode, ...filters, limit: PAGE_SIZE }, { getNextPageParam: (last) => last.nextCursor ?? undefined }),
+  );
+  const items = logs.data?.pages.flatMap((p) => p.items) ?? [];
+  const apply = (f: LogFilters) => router.push(`${pathname}${logFiltersToQuery(f)}`);
+  const modeName = mode === "live" ? "live" : "sandbox";
+
+  return (
+    <>
+      <PageHeader
+        title="Request logs"
+        description={`Every REST call made with your ${modeName} keys, newest first. Bodies are stored redacted.`}
+        actions={
+          <Button variant="secondary" onClick={() => void logs.refetch()} loading={logs.isRefetching && !logs.isFetchingNextPage} disabled={logs.isLoading}>
+            Refresh
+          </Button>
+        }
+      />
+      {/* Re-mounted when the URL changes so the form always shows the filters in effect. */}
+      <FilterForm key={queryKey} initial={filters} onApply={apply} onClear={() => router.push(pathname)} />
+      {Object.keys(urlErrors).length > 0 && (
+        <div className="mb-4">
+          <Notice tone="warning">Some filters in this link were not valid and are ignored: {Object.values(urlErrors).join("; ")}.</Notice>
+        </div>
+      )}
+      <Card>
+        {logs.isLoading ? (
+          <LoadingState label="Loading requests…" />
+        ) : logs.isError && !logs.data ? (
+          <ErrorState message={errorInfo(logs.error).message} onRetry={() => void logs.refetch()} />
+        ) : items.length === 0 ? (
+          hasFilters ? (
+            <EmptyState title="No requests match these filters">
+              <Button variant="secondary" className="mt-3" onClick={() => router.push(pathname)}>
+                Clear filters
+              </Button>
+            </EmptyState>
+          ) : (
+            <EmptyState title={`No API calls in ${modeName} mode yet`}>
+              <p>
+                Calls with your {modeName} keys appear here as they happen. Get a key on the{" "}
+                <Link href="/dashboard/keys" className="text-brand-600 hover:underline">
+                  API keys
+                </Link>{" "}
+                page and see the{" "}
+                <Link href="/docs" className="text-brand-600 hover:underline">
+                  API docs
+                </Link>
+                .
+              </p>
+            </EmptyState>
+          )
+        ) : (
+          <>
+            <div className="hidden lg:block">
+              <LogsTable items={items} />
+            </div>
+            <div className="lg:hidden">
+              <LogsList items={items} />
+            </div>
+            <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
+              <p className="text-xs text-slate-500" aria-live="polite">
+                {items.length} {items.length === 1 ? "request" : "requests"} shown{logs.hasNextPage ? "" : " · end of results"}
+              </p>
+              {logs.isFetchNextPageError ? (
+                <ErrorState message={errorInfo(logs.error).message} onRetry={() => void logs.fetchNextPage()} />
+              ) : (
+                logs.hasNextPage && (
+                  <Button variant="secondary" loading={logs.isFetchingNextPage} onClick={() => void logs.fetchNextPage()}>
+                    Load more
+                  </Button>
+                )
+              )}
+            </div>
+          </>
+        )}
+      </Card>
+    </>
+  );
+}

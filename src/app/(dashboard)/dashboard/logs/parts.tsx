@@ -1,0 +1,125 @@
+"use client";
+
+import { useId, useState } from "react";
+import { Badge, cx } from "@/components/ui";
+
+// Pieces shared by the request-log and verification pages.
+
+/**
+ * Times in the dashboard's lists are IST, like the date filters and the Overview's days.
+ * `short` drops the year when it is the current one (dense tables).
+ */
+export function formatIst(d: Date | string, short = false): string {
+  const date = new Date(d);
+  const year = (x: Date) => x.toLocaleString("en-IN", { timeZone: "Asia/Kolkata", year: "numeric" });
+  return date.toLocaleString("en-IN", {
+    timeZone: "Asia/Kolkata",
+    day: "numeric",
+    month: "short",
+    ...(short && year(date) === year(new Date()) ? {} : { year: "numeric" }),
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hour12: false,
+  });
+}
+
+/** A compact copy button for table cells; the label says what is copied. */
+export function CopyIconButton({ value, label }: { value: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      aria-label={copied ? "Copied" : label}
+      title={copied ? "Copied" : label}
+      onClick={async () => {
+        try {
+          await navigator.clipboard.writeText(value);
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1500);
+        } catch {
+          // Clipboard refused (insecure origin): leave the text selectable instead of claiming success.
+        }
+      }}
+      className="inline-flex h-6 w-6 shrink-0 items-center justify-center rounded text-slate-400 hover:bg-slate-100 hover:text-slate-700"
+    >
+      {copied ? (
+        <svg viewBox="0 0 20 20" className="h-3.5 w-3.5 text-green-600" fill="currentColor" aria-hidden="true">
+          <path d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z" />
+        </svg>
+      ) : (
+        <svg viewBox="0 0 20 20" className="h-3.5 w-3.5" fill="none" stroke="currentColor" strokeWidth="1.6" aria-hidden="true">
+          <rect x="7" y="7" width="10" height="10" rx="2" />
+          <path d="M13 7V5a2 2 0 0 0-2-2H5a2 2 0 0 0-2 2v6a2 2 0 0 0 2 2h2" />
+        </svg>
+      )}
+    </button>
+  );
+}
+
+export function HttpStatusBadge({ status }: { status: number }) {
+  const tone = status >= 500 ? "red" : status >= 400 ? "amber" : status >= 200 && status < 300 ? "green" : "slate";
+  return (
+    <Badge tone={tone}>
+      <span className="font-mono tabular-nums">{status}</span>
+    </Badge>
+  );
+}
+
+export function formatLatency(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return "—";
+  if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
+  if (ms >= 10) return `${Math.round(ms)} ms`;
+  return `${ms.toFixed(1)} ms`;
+}
+
+/** A labelled native select, styled like Field. */
+export function SelectField({
+  label,
+  value,
+  onChange,
+  options,
+  error,
+  className,
+  name,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  options: { value: string; label: string }[];
+  error?: string;
+  className?: string;
+  name?: string;
+}) {
+  const id = useId();
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className={cx(
+          "mt-1 block w-full rounded-md border bg-white px-3 py-2 text-sm shadow-sm outline-none focus:ring-2",
+          error ? "border-red-500 focus:ring-red-200" : "border-slate-300 focus:border-brand-500 focus:ring-brand-100",
+        )}
+      >
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-xs text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,315 @@
+"use client";
+
+import { useInfiniteQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useMemo, useState } from "react";
+import { Badge, Button, Card, EmptyState, ErrorState, Field, LoadingState, Notice, PageHeader, Table, Td, Th } from "@/components/ui";
+import { useMode } from "@/components/dashboard/mode";
+import { PAGE_SIZE } from "@/lib/schemas/logs";
+import { verificationFiltersSchema } from "@/lib/schemas/verifications";
+import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { SelectField, formatIst } from "../logs/parts";
+
+type Filters = { kind?: "PAN" | "EPFO"; subject?: string };
+
+const KIND_OPTIONS = [
+  { value: "", label: "PAN and EPFO" },
+  { value: "PAN", label: "PAN" },
+  { value: "EPFO", label: "EPFO" },
+];
+
+/** Filters from the URL query; an invalid value is dropped and reported. */
+function filtersFromQuery(q: URLSearchParams): { filters: Filters; invalid: string[] } {
+  const filters: Filters = {};
+  const invalid: string[] = [];
+  for (const name of ["kind", "subject"] as const) {
+    const v = q.get(name);
+    if (!v) continue;
+    const one = verificationFiltersSchema.safeParse({ [name]: v });
+    if (one.success) Object.assign(filters, one.data);
+    else invalid.push(name);
+  }
+  return { filters, invalid };
+}
+
+function toQuery(f: Filters): string {
+  const q = new URLSearchParams();
+  if (f.subject) q.set("subject", f.subject);
+  if (f.kind) q.set("kind", f.kind);
+  const s = q.toString();
+  return s ? `?${s}` : "";
+}
+
+const OUTCOME_TONES: Record<string, "green" | "amber" | "red" | "slate"> = {
+  VALID: "green",
+  ACTIVE: "green",
+  INVALID: "amber",
+  NOT_FOUND: "amber",
+  DEACTIVATED: "red",
+  DELETED: "red",
+  ERROR: "red",
+  EXITED: "slate",
+  INACTIVE: "slate",
+};
+
+function OutcomeBadge({ outcome, errorCode }: { outcome: string; errorCode: string | null }) {
+  return (
+    <span className="inline-flex flex-col items-start gap-0.5">
+      <Badge tone={OUTCOME_TONES[outcome] ?? "slate"}>{outcome.replace("_", " ")}</Badge>
+      {errorCode && outcome === "ERROR" && <span className="font-mono text-[11px] text-slate-500">{errorCode}</span>}
+    </span>
+  );
+}
+
+const BANDS = {
+  MATCH: { tone: "green", label: "Match" },
+  PARTIAL: { tone: "amber", label: "Partial" },
+  NO_MATCH: { tone: "red", label: "No match" },
+} as const;
+
+function NameMatch({ score, band }: { score: number | null; band: keyof typeof BANDS | null }) {
+  if (score === null || band === null) return <span className="text-slate-400">—</span>;
+  return (
+    <span className="inline-flex items-center gap-1.5">
+      <span className="tabular-nums text-slate-900">{score.toFixed(2)}</span>
+      <Badge tone={BANDS[band].tone}>{BANDS[band].label}</Badge>
+    </span>
+  );
+}
+
+type Item = {
+  id: string;
+  kind: "PAN" | "EPFO";
+  subject: string;
+  nameQueried: string | null;
+  outcome: string;
+  nameMatch: number | null;
+  nameMatchResult: keyof typeof BANDS | null;
+  errorCode: string | null;
+  requestId: string;
+  createdAt: Date | string;
+};
+
+const logHref = (requestId: string) => `/dashboard/logs/${encodeURIComponent(requestId)}`;
+const subjectHref = (subject: string) => `/dashboard/verifications?subject=${encodeURIComponent(subject)}`;
+
+function SearchForm({ initial, onApply, onClear }: { initial: Filters; onApply: (f: Filters) => void; onClear: () => void }) {
+  const [subject, setSubject] = useState(initial.subject ?? "");
+  const [kind, setKind] = useState<string>(initial.kind ?? "");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const active = Boolean(initial.subject || initial.kind);
+
+  function submit(e: React.FormEvent) {
+    e.preventDefault();
+    const parsed = verificationFiltersSchema.safeParse({ subject: subject.trim() || undefined, kind: kind || undefined });
+    if (!parsed.success) {
+      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0] ?? "form"), i.message])));
+      return;
+    }
+    setErrors({});
+    onApply(parsed.data);
+  }
+
+  return (
+    <form onSubmit={submit} noValidate role="search" aria-label="Search verifications" className="mb-4 rounded-lg border border-slate-200 bg-white p-4">
+      <div className="grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto] sm:items-start">
+        <Field
+          label="PAN, UAN or PF number"
+          name="subject"
+          placeholder="ABCPK1234F"
+          value={subject}
+          onChange={(e) => setSubject(e.target.value)}
+          error={errors.subject}
+          hint="Exact match; letter case and PF slashes don't matter."
+          spellCheck={false}
+          autoComplete="off"
+        />
+        <SelectField label="Kind" name="kind" value={kind} onChange={setKind} options={KIND_OPTIONS} error={errors.kind} />
+        <div className="flex gap-2 sm:mt-6">
+          <Button type="submit">Search</Button>
+          {active && (
+            <Button type="button" variant="ghost" onClick={onClear}>
+              Clear
+            </Button>
+          )}
+        </div>
+      </div>
+    </form>
+  );
+}
+
+function VerificationsTable({ items }: { items: Item[] }) {
+  return (
+    <Table
+      caption="PAN and EPFO checks, newest first"
+      head={
+        <tr>
+          <Th>Time (IST)</Th>
+          <Th>Checked</Th>
+          <Th>Outcome</Th>
+          <Th>Name queried and match</Th>
+          <Th>Request id</Th>
+        </tr>
+      }
+    >
+      {items.map((v) => (
+        <tr key={v.id}>
+          <Td>{formatIst(v.createdAt, true)}</Td>
+          <Td>
+            <div className="text-[11px] font-medium text-slate-500">{v.kind}</div>
+            <Link href={subjectHref(v.subject)} className="font-mono text-xs text-slate-900 hover:text-brand-700 hover:underline" title={`All checks of ${v.subject}`}>
+              {v.subject}
+            </Link>
+          </Td>
+          <Td>
+            <OutcomeBadge outcome={v.outcome} errorCode={v.errorCode} />
+          </Td>
+          <Td>
+            {v.nameQueried === null && v.nameMatch === null ? (
+              <span className="text-slate-400">—</span>
+            ) : (
+              <>
+                <div className="max-w-[12rem] truncate" title={v.nameQueried ?? undefined}>
+                  {v.nameQueried ?? <span className="text-slate-400">No name sent</span>}
+                </div>
+                {v.nameMatch !== null && (
+                  <div className="mt-0.5">
+                    <NameMatch score={v.nameMatch} band={v.nameMatchResult} />
+                  </div>
+                )}
+              </>
+            )}
+          </Td>
+          <Td>
+            <Link href={logHref(v.requestId)} className="block max-w-[12rem] truncate font-mono text-xs text-brand-600 hover:underline" title={`Open request ${v.requestId}`}>
+              {v.requestId}
+            </Link>
+          </Td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+function VerificationsList({ items }: { items: Item[] }) {
+  return (
+    <ul className="-mx-4 divide-y divide-slate-100 sm:mx-0" aria-label="PAN and EPFO checks, newest first">
+      {items.map((v) => (
+        <li key={v.id} className="px-4 py-3 sm:px-0">
+          <div className="flex flex-wrap items-center gap-2">
+            <span className="text-xs font-medium text-slate-500">{v.kind}</span>
+            <Link href={subjectHref(v.subject)} className="font-mono text-sm text-slate-900 hover:underline">
+              {v.subject}
+            </Link>
+            <OutcomeBadge outcome={v.outcome} errorCode={v.errorCode} />
+          </div>
+          {(v.nameQueried || v.nameMatch !== null) && (
+            <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-700">
+              {v.nameQueried && <span className="min-w-0 truncate">{v.nameQueried}</span>}
+              {v.nameQueried && v.nameMatch !== null && (
+                <span className="text-slate-400" aria-hidden="true">
+                  ·
+                </span>
+              )}
+              <NameMatch score={v.nameMatch} band={v.nameMatchResult} />
+            </div>
+          )}
+          <div className="mt-1 flex flex-wrap gap-x-3 text-xs text-slate-500">
+            <span>{formatIst(v.createdAt, true)}</span>
+            <Link href={logHref(v.requestId)} className="font-mono text-brand-600 hover:underline">
+              {v.requestId}
+            </Link>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function VerificationsView() {
+  const { mode } = useMode();
+  const trpc = useTRPC();
+  const router = useRouter();
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const queryKey = searchParams.toString();
+  const { filters, invalid } = useMemo(() => filtersFromQuery(new URLSearchParams(queryKey)), [queryKey]);
+  const hasFilters = Boolean(filters.kind || filters.subject);
+  const modeName = mode === "live" ? "live" : "sandbox";
+
+  const list = useInfiniteQuery(
+    trpc.verifications.list.infiniteQueryOptions({ mode, ...filters, limit: PAGE_SIZE }, { getNextPageParam: (last) => last.nextCursor ?? undefined }),
+  );
+  const items = (list.data?.pages.flatMap((p) => p.items) ?? []) as Item[];
+
+  return (
+    <>
+      <PageHeader
+        title="Verifications"
+        description={`PAN and EPFO checks made with your ${modeName} keys, newest first.`}
+        actions={
+          <Button variant="secondary" onClick={() => void list.refetch()} loading={list.isRefetching && !list.isFetchingNextPage} disabled={list.isLoading}>
+            Refresh
+          </Button>
+        }
+      />
+      <SearchForm key={queryKey} initial={filters} onApply={(f) => router.push(`${pathname}${toQuery(f)}`)} onClear={() => router.push(pathname)} />
+      {invalid.length > 0 && (
+        <div className="mb-4">
+          <Notice tone="warning">Ignored an invalid {invalid.join(" and ")} in this link.</Notice>
+        </div>
+      )}
+      <Card>
+        {list.isLoading ? (
+          <LoadingState label="Loading verifications…" />
+        ) : list.isError && !list.data ? (
+          <ErrorState message={errorInfo(list.error).message} onRetry={() => void list.refetch()} />
+        ) : items.length === 0 ? (
+          hasFilters ? (
+            <EmptyState title={`No ${[filters.kind, "checks"].filter(Boolean).join(" ")}${filters.subject ? ` of ${filters.subject}` : ""} in ${modeName} mode`}>
+              <Button variant="secondary" className="mt-3" onClick={() => router.push(pathname)}>
+                Show all checks
+              </Button>
+            </EmptyState>
+          ) : (
+            <EmptyState title={`No verifications in ${modeName} mode yet`}>
+              <p>
+                Calls to <code className="font-mono text-xs">/v1/identity/pan/verify</code> and <code className="font-mono text-xs">/v1/employment/epfo/verify</code> appear
+                here. See the{" "}
+                <Link href="/docs" className="text-brand-600 hover:underline">
+                  API docs
+                </Link>
+                .
+              </p>
+            </EmptyState>
+          )
+        ) : (
+          <>
+            <div className="hidden lg:block">
+              <VerificationsTable items={items} />
+            </div>
+            <div className="lg:hidden">
+              <VerificationsList items={items} />
+            </div>
+            <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
+              <p className="text-xs text-slate-500" aria-live="polite">
+                {items.length} {items.length === 1 ? "check" : "checks"} shown{list.hasNextPage ? "" : " · end of results"}
+                {" · "}name match: 90+ match, 70–89.99 partial, below 70 no match
+              </p>
+              {list.isFetchNextPageError ? (
+                <ErrorState message={errorInfo(list.error).message} onRetry={() => void list.fetchNextPage()} />
+              ) : (
+                list.hasNextPage && (
+                  <Button variant="secondary" loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+                    Load more
+                  </Button>
+                )
+              )}
+            </div>
+          </>
+        )}
+      </Card>
+    </>
+  );
+}
