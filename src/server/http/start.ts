@@ -175,7 +175,7 @@ export async function startParakh(opts: StartOptions) {
     }, config.shutdownTimeoutMs);
     if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
     clearTimeout(deadline);
-    await jobs?.stop();
+    await jobs?.stop(config.shutdownTimeoutMs);
     await services.auditWriter.drain();
     await services.authCache.stop();
     await services.db.$disconnect();
