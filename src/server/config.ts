@@ -47,7 +47,7 @@ const EnvSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   JOBS_ENABLED: bool.default(true),
   /** Sandbox webhooks may go to loopback addresses (local development and tests); live never may. */
-  WEBHOOK_SANDBOX_ALLOW_LOOPBACK: bool.default(true),
+  WEBHOOK_SANDBOX_ALLOW_LOOPBACK: bool.optional(),
 });
 
 export interface Secrets {
@@ -119,7 +119,8 @@ function buildConfig(source: NodeJS.ProcessEnv) {
     nextAuthUrl: env.NEXTAUTH_URL ?? appUrl,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     jobsEnabled: env.JOBS_ENABLED,
-    webhookSandboxAllowLoopback: env.WEBHOOK_SANDBOX_ALLOW_LOOPBACK,
+    // Off by default in production: a merchant could otherwise probe this host's own services.
+    webhookSandboxAllowLoopback: env.WEBHOOK_SANDBOX_ALLOW_LOOPBACK ?? env.NODE_ENV !== "production",
     secrets,
   };
 }

@@ -67,7 +67,7 @@ describe("webhook delivery (B7) through the server's job runner", () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    server = await startServer();
+    server = await startServer({ env: { WEBHOOK_SANDBOX_ALLOW_LOOPBACK: "true" } });
     db = createPrismaClient(server.databaseUrl);
     m = await createMerchantViaCli(server.env);
     await cli(server.env, ["whitelist", "add", "--merchant", m.merchantId, "--ip", "127.0.0.1"]);
@@ -149,7 +149,7 @@ describe("webhook delivery (B7) through the server's job runner", () => {
     expect(await server.stop()).toBe(0);
     receiver.setAnswer(200);
     await db.job.updateMany({ where: { uniqueKey: `deliver:${d.id}` }, data: { runAt: new Date() } });
-    server = await startServer({ databaseUrl: server.databaseUrl, env: { DATA_DIR: server.dataDir } });
+    server = await startServer({ databaseUrl: server.databaseUrl, env: { DATA_DIR: server.dataDir, WEBHOOK_SANDBOX_ALLOW_LOOPBACK: "true" } });
     const done = await waitFor(() => db.webhookDelivery.findFirst({ where: { id: d.id, status: "DELIVERED" } }));
     expect(done.attemptCount).toBe(2);
   });

@@ -135,7 +135,7 @@ describe("mapValidationError", () => {
       params: { code: "AMOUNT_LIMIT_EXCEEDED" },
     });
     const input = { amount: 200000 };
-    expect(mapValidationError(zodErrorOf(schema, input), input, undefined)).toMatchObject({ code: "AMOUNT_LIMIT_EXCEEDED", field: "amount", message: "too much" });
+    expect(mapValidationError(zodErrorOf(schema, input), input, undefined)).toMatchObject({ code: "AMOUNT_LIMIT_EXCEEDED", field: "amount", message: "amount too much" });
   });
 
   it.each<[string, unknown]>([

@@ -9,10 +9,12 @@ import { useMode } from "@/components/dashboard/mode";
 
 const NAV = [
   { href: "/dashboard", label: "Overview" },
+  { href: "/dashboard/payments", label: "Payments" },
   { href: "/dashboard/verifications", label: "Verifications" },
   { href: "/dashboard/logs", label: "Request logs" },
   { href: "/dashboard/keys", label: "API keys" },
   { href: "/dashboard/whitelist", label: "IP whitelist" },
+  { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/settings", label: "Settings" },
 ];
 

@@ -21,6 +21,7 @@ export function isRestPath(pathname: string): boolean {
   return !(
     pathname.startsWith("/api/trpc") ||
     pathname.startsWith("/api/auth") ||
+    pathname.startsWith("/api/dashboard/") ||
     pathname === "/api/health" ||
     pathname === "/api/ready" ||
     pathname === "/api/openapi.json"

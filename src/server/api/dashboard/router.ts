@@ -4,7 +4,9 @@ import { checkoutRouter } from "@/server/api/dashboard/checkout";
 import { keysRouter } from "@/server/api/dashboard/keys";
 import { logsRouter } from "@/server/api/dashboard/logs";
 import { overviewRouter } from "@/server/api/dashboard/overview";
+import { paymentsRouter } from "@/server/api/dashboard/payments";
 import { verificationsRouter } from "@/server/api/dashboard/verifications";
+import { webhooksRouter } from "@/server/api/dashboard/webhooks";
 import { whitelistRouter } from "@/server/api/dashboard/whitelist";
 import { router } from "@/server/trpc/init";
 
@@ -18,6 +20,8 @@ export const dashboardRouter = router({
   overview: overviewRouter,
   admin: adminRouter,
   checkout: checkoutRouter,
+  payments: paymentsRouter,
+  webhooks: webhooksRouter,
 });
 
 export type DashboardRouter = typeof dashboardRouter;

@@ -58,8 +58,13 @@ function send(url: URL, target: { address: string; family: 4 | 6 }, headers: Rec
  * attempt, and returns when to try again, or null when the delivery is finished (delivered or failed).
  */
 export async function attemptDelivery(db: Db, deliveryId: string, opts: { allowLoopbackInSandbox: boolean }): Promise<Date | null> {
-  const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { event: true } });
+  const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { event: true, endpoint: { select: { enabled: true } } } });
   if (!delivery || delivery.status !== "PENDING") return null;
+  if (delivery.endpoint && !delivery.endpoint.enabled) {
+    // A disabled endpoint gets nothing more, queued retries included.
+    await db.webhookDelivery.update({ where: { id: deliveryId }, data: { status: "FAILED", nextAttemptAt: null } });
+    return null;
+  }
   const { event } = delivery;
   const attemptNo = delivery.attemptCount + 1;
   const url = new URL(delivery.url);

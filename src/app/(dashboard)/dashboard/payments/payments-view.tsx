@@ -1,0 +1,306 @@
+"use client";
+
+import { useInfiniteQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useMemo, useState } from "react";
+import { Button, Card, EmptyState, ErrorState, Field, LoadingState, Notice, PageHeader, Table, Td, Th, cx, useToast } from "@/components/ui";
+import { useMode } from "@/components/dashboard/mode";
+import { formatRupees } from "@/lib/money";
+import {
+  PAGE_SIZE,
+  PAYMENT_STATUSES,
+  PAYMENT_STATUS_LABELS,
+  paymentFiltersFromQuery,
+  paymentFiltersSchema,
+  paymentFiltersToQuery,
+  type PaymentFilters,
+} from "@/lib/schemas/payments";
+import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { CopyIconButton, SelectField, formatIst } from "../logs/parts";
+import { PaymentStatusBadge, methodLabel } from "./parts";
+
+const STATUS_OPTIONS = [{ value: "", label: "Any status" }, ...PAYMENT_STATUSES.map((s) => ({ value: s, label: PAYMENT_STATUS_LABELS[s] }))];
+
+type Draft = { status: string; orderId: string; from: string; to: string };
+
+function FilterForm({ initial, onApply, onClear }: { initial: PaymentFilters; onApply: (f: PaymentFilters) => void; onClear: () => void }) {
+  const [draft, setDraft] = useState<Draft>({ status: initial.status ?? "", orderId: initial.orderId ?? "", from: initial.from ?? "", to: initial.to ?? "" });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const activeCount = Object.values(initial).filter(Boolean).length;
+  // On a phone the form folds away behind a button so the results come first.
+  const [open, setOpen] = useState(false);
+  const set = (k: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement>) => setDraft((d) => ({ ...d, [k]: e.target.value }));
+
+  function submit(e: React.FormEvent) {
+    e.preventDefault();
+    const raw = Object.fromEntries(Object.entries(draft).filter(([, v]) => v.trim() !== ""));
+    const parsed = paymentFiltersSchema.safeParse(raw);
+    if (!parsed.success) {
+      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0] ?? "form"), i.message])));
+      return;
+    }
+    setErrors({});
+    onApply(parsed.data);
+  }
+
+  return (
+    <div className="mb-4">
+      <div className="flex flex-wrap items-center gap-2 lg:hidden">
+        <Button type="button" variant="secondary" aria-expanded={open} aria-controls="payment-filters" onClick={() => setOpen((o) => !o)}>
+          {open ? "Hide filters" : activeCount ? `Filters (${activeCount})` : "Filters"}
+        </Button>
+        {activeCount > 0 && !open && (
+          <Button type="button" variant="ghost" onClick={onClear}>
+            Clear filters
+          </Button>
+        )}
+      </div>
+      <form
+        id="payment-filters"
+        onSubmit={submit}
+        noValidate
+        aria-label="Filter payments"
+        className={cx("mt-3 rounded-lg border border-slate-200 bg-white p-4 lg:mt-0 lg:block", open ? "block" : "hidden")}
+      >
+        <div className="grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,1.2fr)_minmax(0,2fr)_minmax(0,1.2fr)_minmax(0,1.2fr)]">
+          <SelectField className="col-span-2 lg:col-span-1" label="Status" name="status" value={draft.status} onChange={(v) => setDraft((d) => ({ ...d, status: v }))} options={STATUS_OPTIONS} error={errors.status} />
+          <Field className="col-span-2 lg:col-span-1" label="Order id" name="orderId" placeholder="ORDER_123" value={draft.orderId} onChange={set("orderId")} error={errors.orderId} spellCheck={false} autoComplete="off" />
+          <Field label="From (IST)" name="from" type="date" value={draft.from} onChange={set("from")} error={errors.from} />
+          <Field label="To (IST)" name="to" type="date" value={draft.to} onChange={set("to")} error={errors.to} min={draft.from || undefined} />
+        </div>
+        <div className="mt-3 flex flex-wrap items-center gap-2">
+          <Button type="submit">Apply filters</Button>
+          {activeCount > 0 && (
+            <Button type="button" variant="ghost" onClick={onClear}>
+              Clear filters
+            </Button>
+          )}
+          <p className="text-xs text-slate-500">The order id must match exactly. Dates are whole IST days.</p>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+type PaymentItem = {
+  id: string;
+  orderId: string;
+  amountPaise: number;
+  status: string;
+  method: string | null;
+  customerName: string | null;
+  createdAt: string;
+};
+
+const detailHref = (p: PaymentItem) => `/dashboard/payments/${encodeURIComponent(p.id)}`;
+
+function PaymentsTable({ items }: { items: PaymentItem[] }) {
+  const router = useRouter();
+  return (
+    <Table
+      caption="Payments, newest first"
+      head={
+        <tr>
+          <Th>Created (IST)</Th>
+          <Th>Order id</Th>
+          <Th className="text-right">Amount</Th>
+          <Th>Status</Th>
+          <Th>Method</Th>
+          <Th>Payment id</Th>
+        </tr>
+      }
+    >
+      {items.map((p) => (
+        <tr
+          key={p.id}
+          className="cursor-pointer hover:bg-slate-50"
+          onClick={(e) => {
+            // The row is a mouse shortcut; the order id link is the keyboard path to the same page.
+            if ((e.target as HTMLElement).closest("a,button")) return;
+            router.push(detailHref(p));
+          }}
+        >
+          <Td>{formatIst(p.createdAt, true)}</Td>
+          <Td>
+            <Link href={detailHref(p)} className="block max-w-[16rem] truncate font-mono text-xs text-slate-900 hover:text-brand-700 hover:underline" title={p.orderId}>
+              {p.orderId}
+            </Link>
+            {p.customerName && <div className="mt-0.5 max-w-[16rem] truncate text-xs text-slate-500">{p.customerName}</div>}
+          </Td>
+          <Td className="text-right font-medium tabular-nums text-slate-900">{formatRupees(p.amountPaise)}</Td>
+          <Td>
+            <PaymentStatusBadge status={p.status} />
+          </Td>
+          <Td>{methodLabel(p.method)}</Td>
+          <Td>
+            <span className="inline-flex items-center gap-1">
+              <code className="max-w-[13rem] truncate font-mono text-xs" title={p.id}>
+                {p.id}
+              </code>
+              <CopyIconButton value={p.id} label={`Copy payment id ${p.id}`} />
+            </span>
+          </Td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+/** Phone layout: one tappable block per payment. */
+function PaymentsList({ items }: { items: PaymentItem[] }) {
+  return (
+    <ul className="-mx-4 divide-y divide-slate-100 sm:mx-0" aria-label="Payments, newest first">
+      {items.map((p) => (
+        <li key={p.id}>
+          <Link href={detailHref(p)} className="block px-4 py-3 hover:bg-slate-50 sm:px-0">
+            <div className="flex items-center justify-between gap-3">
+              <span className="font-medium tabular-nums text-slate-900">{formatRupees(p.amountPaise)}</span>
+              <PaymentStatusBadge status={p.status} />
+            </div>
+            <div className="mt-1 truncate font-mono text-xs text-slate-800">{p.orderId}</div>
+            <div className="mt-0.5 flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-slate-500">
+              <span>{formatIst(p.createdAt, true)}</span>
+              {p.method && <span>{methodLabel(p.method)}</span>}
+              {p.customerName && <span className="truncate">{p.customerName}</span>}
+            </div>
+            <div className="mt-0.5 truncate font-mono text-[11px] text-slate-400">{p.id}</div>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Downloads the CSV through fetch so a refusal can be explained instead of saved as a file. */
+function ExportButton({ query }: { query: string }) {
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+  async function run() {
+    setBusy(true);
+    try {
+      const res = await fetch(`/api/dashboard/payments/export${query}`, { credentials: "same-origin" });
+      if (!res.ok) {
+        const text = await res.text();
+        let message = text;
+        try {
+          message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? text;
+        } catch {
+          // Plain-text answer.
+        }
+        toast("error", `Export failed: ${message.slice(0, 200) || `HTTP ${res.status}`}`);
+        return;
+      }
+      const blob = await res.blob();
+      const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? "payments.csv";
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement("a");
+      a.href = url;
+      a.download = name;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      toast("success", `Downloaded ${name}.`);
+    } catch {
+      toast("error", "Export failed: check your connection and try again.");
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Button variant="secondary" onClick={() => void run()} loading={busy}>
+      Export CSV
+    </Button>
+  );
+}
+
+export function PaymentsView() {
+  const { mode } = useMode();
+  const trpc = useTRPC();
+  const router = useRouter();
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const queryKey = searchParams.toString();
+  const { filters, errors: urlErrors } = useMemo(() => paymentFiltersFromQuery(new URLSearchParams(queryKey)), [queryKey]);
+  const hasFilters = Object.values(filters).some(Boolean);
+
+  const payments = useInfiniteQuery(
+    trpc.payments.list.infiniteQueryOptions({ mode, ...filters, limit: PAGE_SIZE }, { getNextPageParam: (last) => last.nextCursor ?? undefined }),
+  );
+  const items = payments.data?.pages.flatMap((p) => p.items) ?? [];
+  const apply = (f: PaymentFilters) => router.push(`${pathname}${paymentFiltersToQuery(f)}`);
+  const modeName = mode === "live" ? "live" : "sandbox";
+
+  return (
+    <>
+      <PageHeader
+        title="Payments"
+        description={`Payments created with your ${modeName} keys, newest first.`}
+        actions={
+          <div className="flex flex-wrap gap-2">
+            <ExportButton query={paymentFiltersToQuery(filters, { mode })} />
+            <Button variant="secondary" onClick={() => void payments.refetch()} loading={payments.isRefetching && !payments.isFetchingNextPage} disabled={payments.isLoading}>
+              Refresh
+            </Button>
+          </div>
+        }
+      />
+      {/* Re-mounted when the URL changes so the form always shows the filters in effect. */}
+      <FilterForm key={queryKey} initial={filters} onApply={apply} onClear={() => router.push(pathname)} />
+      {Object.keys(urlErrors).length > 0 && (
+        <div className="mb-4">
+          <Notice tone="warning">Some filters in this link were not valid and are ignored: {Object.values(urlErrors).join("; ")}.</Notice>
+        </div>
+      )}
+      <Card>
+        {payments.isLoading ? (
+          <LoadingState label="Loading payments…" />
+        ) : payments.isError && !payments.data ? (
+          <ErrorState message={errorInfo(payments.error).message} onRetry={() => void payments.refetch()} />
+        ) : items.length === 0 ? (
+          hasFilters ? (
+            <EmptyState title="No payments match these filters">
+              <Button variant="secondary" className="mt-3" onClick={() => router.push(pathname)}>
+                Clear filters
+              </Button>
+            </EmptyState>
+          ) : (
+            <EmptyState title={`No ${modeName} payments yet`}>
+              <p>
+                Create one from your server with <code className="font-mono text-xs">POST /api/checkout</code> and your {modeName} keys; it appears here at once. See the{" "}
+                <Link href="/docs" className="text-brand-600 hover:underline">
+                  API docs
+                </Link>
+                .
+              </p>
+            </EmptyState>
+          )
+        ) : (
+          <>
+            <div className="hidden lg:block">
+              <PaymentsTable items={items} />
+            </div>
+            <div className="lg:hidden">
+              <PaymentsList items={items} />
+            </div>
+            <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
+              <p className="text-xs text-slate-500" aria-live="polite">
+                {items.length} {items.length === 1 ? "payment" : "payments"} shown{payments.hasNextPage ? "" : " · end of results"}
+              </p>
+              {payments.isFetchNextPageError ? (
+                <ErrorState message={errorInfo(payments.error).message} onRetry={() => void payments.fetchNextPage()} />
+              ) : (
+                payments.hasNextPage && (
+                  <Button variant="secondary" loading={payments.isFetchingNextPage} onClick={() => void payments.fetchNextPage()}>
+                    Load more
+                  </Button>
+                )
+              )}
+            </div>
+          </>
+        )}
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,159 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { Button, Dialog, Field, Notice, useToast } from "@/components/ui";
+import { useMode } from "@/components/dashboard/mode";
+import { ALL_EVENTS, WEBHOOK_EVENT_LABELS, WEBHOOK_EVENT_TYPES, webhookCreateInput, webhookUpdateInput } from "@/lib/schemas/webhooks";
+import { errorInfo, useTRPC } from "@/lib/trpc/client";
+
+export type Endpoint = {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  enabled: boolean;
+};
+
+/** Error keys like "events.0" belong to the "events" field. */
+function byField(entries: [string, string][]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of entries) {
+    const field = k.split(".")[0] || "form";
+    out[field] ??= v;
+  }
+  return out;
+}
+
+function EndpointForm({ endpoint, onDone }: { endpoint: Endpoint | null; onDone: () => unknown }) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const { mode } = useMode();
+  const create = useMutation(trpc.webhooks.create.mutationOptions());
+  const update = useMutation(trpc.webhooks.update.mutationOptions());
+  const [url, setUrl] = useState(endpoint?.url ?? "");
+  const [events, setEvents] = useState<string[]>(endpoint?.events ?? ["payment.success", "payment.failed"]);
+  const [description, setDescription] = useState(endpoint?.description ?? "");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const eventsId = useId();
+  const all = events.includes(ALL_EVENTS);
+
+  const toggle = (type: string, on: boolean) => {
+    setEvents((cur) => (on ? [...cur.filter((e) => e !== type), type] : cur.filter((e) => e !== type)));
+    if (errors.events) setErrors(({ events: _, ...rest }) => rest);
+  };
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    setFormError(null);
+    const showIssues = (issues: { path: PropertyKey[]; message: string }[]) => setErrors(byField(issues.map((i) => [i.path.map(String).join("."), i.message])));
+    try {
+      if (endpoint) {
+        const parsed = webhookUpdateInput.safeParse({ mode, endpointId: endpoint.id, url, events, description });
+        if (!parsed.success) return showIssues(parsed.error.issues);
+        setErrors({});
+        await update.mutateAsync(parsed.data);
+        toast("success", "Endpoint updated. Changes apply to events from now on.");
+      } else {
+        const parsed = webhookCreateInput.safeParse({ mode, url, events, description });
+        if (!parsed.success) return showIssues(parsed.error.issues);
+        setErrors({});
+        const created = await create.mutateAsync(parsed.data);
+        toast("success", `Endpoint added. Send a test event to check that ${created.url} receives it.`);
+      }
+      await onDone();
+    } catch (err) {
+      const info = errorInfo(err);
+      const fields = byField(Object.entries(info.fieldErrors));
+      if (Object.keys(fields).some((k) => k !== "form")) setErrors(fields);
+      else setFormError(info.message);
+    }
+  }
+
+  const pending = create.isPending || update.isPending;
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      {formError && <Notice tone="error">{formError}</Notice>}
+      <Field
+        label="Endpoint URL"
+        name="url"
+        inputMode="url"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={mode === "live" ? "https://shop.example/webhooks/parakh" : "https://shop.example/webhooks/parakh or http://localhost:4000/hook"}
+        value={url}
+        onChange={(e) => {
+          setUrl(e.target.value);
+          if (errors.url) setErrors(({ url: _, ...rest }) => rest);
+        }}
+        error={errors.url}
+        hint={mode === "live" ? "Live endpoints must use https and a public host." : "Sandbox may use http and localhost for local development."}
+        autoFocus
+      />
+      <fieldset aria-describedby={errors.events ? `${eventsId}-error` : undefined}>
+        <legend className="text-sm font-medium text-slate-700">Events to send</legend>
+        <div className="mt-2 space-y-2">
+          <label className="flex items-start gap-2 text-sm">
+            <input type="checkbox" className="mt-0.5 h-4 w-4 rounded border-slate-300" checked={all} onChange={(e) => (e.target.checked ? setEvents([ALL_EVENTS]) : setEvents([]))} />
+            <span>
+              <span className="font-medium text-slate-900">All events</span>
+              <span className="block text-xs text-slate-500">Including event types added later.</span>
+            </span>
+          </label>
+          <div className="grid gap-1.5 border-l-2 border-slate-100 pl-3 sm:grid-cols-2">
+            {WEBHOOK_EVENT_TYPES.map((type) => (
+              <label key={type} className="flex items-start gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  className="mt-0.5 h-4 w-4 rounded border-slate-300"
+                  checked={all || events.includes(type)}
+                  disabled={all}
+                  onChange={(e) => toggle(type, e.target.checked)}
+                />
+                <span className={all ? "text-slate-500" : undefined}>
+                  <code className="font-mono text-xs">{type}</code>
+                  <span className="block text-xs text-slate-500">{WEBHOOK_EVENT_LABELS[type]}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </div>
+        {errors.events && (
+          <p id={`${eventsId}-error`} className="mt-1 text-xs text-red-700">
+            {errors.events}
+          </p>
+        )}
+      </fieldset>
+      <Field
+        label="Description (optional)"
+        name="description"
+        placeholder="e.g. Order service"
+        maxLength={210}
+        value={description}
+        onChange={(e) => {
+          setDescription(e.target.value);
+          if (errors.description) setErrors(({ description: _, ...rest }) => rest);
+        }}
+        error={errors.description}
+      />
+      <div className="flex justify-end gap-2">
+        <Button type="button" variant="secondary" onClick={() => void onDone()}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={pending}>
+          {endpoint ? "Save changes" : "Add endpoint"}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Add (endpoint = null) or edit an endpoint. */
+export function EndpointDialog({ open, endpoint, onClose }: { open: boolean; endpoint: Endpoint | null; onClose: () => unknown }) {
+  return (
+    <Dialog open={open} onClose={() => void onClose()} title={endpoint ? "Edit endpoint" : "Add endpoint"}>
+      <EndpointForm key={endpoint?.id ?? "new"} endpoint={endpoint} onDone={onClose} />
+    </Dialog>
+  );
+}
