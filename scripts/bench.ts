@@ -110,16 +110,49 @@ async function benchParakh(db: "sqlite" | "postgresql", baseline: Result) {
     headers: { "content-type": "application/json", authorization: `Bearer ${creds.sandbox.secretKey}` },
     body: JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor" }),
   });
+  const base = `http://127.0.0.1:${server.port}`;
+  const merchantHeaders = { "x-merchant-id": creds.merchantId, "x-api-key": creds.sandbox.publicKey, "x-secret-key": creds.sandbox.secretKey };
+  let order = 0;
+  const checkout = await load(`POST /api/checkout (${db})`, {
+    url: `${base}/api/checkout`,
+    method: "POST",
+    headers: { "content-type": "application/json", ...merchantHeaders },
+    // Unique order ids: every request creates a payment.
+    requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ orderId: `ORDER_bench_${process.pid}_${order++}`, amount: "499" }) }) }],
+  });
+  const one = await fetch(`${base}/api/checkout`, { method: "POST", headers: { "content-type": "application/json", ...merchantHeaders }, body: JSON.stringify({ orderId: `ORDER_bench_status_${process.pid}`, amount: "10" }) }).then((r) => r.json() as Promise<{ data: { paymentId: string } }>);
+  const status = await load(`GET /api/payments/:id/status (${db})`, { url: `${base}/api/payments/${one.data.paymentId}/status`, headers: merchantHeaders });
+  const firstByte = pagesBuilt ? await timeFirstByte(`${base}/checkout/${one.data.paymentId}`) : null;
   await server.stop();
   const client = createPrismaClient(databaseUrl);
   const audited = await client.auditLog.count({ where: { path: "/v1/identity/pan/verify" } });
   await client.$disconnect();
   await pg?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
-  return { ...result, ratio: Math.round((result.requestsPerSec / baseline.requestsPerSec) * 100) / 100, peakRssMb: server.peakRssMb(), audited, pagesBuilt };
+  const ratio = (r: Result) => Math.round((r.requestsPerSec / baseline.requestsPerSec) * 100) / 100;
+  return [
+    { ...result, ratio: ratio(result), peakRssMb: server.peakRssMb(), audited, pagesBuilt },
+    { ...checkout, ratio: ratio(checkout), peakRssMb: server.peakRssMb() },
+    { ...status, ratio: ratio(status), peakRssMb: server.peakRssMb(), firstByte },
+  ];
 }
 
-async function waitForFile(file: string): Promise<{ sandbox: { secretKey: string } }> {
+/** Time to first byte of the hosted checkout page: median and worst of 20 sequential loads after a warm-up. */
+async function timeFirstByte(url: string) {
+  const times: number[] = [];
+  for (let i = 0; i < 25; i++) {
+    const t0 = performance.now();
+    const res = await fetch(url);
+    const reader = res.body!.getReader();
+    await reader.read();
+    if (i >= 5) times.push(performance.now() - t0);
+    await reader.cancel();
+  }
+  times.sort((a, b) => a - b);
+  return { medianMs: Math.round(times[Math.floor(times.length / 2)]!), maxMs: Math.round(times[times.length - 1]!) };
+}
+
+async function waitForFile(file: string): Promise<{ merchantId: string; sandbox: { publicKey: string; secretKey: string } }> {
   for (let i = 0; i < 100; i++) {
     if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8"));
     await new Promise((r) => setTimeout(r, 100));
@@ -138,13 +171,14 @@ async function main() {
   });
   await base.stop();
   const rows: Record<string, unknown>[] = [{ ...baseline, ratio: 1, peakRssMb: base.peakRssMb() }];
-  for (const db of DBS) rows.push(await benchParakh(db as "sqlite" | "postgresql", baseline));
+  for (const db of DBS) rows.push(...(await benchParakh(db as "sqlite" | "postgresql", baseline)));
 
   const lines = [
     "| run | req/s | p50 ms | p99 ms | errors | non-2xx | ratio to baseline | peak RSS MB | audit rows / requests |",
     "|---|---|---|---|---|---|---|---|---|",
     ...rows.map((r) => `| ${r.name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ratio} | ${r.peakRssMb} | ${r.audited === undefined ? "-" : `${r.audited} / ≥${r.total}`} |`),
   ];
+  for (const r of rows) if (r.firstByte) lines.push("", `Checkout page first byte (${String(r.name).split("(")[1]?.replace(")", "")}): median ${(r.firstByte as { medianMs: number }).medianMs} ms, worst ${(r.firstByte as { maxMs: number }).maxMs} ms over 20 loads`);
   process.stdout.write(lines.join("\n") + "\n");
   const outDir = path.join(ROOT, "bench-results");
   fs.mkdirSync(outDir, { recursive: true });

@@ -1,5 +1,5 @@
 import { getConfig, type Config } from "@/server/config";
-import { createBulkInserter } from "@/server/db/bulk-insert";
+import { createBulkInserter, type BulkInserter } from "@/server/db/bulk-insert";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { createProviders, type ProviderSet } from "@/server/providers";
 import { sandboxProcessor, unconfiguredProcessor } from "@/server/providers/payments/sandbox";
@@ -15,6 +15,8 @@ export interface AppServices {
   authCache: AuthCache;
   auditWriter: AuditWriter;
   rateLimiter: RateLimiter;
+  /** Direct multi-table inserts for hot paths (audit log, payment creation). */
+  bulk: BulkInserter;
   providers: Record<Mode, ProviderSet>;
   paymentProcessors: Record<Mode, PaymentProcessor>;
 }
@@ -29,11 +31,13 @@ export function getServices(): AppServices {
   if (!holder[KEY]) {
     const config = getConfig();
     const db = createPrismaClient(config.databaseUrl);
+    const bulk = createBulkInserter(db, config.databaseUrl);
     holder[KEY] = {
       config,
       db,
       authCache: new AuthCache(db, config.authCachePollMs),
-      auditWriter: new AuditWriter(createBulkInserter(db, config.databaseUrl), config.auditFlushMs),
+      auditWriter: new AuditWriter(bulk, config.auditFlushMs),
+      bulk,
       rateLimiter: new RateLimiter(config.rateLimitPerSecond),
       providers: createProviders(config),
       paymentProcessors: { sandbox: sandboxProcessor, live: unconfiguredProcessor },

@@ -76,12 +76,12 @@ const ist = (local: string) => new Date(Date.parse(`${local}Z`) - IST);
 let orderSeq = 0;
 async function newPayment(m: Merchant, mode: Mode, over: { amount?: number; orderId?: string; createdAt?: Date; description?: string; phone?: string; name?: string } = {}) {
   const orderId = over.orderId ?? `ORDER_T${++orderSeq}`;
-  const { payment } = await createPayment(db(), m.merchantId, mode, {
+  const { payment } = await createPayment(db(), getServices().bulk, m.merchantId, mode, {
     orderId,
     amount: over.amount ?? 49_900,
     description: over.description ?? null,
     meta: over.name || over.phone ? { name: over.name ?? null, phone: over.phone ?? null } : null,
-  });
+  }, 30);
   if (over.createdAt) await db().payment.update({ where: { id: payment.id }, data: { createdAt: over.createdAt } });
   return payment.id;
 }

@@ -24,7 +24,7 @@ describe.each(DB_TARGETS)("payments REST API on %s", (target) => {
     const now = new Date();
     const p = await db.payment.findUniqueOrThrow({ where: { id: paymentId } });
     await db.$transaction(async (tx) => {
-      await tx.payment.update({ where: { id: p.id }, data: { status: to, paidAt: to === "SUCCESS" ? now : null, method: "UPI", bankReference: to === "SUCCESS" ? "PRK123" : null, openOrderKey: to === "SUCCESS" ? null : p.openOrderKey, paidOrderKey: to === "SUCCESS" ? `${p.merchantId}|${p.mode}|${p.orderId}` : null } });
+      await tx.payment.update({ where: { id: p.id }, data: { status: to, paidAt: to === "SUCCESS" ? now : null, method: "UPI", bankReference: to === "SUCCESS" ? "PRK123" : null, paidOrderKey: to === "SUCCESS" ? `${p.merchantId}|${p.mode}|${p.orderId}` : null } });
     });
   }
 

@@ -10,10 +10,11 @@ delete process.env.BASE_URL;
 
 const { applyMigrations } = await import("@/server/db/migrate");
 const { createPrismaClient } = await import("@/server/db/client");
+const { createBulkInserter } = await import("@/server/db/bulk-insert");
 const { startPostgres } = await import("../helpers/postgres");
 const { createMerchant } = await import("@/server/services/merchants/merchants");
 const { createPayment } = await import("@/server/services/payments/payments");
-const { afterPaymentCreated, startAttempt, completeAttempt, expirePayment, cancelPayment, timeoutAttempt, redirectTarget } = await import("@/server/services/payments/lifecycle");
+const { startAttempt, completeAttempt, expirePayment, cancelPayment, timeoutAttempt, redirectTarget } = await import("@/server/services/payments/lifecycle");
 const { sandboxProcessor } = await import("@/server/providers/payments/sandbox");
 const { redirectSignature } = await import("@/server/services/payments/signature");
 const { TRANSITIONS } = await import("@/server/services/payments/state-machine");
@@ -22,13 +23,14 @@ type Db = ReturnType<typeof createPrismaClient>;
 
 describe.each(["sqlite", "postgresql"] as const)("payment state machine on %s", (target) => {
   let db: Db;
+  let bulk: ReturnType<typeof createBulkInserter>;
   let merchantId: string;
   let signingSecret: string;
   let stopPg: (() => Promise<void>) | undefined;
   let n = 0;
 
   async function newPayment(opts: { minutes?: number } = {}) {
-    const { payment } = await createPayment(db, merchantId, "sandbox", { orderId: `ORDER_${target}_${n++}`, amount: 49_900, redirectUrl: "https://shop.example/return", expiresInMinutes: opts.minutes ?? 30 }, afterPaymentCreated);
+    const { payment } = await createPayment(db, bulk, merchantId, "sandbox", { orderId: `ORDER_${target}_${n++}`, amount: 49_900, redirectUrl: "https://shop.example/return", expiresInMinutes: opts.minutes ?? 30 }, 30);
     return payment;
   }
   const upi = (vpa = "pending@parakh") => ({ method: "UPI" as const, flow: "collect" as const, vpa });
@@ -43,6 +45,7 @@ describe.each(["sqlite", "postgresql"] as const)("payment state machine on %s", 
     }
     await applyMigrations(url);
     db = createPrismaClient(url);
+    bulk = createBulkInserter(db, url);
     const m = await createMerchant(db, { name: "Race Shop", email: `race-${target}@example.com`, password: "a-long-password" });
     merchantId = m.merchantId;
     signingSecret = m.sandbox.signingSecret;
@@ -93,7 +96,8 @@ describe.each(["sqlite", "postgresql"] as const)("payment state machine on %s", 
     expect(JSON.stringify(attempt1)).not.toContain("4000000000000002");
     await startAttempt(db, sandboxProcessor, p.id, { method: "CARD", number: "4111111111111111", expiryMonth: 12, expiryYear: 2035, cvv: "123" });
     const paid = await db.payment.findUniqueOrThrow({ where: { id: p.id } });
-    expect(paid).toMatchObject({ status: "SUCCESS", method: "CARD", openOrderKey: null });
+    expect(paid).toMatchObject({ status: "SUCCESS", method: "CARD" });
+    expect(paid.paidOrderKey).toBe(paid.openOrderKey);
     expect(paid.paidAt).not.toBeNull();
     await expect(startAttempt(db, sandboxProcessor, p.id, upi())).rejects.toMatchObject({ code: "CONFLICT" });
     await expect(cancelPayment(db, p.id)).rejects.toMatchObject({ code: "CONFLICT" });

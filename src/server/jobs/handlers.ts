@@ -1,6 +1,7 @@
 import type { AppServices } from "@/server/services";
 import { JobRunner } from "@/server/jobs/queue";
-import { completeAttempt, expirePayment, JOBS, timeoutAttempt, type AttemptResult } from "@/server/services/payments/lifecycle";
+import { completeAttempt, expirePayment, timeoutAttempt, type AttemptResult } from "@/server/services/payments/lifecycle";
+import { PAYMENT_JOBS as JOBS } from "@/server/services/payments/jobs";
 import { attemptDelivery } from "@/server/services/webhooks/deliver";
 import { DELIVER_JOB } from "@/server/services/webhooks/events";
 

@@ -47,23 +47,31 @@ export interface EnqueueJobInput {
 }
 
 /**
+ * The row for a job without a uniqueKey, for callers that write it in a batch transaction
+ * (`db.$transaction([..., db.job.create({ data: newJobRow(...) })])`), the fastest way to make
+ * a state change and its follow-up job commit together.
+ */
+export function newJobRow(input: Omit<EnqueueJobInput, "uniqueKey">) {
+  if (!input.type) throw new Error("enqueueJob: type is required");
+  const maxAttempts = input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new Error("enqueueJob: maxAttempts must be an integer ≥ 1");
+  return {
+    id: newId("job"),
+    type: input.type,
+    payload: JSON.stringify(input.payload ?? null),
+    status: "QUEUED" satisfies JobStatus,
+    runAt: input.runAt ?? new Date(),
+    maxAttempts,
+  };
+}
+
+/**
  * Adds a job and returns its id (or, with `uniqueKey`, the id of the live job holding that key).
  * Pass the transaction client to make the job part of a transaction. The job runs no earlier than
  * the commit; call `runner.poke()` after the commit to run it promptly in this process.
  */
 export async function enqueueJob(db: Db | DbTx, input: EnqueueJobInput): Promise<string> {
-  if (!input.type) throw new Error("enqueueJob: type is required");
-  const maxAttempts = input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new Error("enqueueJob: maxAttempts must be an integer ≥ 1");
-  const payload = JSON.stringify(input.payload ?? null);
-  const data = {
-    id: newId("job"),
-    type: input.type,
-    payload,
-    status: "QUEUED" satisfies JobStatus,
-    runAt: input.runAt ?? new Date(),
-    maxAttempts,
-  };
+  const data = newJobRow(input);
   if (input.uniqueKey === undefined) {
     await db.job.create({ data, select: { id: true } });
     return data.id;

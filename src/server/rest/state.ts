@@ -17,6 +17,8 @@ export interface RestAuth {
   merchantId: string;
   apiKeyId: string;
   mode: Mode;
+  /** Merchant settings the hot paths need, from the auth cache (no database read). */
+  checkoutExpiryMinutes: number;
 }
 
 /** Everything the REST door knows about one request, shared by the door and the middlewares. */

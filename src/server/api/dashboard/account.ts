@@ -2,6 +2,7 @@ import { z } from "zod";
 import { passwordSchema, profileInput, signupInput, totpCodeSchema } from "@/lib/schemas/account";
 import { formatPaise } from "@/lib/money";
 import { AppError } from "@/server/errors";
+import { bumpAuthEpoch } from "@/server/services/auth/auth-epoch";
 import { beginTotpSetup, disableTotp, enableTotp } from "@/server/services/accounts/two-factor";
 import { createMerchant } from "@/server/services/merchants/merchants";
 import { merchantSessionProcedure, publicDashboardProcedure } from "@/server/trpc/dashboard-procedures";
@@ -51,6 +52,8 @@ export const accountRouter = router({
         checkoutExpiryMinutes: input.checkoutExpiryMinutes,
       },
     });
+    // The REST door caches merchant settings with the keys; the default expiry is one of them.
+    await bumpAuthEpoch(ctx.services.db);
     return { ok: true };
   }),
 

@@ -11,6 +11,7 @@ export interface CachedMerchant {
   status: string;
   liveEnabled: boolean;
   enforceWhitelistAll: boolean;
+  checkoutExpiryMinutes: number;
   whitelist: IpMatcher;
 }
 
@@ -108,7 +109,7 @@ export class AuthCache {
       include: {
         merchant: {
           select: {
-            id: true, status: true, liveEnabled: true, enforceWhitelistAll: true,
+            id: true, status: true, liveEnabled: true, enforceWhitelistAll: true, checkoutExpiryMinutes: true,
             whitelist: { select: { cidr: true } },
           },
         },
@@ -132,6 +133,7 @@ export class AuthCache {
         status: row.merchant.status,
         liveEnabled: row.merchant.liveEnabled,
         enforceWhitelistAll: row.merchant.enforceWhitelistAll,
+        checkoutExpiryMinutes: row.merchant.checkoutExpiryMinutes,
         whitelist: new IpMatcher(row.merchant.whitelist.map((w) => w.cidr)),
       },
     };

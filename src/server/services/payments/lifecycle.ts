@@ -2,6 +2,7 @@ import type { Db, DbTx } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
 import { enqueueJob } from "@/server/jobs/queue";
+import { PAYMENT_JOBS } from "@/server/services/payments/jobs";
 import type { PaymentMethodInput, PaymentProcessor } from "@/server/providers/payments/types";
 import { currentSigningSecret } from "@/server/services/merchants/signing-secrets";
 import { findMerchantPayment, statusView } from "@/server/services/payments/payments";
@@ -12,18 +13,6 @@ import { emitWebhookEvent, type WebhookEventType } from "@/server/services/webho
 /** No attempt stays PENDING longer than this (B5). */
 export const ATTEMPT_TIMEOUT_MS = 15 * 60 * 1000;
 
-export const JOBS = {
-  expire: "payment.expire",
-  attemptTimeout: "payment.attempt_timeout",
-  processorResult: "payment.processor_result",
-} as const;
-
-type PaymentRow = { id: string; merchantId: string; mode: string; orderId: string; expiresAt: Date };
-
-/** Schedules the payment's expiry with the durable queue (the sweeper), in the creating transaction. */
-export async function afterPaymentCreated(tx: DbTx, p: PaymentRow) {
-  await enqueueJob(tx, { type: JOBS.expire, payload: { paymentId: p.id }, runAt: p.expiresAt });
-}
 
 async function emitPaymentEvent(tx: DbTx, paymentId: string, type: WebhookEventType) {
   const p = await tx.payment.findUniqueOrThrow({ where: { id: paymentId }, include: { attempts: { orderBy: { createdAt: "asc" } } } });
@@ -59,11 +48,11 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
         cardLast4: started.cardLast4 ?? null, bank: started.bank ?? null, createdAt: now, timeoutAt: new Date(now.getTime() + ATTEMPT_TIMEOUT_MS),
       },
     });
-    await enqueueJob(tx, { type: JOBS.attemptTimeout, payload: { attemptId }, runAt: new Date(now.getTime() + ATTEMPT_TIMEOUT_MS), uniqueKey: `timeout:${attemptId}` });
+    await enqueueJob(tx, { type: PAYMENT_JOBS.attemptTimeout, payload: { attemptId }, runAt: new Date(now.getTime() + ATTEMPT_TIMEOUT_MS), uniqueKey: `timeout:${attemptId}` });
     const plan = started.plan;
     if ((plan.kind === "succeed" || plan.kind === "fail") && plan.afterMs > 0) {
       await enqueueJob(tx, {
-        type: JOBS.processorResult,
+        type: PAYMENT_JOBS.processorResult,
         payload: plan.kind === "succeed" ? { attemptId, outcome: "SUCCESS" } : { attemptId, outcome: "FAILED", errorCode: plan.errorCode, errorMessage: plan.errorMessage },
         runAt: new Date(now.getTime() + plan.afterMs),
         uniqueKey: `result:${attemptId}`,

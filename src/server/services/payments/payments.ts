@@ -1,3 +1,4 @@
+import { isUniqueViolation, type BulkInserter } from "@/server/db/bulk-insert";
 import type { Db, DbTx } from "@/server/db/client";
 import { formatPaise } from "@/lib/money";
 import { getConfig } from "@/server/config";
@@ -7,6 +8,8 @@ import type { Mode } from "@/server/rest/state";
 import { issueCheckoutToken } from "@/server/services/payments/checkout-token";
 import { isFinal, orderKey, transitionPayment, type PaymentStatus } from "@/server/services/payments/state-machine";
 import { newId } from "@/server/lib/ids";
+import { newJobRow } from "@/server/jobs/queue";
+import { PAYMENT_JOBS } from "@/server/services/payments/jobs";
 
 export interface CreatePaymentInput {
   orderId: string;
@@ -22,9 +25,6 @@ export interface CreatePaymentInput {
 
 type PaymentRow = NonNullable<Awaited<ReturnType<Db["payment"]["findUnique"]>>>;
 
-function isUniqueViolation(err: unknown): boolean {
-  return typeof err === "object" && err !== null && (err as { code?: string }).code === "P2002";
-}
 
 export function checkoutUrlFor(paymentId: string): string {
   return `${getConfig().checkoutUrl}/checkout/${paymentId}`;
@@ -59,43 +59,55 @@ export interface CreatedPayment {
  * different amount → DUPLICATE_ORDER_ID), a paid order is never paid again (ORDER_ALREADY_PAID),
  * and after expiry or cancellation a new payment may be made.
  */
-export async function createPayment(db: Db, merchantId: string, mode: Mode, input: CreatePaymentInput, onCreated?: (tx: DbTx, p: PaymentRow) => Promise<void>): Promise<CreatedPayment> {
+export async function createPayment(
+  db: Db,
+  bulk: BulkInserter,
+  merchantId: string,
+  mode: Mode,
+  input: CreatePaymentInput,
+  defaultExpiryMinutes: number,
+): Promise<CreatedPayment> {
   const key = orderKey(merchantId, mode, input.orderId);
   // Fast path first: the common case is a new order, so insert straight away and let the unique
-  // open-order key catch repeats; the slower checks run only when that insert is refused.
-  const paid = await db.payment.findUnique({ where: { paidOrderKey: key }, select: { id: true } });
-  if (paid) throw new AppError("ORDER_ALREADY_PAID", `Order ${input.orderId} has already been paid (${paid.id}).`);
-  const merchant = await db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { checkoutExpiryMinutes: true } });
-  const minutes = input.expiresInMinutes ?? merchant.checkoutExpiryMinutes;
+  // open-order key (held by open and paid payments) catch repeats; the checks run only when the
+  // insert is refused.
+  const minutes = input.expiresInMinutes ?? defaultExpiryMinutes;
   for (let attempt = 0; attempt < 3; attempt++) {
     const now = new Date();
+    const payment: PaymentRow = {
+      id: newPaymentId(),
+      merchantId,
+      mode,
+      orderId: input.orderId,
+      amountPaise: input.amount,
+      currency: "INR",
+      status: "CREATED",
+      description: input.description ?? null,
+      customerName: input.meta?.name ?? null,
+      customerEmail: input.meta?.email ?? null,
+      customerPhone: input.meta?.phone ?? null,
+      lat: input.lat ?? null,
+      lng: input.lng ?? null,
+      redirectUrl: input.redirectUrl ?? null,
+      method: null,
+      bankReference: null,
+      paidAt: null,
+      // Milliseconds are part of the contract's expiresAt; keep them whole.
+      expiresAt: new Date(now.getTime() + minutes * 60_000),
+      openOrderKey: key,
+      paidOrderKey: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const job = newJobRow({ type: PAYMENT_JOBS.expire, payload: { paymentId: payment.id }, runAt: payment.expiresAt });
     try {
-      const payment = await db.$transaction(async (tx) => {
-        const created = await tx.payment.create({
-          data: {
-            id: newPaymentId(),
-            merchantId,
-            mode,
-            orderId: input.orderId,
-            amountPaise: input.amount,
-            status: "CREATED",
-            description: input.description ?? null,
-            customerName: input.meta?.name ?? null,
-            customerEmail: input.meta?.email ?? null,
-            customerPhone: input.meta?.phone ?? null,
-            lat: input.lat ?? null,
-            lng: input.lng ?? null,
-            redirectUrl: input.redirectUrl ?? null,
-            // Milliseconds are part of the contract's expiresAt; keep them whole.
-            expiresAt: new Date(now.getTime() + minutes * 60_000),
-            openOrderKey: key,
-            createdAt: now,
-          },
-        });
-        await tx.paymentEvent.create({ data: { id: newId("evt"), paymentId: created.id, fromStatus: null, toStatus: "CREATED", reason: "CREATED", createdAt: now } });
-        await onCreated?.(tx, created);
-        return created;
-      });
+      // Payment, first timeline row and expiry job in one commit through the direct inserter: the
+      // hot path of checkout creation, holding the database lock only for three inserts.
+      await bulk.insert([
+        { table: "Payment", columns: Object.keys(payment), rows: [Object.values(payment)] },
+        { table: "PaymentEvent", columns: ["id", "paymentId", "fromStatus", "toStatus", "reason", "attemptId", "createdAt"], rows: [[newId("evt"), payment.id, null, "CREATED", "CREATED", null, now]] },
+        { table: "Job", columns: [...Object.keys(job), "attempts", "createdAt", "updatedAt"], rows: [[...Object.values(job), 0, now, now]] },
+      ]);
       return { payment, created: true };
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;

@@ -54,12 +54,10 @@ export async function transitionPayment(
   const now = opts.now ?? new Date();
   const key = orderKey(payment.merchantId, payment.mode, payment.orderId);
   const data: Record<string, unknown> = { ...opts.data, status: to };
-  // Final states free the order id (EXPIRED, CANCELLED) or lock it for good (SUCCESS).
+  // Final states free the order id (EXPIRED, CANCELLED) or hold it for good (SUCCESS keeps its
+  // open-order key, so a new payment for a paid order is refused by the same unique index).
   if (to === "EXPIRED" || to === "CANCELLED") data.openOrderKey = null;
-  if (to === "SUCCESS") {
-    data.openOrderKey = null;
-    data.paidOrderKey = key;
-  }
+  if (to === "SUCCESS") data.paidOrderKey = key;
   const where: Record<string, unknown> = { id: payment.id, status: from };
   if (opts.expiry === "before") where.expiresAt = { gt: now };
   if (opts.expiry === "after") where.expiresAt = { lte: now };

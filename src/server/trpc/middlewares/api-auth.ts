@@ -15,7 +15,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 /** Checks that apply to every credential once the key is known (B1, B2). */
 function admit(services: AppServices, rest: RestState, key: CachedKey, whitelist: "always" | "if-enabled") {
   // Known from here on, so refused calls (suspended, IP, rate limit) still show in the merchant's log.
-  rest.auth = { merchantId: key.merchantId, apiKeyId: key.id, mode: key.mode };
+  rest.auth = { merchantId: key.merchantId, apiKeyId: key.id, mode: key.mode, checkoutExpiryMinutes: key.merchant.checkoutExpiryMinutes };
   if (key.merchant.status !== "ACTIVE") throw new AppError("MERCHANT_SUSPENDED");
   if (key.mode === "live" && !key.merchant.liveEnabled) throw new AppError("LIVE_MODE_NOT_ENABLED");
   const enforce = whitelist === "always" || key.merchant.enforceWhitelistAll;
