@@ -63,6 +63,8 @@ export default defineConfig({
       SERVE_PAGES: "true",
       APP_URL: BASE_URL,
       NEXTAUTH_URL: BASE_URL,
+      // Sandbox webhooks to the tests' own loopback receivers.
+      WEBHOOK_SANDBOX_ALLOW_LOOPBACK: "true",
     },
   },
 });

@@ -32,8 +32,11 @@ export const cardSchema = z
   }, { message: "The card has expired", path: ["expiryMonth"] });
 
 export const payInput = z.discriminatedUnion("method", [
-  z.object({ method: z.literal("UPI"), flow: z.literal("collect"), vpa: vpaSchema }),
-  z.object({ method: z.literal("UPI"), flow: z.enum(["qr", "intent"]) }),
+  // Two UPI shapes share method "UPI": an inner union on `flow` tells them apart.
+  z.discriminatedUnion("flow", [
+    z.object({ method: z.literal("UPI"), flow: z.literal("collect"), vpa: vpaSchema }),
+    z.object({ method: z.literal("UPI"), flow: z.enum(["qr", "intent"]) }),
+  ]),
   z.object({ method: z.literal("CARD"), card: cardSchema }),
   z.object({ method: z.literal("NETBANKING"), bank: z.string().trim().min(2).max(60) }),
 ]);

@@ -3,10 +3,10 @@ import { z } from "zod";
 import { formatPaise } from "@/lib/money";
 import { payInput } from "@/lib/schemas/checkout";
 import { AppError } from "@/server/errors";
-import { luhnValid } from "@/server/providers/payments/cards";
+import { luhnValid } from "@/lib/cards";
 import { SANDBOX_BANKS } from "@/server/providers/payments/sandbox";
 import { verifyCheckoutToken } from "@/server/services/payments/checkout-token";
-import { cancelPayment, completeAttempt, redirectTarget, startAttempt } from "@/server/services/payments/lifecycle";
+import { cancelPayment, completeAttempt, expirePayment, redirectTarget, startAttempt } from "@/server/services/payments/lifecycle";
 import { isFinal } from "@/server/services/payments/state-machine";
 import { publicDashboardProcedure } from "@/server/trpc/dashboard-procedures";
 import { router } from "@/server/trpc/init";
@@ -21,6 +21,9 @@ const checkoutProcedure = publicDashboardProcedure.input(tokenInput).use(({ inpu
 });
 
 async function loadState(db: Parameters<typeof redirectTarget>[0], paymentId: string) {
+  // A payment whose time is up is expired on sight, not only when the sweeper gets to it.
+  const due = await db.payment.findFirst({ where: { id: paymentId, status: { in: ["CREATED", "FAILED"] }, expiresAt: { lte: new Date() } }, select: { id: true } });
+  if (due) await expirePayment(db, due.id);
   const p = await db.payment.findUnique({ where: { id: paymentId }, include: { attempts: { orderBy: { createdAt: "desc" }, take: 1 } } });
   if (!p) throw new AppError("PAYMENT_NOT_FOUND");
   const a = p.attempts[0];

@@ -1,5 +1,5 @@
 import { AppError } from "@/server/errors";
-import { cardNetwork, luhnValid, normaliseCardNumber } from "@/server/providers/payments/cards";
+import { cardNetwork, luhnValid, normaliseCardNumber } from "@/lib/cards";
 import type { AttemptStart, PaymentMethodInput, PaymentProcessor } from "@/server/providers/payments/types";
 
 /** How long a sandbox UPI collect stays PENDING before its scripted outcome. */

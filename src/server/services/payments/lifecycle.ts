@@ -111,7 +111,8 @@ export async function cancelPayment(db: Db, paymentId: string) {
     if (p.status !== "CREATED" && p.status !== "FAILED") {
       throw new AppError("CONFLICT", p.status === "PENDING" ? "A payment attempt is in progress; it can't be cancelled now." : `This payment is already ${p.status.toLowerCase()}.`);
     }
-    const moved = await transitionPayment(tx, p, p.status as PaymentStatus, "CANCELLED", { reason: "CANCELLED_BY_CUSTOMER" });
+    if (p.expiresAt <= new Date()) throw new AppError("CONFLICT", "This payment has expired.");
+    const moved = await transitionPayment(tx, p, p.status as PaymentStatus, "CANCELLED", { reason: "CANCELLED_BY_CUSTOMER", expiry: "before" });
     if (!moved) throw new AppError("CONFLICT", "This payment changed meanwhile; refresh the page.");
     await emitPaymentEvent(tx, p.id, "payment.cancelled");
   });

@@ -1,0 +1,51 @@
+import path from "node:path";
+import Database from "better-sqlite3";
+
+// The e2e server always runs on SQLite (playwright.config.ts). Playwright loads tests as CommonJS,
+// which can't load the ESM-only generated Prisma client, so these few set-ups use SQL directly.
+
+function e2eDatabaseFile(): string {
+  const file = process.env.PARAKH_E2E_DEMO_CREDENTIALS;
+  if (!file) throw new Error("PARAKH_E2E_DEMO_CREDENTIALS is not set; run through playwright.config.ts");
+  // The data folder holds both the demo credentials and parakh.db.
+  return path.join(path.dirname(file), "parakh.db");
+}
+
+function withDb<T>(fn: (db: Database.Database) => T): T {
+  const db = new Database(e2eDatabaseFile());
+  db.pragma("busy_timeout = 5000");
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Prisma's SQLite text form of a DateTime. */
+const sqlDate = (d: Date) => d.toISOString().replace("Z", "+00:00");
+
+export function paymentStatus(paymentId: string): string | undefined {
+  return withDb((db) => (db.prepare("SELECT status FROM Payment WHERE id = ?").get(paymentId) as { status: string } | undefined)?.status);
+}
+
+/** Moves a payment's expiry (tests can't wait the 5-minute minimum). */
+export function setPaymentExpiry(paymentId: string, expiresAt: Date): void {
+  withDb((db) => db.prepare("UPDATE Payment SET expiresAt = ? WHERE id = ?").run(sqlDate(expiresAt), paymentId));
+}
+
+/** Brings the payment's scheduled expiry job forward so the sweeper runs it now. */
+export function runExpiryJobNow(paymentId: string): number {
+  return withDb(
+    (db) => db.prepare("UPDATE Job SET runAt = ? WHERE type = 'payment.expire' AND status = 'QUEUED' AND payload = ?").run(sqlDate(new Date()), JSON.stringify({ paymentId })).changes,
+  );
+}
+
+/** Registers a sandbox webhook endpoint for the merchant (the dashboard's Webhooks page does the same). */
+export function addWebhookEndpoint(merchantId: string, url: string, events = "*"): string {
+  const id = `we_e2e${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+  const now = sqlDate(new Date());
+  withDb((db) =>
+    db.prepare("INSERT INTO WebhookEndpoint (id, merchantId, mode, url, events, enabled, createdAt, updatedAt) VALUES (?, ?, 'sandbox', ?, ?, 1, ?, ?)").run(id, merchantId, url, events, now, now),
+  );
+  return id;
+}

@@ -1,0 +1,35 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { MockBank } from "@/components/checkout/mock-bank";
+import { CheckoutFrame } from "@/components/checkout/frame";
+import { formatRupees } from "@/lib/money";
+import { TrpcProviders } from "@/lib/trpc/client";
+import { dashboardRouter } from "@/server/api/dashboard/router";
+import { issueCheckoutToken } from "@/server/services/payments/checkout-token";
+import { getServices } from "@/server/services";
+import { loadCheckoutPayment } from "../load";
+
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: { absolute: "Sandbox bank · Parakh" }, robots: { index: false, follow: false } };
+
+type Params = { params: Promise<{ paymentId: string }> };
+
+/** Sandbox stand-in for a bank's netbanking page: the customer decides the outcome. */
+export default async function MockBankPage({ params }: Params) {
+  const data = await loadCheckoutPayment((await params).paymentId);
+  // Live payments go to real banks; this page exists for sandbox only.
+  if (!data || data.payment.mode !== "sandbox") notFound();
+  const { payment, merchant } = data;
+  const token = issueCheckoutToken(payment.id, payment.expiresAt);
+  const state = await dashboardRouter
+    .createCaller({ services: getServices(), rest: null, req: null, res: null, session: null, clientIp: null, sameOrigin: false })
+    .checkout.state({ paymentId: payment.id, token });
+  return (
+    <CheckoutFrame sandbox>
+      <TrpcProviders>
+        <MockBank paymentId={payment.id} token={token} state={state} merchantName={merchant.label} orderId={payment.orderId} amountLabel={formatRupees(payment.amountPaise)} />
+      </TrpcProviders>
+    </CheckoutFrame>
+  );
+}

@@ -1,0 +1,230 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useState } from "react";
+import { DetailList, OutcomeIcon, ReturnToMerchant, formatIst, methodLabel } from "@/components/checkout/parts";
+import type { CheckoutState } from "@/components/checkout/types";
+import { Button, CopyButton, Notice, Spinner } from "@/components/ui";
+
+type HeadingRef = React.Ref<HTMLHeadingElement>;
+
+function Heading({ headingRef, children }: { headingRef: HeadingRef; children: React.ReactNode }) {
+  return (
+    // Focused by script after a state change; a ring around plain text would only confuse.
+    <h1 ref={headingRef} tabIndex={-1} style={{ outline: "none" }} className="mt-4 text-lg font-semibold text-slate-900">
+      {children}
+    </h1>
+  );
+}
+
+const ON_DESKTOP = "max-sm:hidden pointer-coarse:hidden";
+const ON_PHONE = "hidden max-sm:block pointer-coarse:block";
+
+export function PendingView({
+  state,
+  sandbox,
+  amountLabel,
+  upiIntent,
+  upiQr,
+  paymentId,
+  busy,
+  simulating,
+  simulateError,
+  onSimulate,
+  headingRef,
+}: {
+  state: CheckoutState;
+  sandbox: boolean;
+  amountLabel: string;
+  upiIntent: string;
+  upiQr: string;
+  paymentId: string;
+  busy: boolean;
+  simulating: "SUCCESS" | "FAILED" | null;
+  simulateError: string | null;
+  onSimulate: (outcome: "SUCCESS" | "FAILED") => void;
+  headingRef: HeadingRef;
+}) {
+  const a = state.attempt;
+  const method = a?.method ?? state.method;
+  const viaApp = method === "UPI" && !a?.vpa;
+  // A collect request's scripted result lands within seconds; offer the simulator only if it doesn't.
+  const [collectLate, setCollectLate] = useState(false);
+  useEffect(() => {
+    setCollectLate(false);
+    const t = setTimeout(() => setCollectLate(true), 5000);
+    return () => clearTimeout(t);
+  }, [a?.id]);
+  const showSimulator = sandbox && method === "UPI" && (viaApp || collectLate);
+
+  return (
+    <div className="text-center">
+      <span aria-hidden="true" className="mx-auto flex h-14 w-14 items-center justify-center rounded-full bg-brand-50 text-brand-600">
+        <Spinner className="h-7 w-7" />
+      </span>
+      {method === "NETBANKING" || method === "CARD" ? (
+        <>
+          <Heading headingRef={headingRef}>Waiting for the bank</Heading>
+          <p className="mt-2 text-sm text-slate-600">
+            {a?.bank ? `Finish the payment of ${amountLabel} on ${a.bank}'s page.` : `Your bank is confirming the payment of ${amountLabel}.`}
+          </p>
+          {method === "NETBANKING" && sandbox && (
+            <Link href={`/checkout/${paymentId}/bank`} className="mt-4 inline-flex rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
+              Go to {a?.bank ?? "your bank"}
+            </Link>
+          )}
+        </>
+      ) : (
+        <>
+          <Heading headingRef={headingRef}>Approve the payment in your UPI app</Heading>
+          {viaApp ? (
+            <>
+              <div className={ON_DESKTOP}>
+                <p className="mt-2 text-sm text-slate-600">Scan this code with any UPI app and approve {amountLabel}.</p>
+                <img src={upiQr} alt={`UPI QR code to pay ${amountLabel}`} className="mx-auto mt-4 h-52 w-52 rounded-lg border border-slate-200 p-2" />
+              </div>
+              <div className={ON_PHONE}>
+                <p className="mt-2 text-sm text-slate-600">Approve {amountLabel} in your UPI app, then come back to this page.</p>
+                <a href={upiIntent} className="mt-4 inline-flex rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50">
+                  Open UPI app again
+                </a>
+              </div>
+            </>
+          ) : (
+            <p className="mt-2 text-sm text-slate-600">
+              We sent a request for {amountLabel} to <span className="font-medium text-slate-900">{a?.vpa}</span>. Open your UPI app and approve it.
+            </p>
+          )}
+        </>
+      )}
+
+      <p className="mt-5 text-xs text-slate-500">This page updates by itself; keep it open.</p>
+
+      {showSimulator && (
+        <div className="mt-6 rounded-lg border border-dashed border-amber-300 bg-amber-50 p-4 text-left">
+          <p className="text-sm font-medium text-amber-900">Sandbox simulator</p>
+          <p className="mt-0.5 text-xs text-amber-800">No UPI app is involved in sandbox: choose how this payment ends.</p>
+          {simulateError && (
+            <div className="mt-3">
+              <Notice tone="error">{simulateError}</Notice>
+            </div>
+          )}
+          <div className="mt-3 flex flex-wrap gap-2">
+            <Button type="button" size="sm" onClick={() => onSimulate("SUCCESS")} loading={simulating === "SUCCESS"} disabled={busy}>
+              Simulate success
+            </Button>
+            <Button type="button" size="sm" variant="secondary" onClick={() => onSimulate("FAILED")} loading={simulating === "FAILED"} disabled={busy}>
+              Simulate failure
+            </Button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function FailedView({ state, busy, onRetry, onCancel, headingRef }: { state: CheckoutState; busy: boolean; onRetry: () => void; onCancel: () => void; headingRef: HeadingRef }) {
+  const a = state.attempt;
+  return (
+    <div className="text-center">
+      <OutcomeIcon tone="error" />
+      <Heading headingRef={headingRef}>Payment failed</Heading>
+      <p className="mt-2 text-sm text-slate-600">{a?.errorMessage ?? "The payment did not go through."}</p>
+      <p className="mt-1 text-xs text-slate-500">
+        {methodLabel(a)}
+        {a?.errorCode ? ` · ${a.errorCode}` : ""}
+      </p>
+      <p className="mt-3 text-sm text-slate-600">You can try again with the same method or another one.</p>
+      <div className="mt-5 flex flex-col items-center gap-3">
+        <Button type="button" className="w-full max-w-xs py-2.5" onClick={onRetry} disabled={busy}>
+          Try again
+        </Button>
+        <button type="button" onClick={onCancel} disabled={busy} className="text-sm text-slate-500 underline-offset-2 hover:text-slate-700 hover:underline">
+          Cancel payment
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function SuccessView({ state, merchantName, orderId, amountLabel, headingRef }: { state: CheckoutState; merchantName: string; orderId: string; amountLabel: string; headingRef: HeadingRef }) {
+  return (
+    <div>
+      <div className="text-center">
+        <OutcomeIcon tone="success" />
+        <Heading headingRef={headingRef}>Payment successful</Heading>
+        <p className="mt-1 text-sm text-slate-600">
+          {amountLabel} paid to {merchantName}
+        </p>
+      </div>
+      <div className="mt-5">
+        <DetailList
+          rows={[
+            ["Amount", amountLabel],
+            ["Paid on", formatIst(state.paidAt)],
+            [
+              "Bank reference",
+              state.bankReference ? (
+                <span className="flex items-center justify-end gap-2">
+                  <span className="font-mono text-xs">{state.bankReference}</span>
+                  <span className="shrink-0">
+                    <CopyButton value={state.bankReference} label="Copy" />
+                  </span>
+                </span>
+              ) : (
+                "—"
+              ),
+            ],
+            ["Payment ID", <span key="p" className="font-mono text-xs">{state.paymentId}</span>],
+            ["Order ID", <span key="o" className="font-mono text-xs">{orderId}</span>],
+            ["Method", methodLabel(state.attempt, state.method)],
+            ["Paid to", merchantName],
+          ]}
+        />
+      </div>
+      {state.redirectTo ? (
+        <ReturnToMerchant redirectTo={state.redirectTo} merchantName={merchantName} />
+      ) : (
+        <p className="mt-5 text-center text-sm text-slate-500">You can close this page. Keep the bank reference for your records.</p>
+      )}
+    </div>
+  );
+}
+
+export function ClosedView({
+  kind,
+  state,
+  merchantName,
+  headingRef,
+}: {
+  kind: "expired" | "cancelled";
+  state: CheckoutState;
+  merchantName: string;
+  headingRef: HeadingRef;
+}) {
+  return (
+    <div className="text-center">
+      <OutcomeIcon tone={kind === "expired" ? "warning" : "neutral"} />
+      <Heading headingRef={headingRef}>{kind === "expired" ? "This payment link has expired" : "Payment cancelled"}</Heading>
+      <p className="mt-2 text-sm text-slate-600">
+        {kind === "expired"
+          ? `The time to pay ended at ${formatIst(state.expiresAt)}. Nothing was charged; go back to ${merchantName} to start again.`
+          : `You cancelled this payment and nothing was charged. Go back to ${merchantName} if you want to pay again.`}
+      </p>
+      {state.redirectTo && <ReturnToMerchant redirectTo={state.redirectTo} merchantName={merchantName} />}
+    </div>
+  );
+}
+
+export function InvalidLinkView({ message, headingRef }: { message: string; headingRef: HeadingRef }) {
+  return (
+    <div className="text-center">
+      <OutcomeIcon tone="error" />
+      <Heading headingRef={headingRef}>This payment link can&apos;t be used</Heading>
+      <p className="mt-2 text-sm text-slate-600">{message}</p>
+      <Button type="button" variant="secondary" className="mt-5" onClick={() => window.location.reload()}>
+        Reload the page
+      </Button>
+    </div>
+  );
+}
