@@ -269,3 +269,36 @@ export function formatDateTime(d: Date | string | null | undefined): string {
   const date = typeof d === "string" ? new Date(d) : d;
   return date.toLocaleString("en-IN", { dateStyle: "medium", timeStyle: "short" });
 }
+
+/** The footer of a cursor-paginated list: how many are shown, and Load more (or its error). */
+export function LoadMoreFooter({
+  count,
+  noun,
+  query,
+  note,
+}: {
+  count: number;
+  noun: [singular: string, plural: string];
+  /** Extra text after the count, e.g. a legend. */
+  note?: React.ReactNode;
+  query: { hasNextPage: boolean; isFetchNextPageError: boolean; isFetchingNextPage: boolean; error: unknown; fetchNextPage: () => unknown };
+}) {
+  const message = (query.error as { message?: string } | null)?.message ?? "Could not load more.";
+  return (
+    <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
+      <p className="text-xs text-slate-500" aria-live="polite">
+        {count} {count === 1 ? noun[0] : noun[1]} shown{query.hasNextPage ? "" : " · end of results"}
+        {note}
+      </p>
+      {query.isFetchNextPageError ? (
+        <ErrorState message={message} onRetry={() => void query.fetchNextPage()} />
+      ) : (
+        query.hasNextPage && (
+          <Button variant="secondary" loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+            Load more
+          </Button>
+        )
+      )}
+    </div>
+  );
+}

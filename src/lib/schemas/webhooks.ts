@@ -4,7 +4,7 @@ import { cursorSchema, limitSchema } from "@/lib/schemas/logs";
 // Browser-safe schemas shared by the Webhooks page (client validation) and the webhooks router.
 // The server adds webhookUrlProblem's host checks (live: public hosts only) on top.
 
-/** B7's event types; the server's emitter has the same list (a test keeps them equal). */
+/** B7's event types (the one list: the server's emitter uses it too). */
 export const WEBHOOK_EVENT_TYPES = [
   "payment.success",
   "payment.failed",

@@ -1,17 +1,10 @@
 import type { DbTx } from "@/server/db/client";
 import { newId } from "@/server/lib/ids";
 import { enqueueJob } from "@/server/jobs/queue";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventTypeValue } from "@/lib/schemas/webhooks";
 
-export const WEBHOOK_EVENT_TYPES = [
-  "payment.success",
-  "payment.failed",
-  "payment.expired",
-  "payment.cancelled",
-  "pan.batch.completed",
-  "epfo.batch.completed",
-  "wallet.low_balance",
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export { WEBHOOK_EVENT_TYPES };
+export type WebhookEventType = WebhookEventTypeValue;
 
 export const DELIVER_JOB = "webhook.deliver";
 

@@ -4,7 +4,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
-import { Button, Card, EmptyState, ErrorState, Field, LoadingState, Notice, PageHeader, Table, Td, Th, cx } from "@/components/ui";
+import { Button, Card, EmptyState, ErrorState, Field, LoadingState, Notice, PageHeader, Table, Td, Th, cx, LoadMoreFooter } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
 import { PAGE_SIZE, logFiltersFromQuery, logFiltersSchema, logFiltersToQuery, type LogFilters } from "@/lib/schemas/logs";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
@@ -255,20 +255,7 @@ export function LogsView() {
             <div className="lg:hidden">
               <LogsList items={items} />
             </div>
-            <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
-              <p className="text-xs text-slate-500" aria-live="polite">
-                {items.length} {items.length === 1 ? "request" : "requests"} shown{logs.hasNextPage ? "" : " · end of results"}
-              </p>
-              {logs.isFetchNextPageError ? (
-                <ErrorState message={errorInfo(logs.error).message} onRetry={() => void logs.fetchNextPage()} />
-              ) : (
-                logs.hasNextPage && (
-                  <Button variant="secondary" loading={logs.isFetchingNextPage} onClick={() => void logs.fetchNextPage()}>
-                    Load more
-                  </Button>
-                )
-              )}
-            </div>
+            <LoadMoreFooter count={items.length} noun={["request", "requests"]} query={logs} />
           </>
         )}
       </Card>

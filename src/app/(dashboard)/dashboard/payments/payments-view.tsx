@@ -4,7 +4,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
-import { Button, Card, EmptyState, ErrorState, Field, LoadingState, Notice, PageHeader, Table, Td, Th, cx, useToast } from "@/components/ui";
+import { Button, Card, EmptyState, ErrorState, Field, LoadingState, Notice, PageHeader, Table, Td, Th, cx, useToast, LoadMoreFooter } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
 import { formatRupees } from "@/lib/money";
 import {
@@ -284,20 +284,7 @@ export function PaymentsView() {
             <div className="lg:hidden">
               <PaymentsList items={items} />
             </div>
-            <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
-              <p className="text-xs text-slate-500" aria-live="polite">
-                {items.length} {items.length === 1 ? "payment" : "payments"} shown{payments.hasNextPage ? "" : " · end of results"}
-              </p>
-              {payments.isFetchNextPageError ? (
-                <ErrorState message={errorInfo(payments.error).message} onRetry={() => void payments.fetchNextPage()} />
-              ) : (
-                payments.hasNextPage && (
-                  <Button variant="secondary" loading={payments.isFetchingNextPage} onClick={() => void payments.fetchNextPage()}>
-                    Load more
-                  </Button>
-                )
-              )}
-            </div>
+            <LoadMoreFooter count={items.length} noun={["payment", "payments"]} query={payments} />
           </>
         )}
       </Card>

@@ -4,7 +4,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
-import { Badge, Button, Card, EmptyState, ErrorState, Field, LoadingState, Notice, PageHeader, Table, Td, Th } from "@/components/ui";
+import { Badge, Button, Card, EmptyState, ErrorState, Field, LoadingState, Notice, PageHeader, Table, Td, Th, LoadMoreFooter } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
 import { PAGE_SIZE } from "@/lib/schemas/logs";
 import { verificationFiltersSchema } from "@/lib/schemas/verifications";
@@ -292,21 +292,7 @@ export function VerificationsView() {
             <div className="lg:hidden">
               <VerificationsList items={items} />
             </div>
-            <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
-              <p className="text-xs text-slate-500" aria-live="polite">
-                {items.length} {items.length === 1 ? "check" : "checks"} shown{list.hasNextPage ? "" : " · end of results"}
-                {" · "}name match: 90+ match, 70–89.99 partial, below 70 no match
-              </p>
-              {list.isFetchNextPageError ? (
-                <ErrorState message={errorInfo(list.error).message} onRetry={() => void list.fetchNextPage()} />
-              ) : (
-                list.hasNextPage && (
-                  <Button variant="secondary" loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-                    Load more
-                  </Button>
-                )
-              )}
-            </div>
+            <LoadMoreFooter count={items.length} noun={["check", "checks"]} query={list} note=" · name match: 90+ match, 70–89.99 partial, below 70 no match" />
           </>
         )}
       </Card>
