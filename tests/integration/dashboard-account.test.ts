@@ -114,7 +114,10 @@ describe("merchant accounts", () => {
     const db = getServices().db;
     await expect(signInMerchant(db, { email, password }, "10.0.0.3")).rejects.toMatchObject({ code: "TOTP_REQUIRED" });
     await expect(signInMerchant(db, { email, password, code: "12345x" }, "10.0.0.3")).rejects.toMatchObject({ code: "TOTP_INVALID" });
-    await expect(signInMerchant(db, { email, password, code: totpAt(setup.secret, Date.now()) }, "10.0.0.3")).resolves.toMatchObject({ id: merchantId });
+    const code = totpAt(setup.secret, Date.now());
+    await expect(signInMerchant(db, { email, password, code }, "10.0.0.3")).resolves.toMatchObject({ id: merchantId });
+    // The same code again within its window is a replay.
+    await expect(signInMerchant(db, { email, password, code }, "10.0.0.3")).rejects.toMatchObject({ code: "TOTP_INVALID" });
     await expect(signInMerchant(db, { email, password, code: recoveryCodes[0] }, "10.0.0.3")).resolves.toMatchObject({ id: merchantId });
     await expect(signInMerchant(db, { email, password, code: recoveryCodes[0] }, "10.0.0.3")).rejects.toMatchObject({ code: "TOTP_INVALID" });
     await expect(caller.account.totpDisable({ password: "not-my-password" })).rejects.toMatchObject({ code: "BAD_REQUEST" });

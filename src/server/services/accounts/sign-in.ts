@@ -1,7 +1,7 @@
 import type { Db } from "@/server/db/client";
 import { decrypt, hashPassword, sha256Hex, verifyPassword } from "@/server/lib/crypto";
 import { getConfig } from "@/server/config";
-import { verifyTotp } from "@/server/services/accounts/totp";
+import { matchTotpStep } from "@/server/services/accounts/totp";
 
 /** Failures before each further attempt is slowed down, and before the account locks. */
 export const SLOW_DOWN_AFTER = 3;
@@ -53,6 +53,7 @@ interface Account {
   lockedUntil: Date | null;
   totpEnabled?: boolean;
   totpSecretEnc?: string | null;
+  totpLastStep?: number | null;
 }
 
 interface AccountStore {
@@ -60,6 +61,8 @@ interface AccountStore {
   recordFailure(id: string, lockUntil: Date | null): Promise<number>;
   reset(id: string): Promise<void>;
   useRecoveryCode?(id: string, code: string): Promise<boolean>;
+  /** Records the accepted TOTP step only if it is newer than the last one (false = replay). */
+  claimTotpStep?(id: string, step: number): Promise<boolean>;
 }
 
 async function signIn(
@@ -93,7 +96,13 @@ async function signIn(
     const code = input.code?.trim().replace(/\s+/g, "") ?? "";
     if (!code) throw new SignInError("TOTP_REQUIRED");
     const secret = decrypt(account.totpSecretEnc, getConfig().secrets.encryptionKey);
-    const ok = /^\d{6}$/.test(code) ? verifyTotp(secret, code) : await (store.useRecoveryCode?.(account.id, code.toLowerCase()) ?? false);
+    let ok: boolean;
+    if (/^\d{6}$/.test(code)) {
+      const step = matchTotpStep(secret, code);
+      ok = step !== null && (await (store.claimTotpStep?.(account.id, step) ?? true));
+    } else {
+      ok = await (store.useRecoveryCode?.(account.id, code.toLowerCase()) ?? false);
+    }
     if (!ok) return fail("TOTP_INVALID");
   }
   if (account.failedLogins > 0 || account.lockedUntil) await store.reset(account.id);
@@ -108,6 +117,11 @@ export function signInMerchant(db: Db, input: { email: string; password: string;
         (await db.merchant.update({ where: { id }, data: { failedLogins: { increment: 1 }, ...(lockUntil ? { lockedUntil: lockUntil, failedLogins: 0 } : {}) } })).failedLogins,
       reset: async (id) => {
         await db.merchant.update({ where: { id }, data: { failedLogins: 0, lockedUntil: null } });
+      },
+      claimTotpStep: async (id, step) => {
+        // Conditional update: two sign-ins with the same code cannot both win.
+        const res = await db.merchant.updateMany({ where: { id, OR: [{ totpLastStep: null }, { totpLastStep: { lt: step } }] }, data: { totpLastStep: step } });
+        return res.count === 1;
       },
       useRecoveryCode: async (id, code) => {
         const res = await db.recoveryCode.updateMany({ where: { merchantId: id, codeHash: sha256Hex(code), usedAt: null }, data: { usedAt: new Date() } });

@@ -52,15 +52,23 @@ export function totpAt(secret: string, timeMs: number): string {
   return String(code).padStart(6, "0");
 }
 
-/** Accepts the current code and one step either side (clock drift), compared in constant time. */
-export function verifyTotp(secret: string, code: string, now = Date.now()): boolean {
-  if (!/^\d{6}$/.test(code)) return false;
-  let ok = false;
+/**
+ * The time step the code belongs to (current, or one either side for clock drift), or null.
+ * Compared in constant time; callers refuse a step at or before the last one accepted (replay).
+ */
+export function matchTotpStep(secret: string, code: string, now = Date.now()): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
+  const current = Math.floor(now / 1000 / STEP_SECONDS);
+  let step: number | null = null;
   for (const drift of [-1, 0, 1]) {
     const expected = Buffer.from(totpAt(secret, now + drift * STEP_SECONDS * 1000));
-    if (crypto.timingSafeEqual(expected, Buffer.from(code))) ok = true;
+    if (crypto.timingSafeEqual(expected, Buffer.from(code))) step = current + drift;
   }
-  return ok;
+  return step;
+}
+
+export function verifyTotp(secret: string, code: string, now = Date.now()): boolean {
+  return matchTotpStep(secret, code, now) !== null;
 }
 
 export function otpauthUrl(secret: string, account: string, issuer = "Parakh"): string {

@@ -34,6 +34,6 @@ export async function disableTotp(db: Db, merchantId: string, password: string) 
   if (!(await verifyPassword(password, m.passwordHash))) throw new AppError("VALIDATION_ERROR", "The password is not right.", { field: "password" });
   await db.$transaction([
     db.recoveryCode.deleteMany({ where: { merchantId } }),
-    db.merchant.update({ where: { id: merchantId }, data: { totpEnabled: false, totpSecretEnc: null } }),
+    db.merchant.update({ where: { id: merchantId }, data: { totpEnabled: false, totpSecretEnc: null, totpLastStep: null } }),
   ]);
 }
