@@ -46,7 +46,8 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
   webServer: {
-    command: "npx tsx server.ts",
+    // node with the tsx loader: signals reach the server directly (the tsx launcher may SIGKILL on a busy loop).
+    command: "node --import tsx server.ts",
     url: `${BASE_URL}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -39,7 +39,8 @@ export async function startServer(opts: { databaseUrl?: string; env?: Record<str
     LOG_LEVEL: "info",
     ...opts.env,
   };
-  const child: ChildProcess = spawn(TSX, ["server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  // node with the tsx loader, not the tsx launcher: signals must reach the server itself.
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
   child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
