@@ -14,6 +14,7 @@ import { purgeExpiredIdempotency } from "@/server/services/idempotency/idempoten
 import { ensureDemoMerchant, type DemoCredentials } from "@/server/services/merchants/demo";
 import { serveDocsAsset } from "@/server/http/static-docs";
 import { createJobRunner } from "@/server/jobs/handlers";
+import { purgeFinishedJobs } from "@/server/jobs/queue";
 
 export interface StartOptions {
   dev: boolean;
@@ -26,6 +27,7 @@ export interface StartOptions {
 export const CLIENT_IP_HEADER = "x-parakh-client-ip";
 
 const RETENTION_INTERVAL_MS = 6 * 60 * 60 * 1000;
+const FINISHED_JOB_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 function sendJson(res: ServerResponse, status: number, body: unknown) {
   res.statusCode = status;
@@ -152,7 +154,9 @@ export async function startParakh(opts: StartOptions) {
     try {
       const audit = await purgeExpiredAuditLogs(services.db, config.auditRetentionDays);
       const idem = await purgeExpiredIdempotency(services.db);
-      if (audit || idem) log.info("retention purge", { auditRecords: audit, idempotencyRecords: idem });
+      // Finished jobs are only history (every payment leaves an expiry job); DEAD ones stay for inspection.
+      const jobs = await purgeFinishedJobs(services.db, new Date(Date.now() - FINISHED_JOB_RETENTION_MS));
+      if (audit || idem || jobs) log.info("retention purge", { auditRecords: audit, idempotencyRecords: idem, finishedJobs: jobs });
     } catch (err) {
       log.warn("retention purge failed", { err });
     }
