@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Merchant" ADD COLUMN "checkoutFrameOrigins" TEXT;
