@@ -3,7 +3,8 @@ import { startParakh } from "@/server/http/start";
 // The one process: REST doors (/v1, /api) outside Next's pipeline, everything else handed to Next.
 const dev = process.argv.includes("--dev") || process.env.NODE_ENV !== "production";
 const servePages = process.env.SERVE_PAGES !== "false";
-const seedDemo = process.env.SEED_DEMO ? process.env.SEED_DEMO === "true" : !process.env.DATABASE_URL;
+// The demo merchant is for local development; production seeds one only when asked (SEED_DEMO=true).
+const seedDemo = process.env.SEED_DEMO ? process.env.SEED_DEMO === "true" : dev && !process.env.DATABASE_URL;
 
 startParakh({ dev, servePages, seedDemo }).catch((err: unknown) => {
   process.stderr.write(`Parakh failed to start: ${err instanceof Error ? err.message : String(err)}\n`);

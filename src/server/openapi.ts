@@ -3,6 +3,8 @@ import type { AnyRouter } from "@trpc/server";
 import { ERROR_CODES, type ErrorCode } from "@/server/errors";
 import { apiErrorSchema, v1ErrorSchema } from "@/server/rest/envelope";
 import type { Meta, RestMeta } from "@/server/trpc/init";
+import { SANDBOX_TABLES, sandboxTableMarkdown } from "@/server/providers/sandbox-catalog";
+import { operationExamples } from "@/server/services/sandbox/examples";
 import { z } from "zod";
 
 /** Codes the door itself can answer for any operation, by auth scheme. */
@@ -37,16 +39,25 @@ function errorComponents() {
   return { [ERROR_SCHEMA_NAMES.v1]: json(v1ErrorSchema), [ERROR_SCHEMA_NAMES.api]: json(apiErrorSchema) };
 }
 
+const DESCRIPTION = [
+  "PAN and EPFO verification, hosted payment checkout and KYC. Every response carries `X-Request-Id`.",
+  "",
+  "Sandbox keys (`sk_test_…`, `pk_test_…`) answer from deterministic fixtures: the same input always gives the same answer, and these inputs give every outcome. The examples in this reference are answers of the sandbox itself.",
+  "",
+  ...SANDBOX_TABLES.flatMap((t) => [sandboxTableMarkdown(t), ""]),
+].join("\n");
+
 /**
  * The OpenAPI document, generated from the same zod schemas that validate requests. The generator's
- * generic error responses are replaced by the contract's envelopes with each operation's codes.
+ * generic error responses are replaced by the contract's envelopes with each operation's codes, and
+ * operations get examples computed by the sandbox and their sandbox test values.
  */
-export function buildOpenApiDocument(router: AnyRouter, baseUrl: string): OpenAPIObject {
+export async function buildOpenApiDocument(router: AnyRouter, baseUrl: string): Promise<OpenAPIObject> {
+  const examples = await operationExamples();
   const doc = generateOpenApiDocument(router, {
     title: "Parakh API",
     version: "1.0.0",
-    description:
-      "PAN and EPFO verification, hosted payment checkout and KYC. Sandbox keys (`sk_test_…`) answer from deterministic fixtures; see the README for every sandbox outcome. Every response carries `X-Request-Id`.",
+    description: DESCRIPTION,
     baseUrl,
     securitySchemes: {
       BearerSecretKey: { type: "http", scheme: "bearer", description: "Your secret key: `sk_test_…` (sandbox) or `sk_live_…` (live)." },
@@ -72,11 +83,18 @@ export function buildOpenApiDocument(router: AnyRouter, baseUrl: string): OpenAP
       const rest = byPath.get(`${method.toUpperCase()} ${path}`);
       if (!rest) continue;
       const kind = path.startsWith("/v1") ? "v1" : "api";
+      const opKey = `${method.toUpperCase()} ${path}`;
       op.security = SECURITY[rest.auth];
+      const tables = SANDBOX_TABLES.filter((t) => t.operations.includes(opKey));
+      if (tables.length) op.description = [op.description ?? "", ...tables.map(sandboxTableMarkdown)].filter(Boolean).join("\n\n");
+      const example = examples[opKey];
+      if (example?.request && op.requestBody?.content?.["application/json"]) op.requestBody.content["application/json"].example = example.request;
       const codes = new Set<ErrorCode>([...rest.errors, ...COMMON[rest.auth], ...(method === "post" ? COMMON_POST : []), ...COMMON_ALL]);
       const responses: Record<string, unknown> = {};
       const success = rest.successStatus ?? 200;
       responses[String(success)] = op.responses?.["200"];
+      const okJson = (responses[String(success)] as { content?: Record<string, { example?: unknown }> } | undefined)?.content?.["application/json"];
+      if (example && okJson) okJson.example = example.response;
       const byStatus = new Map<number, ErrorCode[]>();
       for (const code of codes) {
         const s = ERROR_CODES[code].status;

@@ -12,6 +12,7 @@ import { getServices } from "@/server/services";
 import { purgeExpiredAuditLogs } from "@/server/services/audit/audit-writer";
 import { purgeExpiredIdempotency } from "@/server/services/idempotency/idempotency";
 import { ensureDemoMerchant, type DemoCredentials } from "@/server/services/merchants/demo";
+import { panVerifyRequestExample } from "@/server/services/sandbox/examples";
 import { serveDocsAsset } from "@/server/http/static-docs";
 import { createJobRunner } from "@/server/jobs/handlers";
 import { purgeFinishedJobs } from "@/server/jobs/queue";
@@ -36,23 +37,30 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
   res.end(JSON.stringify(body));
 }
 
-function printDemo(creds: DemoCredentials, appUrl: string) {
-  const lines = [
-    "",
-    "  Parakh is running. Demo merchant (sandbox):",
-    `    Dashboard     ${appUrl}/login`,
-    `    Email         ${creds.email}`,
-    `    Password      ${creds.password}`,
-    `    Merchant id   ${creds.merchantId}`,
-    `    Public key    ${creds.sandbox.publicKey}`,
-    `    Secret key    ${creds.sandbox.secretKey}`,
-    `    Signing secret ${creds.sandbox.signingSecret}`,
-    `    API reference ${appUrl}/docs`,
-    "",
-    `  Try: curl -s ${appUrl}/v1/identity/pan/verify -H 'Authorization: Bearer ${creds.sandbox.secretKey}' \\`,
-    `         -H 'Content-Type: application/json' -d '{"pan":"ABCPK1234F","name":"Rakesh Kumar"}'`,
-    "",
-  ];
+/**
+ * The demo merchant's banner. In development it carries the password and sandbox keys so the first
+ * call is one copy away; in production it only says where they are kept, so logs never hold secrets.
+ */
+function printDemo(creds: DemoCredentials, appUrl: string, withSecrets: boolean, example: { pan: string; name: string }) {
+  const file = "data folder, demo-credentials.json (mode 0600)";
+  const lines = withSecrets
+    ? [
+        "",
+        "  Parakh is running. Demo merchant (sandbox):",
+        `    Dashboard     ${appUrl}/login`,
+        `    Email         ${creds.email}`,
+        `    Password      ${creds.password}`,
+        `    Merchant id   ${creds.merchantId}`,
+        `    Public key    ${creds.sandbox.publicKey}`,
+        `    Secret key    ${creds.sandbox.secretKey}`,
+        `    Signing secret ${creds.sandbox.signingSecret}`,
+        `    API reference ${appUrl}/docs`,
+        "",
+        `  Try: curl -s ${appUrl}/v1/identity/pan/verify -H 'Authorization: Bearer ${creds.sandbox.secretKey}' \\`,
+        `         -H 'Content-Type: application/json' -d '${JSON.stringify(example)}'`,
+        "",
+      ]
+    : ["", "  Parakh is running with a demo merchant (SEED_DEMO=true):", `    Dashboard     ${appUrl}/login`, `    Email         ${creds.email}`, `    Merchant id   ${creds.merchantId}`, `    Password and sandbox keys: ${file}`, ""];
   process.stdout.write(lines.join("\n") + "\n");
 }
 
@@ -69,7 +77,7 @@ export async function startParakh(opts: StartOptions) {
   jobs?.start();
 
   const restDoor = createRestDoor(services, restRouter);
-  const openApiJson = JSON.stringify(buildOpenApiDocument(restRouter, config.appUrl));
+  const openApiJson = JSON.stringify(await buildOpenApiDocument(restRouter, config.appUrl));
   const trusted = new IpMatcher(config.trustedProxies);
   let ready = false;
 
@@ -147,7 +155,7 @@ export async function startParakh(opts: StartOptions) {
 
   if (opts.seedDemo) {
     const creds = await ensureDemoMerchant(services.db, config.dataDir);
-    if (creds) printDemo(creds, config.appUrl);
+    if (creds) printDemo(creds, config.appUrl, !config.isProduction, panVerifyRequestExample());
   }
 
   const retention = async () => {

@@ -22,17 +22,16 @@ export const verifyPanInput = z.object({
   pan: panField,
   name: holderNameField.nullish().meta({
     description: "Name to match against the name on record (optional; without it name_match is null).",
-    example: "Rakesh Kumar",
   }),
 });
 
 export const panVerificationData = z
   .object({
     pan: z.string().meta({ example: "ABCPK1234F" }),
-    name: z.string().nullable().meta({ description: "Name on record, upper case; null when the PAN is not on record.", example: "RAKESH KUMAR" }),
+    name: z.string().nullable().meta({ description: "Name on record, upper case; null when the PAN is not on record." }),
     status: z.enum(["VALID", "INVALID", "DEACTIVATED", "DELETED"]).meta({ description: "INVALID: not on record (an outcome, not an error)." }),
     category: z.enum(PAN_CATEGORY_VALUES),
-    name_match: z.number().min(0).max(100).nullable().meta({ description: "0-100 with two decimals; null when no name was sent or none is on record.", example: 100 }),
+    name_match: z.number().min(0).max(100).nullable().meta({ description: "0-100 with two decimals; null when no name was sent or none is on record." }),
     aadhaar_linked: z.boolean(),
     aadhaar_seeding_status: z.enum(["LINKED", "NOT_LINKED", "NOT_APPLICABLE"]),
     name_match_result: z.enum(["MATCH", "PARTIAL", "NO_MATCH"]).nullable().meta({ description: "MATCH ≥ 90, PARTIAL 70–89.99, NO_MATCH < 70." }),

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { isAppError } from "@/server/errors";
+import { sandboxEpfoProvider } from "@/server/providers/epfo/sandbox";
+import { sandboxPanProvider } from "@/server/providers/pan/sandbox";
+import { sandboxProcessor } from "@/server/providers/payments/sandbox";
+import type { PaymentMethodInput } from "@/server/providers/payments/types";
+import { SANDBOX_PAN_ROWS, SANDBOX_PAYMENT_ROWS, SANDBOX_PF_ROWS, SANDBOX_UAN_ROWS, type SandboxRow } from "@/server/providers/sandbox-catalog";
+import { verifyEpfo } from "@/server/services/employment/verify-epfo";
+import { panVerifyRequestExample } from "@/server/services/sandbox/examples";
+import { verifyPan } from "@/server/services/identity/verify-pan";
+
+/** Runs one call and checks it against the row's documented expectation. */
+async function check(row: SandboxRow, call: () => Promise<Record<string, unknown>>) {
+  let answer: Record<string, unknown> | undefined;
+  let code: string | undefined;
+  try {
+    answer = await call();
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    code = err.code;
+  }
+  if ("error" in row.expect) expect(code, row.input).toBe(row.expect.error);
+  else expect(answer?.[row.expect.field], row.input).toBe(row.expect.value);
+}
+
+/** The outcome the sandbox processor scripts for a documented hosted-page input. */
+async function paymentOutcome(input: string): Promise<Record<string, unknown>> {
+  const vpa = /UPI ID `([^`]+)`/.exec(input)?.[1];
+  const card = /Card `([\d ]+)`/.exec(input)?.[1];
+  const method: PaymentMethodInput = vpa
+    ? { method: "UPI", flow: "collect", vpa }
+    : { method: "CARD", number: card ?? "4111 1111 1111 1112", expiryMonth: 12, expiryYear: 2030, cvv: "123" };
+  const { plan } = await sandboxProcessor.startAttempt({ id: "pay_1_test", amountPaise: 100 }, method);
+  if (plan.kind === "succeed") return { status: "SUCCESS" };
+  if (plan.kind === "fail") return { status: "FAILED", errorCode: plan.errorCode };
+  return { status: "PENDING" };
+}
+
+describe("the documented sandbox test values", () => {
+  it.each(SANDBOX_PAN_ROWS)("PAN $input → $outcome", (row) =>
+    check(row, async () => ({ ...(await verifyPan(sandboxPanProvider, row.input, null)) })));
+
+  it.each(SANDBOX_UAN_ROWS)("UAN $input → $outcome", (row) =>
+    check(row, async () => ({ ...(await verifyEpfo(sandboxEpfoProvider, { uan: row.input })) })));
+
+  it.each(SANDBOX_PF_ROWS)("PF number $input → $outcome", (row) =>
+    check(row, async () => ({ ...(await verifyEpfo(sandboxEpfoProvider, { pfNumber: row.input })) })));
+
+  it.each(SANDBOX_PAYMENT_ROWS)("payment $input → $outcome", (row) => check(row, () => paymentOutcome(row.input)));
+
+  it("the PAN example is a full name match on the sandbox", async () => {
+    const example = panVerifyRequestExample();
+    const data = await verifyPan(sandboxPanProvider, example.pan, example.name);
+    expect(data.name?.toUpperCase()).toBe(example.name.toUpperCase());
+    expect(data).toMatchObject({ status: "VALID", name_match: 100, name_match_result: "MATCH" });
+  });
+});
