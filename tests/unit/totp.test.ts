@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { base32Decode, base32Encode, generateRecoveryCodes, generateTotpSecret, otpauthUrl, totpAt, verifyTotp } from "@/server/services/accounts/totp";
+import { base32Decode, base32Encode, generateRecoveryCodes, generateTotpSecret, matchTotpStep, otpauthUrl, totpAt, verifyTotp } from "@/server/services/accounts/totp";
 
 // RFC 6238 appendix B (SHA-1), last six digits of the eight-digit values.
 const RFC_SECRET = base32Encode(Buffer.from("12345678901234567890"));
@@ -21,18 +21,43 @@ describe("TOTP", () => {
     expect(RFC_SECRET).toBe("GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ");
   });
 
-  it("accepts one step of clock drift either side, not two", () => {
-    const secret = generateTotpSecret();
+  // Fixed secret and instants, so the five neighbouring codes are known to differ (asserted below):
+  // no skipped assertion when two steps happen to share a code.
+  const STEP_MS = 30_000;
+  const INSTANTS = [
+    1_700_000_000_000, // mid-step
+    1_700_000_010_000 - (1_700_000_010_000 % STEP_MS), // the first millisecond of a step
+    1_700_000_010_000 - (1_700_000_010_000 % STEP_MS) + STEP_MS - 1, // the last millisecond of a step
+    2_000_000_000_000,
+  ];
+
+  describe.each(INSTANTS)("clock drift at %i ms", (now) => {
+    const step = Math.floor(now / STEP_MS);
+    const codeAt = (drift: number) => totpAt(RFC_SECRET, now + drift * STEP_MS);
+
+    it("has five distinct codes around it (precondition)", () => {
+      expect(new Set([-2, -1, 0, 1, 2].map(codeAt)).size).toBe(5);
+    });
+
+    it.each([
+      [-1, true],
+      [0, true],
+      [1, true],
+      [-2, false],
+      [2, false],
+      [-3, false],
+      [3, false],
+    ])("a code from %i steps away is accepted: %s", (drift, accepted) => {
+      expect(verifyTotp(RFC_SECRET, codeAt(drift), now)).toBe(accepted);
+      expect(matchTotpStep(RFC_SECRET, codeAt(drift), now)).toBe(accepted ? step + drift : null);
+    });
+  });
+
+  it("refuses codes that are not six digits", () => {
     const now = 1_700_000_000_000;
-    expect(verifyTotp(secret, totpAt(secret, now), now)).toBe(true);
-    expect(verifyTotp(secret, totpAt(secret, now - 30_000), now)).toBe(true);
-    expect(verifyTotp(secret, totpAt(secret, now + 30_000), now)).toBe(true);
-    const far = totpAt(secret, now - 90_000);
-    if (far !== totpAt(secret, now) && far !== totpAt(secret, now - 30_000) && far !== totpAt(secret, now + 30_000)) {
-      expect(verifyTotp(secret, far, now)).toBe(false);
-    }
-    expect(verifyTotp(secret, "12345", now)).toBe(false);
-    expect(verifyTotp(secret, "abcdef", now)).toBe(false);
+    expect(verifyTotp(RFC_SECRET, "12345", now)).toBe(false);
+    expect(verifyTotp(RFC_SECRET, "abcdef", now)).toBe(false);
+    expect(verifyTotp(RFC_SECRET, `${totpAt(RFC_SECRET, now)}0`, now)).toBe(false);
   });
 
   it("makes 160-bit secrets, ten distinct recovery codes and an otpauth URL", () => {
