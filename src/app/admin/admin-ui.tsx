@@ -3,6 +3,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Badge, Button, EmptyState, ErrorState, LoadingState, Table, Td, Th, formatDateTime } from "@/components/ui";
+import { formatIst } from "@/lib/ist";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 
 // Pieces the operator pages share: status and go-live badges, usage figures and the activity feed.
@@ -11,13 +12,13 @@ export type GoLive = { state: "sandbox" | "requested" | "live"; requestedAt: str
 
 export function formatDate(d: string | null | undefined): string {
   if (!d) return "—";
-  return new Date(d).toLocaleDateString("en-IN", { dateStyle: "medium" });
+  return new Date(d).toLocaleDateString("en-IN", { dateStyle: "medium", timeZone: "Asia/Kolkata" });
 }
 
-/** Audit-style timestamps: to the second, since several actions often share a minute. */
+/** Audit-style timestamps: to the second, since several actions often share a minute; IST like the dashboard. */
 export function formatInstant(d: string | null | undefined): string {
   if (!d) return "—";
-  return new Date(d).toLocaleString("en-IN", { dateStyle: "medium", timeStyle: "medium" });
+  return `${formatIst(d)} IST`;
 }
 
 const count = new Intl.NumberFormat("en-IN");

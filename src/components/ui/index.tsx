@@ -1,6 +1,7 @@
 "use client";
 
 import { createContext, useCallback, useContext, useEffect, useId, useRef, useState } from "react";
+import { formatIst } from "@/lib/ist";
 
 export function cx(...parts: (string | false | null | undefined)[]) {
   return parts.filter(Boolean).join(" ");
@@ -264,10 +265,10 @@ export function Td({ children, className }: { children?: React.ReactNode; classN
   return <td className={cx("whitespace-nowrap px-4 py-2.5 text-slate-700", className)}>{children}</td>;
 }
 
+/** A time standing alone in a sentence: "12 Mar 2026, 14:05:09 IST" (IST, like every dashboard time). */
 export function formatDateTime(d: Date | string | null | undefined): string {
   if (!d) return "—";
-  const date = typeof d === "string" ? new Date(d) : d;
-  return date.toLocaleString("en-IN", { dateStyle: "medium", timeStyle: "short" });
+  return `${formatIst(d)} IST`;
 }
 
 /** The footer of a cursor-paginated list: how many are shown, and Load more (or its error). */

@@ -5,24 +5,8 @@ import { Badge, cx } from "@/components/ui";
 
 // Pieces shared by the request-log and verification pages.
 
-/**
- * Times in the dashboard's lists are IST, like the date filters and the Overview's days.
- * `short` drops the year when it is the current one (dense tables).
- */
-export function formatIst(d: Date | string, short = false): string {
-  const date = new Date(d);
-  const year = (x: Date) => x.toLocaleString("en-IN", { timeZone: "Asia/Kolkata", year: "numeric" });
-  return date.toLocaleString("en-IN", {
-    timeZone: "Asia/Kolkata",
-    day: "numeric",
-    month: "short",
-    ...(short && year(date) === year(new Date()) ? {} : { year: "numeric" }),
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hour12: false,
-  });
-}
+// The IST formatter lives in src/lib/ist.ts; re-exported for the pages that import it from here.
+export { formatIst } from "@/lib/ist";
 
 /** A compact copy button for table cells; the label says what is copied. */
 export function CopyIconButton({ value, label }: { value: string; label: string }) {
