@@ -215,7 +215,9 @@ describe.each(["sqlite", "postgresql"] as const)("dashboard logs, verifications 
       const base = ist("2025-04-02T09:00:00.000").getTime();
       const literal = auditRow(m2, "sandbox", new Date(base), { path: "/v1/identity/pan_verify" });
       const near = Array.from({ length: 5100 }, (_, i) => auditRow(m2, "sandbox", new Date(base + 1 + i)));
-      await db.auditLog.createMany({ data: [literal, ...near] });
+      // Sequential chunks: one huge createMany makes Prisma send its chunks concurrently on one pg client.
+      const rows = [literal, ...near];
+      for (let i = 0; i < rows.length; i += 1000) await db.auditLog.createMany({ data: rows.slice(i, i + 1000) });
       const first = await caller(m2).logs.list({ mode: "sandbox", path: "pan_verify" });
       expect(first.items).toEqual([]);
       expect(first.nextCursor).not.toBeNull();
