@@ -1,10 +1,10 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/server/db/client";
-import { request } from "../helpers/http";
+import { request, type HttpResult } from "../helpers/http";
 import { cli, createMerchantViaCli, type MerchantFixture } from "../helpers/server";
 import { startFor, type Started } from "../helpers/targets";
-import { waitFor } from "../helpers/wait";
+import { sleep, waitFor } from "../helpers/wait";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -140,7 +140,8 @@ describe("Idempotency-Key on PostgreSQL", () => {
       await lock.query('LOCK TABLE "Payment" IN ACCESS EXCLUSIVE MODE');
       first = checkout(body, key);
       await waitFor("the first request to claim the key", () => db.idempotencyRecord.findFirst({ where: { merchantId: m.merchantId, key } }));
-      const second = await checkout(body, key);
+      // Bounded: a second request that waited on the lock too would otherwise wait for ever.
+      const second = await Promise.race([checkout(body, key), sleep(15_000).then((): HttpResult => ({ status: 0, json: "no answer within 15 s", text: "", headers: {} }))]);
       expect(second.status).toBe(409);
       expect(second.json).toMatchObject({ success: false, error: { code: "IDEMPOTENCY_KEY_IN_USE" } });
       expect(second.headers["idempotent-replayed"]).toBeUndefined();
