@@ -4,7 +4,9 @@ import { redirectSignature } from "@/server/services/payments/signature";
 import { request } from "../helpers/http";
 import { cli, createMerchantViaCli, type MerchantFixture } from "../helpers/server";
 import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
+import { waitFor } from "../helpers/wait";
 
+const CHECKOUT_ORIGIN = "https://pay.parakh.test";
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe.each(DB_TARGETS)("payments REST API on %s", (target) => {
@@ -19,17 +21,22 @@ describe.each(DB_TARGETS)("payments REST API on %s", (target) => {
   const status = (id: string, who: MerchantFixture = m) => request(env.server.url, `/api/payments/${id}/status`, { headers: headers(who) });
   const verify = (body: unknown) => request(env.server.url, "/api/payments/verify", { method: "POST", body, headers: headers() });
 
+  /**
+   * Completes a payment through the state machine the hosted page uses: a UPI attempt is started,
+   * then its result is reported (the processor's callback), in the server's own database.
+   */
   async function settle(paymentId: string, to: "SUCCESS" | "FAILED") {
-    // Completes a payment the way the hosted page does, through the same state machine.
-    const now = new Date();
-    const p = await db.payment.findUniqueOrThrow({ where: { id: paymentId } });
-    await db.$transaction(async (tx) => {
-      await tx.payment.update({ where: { id: p.id }, data: { status: to, paidAt: to === "SUCCESS" ? now : null, method: "UPI", bankReference: to === "SUCCESS" ? "PRK123" : null, paidOrderKey: to === "SUCCESS" ? `${p.merchantId}|${p.mode}|${p.orderId}` : null } });
-    });
+    process.env.DATA_DIR = env.server.dataDir;
+    const { startAttempt, completeAttempt } = await import("@/server/services/payments/lifecycle");
+    const { sandboxProcessor } = await import("@/server/providers/payments/sandbox");
+    const { attemptId } = await startAttempt(db, sandboxProcessor, paymentId, { method: "UPI", flow: "collect", vpa: "pending@parakh" });
+    const result = to === "SUCCESS" ? { outcome: "SUCCESS" as const, bankReference: "PRK123" } : { outcome: "FAILED" as const, errorCode: "PAYMENT_DECLINED", errorMessage: "Declined (test)." };
+    expect(await completeAttempt(db, attemptId, result)).toBe(true);
+    expect((await status(paymentId)).json.data.status).toBe(to);
   }
 
   beforeAll(async () => {
-    env = await startFor(target);
+    env = await startFor(target, { CHECKOUT_URL: CHECKOUT_ORIGIN });
     m = await createMerchantViaCli(env.server.env);
     expect((await cli(env.server.env, ["whitelist", "add", "--merchant", m.merchantId, "--ip", "127.0.0.1"])).code).toBe(0);
     db = createPrismaClient(env.server.databaseUrl);
@@ -47,8 +54,8 @@ describe.each(DB_TARGETS)("payments REST API on %s", (target) => {
     const d = r.json.data;
     expect(Object.keys(d).sort()).toEqual(["_token", "amount", "checkoutUrl", "currency", "expiresAt", "merchantOrderId", "paymentId"]);
     expect(d.paymentId).toMatch(/^pay_\d{13}_[A-Za-z0-9]{10,}$/);
-    expect(d.checkoutUrl).toBe(`http://127.0.0.1:${env.server.port}/checkout/${d.paymentId}`.replace(`127.0.0.1:${env.server.port}`, new URL(d.checkoutUrl).host));
-    expect(d.checkoutUrl.endsWith(`/checkout/${d.paymentId}`)).toBe(true);
+    // {checkout_url}/checkout/<paymentId>, with checkout_url as configured (CHECKOUT_URL).
+    expect(d.checkoutUrl).toBe(`${CHECKOUT_ORIGIN}/checkout/${d.paymentId}`);
     expect(d.expiresAt).toMatch(ISO_MS);
     expect(new Date(d.expiresAt).getTime() - Date.now()).toBeGreaterThan(29 * 60_000);
     expect(d).toMatchObject({ merchantOrderId: orderId, amount: "499.00", currency: "INR" });
@@ -131,7 +138,8 @@ describe.each(DB_TARGETS)("payments REST API on %s", (target) => {
     expect(r.json.data).toMatchObject({ paymentId: id, merchantOrderId: orderId, status: "CREATED", isFinal: false, amount: "42.00", currency: "INR", description: "Masala chai", customer: { name: "Asha", email: null, phone: null }, attempts: [], mode: "sandbox" });
     const other = await createMerchantViaCli(env.server.env, "Other");
     await cli(env.server.env, ["whitelist", "add", "--merchant", other.merchantId, "--ip", "127.0.0.1"]);
-    await new Promise((res) => setTimeout(res, 600));
+    // The new merchant's key and whitelist reach the server within a second.
+    await waitFor("the other merchant's whitelist entry", async () => (await status("pay_0_missing", other)).status === 404);
     for (const res of [await status("pay_0_missing"), await status(id, other)]) {
       expect(res.status).toBe(404);
       expect(res.json.error.code).toBe("PAYMENT_NOT_FOUND");
