@@ -2,6 +2,7 @@ import { z } from "zod";
 import { passwordSchema, profileInput, signupInput, totpCodeSchema } from "@/lib/schemas/account";
 import { formatPaise } from "@/lib/money";
 import { AppError } from "@/server/errors";
+import { apiBaseUrls } from "@/server/lib/api-base-urls";
 import { bumpAuthEpoch } from "@/server/services/auth/auth-epoch";
 import { beginTotpSetup, disableTotp, enableTotp } from "@/server/services/accounts/two-factor";
 import { createMerchant } from "@/server/services/merchants/merchants";
@@ -9,10 +10,19 @@ import { merchantSessionProcedure, publicDashboardProcedure } from "@/server/trp
 import { router } from "@/server/trpc/init";
 
 export const accountRouter = router({
-  /** Sign-up: the merchant, a sandbox key pair, signing secret and ₹10,000.00 of sandbox credit. */
+  /**
+   * Sign-up: the merchant, a sandbox key pair, signing secret and ₹10,000.00 of sandbox credit.
+   * The answer is the only place the new secret key ever appears (only its hash is stored), so the
+   * first API call needs no second key.
+   */
   signup: publicDashboardProcedure.input(signupInput).mutation(async ({ ctx, input }) => {
     const m = await createMerchant(ctx.services.db, input);
-    return { merchantId: m.merchantId };
+    const { key } = m.sandbox;
+    return {
+      merchantId: m.merchantId,
+      sandboxKey: { label: key.label, publicKey: key.publicKey, secretKey: key.secretKey },
+      apiBaseUrls: apiBaseUrls(ctx.services.config),
+    };
   }),
 
   me: merchantSessionProcedure.query(async ({ ctx }) => {

@@ -1,5 +1,6 @@
 import { createKeyInput, keyStatus, revokeKeyInput, rotateKeyInput } from "@/lib/schemas/keys";
 import { AppError } from "@/server/errors";
+import { apiBaseUrls } from "@/server/lib/api-base-urls";
 import {
   createApiKey,
   findMerchantKey,
@@ -21,7 +22,7 @@ function shownOnce(k: CreatedKey) {
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export const keysRouter = router({
-  /** The mode's keys (never a secret or its hash) and when its signing secret last changed. */
+  /** The mode's keys (never a secret or its hash), when its signing secret last changed, and the API addresses. */
   list: modeProcedure.query(async ({ ctx }) => {
     const db = ctx.services.db;
     const [keys, secrets] = await Promise.all([
@@ -48,6 +49,9 @@ export const keysRouter = router({
         status: keyStatus(k, now),
       })),
       signingSecret: { createdAt: iso(current?.createdAt ?? null), previousValidUntil: iso(previous?.expiresAt ?? null) },
+      // For the page's example calls: the x-merchant-id / merchantId value and where each API lives.
+      merchantId: ctx.merchantId,
+      apiBaseUrls: apiBaseUrls(ctx.services.config),
     };
   }),
 

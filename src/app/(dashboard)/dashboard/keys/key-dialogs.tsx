@@ -6,7 +6,7 @@ import { Button, Dialog, Field, Notice, useToast } from "@/components/ui";
 import type { Mode } from "@/components/dashboard/mode";
 import { createKeyInput, ROTATION_GRACE_OPTIONS } from "@/lib/schemas/keys";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
-import type { ShownOnceKey } from "./secret-once-dialog";
+import type { ShownOnceKey } from "@/components/dashboard/secret-once-dialog";
 
 export interface KeyRow {
   id: string;

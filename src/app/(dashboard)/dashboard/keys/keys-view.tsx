@@ -7,7 +7,8 @@ import { useMode, type Mode } from "@/components/dashboard/mode";
 import { keyStatus } from "@/lib/schemas/keys";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 import { CreateKeyDialog, RevokeKeyDialog, RotateKeyDialog, type KeyRow } from "./key-dialogs";
-import { SecretOnceDialog, type ShownOnceKey } from "./secret-once-dialog";
+import { SecretOnceDialog, type ShownOnceKey } from "@/components/dashboard/secret-once-dialog";
+import { ApiExamples } from "./api-examples";
 import { SigningSecretCard } from "./signing-secret-card";
 
 type ListedKey = KeyRow & { createdAt: string; lastUsedAt: string | null; expiresAt: string | null; revokedAt: string | null };
@@ -110,35 +111,6 @@ function KeyItem({ k, now, onRotate, onRevoke }: { k: ListedKey; now: number; on
   );
 }
 
-function UseYourKey({ mode }: { mode: Mode }) {
-  // The origin is only known in the browser; render a stable placeholder on the server pass.
-  const [origin, setOrigin] = useState("https://your-parakh-host");
-  useEffect(() => setOrigin(window.location.origin), []);
-  const prefix = mode === "live" ? "sk_live_" : "sk_test_";
-  const snippet = [
-    `curl ${origin}/v1/identity/pan/verify \\`,
-    `  -H "Authorization: Bearer <YOUR_SECRET_KEY>" \\`,
-    `  -H "Content-Type: application/json" \\`,
-    `  -d '{"pan":"ABCPK1234F","name":"Arjun Kapoor"}'`,
-  ].join("\n");
-  return (
-    <Card
-      title="Use your key"
-      description={
-        <>
-          Send the secret key (<code className="font-mono text-xs">{prefix}…</code>) as a bearer token from your server.
-        </>
-      }
-      actions={<CopyButton value={snippet} label="Copy snippet" />}
-    >
-      <pre className="overflow-x-auto rounded-md bg-slate-900 px-4 py-3 font-mono text-xs leading-relaxed text-slate-100">
-        <code>{snippet}</code>
-      </pre>
-      {mode === "sandbox" && <p className="mt-2 text-xs text-slate-500">In sandbox every well-formed PAN answers with test data; ABCPK1234F is VALID.</p>}
-    </Card>
-  );
-}
-
 function KeysForMode({ mode }: { mode: Mode }) {
   const trpc = useTRPC();
   const list = useQuery(trpc.keys.list.queryOptions({ mode }));
@@ -199,7 +171,7 @@ function KeysForMode({ mode }: { mode: Mode }) {
 
         {list.data && <SigningSecretCard mode={mode} createdAt={list.data.signingSecret.createdAt} previousValidUntil={list.data.signingSecret.previousValidUntil} />}
 
-        <UseYourKey mode={mode} />
+        {list.data && <ApiExamples mode={mode} merchantId={list.data.merchantId} apiBaseUrls={list.data.apiBaseUrls} keys={working} />}
       </div>
 
       <CreateKeyDialog open={createOpen} mode={mode} onClose={() => setCreateOpen(false)} onCreated={(key) => setShown({ key, title: "Your new API key" })} />
@@ -210,7 +182,12 @@ function KeysForMode({ mode }: { mode: Mode }) {
         isLastWorking={revoking !== null && working.length === 1 && working[0]!.id === revoking.id}
         onClose={() => setRevoking(null)}
       />
-      <SecretOnceDialog shown={shown?.key ?? null} title={shown?.title ?? ""} onDone={() => setShown(null)} />
+      <SecretOnceDialog
+        shown={shown?.key ?? null}
+        title={shown?.title ?? ""}
+        firstCall={list.data ? { merchantId: list.data.merchantId, apiBaseUrls: list.data.apiBaseUrls } : null}
+        onDone={() => setShown(null)}
+      />
     </>
   );
 }

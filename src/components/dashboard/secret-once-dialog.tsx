@@ -2,6 +2,7 @@
 
 import { useEffect, useRef } from "react";
 import { Button, CopyButton, Notice } from "@/components/ui";
+import { panVerifyCurl, type ApiBaseUrls } from "@/lib/api-snippets";
 
 export interface ShownOnceKey {
   label: string;
@@ -9,11 +10,29 @@ export interface ShownOnceKey {
   secretKey: string;
 }
 
+/** With these the dialog also shows the merchant id and a first call that works as pasted. */
+export interface FirstCallContext {
+  merchantId: string;
+  apiBaseUrls: ApiBaseUrls;
+}
+
 /**
  * Shows a new key pair once. Unlike the kit's Dialog it cannot be dismissed with Escape or a
  * backdrop click: the only way out is "I've saved it", so a secret is never lost by accident.
  */
-export function SecretOnceDialog({ shown, title, onDone }: { shown: ShownOnceKey | null; title: string; onDone: () => void }) {
+export function SecretOnceDialog({
+  shown,
+  title,
+  onDone,
+  firstCall,
+  doneLabel = "I’ve saved it",
+}: {
+  shown: ShownOnceKey | null;
+  title: string;
+  onDone: () => void;
+  firstCall?: FirstCallContext | null;
+  doneLabel?: string;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
@@ -21,6 +40,14 @@ export function SecretOnceDialog({ shown, title, onDone }: { shown: ShownOnceKey
     if (shown && !d.open) d.showModal();
     if (!shown && d.open) d.close();
   }, [shown]);
+  // Closing the tab or reloading would lose the secret for good: let the browser ask first.
+  useEffect(() => {
+    if (!shown) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [shown]);
+  const command = shown && firstCall ? panVerifyCurl(firstCall.apiBaseUrls, { merchantId: firstCall.merchantId, publicKey: shown.publicKey, secretKey: shown.secretKey }) : null;
   return (
     <dialog
       ref={ref}
@@ -44,11 +71,23 @@ export function SecretOnceDialog({ shown, title, onDone }: { shown: ShownOnceKey
             <Notice tone="warning">
               <strong>Copy the secret key now. You won’t see it again:</strong> we keep only a hash of it. If you lose it, rotate the key to get a new one.
             </Notice>
+            {firstCall && <KeyLine label="Merchant ID" value={firstCall.merchantId} />}
             <KeyLine label="Public key" value={shown.publicKey} />
             <KeyLine label="Secret key" value={shown.secretKey} emphasis />
             <p className="text-xs text-slate-500">Keep the secret key on your server (an environment variable or secret manager), never in browser or app code.</p>
+            {command && (
+              <div>
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <p className="text-xs font-medium uppercase tracking-wide text-slate-500">Try it: verify a PAN</p>
+                  <CopyButton value={command} label="Copy command" />
+                </div>
+                <pre className="mt-1 overflow-x-auto rounded-md bg-slate-900 px-3 py-2 font-mono text-xs leading-relaxed text-slate-100" aria-label="First API call with this key">
+                  <code>{command}</code>
+                </pre>
+              </div>
+            )}
             <div className="flex justify-end">
-              <Button onClick={onDone}>I’ve saved it</Button>
+              <Button onClick={onDone}>{doneLabel}</Button>
             </div>
           </div>
         </>
