@@ -84,8 +84,10 @@ test.describe("hosted checkout", () => {
     await openCheckout(page, p.paymentId);
     await payByCard(page, "4000 0000 0000 0002");
     await expect(heading(page, "Payment failed")).toBeVisible();
-    await expect(page.getByText("The card was declined by the issuing bank.", { exact: true })).toBeVisible();
-    await expect(page.getByText(/CARD_DECLINED/)).toBeVisible();
+    // Words a customer can act on; the code is for the merchant.
+    await expect(page.getByText("Your card was declined by the bank that issued it.", { exact: true })).toBeVisible();
+    await expect(page.getByText("Visa •••• 0002")).toBeVisible();
+    await expect(page.getByText(/CARD_DECLINED/)).toHaveCount(0);
 
     await page.getByRole("button", { name: "Try again" }).click();
     // Back on the method choice with the card tab selected and an empty form.
@@ -125,7 +127,7 @@ test.describe("hosted checkout", () => {
     await expect(page.getByRole("img", { name: "UPI QR code to pay ₹499.00" })).toBeVisible();
     await page.getByRole("button", { name: "Simulate failure" }).click();
     await expect(heading(page, "Payment failed")).toBeVisible();
-    await expect(page.getByText("The payment was declined in the UPI app.", { exact: true })).toBeVisible();
+    await expect(page.getByText("The payment was declined in your UPI app.", { exact: true })).toBeVisible();
 
     await page.getByRole("button", { name: "Try again" }).click();
     await page.getByRole("button", { name: "Show QR code" }).click();
@@ -151,6 +153,32 @@ test.describe("hosted checkout", () => {
     await expect(page).toHaveURL(new RegExp(`/checkout/${p.paymentId}$`));
     await expect(heading(page, "Payment successful")).toBeVisible();
     await expect(page.locator("dl").last()).toContainText("Netbanking · ICICI Bank");
+  });
+
+  test("a card without funds says so in words", async ({ page, request }) => {
+    const p = await createCheckout(request);
+    await openCheckout(page, p.paymentId);
+    await payByCard(page, "4000 0000 0000 9995");
+    await expect(heading(page, "Payment failed")).toBeVisible();
+    await expect(page.getByText("There isn’t enough balance on this card for the payment.", { exact: true })).toBeVisible();
+    await expect(page.getByText(/INSUFFICIENT_FUNDS/)).toHaveCount(0);
+  });
+
+  test("netbanking: the bank error clears once a bank is chosen, and a bank's refusal reads as words", async ({ page, request }) => {
+    const p = await createCheckout(request);
+    await openCheckout(page, p.paymentId);
+    await page.getByRole("tab", { name: /Netbanking/ }).click();
+    await page.getByRole("button", { name: "Continue to your bank" }).click();
+    const error = page.getByRole("alert").filter({ hasText: "Choose your bank to continue." });
+    await expect(error).toBeVisible();
+    await page.getByText("State Bank of India").click();
+    await expect(error).toBeHidden();
+    await page.getByRole("button", { name: "Continue to State Bank of India" }).click();
+    await expect(page).toHaveURL(new RegExp(`/checkout/${p.paymentId}/bank$`));
+    await page.getByRole("button", { name: "Failure" }).click();
+    await expect(heading(page, "Payment failed")).toBeVisible();
+    await expect(page.getByText("Your bank declined the payment.", { exact: true })).toBeVisible();
+    await expect(page.getByText(/PAYMENT_DECLINED/)).toHaveCount(0);
   });
 
   test("cancel asks first, then cancels", async ({ page, request }) => {
@@ -291,6 +319,13 @@ test.describe("hosted checkout on a phone", () => {
     await expect(page.getByRole("button", { name: "Show QR code" })).toBeHidden();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    // Netbanking's bank badges hold their short names without spilling over.
+    await page.getByRole("tab", { name: /Netbanking/ }).click();
+    const badges = page.locator("[data-bank-badge]");
+    await expect(badges).toHaveText(["HDFC", "ICICI", "SBI", "Axis", "Kotak", "PNB"]);
+    for (const overflow of await badges.evaluateAll((els) => els.map((el) => el.scrollWidth - el.clientWidth))) expect(overflow).toBeLessThanOrEqual(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.getByRole("tab", { name: /UPI/ }).click();
     const file = testInfo.outputPath("checkout-phone.png");
     await page.screenshot({ path: file, fullPage: true });
     await testInfo.attach("checkout at 390 px", { path: file, contentType: "image/png" });

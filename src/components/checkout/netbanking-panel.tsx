@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import type { ActionResult, PayPayload } from "@/components/checkout/types";
+import { bankShortName } from "@/components/checkout/bank-names";
 import { Button, Notice, cx } from "@/components/ui";
 
 /** Pick a bank, then continue to its (sandbox: mock) page to approve the payment. */
@@ -34,9 +35,23 @@ export function NetbankingPanel({ banks, sandbox, busy, onPay }: { banks: string
                 bank === b ? "border-brand-600 bg-brand-50 font-medium text-slate-900" : "border-slate-200 text-slate-700 hover:border-slate-300",
               )}
             >
-              <input type="radio" name="checkout-bank" value={b} checked={bank === b} onChange={() => setBank(b)} className="sr-only" />
-              <span aria-hidden="true" className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-slate-100 text-xs font-semibold text-slate-600">
-                {b.split(/\s+/).map((w) => w[0]).join("").slice(0, 3)}
+              <input
+                type="radio"
+                name="checkout-bank"
+                value={b}
+                checked={bank === b}
+                onChange={() => {
+                  setBank(b);
+                  setError(null);
+                }}
+                className="sr-only"
+              />
+              <span
+                aria-hidden="true"
+                data-bank-badge
+                className="flex h-8 w-14 shrink-0 items-center justify-center overflow-hidden rounded-md bg-slate-100 px-1 text-[11px] font-semibold tracking-tight text-slate-600"
+              >
+                {bankShortName(b)}
               </span>
               <span className="min-w-0 flex-1">{b}</span>
               {bank === b && (

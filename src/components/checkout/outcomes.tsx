@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { DetailList, OutcomeIcon, ReturnToMerchant, formatIst, methodLabel } from "@/components/checkout/parts";
+import { failureReason } from "@/components/checkout/failure-reasons";
 import type { CheckoutState } from "@/components/checkout/types";
 import { Button, CopyButton, Notice, Spinner } from "@/components/ui";
 
@@ -129,11 +130,8 @@ export function FailedView({ state, busy, onRetry, onCancel, headingRef }: { sta
     <div className="text-center">
       <OutcomeIcon tone="error" />
       <Heading headingRef={headingRef}>Payment failed</Heading>
-      <p className="mt-2 text-sm text-slate-600">{a?.errorMessage ?? "The payment did not go through."}</p>
-      <p className="mt-1 text-xs text-slate-500">
-        {methodLabel(a)}
-        {a?.errorCode ? ` · ${a.errorCode}` : ""}
-      </p>
+      <p className="mt-2 text-sm text-slate-600">{failureReason(a?.errorCode, a?.method ?? state.method)}</p>
+      {a && <p className="mt-1 text-xs text-slate-500">{methodLabel(a)}</p>}
       <p className="mt-3 text-sm text-slate-600">You can try again with the same method or another one.</p>
       <div className="mt-5 flex flex-col items-center gap-3">
         <Button type="button" className="w-full max-w-xs py-2.5" onClick={onRetry} disabled={busy}>
