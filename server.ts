@@ -1,5 +1,8 @@
 import { startParakh } from "@/server/http/start";
 
+// Everything this process creates (database, WAL files, secrets) is readable by its user only.
+process.umask(0o077);
+
 // The one process: REST doors (/v1, /api) outside Next's pipeline, everything else handed to Next.
 const dev = process.argv.includes("--dev") || process.env.NODE_ENV !== "production";
 const servePages = process.env.SERVE_PAGES !== "false";

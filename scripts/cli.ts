@@ -144,6 +144,8 @@ async function run(db: Db, group: string, action: string, f: Flags): Promise<{ r
 }
 
 async function main(): Promise<number> {
+  // The CLI may create the database: private to this user, like the server's files.
+  process.umask(0o077);
   let parsed;
   try {
     parsed = parseArgs({

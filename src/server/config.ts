@@ -32,6 +32,8 @@ const EnvSchema = z.object({
   TRUSTED_PROXIES: z.string().default(""),
   /** Requests per second per API key; 0 turns the limit off. */
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).default(10_000),
+  /** Requests with invalid credentials per client address per minute before 429 (0 = no limit). */
+  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(30),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(2557),
   /** Longest the audit writer waits to group records into one commit. */
   AUDIT_FLUSH_MS: z.coerce.number().min(0).max(1000).default(0),
@@ -48,6 +50,10 @@ const EnvSchema = z.object({
   JOBS_ENABLED: bool.default(true),
   /** Sandbox webhooks may go to loopback addresses (local development and tests); live never may. */
   WEBHOOK_SANDBOX_ALLOW_LOOPBACK: bool.optional(),
+  /** Outgoing email (password resets), e.g. smtps://user:pass@smtp.example.com:465; unset keeps mail in the /admin outbox. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, "must be an smtp:// or smtps:// URL").optional(),
+  /** The From of outgoing email; defaults to no-reply at the app's host. */
+  EMAIL_FROM: z.string().trim().min(3).max(254).optional(),
 });
 
 export interface Secrets {
@@ -71,7 +77,7 @@ function loadOrCreateSecrets(dataDir: string, env: z.infer<typeof EnvSchema>): S
   };
   const missing = !stored.encryptionKey || !stored.hashKey || !stored.nextAuthSecret;
   if (missing && !(env.ENCRYPTION_KEY && env.HASH_KEY && env.NEXTAUTH_SECRET)) {
-    fs.mkdirSync(dataDir, { recursive: true });
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const toStore = { ...stored };
     if (!env.ENCRYPTION_KEY) toStore.encryptionKey = secrets.encryptionKey;
     if (!env.HASH_KEY) toStore.hashKey = secrets.hashKey;
@@ -79,6 +85,15 @@ function loadOrCreateSecrets(dataDir: string, env: z.infer<typeof EnvSchema>): S
     fs.writeFileSync(file, JSON.stringify(toStore, null, 2), { mode: 0o600 });
   }
   return secrets;
+}
+
+/** Tightens a file or folder the server owns (it holds the database and secrets); a missing one is fine. */
+export function restrictToOwner(target: string, mode: number) {
+  try {
+    if ((fs.statSync(target).mode & 0o777) !== mode) fs.chmodSync(target, mode);
+  } catch {
+    // not there yet, or not ours to change
+  }
 }
 
 function buildConfig(source: NodeJS.ProcessEnv) {
@@ -90,12 +105,13 @@ function buildConfig(source: NodeJS.ProcessEnv) {
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const env = parsed.data;
-  const root = process.cwd();
-  const dataDir = path.resolve(root, env.DATA_DIR);
+  // The data folder is chosen at run time; the build must not trace the project through it.
+  const dataDir = path.resolve(/* turbopackIgnore: true */ process.cwd(), env.DATA_DIR);
   const databaseUrl = env.DATABASE_URL ?? `file:${path.join(dataDir, "parakh.db")}`;
   const publicHost = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
   const appUrl = (env.APP_URL ?? env.NEXTAUTH_URL ?? `http://${publicHost}:${env.PORT}`).replace(/\/$/, "");
   const secrets = loadOrCreateSecrets(dataDir, env);
+  restrictToOwner(dataDir, 0o700);
   return {
     nodeEnv: env.NODE_ENV,
     isProduction: env.NODE_ENV === "production",
@@ -110,6 +126,7 @@ function buildConfig(source: NodeJS.ProcessEnv) {
     kycBaseUrl: (env.KYC_BASE_URL ?? appUrl).replace(/\/$/, ""),
     trustedProxies: env.TRUSTED_PROXIES.split(",").map((s) => s.trim()).filter(Boolean),
     rateLimitPerSecond: env.RATE_LIMIT_PER_SECOND,
+    authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     auditFlushMs: env.AUDIT_FLUSH_MS,
     authCachePollMs: env.AUTH_CACHE_POLL_MS,
@@ -121,6 +138,8 @@ function buildConfig(source: NodeJS.ProcessEnv) {
     jobsEnabled: env.JOBS_ENABLED,
     // Off by default in production: a merchant could otherwise probe this host's own services.
     webhookSandboxAllowLoopback: env.WEBHOOK_SANDBOX_ALLOW_LOOPBACK ?? env.NODE_ENV !== "production",
+    smtpUrl: env.SMTP_URL,
+    emailFrom: env.EMAIL_FROM ?? `Parakh <no-reply@${new URL(appUrl).hostname}>`,
     secrets,
   };
 }

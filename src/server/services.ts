@@ -7,6 +7,7 @@ import type { PaymentProcessor } from "@/server/providers/payments/types";
 import type { Mode } from "@/server/rest/state";
 import { AuditWriter } from "@/server/services/audit/audit-writer";
 import { AuthCache } from "@/server/services/auth/auth-cache";
+import { FailedAuthLimiter } from "@/server/services/auth/failed-auth-limiter";
 import { RateLimiter } from "@/server/services/rate-limiter";
 
 export interface AppServices {
@@ -15,6 +16,8 @@ export interface AppServices {
   authCache: AuthCache;
   auditWriter: AuditWriter;
   rateLimiter: RateLimiter;
+  /** Refused credentials per client address: past the limit, 429 instead of 401. */
+  failedAuthLimiter: FailedAuthLimiter;
   /** Direct multi-table inserts for hot paths (audit log, payment creation). */
   bulk: BulkInserter;
   providers: Record<Mode, ProviderSet>;
@@ -39,6 +42,7 @@ export function getServices(): AppServices {
       auditWriter: new AuditWriter(bulk, config.auditFlushMs),
       bulk,
       rateLimiter: new RateLimiter(config.rateLimitPerSecond),
+      failedAuthLimiter: new FailedAuthLimiter(config.authFailuresPerMinute),
       providers: createProviders(config),
       paymentProcessors: { sandbox: sandboxProcessor, live: unconfiguredProcessor },
     };

@@ -161,3 +161,49 @@ describe("redactedJson size cap", () => {
     expect(redactedJson(undefined)).toBeNull();
   });
 });
+
+describe("redaction by value", () => {
+  it.each([
+    ["card_no", "4111111111111111"],
+    ["ccnum", "4111 1111 1111 1111"],
+    ["pan_card", "5555-5555-5555-4444"],
+    ["note", "please charge 4000000000000002 today"],
+  ])("redacts a Luhn-valid card number sent as %s", (key, value) => {
+    const text = JSON.stringify(redactValue({ [key]: value }));
+    expect(text).not.toMatch(/4111|5555|4000000000000002/);
+    expect(text).toContain("[REDACTED]");
+  });
+
+  it("redacts a card number sent as a JSON number", () => {
+    expect(redactValue({ cc: 4111111111111111 })).toEqual({ cc: "[REDACTED]" });
+  });
+
+  it("redacts CVVs under their other names", () => {
+    expect(redactValue({ cvv2: "123", cvc2: "456", securityCode: "789" })).toEqual({ cvv2: "[REDACTED]", cvc2: "[REDACTED]", securityCode: "[REDACTED]" });
+  });
+
+  it("redacts secret keys and signing secrets wherever they are", () => {
+    const out = JSON.stringify(redactValue({ apiKey: "sk_test_AbCdEfGh12345678", hint: "use whsec_Zx9Yw8Vu7 for webhooks", header: "Bearer sk_live_QwErTy123456789012" }));
+    expect(out).not.toMatch(/sk_test_A|whsec_Z|sk_live_Q/);
+    expect(out.match(/\[REDACTED\]/g)).toHaveLength(3);
+  });
+
+  it("redacts Verhoeff-valid 12-digit numbers (Aadhaar), plain or grouped", () => {
+    const out = JSON.stringify(redactValue({ id_no: "234567890009", other: "my uid is 9999 9999 0019" }));
+    expect(out).not.toMatch(/234567890009|9999 9999 0019/);
+  });
+
+  it("keeps our own ids, UANs and numbers that are neither cards nor Aadhaar", () => {
+    const input = {
+      paymentId: "pay_1763806530129_Xk2P9aQm4TzB7c", // the 13-digit timestamp is Luhn-valid
+      ref: "see pay_1763806530129_Xk2P9aQm4TzB7c and req_AbC123",
+      uan: "234567890009", // Verhoeff-valid, but a UAN is an identifier the merchant sent
+      phone: "+91 98765 43210",
+      invoice: "4111111111111112", // fails Luhn
+      twelve: "134567890009", // starts with 1: never an Aadhaar number
+      amount: 499.0,
+      at: "2026-11-22T10:15:30.123Z",
+    };
+    expect(redactValue(input)).toEqual(input);
+  });
+});

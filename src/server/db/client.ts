@@ -32,15 +32,30 @@ function sqlitePragmas(busyTimeoutMs: number): string {
   ].join(";\n");
 }
 
+/** The database file and its WAL companions are readable by the server's user only. */
+export function restrictSqliteFiles(file: string) {
+  if (file === ":memory:") return;
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if ((fs.statSync(f).mode & 0o777) !== 0o600) fs.chmodSync(f, 0o600);
+    } catch {
+      // not created (yet), or owned by someone else
+    }
+  }
+}
+
 export class ParakhSqliteAdapter extends PrismaBetterSqlite3 {
   readonly #pragmas: string;
+  readonly #file: string;
   constructor(file: string, busyTimeoutMs = 5000) {
     super({ url: file, timeout: busyTimeoutMs });
+    this.#file = file;
     this.#pragmas = sqlitePragmas(busyTimeoutMs);
   }
   override async connect(): Promise<SqlDriverAdapter> {
     const conn = await super.connect();
     await conn.executeScript(this.#pragmas);
+    restrictSqliteFiles(this.#file);
     return conn;
   }
 }
@@ -48,7 +63,7 @@ export class ParakhSqliteAdapter extends PrismaBetterSqlite3 {
 /** SQLite adapter factory for a `file:` URL or path; creates the file's parent folder. */
 export function sqliteAdapter(databaseUrl: string, busyTimeoutMs = 5000): ParakhSqliteAdapter {
   const file = sqliteFilePath(databaseUrl);
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   return new ParakhSqliteAdapter(file, busyTimeoutMs);
 }
 

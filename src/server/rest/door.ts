@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { TRPCError, type AnyRouter } from "@trpc/server";
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
-import type { AnyRouter } from "@trpc/server";
-import { ERROR_CODES, type ErrorCode } from "@/server/errors";
+import { AppError, ERROR_CODES, type ErrorCode } from "@/server/errors";
 import { requestIdFrom } from "@/server/lib/ids";
 import { log } from "@/server/lib/logger";
-import { errorBody } from "@/server/rest/envelope";
+import { lockInputTypes } from "@/server/rest/strict-input";
+import { admitKey, identifyKey, restAuthOf } from "@/server/rest/credentials";
+import { errorBody, type EnvelopeKind } from "@/server/rest/envelope";
 import { buildRouteTable, matchRoute, SINGLE_BODY_LIMIT } from "@/server/rest/routes";
 import { attachRestState, restStateOf, type RestState } from "@/server/rest/state";
 import type { AppServices } from "@/server/services";
@@ -13,19 +15,47 @@ import type { Context } from "@/server/trpc/init";
 
 /** Requests past this are not even drained: the connection is closed after the 413. */
 const DRAIN_LIMIT = 64 * 1024 * 1024;
+/** Longest path kept in an audit record; the rest of a long URL tells nothing a prefix does not. */
+const AUDIT_PATH_CHARS = 1024;
 
-/** Paths served by the REST door (B1): `/v1/*` and `/api/*` except the app's own endpoints. */
+function decodeSafely(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * The REST family a path belongs to, judged on its normalised form (case, percent-encoding and
+ * doubled slashes folded), so `/V1/…`, `/%761/…` and `//v1/…` are answered by the door in its
+ * envelope instead of falling through to the pages.
+ */
+export function restKindOf(pathname: string): EnvelopeKind | null {
+  const p = decodeSafely(pathname).replace(/\/{2,}/g, "/").toLowerCase();
+  if (p === "/v1" || p.startsWith("/v1/")) return "v1";
+  if (!p.startsWith("/api/") && p !== "/api") return null;
+  const own =
+    p.startsWith("/api/trpc") ||
+    p.startsWith("/api/auth") ||
+    p.startsWith("/api/dashboard/") ||
+    p === "/api/health" ||
+    p === "/api/ready" ||
+    p === "/api/openapi.json";
+  return own ? null : "api";
+}
+
+/** Paths served by the REST door: `/v1/*` and `/api/*` except the app's own endpoints. */
 export function isRestPath(pathname: string): boolean {
-  if (pathname === "/v1" || pathname.startsWith("/v1/")) return true;
-  if (!pathname.startsWith("/api/") && pathname !== "/api") return false;
-  return !(
-    pathname.startsWith("/api/trpc") ||
-    pathname.startsWith("/api/auth") ||
-    pathname.startsWith("/api/dashboard/") ||
-    pathname === "/api/health" ||
-    pathname === "/api/ready" ||
-    pathname === "/api/openapi.json"
-  );
+  return restKindOf(pathname) !== null;
+}
+
+/** `.` and `..` segments, in any encoding, which URL parsers would fold into another route. */
+function hasDotSegment(pathname: string): boolean {
+  return pathname.split("/").some((seg) => {
+    const d = decodeSafely(seg);
+    return d === "." || d === "..";
+  });
 }
 
 class BodyError extends Error {
@@ -38,6 +68,11 @@ function isJsonContentType(header: string | undefined): boolean {
   if (!header) return false;
   const media = header.split(";", 1)[0]!.trim().toLowerCase();
   return media === "application/json";
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = Number(req.headers["content-length"] ?? 0);
+  return req.headers["transfer-encoding"] !== undefined || (Number.isFinite(length) && length > 0);
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -64,29 +99,67 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
         ? reject(new BodyError("PAYLOAD_TOO_LARGE", `The request body must be at most ${limit} bytes.`))
         : resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)),
     );
-    req.on("error", reject);
+    // The client went away or sent broken framing (bad chunk sizes): its fault, not ours.
+    const incomplete = () => reject(new BodyError("INVALID_JSON", "The request body ended early or was malformed."));
+    req.on("aborted", incomplete);
+    req.on("error", incomplete);
   });
 }
 
+/** trpc-to-openapi's own refusals (outside our procedure chain), in the registry's words. */
+function codeForHandlerError(err: unknown): ErrorCode {
+  const cause = err instanceof TRPCError ? err.cause : undefined;
+  if (cause instanceof AppError) return cause.code;
+  if (!(err instanceof TRPCError)) return "INTERNAL_ERROR";
+  switch (err.code) {
+    case "NOT_FOUND":
+      return "NOT_FOUND";
+    case "PARSE_ERROR":
+      return "INVALID_JSON";
+    case "PAYLOAD_TOO_LARGE":
+      return "PAYLOAD_TOO_LARGE";
+    case "UNSUPPORTED_MEDIA_TYPE":
+      return "UNSUPPORTED_MEDIA_TYPE";
+    case "BAD_REQUEST":
+      return "VALIDATION_ERROR";
+    default:
+      return "INTERNAL_ERROR";
+  }
+}
+
 /**
- * The REST door: envelopes, request ids, body rules, route errors and the durable audit record
- * around trpc-to-openapi's node:http handler. Runs outside Next's request pipeline.
+ * The REST door: envelopes, request ids, credentials before bodies, body rules, route errors and
+ * the durable audit record around trpc-to-openapi's node:http handler. Runs outside Next.
  */
 export function createRestDoor(services: AppServices, router: AnyRouter) {
   const routes = buildRouteTable(router);
+  lockInputTypes(router);
   const handler = createOpenApiNodeHttpHandler({
     router,
     createContext: ({ req, res }): Context => ({ services, rest: restStateOf(req) ?? null, req, res: res as ServerResponse }),
-    responseMeta: ({ ctx }) => {
+    responseMeta: ({ ctx, errors }) => {
       const rest = (ctx as Context | undefined)?.rest;
+      if (errors.length > 0) {
+        // Our procedure chain turns every failure into an envelope, so an error here is the
+        // adapter's own; answer it in the contract's envelope all the same.
+        const state = rest ?? null;
+        const code = codeForHandlerError(errors[0]);
+        if (code === "INTERNAL_ERROR") log.error("REST handler failure", { requestId: state?.requestId, err: errors[0] });
+        if (state) {
+          state.errorCode = code;
+          state.replacementBody = JSON.stringify(errorBody(state.kind, state.requestId, { code }));
+        }
+        return { status: ERROR_CODES[code].status, headers: {} };
+      }
       return { status: rest?.status ?? 500, headers: rest?.headers ?? {} };
     },
   });
 
-  /** Holds the response until its audit record is committed (B9). */
+  /** Holds the response until its audit record is committed. */
   function auditThenEnd(state: RestState, res: ServerResponse) {
     const realEnd = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
     res.end = ((chunk?: unknown) => {
+      if (state.replacementBody !== undefined) chunk = state.replacementBody;
       const text = typeof chunk === "string" ? chunk : Buffer.isBuffer(chunk) ? chunk.toString("utf8") : "";
       const latencyMs = Math.round((performance.now() - state.startedAt) * 100) / 100;
       services.auditWriter
@@ -96,7 +169,7 @@ export function createRestDoor(services: AppServices, router: AnyRouter) {
           apiKeyId: state.auth?.apiKeyId ?? null,
           mode: state.auth?.mode ?? null,
           method: state.method,
-          path: state.path,
+          path: state.path.length > AUDIT_PATH_CHARS ? state.path.slice(0, AUDIT_PATH_CHARS) : state.path,
           status: res.statusCode,
           latencyMs,
           clientIp: state.clientIp,
@@ -125,19 +198,23 @@ export function createRestDoor(services: AppServices, router: AnyRouter) {
     }) as typeof res.end;
   }
 
-  function sendError(state: RestState, res: ServerResponse, code: ErrorCode, message?: string, headers: Record<string, string> = {}) {
-    state.errorCode = code;
-    res.statusCode = ERROR_CODES[code].status;
+  function sendError(state: RestState, req: IncomingMessage, res: ServerResponse, err: AppError | ErrorCode, message?: string, headers: Record<string, string> = {}) {
+    const e = typeof err === "string" ? new AppError(err, message) : err;
+    state.errorCode = e.code;
+    res.statusCode = e.status;
     res.setHeader("Content-Type", "application/json");
+    if (e.retryAfterSeconds) res.setHeader("Retry-After", String(e.retryAfterSeconds));
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-    res.end(JSON.stringify(errorBody(state.kind, state.requestId, { code, message })));
+    // A body we did not read is not read at all: the connection closes after the answer.
+    if (state.rawBody === null && hasBody(req) && !req.readableEnded) res.setHeader("Connection", "close");
+    res.end(JSON.stringify(errorBody(state.kind, state.requestId, { code: e.code, message: e.message, details: e.details, field: e.field, extra: e.extra })));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, pathname: string, clientIp: string) {
     const method = (req.method ?? "GET").toUpperCase();
     const state: RestState = {
       requestId: requestIdFrom(req.headers["x-request-id"]),
-      kind: pathname.startsWith("/v1") ? "v1" : "api",
+      kind: restKindOf(pathname) ?? (pathname.toLowerCase().includes("v1") ? "v1" : "api"),
       method,
       path: req.url ?? pathname,
       clientIp,
@@ -156,30 +233,48 @@ export function createRestDoor(services: AppServices, router: AnyRouter) {
     auditThenEnd(state, res);
 
     try {
-      const match = matchRoute(routes, method, pathname);
-      if (match.kind === "none") {
-        req.resume();
-        return sendError(state, res, "NOT_FOUND", `No route ${method} ${pathname}.`);
-      }
+      const match = hasDotSegment(pathname) ? ({ kind: "none" } as const) : matchRoute(routes, method, pathname);
+      if (match.kind === "none") return sendError(state, req, res, "NOT_FOUND", `No route ${method} ${pathname.slice(0, 200)}.`);
       if (match.kind === "wrong-method") {
-        req.resume();
-        return sendError(state, res, "METHOD_NOT_ALLOWED", `${method} is not allowed on ${pathname}; use ${match.allow.join(", ")}.`, { Allow: match.allow.join(", ") });
+        return sendError(state, req, res, "METHOD_NOT_ALLOWED", `${method} is not allowed on ${pathname}; use ${match.allow.join(", ")}.`, { Allow: match.allow.join(", ") });
       }
-      if (method === "POST" || method === "PUT" || method === "PATCH") {
-        if (!isJsonContentType(req.headers["content-type"])) {
-          req.resume();
-          return sendError(state, res, "UNSUPPORTED_MEDIA_TYPE");
+      const scheme = match.route.rest.auth;
+
+      // Credentials first: a caller without a valid key gets no body read, parsed or stored.
+      let key;
+      try {
+        key = await identifyKey(services, scheme, req.headers);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        const wait = services.failedAuthLimiter.fail(clientIp);
+        if (wait > 0) {
+          return sendError(state, req, res, new AppError("RATE_LIMITED", "Too many requests with invalid credentials from this address; retry after the time in Retry-After.", { retryAfterSeconds: wait }));
         }
+        return sendError(state, req, res, err);
+      }
+      // Known from here on, so refused calls (suspended, IP, rate limit) still show in the merchant's log.
+      state.auth = restAuthOf(key);
+      try {
+        admitKey(services, key, scheme, clientIp);
+      } catch (err) {
+        if (err instanceof AppError) return sendError(state, req, res, err);
+        throw err;
+      }
+
+      if (method === "POST" || method === "PUT" || method === "PATCH") {
+        if (!isJsonContentType(req.headers["content-type"])) return sendError(state, req, res, "UNSUPPORTED_MEDIA_TYPE");
+        // Media types are case-insensitive; the adapter behind compares them as written.
+        req.headers["content-type"] = "application/json";
         const raw = await readBody(req, match.route.rest.bodyLimit ?? SINGLE_BODY_LIMIT);
         state.rawBody = raw;
         let body: unknown;
         try {
           body = raw.length === 0 ? undefined : JSON.parse(raw.toString("utf8"));
         } catch {
-          return sendError(state, res, "INVALID_JSON");
+          return sendError(state, req, res, "INVALID_JSON");
         }
         if (body === null || typeof body !== "object" || Array.isArray(body)) {
-          return sendError(state, res, "VALIDATION_ERROR", "The request body must be a JSON object.");
+          return sendError(state, req, res, "VALIDATION_ERROR", "The request body must be a JSON object.");
         }
         (req as IncomingMessage & { body?: unknown }).body = body;
       }
@@ -188,10 +283,12 @@ export function createRestDoor(services: AppServices, router: AnyRouter) {
     } catch (err) {
       if (err instanceof BodyError) {
         res.setHeader("Connection", "close");
-        return sendError(state, res, err.code, err.message);
+        log.info("request body refused", { requestId: state.requestId, code: err.code, reason: err.message });
+        if (res.headersSent || res.writableEnded) return;
+        return sendError(state, req, res, err.code, err.message);
       }
       log.error("REST door failure", { requestId: state.requestId, err });
-      if (!res.headersSent) sendError(state, res, "INTERNAL_ERROR");
+      if (!res.headersSent) sendError(state, req, res, "INTERNAL_ERROR");
     }
   }
 

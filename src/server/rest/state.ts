@@ -39,6 +39,8 @@ export interface RestState {
   verification: VerificationRecord | null;
   /** Set on an idempotent replay so the stored response is sent as it was. */
   replayed: boolean;
+  /** The envelope to send instead of what the adapter wrote (its own refusals). */
+  replacementBody?: string;
 }
 
 const states = new WeakMap<IncomingMessage, RestState>();

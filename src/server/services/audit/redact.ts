@@ -1,13 +1,23 @@
+import { luhnValid } from "@/lib/cards";
+import { verhoeffValid } from "@/lib/verhoeff";
+
 /**
- * Redaction before anything reaches the audit log (contract B9): secrets, OTPs, full Aadhaar
- * numbers, photos, addresses, card numbers and CVVs. Matching is on normalised key names.
+ * Redaction before anything reaches the audit log: secrets, OTPs, full Aadhaar numbers, photos,
+ * addresses, card numbers and CVVs. Keys with a sensitive name are redacted whole; every other
+ * string and number is also scanned for values that look like card numbers, Aadhaar numbers or
+ * secret keys, whatever field they were sent in.
  */
 const REDACTED_KEYS = new Set([
   "secret", "secretkey", "apisecret", "xsecretkey", "xapisecret", "signingsecret", "password", "token",
   "accesstoken", "refreshtoken", "checkouttoken", "authorization", "otp", "aadhaar", "aadhaarnumber",
   "aadhaarno", "uid", "vid", "photo", "image", "address", "fulladdress", "careof", "house", "street",
   "landmark", "cardnumber", "number", "cvv", "cvc", "expiry", "pin", "totp", "recoverycode",
+  "cvv2", "cvc2", "cvn", "securitycode", "cardno", "ccnum", "ccnumber", "cardnum", "newpassword",
+  "currentpassword",
 ]);
+
+/** Fields whose digits are identifiers a merchant must be able to read (a UAN has 12 digits). */
+const READABLE_KEYS = new Set(["uan", "pfnumber", "requestid", "paymentid", "attemptid", "merchantid", "orderid", "merchantorderid"]);
 
 const MAX_STORED_CHARS = 256 * 1024;
 
@@ -15,13 +25,43 @@ function normaliseKey(key: string): string {
   return key.replace(/[^a-z0-9]/gi, "").toLowerCase();
 }
 
-export function redactValue(value: unknown, depth = 0): unknown {
+/**
+ * One pass over a string: our own ids (kept), secret keys, and digit runs that may be grouped by
+ * single spaces or dashes ("4111 1111 1111 1111"), each bounded by non-digits.
+ */
+const SCAN =
+  /\b((?:pay|req|att|mer|key|evt|kyc_req|kyc_txn|batch|rfnd|ver|aud|whe|del|job|led|wal|idem)_[A-Za-z0-9_]+)|((?:sk_(?:test|live)_|whsec_)[A-Za-z0-9]+|\bsk_[A-Za-z0-9_]{16,})|(?<!\d)((?:\d[ -]?){11,18}\d)(?!\d)/g;
+
+function sensitiveDigits(digits: string): boolean {
+  if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits)) return true;
+  return digits.length === 12 && /^[2-9]/.test(digits) && verhoeffValid(digits);
+}
+
+export function redactString(value: string): string {
+  if (value.length < 12) return value;
+  return value.replace(SCAN, (match, ownId: string | undefined, secret: string | undefined, run: string | undefined) => {
+    if (ownId) return match;
+    if (secret) return "[REDACTED]";
+    if (run && sensitiveDigits(run.replace(/[ -]/g, ""))) return "[REDACTED]";
+    return match;
+  });
+}
+
+function redactNumber(value: number): number | string {
+  if (!Number.isSafeInteger(value) || value < 1e11) return value;
+  return sensitiveDigits(String(value)) ? "[REDACTED]" : value;
+}
+
+export function redactValue(value: unknown, depth = 0, readable = false): unknown {
   if (depth > 20) return "[TRUNCATED]";
-  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
+  if (typeof value === "string") return readable ? value : redactString(value);
+  if (typeof value === "number") return readable ? value : redactNumber(value);
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1, readable));
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      out[k] = REDACTED_KEYS.has(normaliseKey(k)) && v !== null ? "[REDACTED]" : redactValue(v, depth + 1);
+      const key = normaliseKey(k);
+      out[k] = REDACTED_KEYS.has(key) && v !== null ? "[REDACTED]" : redactValue(v, depth + 1, READABLE_KEYS.has(key));
     }
     return out;
   }

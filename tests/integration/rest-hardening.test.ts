@@ -1,0 +1,243 @@
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPrismaClient, type Db } from "@/server/db/client";
+import { request } from "../helpers/http";
+import { cli, createMerchantViaCli, startServer, tempDataDir, type MerchantFixture, type TestServer } from "../helpers/server";
+import { waitFor } from "../helpers/wait";
+
+/** What a stranger with no key can make the REST door store, hold open or print. */
+describe("REST door against a stranger", () => {
+  let server: TestServer;
+  let m: MerchantFixture;
+  let db: Db;
+  const payHeaders = () => ({ "x-merchant-id": m.merchantId, "x-api-key": m.sandbox.publicKey, "x-secret-key": m.sandbox.secretKey });
+
+  beforeAll(async () => {
+    server = await startServer();
+    m = await createMerchantViaCli(server.env);
+    expect((await cli(server.env, ["whitelist", "add", "--merchant", m.merchantId, "--ip", "127.0.0.1"])).code).toBe(0);
+    db = createPrismaClient(server.databaseUrl);
+  });
+  afterAll(async () => {
+    await db?.$disconnect();
+    await server?.stop();
+  });
+
+  /** Main database file size after folding the WAL into it. */
+  function databaseBytes(): number {
+    const file = server.databaseUrl.replace(/^file:/, "");
+    const conn = new Database(file);
+    try {
+      conn.pragma("wal_checkpoint(TRUNCATE)");
+    } finally {
+      conn.close();
+    }
+    return fs.statSync(file).size;
+  }
+
+  /** POSTs `bytes` of body with bad credentials from `localAddress`; the server may answer before reading it. */
+  function strangerPost(bytes: number, localAddress: string): Promise<{ status: number; retryAfter?: string }> {
+    return new Promise((resolve, reject) => {
+      const url = new URL(server.url);
+      const req = http.request(
+        { host: url.hostname, port: url.port, path: "/v1/identity/pan/verify", method: "POST", localAddress, agent: false, headers: { "Content-Type": "application/json", "Content-Length": bytes, Authorization: "Bearer sk_test_nope" } },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers["retry-after"] as string | undefined }));
+        },
+      );
+      req.on("error", (err) => reject(err));
+      // Writes after the early answer may fail (the server closed); the answer is what counts.
+      req.on("socket", (s) => s.on("error", () => undefined));
+      // A valid JSON object ({"pan":"aaa…"}) of exactly `bytes`, the kind a log would keep 256 KiB of.
+      const head = Buffer.from('{"pan":"');
+      const tail = Buffer.from('"}');
+      const chunk = Buffer.alloc(64 * 1024, "a");
+      let sent = 0;
+      const pump = () => {
+        if (sent === 0) {
+          req.write(head);
+          sent = head.length;
+        }
+        while (sent < bytes - tail.length) {
+          const n = Math.min(chunk.length, bytes - tail.length - sent);
+          sent += n;
+          if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void req.once("drain", pump);
+        }
+        req.end(tail);
+      };
+      pump();
+    });
+  }
+
+  it("stores no body for requests without valid credentials: 500 × 1 MiB grow the database by under 1 MB", async () => {
+    const before = databaseBytes();
+    const statuses: number[] = [];
+    const retryAfters: number[] = [];
+    const queue = Array.from({ length: 500 }, (_, i) => i);
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
+          const r = await strangerPost(1024 * 1024, "127.0.0.5").catch(() => ({ status: -1, retryAfter: undefined }));
+          statuses.push(r.status);
+          if (r.retryAfter) retryAfters.push(Number(r.retryAfter));
+        }
+      }),
+    );
+    const growth = databaseBytes() - before;
+    expect(growth).toBeLessThan(1024 * 1024);
+    // Every request is on record; the first refusals are 401, past the per-address limit 429.
+    const rows = await db.auditLog.findMany({ where: { clientIp: "127.0.0.5" }, select: { requestBody: true, status: true } });
+    expect(rows).toHaveLength(500);
+    expect(rows.filter((r) => r.status === 401)).toHaveLength(30);
+    expect(rows.filter((r) => r.status === 429)).toHaveLength(470);
+    expect(rows.every((r) => r.requestBody === null)).toBe(true);
+    // A client may see its connection closed before the answer (the server stops reading), never another status.
+    expect(statuses.every((s) => s === 401 || s === 429 || s === -1)).toBe(true);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(400);
+    expect(Math.max(...retryAfters)).toBeLessThanOrEqual(60);
+    expect(Math.min(...retryAfters)).toBeGreaterThanOrEqual(1);
+  });
+
+  it("never refuses valid credentials from an address that is over its failure limit", async () => {
+    for (let i = 0; i < 35; i++) await request(server.url, "/v1/identity/pan/verify", { body: { pan: "ABCPK1234F" }, headers: { Authorization: "Bearer sk_test_wrong" }, localAddress: "127.0.0.6" });
+    const refused = await request(server.url, "/v1/identity/pan/verify", { body: { pan: "ABCPK1234F" }, headers: { Authorization: "Bearer sk_test_wrong" }, localAddress: "127.0.0.6" });
+    expect(refused.status).toBe(429);
+    expect(refused.json).toMatchObject({ status: "error", error: { code: "RATE_LIMITED" } });
+    const ok = await request(server.url, "/v1/identity/pan/verify", { body: { pan: "ABCPK1234F" }, headers: { Authorization: `Bearer ${m.sandbox.secretKey}` }, localAddress: "127.0.0.6" });
+    expect(ok.status).toBe(200);
+  });
+
+  it("keeps at most 1 KiB of a very long URL in the audit record", async () => {
+    const long = `/v1/identity/pan/verify?${"x".repeat(8000)}`;
+    const r = await request(server.url, long, { body: { pan: "ABCPK1234F" }, headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "X-Request-Id": "long-url-1" } });
+    expect(r.status).toBe(200);
+    const row = await db.auditLog.findFirst({ where: { requestId: "long-url-1" } });
+    expect(row?.path.length).toBe(1024);
+  });
+
+  /** A POST with the path sent exactly as given (URL helpers would read `//v1/…` as a host). */
+  function rawPost(rawPath: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; json: any }> {
+    return new Promise((resolve, reject) => {
+      const payload = JSON.stringify(body);
+      const req = http.request({ host: "127.0.0.1", port: server.port, path: rawPath, method: "POST", agent: false, headers: { ...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) } }, (res) => {
+        let text = "";
+        res.on("data", (c) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: JSON.parse(text) }));
+      });
+      req.on("error", reject);
+      req.end(payload);
+    });
+  }
+
+  describe("answers every REST-looking request in the envelope, never a 500 for a client fault", () => {
+    it("accepts media types in any case", async () => {
+      const r = await request(server.url, "/v1/identity/pan/verify", { body: { pan: "ABCPK1234F" }, headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "Content-Type": "Application/JSON; Charset=UTF-8" } });
+      expect(r.status).toBe(200);
+      expect(r.json.data.status).toBe("VALID");
+    });
+
+    it.each(["/api/payments/%2e%2e/status", "/api/payments/../status", "/api/payments/%2E/status", "/api/payments/.%2e/status"])("GET %s → 404 in the envelope", async (p) => {
+      const r = await request(server.url, p, { headers: payHeaders() });
+      expect(r.status).toBe(404);
+      expect(r.json).toMatchObject({ success: false, error: { code: "NOT_FOUND" } });
+      expect(r.headers["x-request-id"]).toBe(r.json.requestId);
+    });
+
+    it.each([
+      ["/V1/identity/pan/verify", "v1"],
+      ["/%761/identity/pan/verify", "v1"],
+      ["//v1/identity/pan/verify", "v1"],
+      ["/API/checkout", "api"],
+      ["//api/checkout", "api"],
+    ])("%s is answered by the API, not the pages", async (p, kind) => {
+      const r = await rawPost(p, { pan: "ABCPK1234F" }, { Authorization: `Bearer ${m.sandbox.secretKey}` });
+      expect(r.status).toBe(404);
+      expect(r.headers["content-type"]).toMatch(/application\/json/);
+      expect(r.json.error.code).toBe("NOT_FOUND");
+      expect(kind === "v1" ? r.json.status : r.json.success).toBe(kind === "v1" ? "error" : false);
+    });
+
+    it("records an aborted body as the client's fault (400), with no error-level log", async () => {
+      await new Promise<void>((resolve) => {
+        const s = net.connect(server.port, "127.0.0.1", () => {
+          s.write(`POST /v1/identity/pan/verify HTTP/1.1\r\nHost: x\r\nX-Request-Id: aborted-body-1\r\nAuthorization: Bearer ${m.sandbox.secretKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"pan":`);
+          setTimeout(() => {
+            s.destroy();
+            resolve();
+          }, 200);
+        });
+      });
+      const row = await waitFor("the aborted request's audit record", () => db.auditLog.findFirst({ where: { requestId: "aborted-body-1" } }));
+      expect(row.status).toBe(400);
+      expect(row.errorCode).toBe("INVALID_JSON");
+      expect(server.logs()).not.toMatch(/"level":"error"[^\n]*aborted-body-1/);
+    });
+
+    it("records a malformed chunked body as the client's fault (400)", async () => {
+      await new Promise<void>((resolve) => {
+        const s = net.connect(server.port, "127.0.0.1", () => {
+          s.write(`POST /v1/identity/pan/verify HTTP/1.1\r\nHost: x\r\nX-Request-Id: bad-chunks-1\r\nAuthorization: Bearer ${m.sandbox.secretKey}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"pan\r\nzz-not-hex\r\n`);
+          s.on("data", () => undefined);
+          s.on("error", () => undefined);
+          s.on("close", () => resolve());
+          setTimeout(() => s.destroy(), 2000);
+        });
+      });
+      const row = await waitFor("the malformed request's audit record", () => db.auditLog.findFirst({ where: { requestId: "bad-chunks-1" } }));
+      expect(row.status).toBe(400);
+      expect(server.logs()).not.toMatch(/"level":"error"[^\n]*bad-chunks-1/);
+    });
+  });
+
+  describe("JSON bodies keep their types", () => {
+    const create = (body: Record<string, unknown>) => request(server.url, "/api/checkout", { body: { orderId: `ORDER_T${Math.random().toString(36).slice(2, 10)}`, amount: "499", ...body }, headers: payHeaders() });
+
+    it.each([
+      ["lat", true],
+      ["lng", []],
+      ["lat", "12.5"],
+      ["expiresInMinutes", "0x10"],
+      ["expiresInMinutes", "30"],
+    ])("%s: %j → 400 VALIDATION_ERROR", async (field, value) => {
+      const r = await create({ [field]: value });
+      expect(r.status).toBe(400);
+      expect(r.json.error.code).toBe("VALIDATION_ERROR");
+      expect(r.json.error.details.map((d: { field: string }) => d.field)).toContain(field);
+    });
+
+    it("still takes the amount as a number or a numeric string", async () => {
+      expect((await create({ amount: "499.50" })).json.data.amount).toBe("499.50");
+      expect((await create({ amount: 12 })).json.data.amount).toBe("12.00");
+      expect((await create({ lat: 12.97, lng: 77.59, expiresInMinutes: 16 })).status).toBe(200);
+    });
+  });
+
+  it("keeps the data folder and the database private to the server's user, also when they were created open", async () => {
+    // A folder and database from an older run, readable by everyone.
+    const dataDir = path.join(tempDataDir(), "data");
+    fs.mkdirSync(dataDir, { mode: 0o755 });
+    fs.chmodSync(dataDir, 0o755);
+    const own = await startServer({ databaseUrl: `file:${path.join(dataDir, "parakh.db")}`, env: { DATA_DIR: dataDir } });
+    try {
+      await request(own.url, "/api/ready");
+      expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+      const files = fs.readdirSync(dataDir);
+      expect(files).toEqual(expect.arrayContaining(["parakh.db", "secrets.json"]));
+      for (const f of files) expect(fs.statSync(path.join(dataDir, f)).mode & 0o777, f).toBe(0o600);
+      fs.chmodSync(path.join(dataDir, "parakh.db"), 0o644);
+    } finally {
+      await own.stop();
+    }
+    const again = await startServer({ databaseUrl: `file:${path.join(dataDir, "parakh.db")}`, env: { DATA_DIR: dataDir } });
+    try {
+      expect(fs.statSync(path.join(dataDir, "parakh.db")).mode & 0o777).toBe(0o600);
+    } finally {
+      await again.stop();
+    }
+  });
+});
