@@ -13,8 +13,17 @@ const { applyMigrations } = await import("@/server/db/migrate");
 const { getServices } = await import("@/server/services");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
 
-// Procedures anyone may call: sign-up, and the hosted checkout's (guarded by the payment's token).
-const PUBLIC = new Set(["account.signup", "checkout.state", "checkout.pay", "checkout.cancel", "checkout.simulate"]);
+// Procedures anyone may call: sign-up, forgot/reset password (guarded by the emailed token), and the
+// hosted checkout's (guarded by the payment's token).
+const PUBLIC = new Set([
+  "account.signup",
+  "security.requestPasswordReset",
+  "security.resetPassword",
+  "checkout.state",
+  "checkout.pay",
+  "checkout.cancel",
+  "checkout.simulate",
+]);
 
 type Caller = ReturnType<typeof dashboardRouter.createCaller>;
 const ctx = (session: { id: string; email: string; role: "merchant" | "admin" } | null) => ({

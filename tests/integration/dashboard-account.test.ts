@@ -12,7 +12,8 @@ delete process.env.BASE_URL;
 const { applyMigrations } = await import("@/server/db/migrate");
 const { getServices } = await import("@/server/services");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
-const { signInMerchant, signInAdmin, LOCK_AFTER } = await import("@/server/services/accounts/sign-in");
+const { signInMerchant, signInAdmin, LOCK_AFTER, SLOW_DOWN_AFTER } = await import("@/server/services/accounts/sign-in");
+const { throttleSubject } = await import("@/server/services/accounts/throttle");
 const { totpAt } = await import("@/server/services/accounts/totp");
 const { createAdmin } = await import("@/server/services/merchants/merchants");
 const { decrypt } = await import("@/server/lib/crypto");
@@ -84,21 +85,41 @@ describe("merchant accounts", () => {
 
   it("slows down, then locks an account after repeated wrong passwords, even for the right one", async () => {
     const { email, password } = await signup();
-    for (let i = 1; i < LOCK_AFTER; i++) {
-      await expect(signInMerchant(getServices().db, { email, password: "wrong-password" }, "10.0.0.1")).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
-    }
-    await expect(signInMerchant(getServices().db, { email, password: "wrong-password" }, "10.0.0.1")).rejects.toMatchObject({ code: "ACCOUNT_LOCKED" });
-    await expect(signInMerchant(getServices().db, { email, password }, "10.0.0.1")).rejects.toMatchObject({ code: "ACCOUNT_LOCKED" });
-    const m = await getServices().db.merchant.findUniqueOrThrow({ where: { email } });
-    expect(m.lockedUntil!.getTime()).toBeGreaterThan(Date.now() + 14 * 60_000);
+    const db = getServices().db;
+    const timed = async (pw: string) => {
+      const started = performance.now();
+      const err = await signInMerchant(db, { email, password: pw }, "10.0.0.1").then(
+        () => null,
+        (e: { code: string }) => e,
+      );
+      return { code: err?.code ?? "OK", ms: performance.now() - started };
+    };
+    const tries = [];
+    for (let i = 1; i < LOCK_AFTER; i++) tries.push(await timed("wrong-password"));
+    expect(tries.map((t) => t.code)).toEqual(Array(LOCK_AFTER - 1).fill("INVALID_CREDENTIALS"));
+    // Failures before SLOW_DOWN_AFTER answer at password-hash speed; from it on, each waits
+    // 500 ms longer than the one before (500 ms, then 1 s). Margins absorb a busy machine's jitter.
+    const base = Math.min(...tries.slice(0, SLOW_DOWN_AFTER - 1).map((t) => t.ms));
+    expect(tries[SLOW_DOWN_AFTER - 1]!.ms - base).toBeGreaterThanOrEqual(350);
+    expect(tries[SLOW_DOWN_AFTER]!.ms - base).toBeGreaterThanOrEqual(800);
+    expect(tries[SLOW_DOWN_AFTER]!.ms - tries[SLOW_DOWN_AFTER - 1]!.ms).toBeGreaterThanOrEqual(250);
+    expect((await timed("wrong-password")).code).toBe("ACCOUNT_LOCKED");
+    const locked = await timed(password);
+    expect(locked.code).toBe("ACCOUNT_LOCKED");
+    // A lock answers at once: the password is not even checked.
+    expect(locked.ms).toBeLessThan(base + 400);
+    const row = await db.signInThrottle.findFirstOrThrow({ where: { lockedUntil: { not: null } }, orderBy: { updatedAt: "desc" } });
+    expect(row.lockedUntil!.getTime()).toBeGreaterThan(Date.now() + 14 * 60_000);
   }, 30_000);
 
   it("resets the failure count after a successful sign-in and hides which emails exist", async () => {
     const { email, password } = await signup();
-    await expect(signInMerchant(getServices().db, { email, password: "wrong-password" }, "10.0.0.2")).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
-    await expect(signInMerchant(getServices().db, { email, password }, "10.0.0.2")).resolves.toMatchObject({ email, role: "merchant" });
-    expect((await getServices().db.merchant.findUniqueOrThrow({ where: { email } })).failedLogins).toBe(0);
-    await expect(signInMerchant(getServices().db, { email: "nobody@shop.example", password }, "10.0.0.2")).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
+    const db = getServices().db;
+    await expect(signInMerchant(db, { email, password: "wrong-password" }, "10.0.0.2")).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
+    expect(await db.signInThrottle.count({ where: { subject: throttleSubject("merchant", email) } })).toBe(1);
+    await expect(signInMerchant(db, { email, password }, "10.0.0.2")).resolves.toMatchObject({ email, role: "merchant" });
+    expect(await db.signInThrottle.count({ where: { subject: throttleSubject("merchant", email) } })).toBe(0);
+    await expect(signInMerchant(db, { email: "nobody@shop.example", password }, "10.0.0.2")).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
   });
 
   it("turns on TOTP, then asks for a code, accepts a valid one and each recovery code once", async () => {

@@ -33,3 +33,8 @@ export const actionsInput = z.object({
   /** Id of the last action of the previous page. */
   cursor: z.string().max(64).nullish(),
 });
+
+export const emailsInput = z.object({
+  /** Id of the last message of the previous page. */
+  cursor: z.string().max(64).nullish(),
+});

@@ -16,16 +16,19 @@ export type Role = "merchant" | "admin";
 
 declare module "next-auth" {
   interface Session {
-    user: { id: string; email: string; name: string; role: Role };
+    user: { id: string; email: string; name: string; role: Role; sessionVersion: number };
   }
   interface User {
     role: Role;
+    sessionVersion: number;
   }
 }
 
 declare module "next-auth/jwt" {
   interface JWT {
     role?: Role;
+    /** The account's session version at sign-in; bumping the account's ends this session. */
+    sv?: number;
   }
 }
 
@@ -57,7 +60,7 @@ export function authOptions(): NextAuthOptions {
               { email: String(credentials?.email ?? ""), password: String(credentials?.password ?? ""), code: credentials?.code ? String(credentials.code) : null },
               clientIp(req),
             );
-            return { id: user.id, email: user.email, name: user.name, role: user.role };
+            return { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion };
           }),
       }),
       CredentialsProvider({
@@ -71,17 +74,21 @@ export function authOptions(): NextAuthOptions {
               { email: String(credentials?.email ?? ""), password: String(credentials?.password ?? "") },
               clientIp(req),
             );
-            return { id: user.id, email: user.email, name: user.name, role: user.role };
+            return { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion };
           }),
       }),
     ],
     callbacks: {
+      // Set at sign-in only: a session update cannot raise the version of a revoked token.
       jwt({ token, user }) {
-        if (user) token.role = user.role;
+        if (user) {
+          token.role = user.role;
+          token.sv = user.sessionVersion;
+        }
         return token;
       },
       session({ session, token }) {
-        session.user = { id: token.sub ?? "", email: token.email ?? "", name: token.name ?? "", role: token.role ?? "merchant" };
+        session.user = { id: token.sub ?? "", email: token.email ?? "", name: token.name ?? "", role: token.role ?? "merchant", sessionVersion: token.sv ?? 0 };
         return session;
       },
     },

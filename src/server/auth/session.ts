@@ -1,17 +1,24 @@
 import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
 import { authOptions, type Role } from "@/server/auth/options";
+import { sessionIsCurrent } from "@/server/auth/session-state";
+import { getServices } from "@/server/services";
 
-/** The signed-in user of a server component, or a redirect to /login. */
+function signInUrl(role: Role, next: string, ended = false) {
+  return `/login?next=${encodeURIComponent(next)}${role === "admin" ? "&as=admin" : ""}${ended ? "&ended=1" : ""}`;
+}
+
+/** The signed-in user of a server component, or a redirect to /login (also when the session was revoked). */
 export async function requireUser(role: Role, next: string) {
   const session = await getServerSession(authOptions());
-  if (!session?.user?.id || session.user.role !== role) {
-    redirect(`/login?next=${encodeURIComponent(next)}${role === "admin" ? "&as=admin" : ""}`);
-  }
+  if (!session?.user?.id || session.user.role !== role) redirect(signInUrl(role, next));
+  if (!(await sessionIsCurrent(getServices().db, role, session.user.id, session.user.sessionVersion))) redirect(signInUrl(role, next, true));
   return session.user;
 }
 
+/** The signed-in user, or null (signed out, or a revoked session). */
 export async function currentUser() {
   const session = await getServerSession(authOptions());
-  return session?.user ?? null;
+  if (!session?.user?.id) return null;
+  return (await sessionIsCurrent(getServices().db, session.user.role, session.user.id, session.user.sessionVersion)) ? session.user : null;
 }

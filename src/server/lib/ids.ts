@@ -27,7 +27,7 @@ export function randomToken(length = 16): string {
 
 export type IdPrefix =
   | "mer" | "key" | "sig" | "wl" | "adm" | "idem" | "aud" | "ver" | "att" | "kyc_req" | "kyc_txn"
-  | "batch" | "evt" | "req" | "job" | "whe" | "del" | "led" | "wal" | "opa" | "rc";
+  | "batch" | "evt" | "req" | "job" | "whe" | "del" | "led" | "wal" | "opa" | "rc" | "eml" | "prt";
 
 export function newId(prefix: IdPrefix, length = 16): string {
   return `${prefix}_${randomToken(length)}`;

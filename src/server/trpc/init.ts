@@ -27,6 +27,8 @@ export interface SessionUser {
   id: string;
   email: string;
   role: "merchant" | "admin";
+  /** The account's session version when the session began (absent in tokens from before versions: 0). */
+  sessionVersion?: number;
 }
 
 export interface Context {

@@ -1,4 +1,4 @@
-import { actionsInput, merchantInput, merchantsInput, suspendInput } from "@/lib/schemas/admin";
+import { actionsInput, emailsInput, merchantInput, merchantsInput, suspendInput } from "@/lib/schemas/admin";
 import {
   approveGoLiveByOperator,
   listMerchantsForOperator,
@@ -7,6 +7,7 @@ import {
   reinstateMerchantByOperator,
   suspendMerchantByOperator,
 } from "@/server/services/accounts/admin";
+import { listEmails } from "@/server/services/email/email";
 import { adminSessionProcedure } from "@/server/trpc/dashboard-procedures";
 import { router } from "@/server/trpc/init";
 
@@ -29,4 +30,7 @@ export const adminRouter = router({
     .mutation(({ ctx, input }) => reinstateMerchantByOperator(ctx.services.db, ctx.admin, input.merchantId)),
 
   actions: adminSessionProcedure.input(actionsInput).query(({ ctx, input }) => listOperatorActions(ctx.services.db, input)),
+
+  /** Email the service sent or, without SMTP, kept in the outbox (with its body) for operators to pass on. */
+  emails: adminSessionProcedure.input(emailsInput).query(({ ctx, input }) => listEmails(ctx.services.db, input)),
 });

@@ -5,6 +5,7 @@ import { keysRouter } from "@/server/api/dashboard/keys";
 import { logsRouter } from "@/server/api/dashboard/logs";
 import { overviewRouter } from "@/server/api/dashboard/overview";
 import { paymentsRouter } from "@/server/api/dashboard/payments";
+import { securityRouter } from "@/server/api/dashboard/security";
 import { verificationsRouter } from "@/server/api/dashboard/verifications";
 import { webhooksRouter } from "@/server/api/dashboard/webhooks";
 import { whitelistRouter } from "@/server/api/dashboard/whitelist";
@@ -13,6 +14,7 @@ import { router } from "@/server/trpc/init";
 /** Everything the dashboard, /admin and the hosted checkout page call, at /api/trpc. */
 export const dashboardRouter = router({
   account: accountRouter,
+  security: securityRouter,
   keys: keysRouter,
   whitelist: whitelistRouter,
   logs: logsRouter,

@@ -6,6 +6,7 @@ import type { Mode } from "@/server/rest/state";
 import { MODES, isKeyUsable } from "@/server/services/auth/api-keys";
 import { bumpAuthEpoch } from "@/server/services/auth/auth-epoch";
 import { recordOperatorAction, type OperatorActionKind } from "@/server/services/accounts/operator-actions";
+import { activeLocks } from "@/server/services/accounts/throttle";
 import { approveGoLive } from "@/server/services/merchants/merchants";
 
 // What the operator area (/admin) reads and does. Dates leave as ISO strings: the dashboard's
@@ -155,7 +156,6 @@ export async function merchantForOperator(db: Db, merchantId: string, now = new 
       supportEmail: true,
       totpEnabled: true,
       enforceWhitelistAll: true,
-      lockedUntil: true,
       updatedAt: true,
       apiKeys: { select: { mode: true, revokedAt: true, expiresAt: true } },
       wallets: { select: { mode: true, balancePaise: true } },
@@ -166,8 +166,9 @@ export async function merchantForOperator(db: Db, merchantId: string, now = new 
 
   const callSelect = { id: true, requestId: true, mode: true, method: true, path: true, status: true, latencyMs: true, errorCode: true, createdAt: true } as const;
   // One query per mode follows the (merchantId, mode, createdAt) index instead of sorting every row.
-  const [usage, suspension, ...callsByMode] = await Promise.all([
+  const [usage, locks, suspension, ...callsByMode] = await Promise.all([
     usageByMerchant(db, [merchantId], now),
+    activeLocks(db, "merchant", m.email, now),
     m.status === "SUSPENDED"
       ? db.operatorAction.findFirst({ where: { merchantId, action: "SUSPEND" }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] })
       : Promise.resolve(null),
@@ -197,7 +198,9 @@ export async function merchantForOperator(db: Db, merchantId: string, now = new 
     status: m.status as "ACTIVE" | "SUSPENDED",
     suspension: suspension ? { reason: suspension.details, at: suspension.createdAt.toISOString(), by: suspension.adminEmail } : null,
     totpEnabled: m.totpEnabled,
-    lockedUntil: m.lockedUntil && m.lockedUntil > now ? m.lockedUntil.toISOString() : null,
+    // Sign-in locks are per client address; operators see how many and the latest end.
+    lockedUntil: locks.until ? locks.until.toISOString() : null,
+    lockedClients: locks.clients,
     createdAt: m.createdAt.toISOString(),
     updatedAt: m.updatedAt.toISOString(),
     goLive: { state: goLiveState(m), requestedAt: iso(m.goLiveRequestedAt), approvedAt: iso(m.goLiveApprovedAt) },

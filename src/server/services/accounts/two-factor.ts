@@ -1,3 +1,4 @@
+import QRCode from "qrcode";
 import type { Db } from "@/server/db/client";
 import { getConfig } from "@/server/config";
 import { AppError } from "@/server/errors";
@@ -11,7 +12,14 @@ export async function beginTotpSetup(db: Db, merchantId: string) {
   if (m.totpEnabled) throw new AppError("CONFLICT", "Two-factor sign-in is already on.");
   const secret = generateTotpSecret();
   await db.merchant.update({ where: { id: merchantId }, data: { totpSecretEnc: encrypt(secret, getConfig().secrets.encryptionKey) } });
-  return { secret, otpauthUrl: otpauthUrl(secret, m.email) };
+  const url = otpauthUrl(secret, m.email);
+  return { secret, otpauthUrl: url, qrCode: await otpauthQrCode(url) };
+}
+
+/** The otpauth:// URI as a QR code image (an SVG data: URL) for authenticator apps to scan. */
+export async function otpauthQrCode(url: string): Promise<string> {
+  const svg = await QRCode.toString(url, { type: "svg", margin: 2, errorCorrectionLevel: "M" });
+  return `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`;
 }
 
 export async function enableTotp(db: Db, merchantId: string, code: string) {

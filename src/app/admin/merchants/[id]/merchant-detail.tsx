@@ -112,7 +112,9 @@ export function MerchantDetail({ merchantId }: { merchantId: string }) {
                 ["Support email", m.supportEmail ?? "—"],
                 ["Joined", formatDate(m.createdAt)],
                 ["Two-factor sign-in", m.totpEnabled ? "On" : "Off"],
-                ...(m.lockedUntil ? ([["Sign-in locked until", formatDateTime(m.lockedUntil)]] as [string, React.ReactNode][]) : []),
+                ...(m.lockedUntil
+                  ? ([[m.lockedClients === 1 ? "Sign-in locked for one address until" : `Sign-in locked for ${m.lockedClients} addresses until`, formatDateTime(m.lockedUntil)]] as [string, React.ReactNode][])
+                  : []),
               ]}
             />
           </Card>

@@ -22,7 +22,8 @@ function handler(req: NextRequest) {
         rest: null,
         req: null,
         res: null,
-        session: token?.sub && token.role ? { id: token.sub, email: token.email ?? "", role: token.role } : null,
+        // The procedure builders check the session version against the account (revocation).
+        session: token?.sub && token.role ? { id: token.sub, email: token.email ?? "", role: token.role, sessionVersion: token.sv } : null,
         clientIp: req.headers.get("x-parakh-client-ip"),
         sameOrigin,
       };

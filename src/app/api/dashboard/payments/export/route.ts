@@ -3,6 +3,7 @@ import type { NextRequest } from "next/server";
 import { paymentFiltersFromQuery } from "@/lib/schemas/payments";
 import { afterCursor, encodeCursor, istDate, newestFirst } from "@/server/api/dashboard/logs";
 import { PAYMENT_CSV_COLUMNS, csvLine, paymentCsvLine, paymentFilterWhere } from "@/server/api/dashboard/payments";
+import { currentMerchant } from "@/server/auth/session-state";
 import { getConfig } from "@/server/config";
 import { log } from "@/server/lib/logger";
 import { getServices } from "@/server/services";
@@ -21,16 +22,16 @@ export async function GET(req: NextRequest) {
   const token = await getToken({ req, secret: getConfig().secrets.nextAuthSecret });
   if (!token?.sub || token.role !== "merchant") return plain(401, "Please sign in.");
   const merchantId = token.sub;
+  const db = getServices().db;
+  // A revoked session (sign out everywhere, password change) must not export anything.
+  const merchant = await currentMerchant(db, merchantId, token.sv);
+  if (!merchant) return plain(401, "Your session has ended. Please sign in again.");
   const q = req.nextUrl.searchParams;
   const mode = q.get("mode") ?? "sandbox";
   if (mode !== "sandbox" && mode !== "live") return plain(400, "mode must be sandbox or live.");
   const { filters, errors } = paymentFiltersFromQuery(q);
   if (Object.keys(errors).length) return plain(400, `Invalid filters: ${Object.entries(errors).map(([k, v]) => `${k}: ${v}`).join("; ")}`);
-  const db = getServices().db;
-  if (mode === "live") {
-    const m = await db.merchant.findUnique({ where: { id: merchantId }, select: { liveEnabled: true } });
-    if (!m?.liveEnabled) return plain(403, "Live mode is not enabled for this account yet.");
-  }
+  if (mode === "live" && !merchant.liveEnabled) return plain(403, "Live mode is not enabled for this account yet.");
   const where = { merchantId, mode, ...paymentFilterWhere(filters) };
   const encoder = new TextEncoder();
   let cursor: string | undefined;

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { emailSchema, passwordSchema } from "@/lib/schemas/account";
+
+// Browser-safe schemas for password reset, password change and sessions (forms and server).
+
+export const accountRoleSchema = z.enum(["merchant", "admin"]);
+
+export const requestResetInput = z.object({ email: emailSchema, as: accountRoleSchema.default("merchant") });
+
+export const resetPasswordInput = z.object({
+  token: z.string().trim().min(20, "This reset link is incomplete. Open the link from the email again.").max(200),
+  password: passwordSchema,
+});
+
+export const changePasswordInput = z.object({
+  currentPassword: z.string().min(1, "Enter your current password").max(200),
+  newPassword: passwordSchema,
+});

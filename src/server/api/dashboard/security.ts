@@ -1,0 +1,27 @@
+import { changePasswordInput, requestResetInput, resetPasswordInput } from "@/lib/schemas/security";
+import { changeMerchantPassword, requestPasswordReset, resetPassword, signOutMerchantEverywhere } from "@/server/services/accounts/passwords";
+import { merchantSessionProcedure, publicDashboardProcedure } from "@/server/trpc/dashboard-procedures";
+import { router } from "@/server/trpc/init";
+
+/** Passwords and sessions: forgot/reset (merchants and operators), change password, sign out everywhere. */
+export const securityRouter = router({
+  /** Same answer whatever the email, so it cannot tell which accounts exist; limited per client IP. */
+  requestPasswordReset: publicDashboardProcedure.input(requestResetInput).mutation(async ({ ctx, input }) => {
+    await requestPasswordReset(ctx.services, { email: input.email, role: input.as }, ctx.clientIp ?? "unknown");
+    return { ok: true as const };
+  }),
+
+  /** Sets the new password from a reset link; every session of the account ends. */
+  resetPassword: publicDashboardProcedure.input(resetPasswordInput).mutation(({ ctx, input }) => resetPassword(ctx.services.db, input)),
+
+  /** Needs the current password; ends every session, this one too (the page signs in again). */
+  changePassword: merchantSessionProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
+    await changeMerchantPassword(ctx.services.db, ctx.merchantId, input, ctx.clientIp ?? "unknown");
+    return { ok: true as const };
+  }),
+
+  signOutEverywhere: merchantSessionProcedure.mutation(async ({ ctx }) => {
+    await signOutMerchantEverywhere(ctx.services.db, ctx.merchantId);
+    return { ok: true as const };
+  }),
+});

@@ -1,0 +1,476 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startSmtpServer, type SmtpServer } from "../helpers/smtp";
+
+// Passwords and sessions: forgot/reset by email (outbox and SMTP), the per email+client sign-in
+// lock, revocable sessions, the read-only suspended dashboard and the two-factor QR code.
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-security-"));
+process.env.DATA_DIR = dataDir;
+process.env.DATABASE_URL = `file:${path.join(dataDir, "parakh.db")}`;
+// Info level so the development outbox log line can be checked; stderr is captured below.
+process.env.LOG_LEVEL = "info";
+delete process.env.NEXTAUTH_URL;
+delete process.env.SMTP_URL;
+delete process.env.BASE_URL;
+
+// requireUser (server components) reads the session through next-auth and redirects through Next.
+const nextAuthSession = vi.hoisted(() => ({ current: null as null | { user: Record<string, unknown> } }));
+vi.mock("next-auth", async (importOriginal) => ({ ...(await importOriginal<object>()), getServerSession: async () => nextAuthSession.current }));
+vi.mock("next/navigation", () => ({
+  redirect: (url: string) => {
+    throw new Error(`REDIRECT ${url}`);
+  },
+}));
+
+const { applyMigrations } = await import("@/server/db/migrate");
+const { getServices } = await import("@/server/services");
+const { getConfig, configFrom } = await import("@/server/config");
+const { dashboardRouter } = await import("@/server/api/dashboard/router");
+const { ALLOWED_WHILE_SUSPENDED } = await import("@/server/trpc/dashboard-procedures");
+const { signInMerchant, signInAdmin, LOCK_AFTER } = await import("@/server/services/accounts/sign-in");
+const { resetPassword, RESET_EMAILS_PER_ACCOUNT, RESET_REQUESTS_PER_IP } = await import("@/server/services/accounts/passwords");
+const { sendEmail } = await import("@/server/services/email/email");
+const { createAdmin } = await import("@/server/services/merchants/merchants");
+const { totpAt } = await import("@/server/services/accounts/totp");
+const { requireUser } = await import("@/server/auth/session");
+const { POST: trpcPost, GET: trpcGet } = await import("@/app/api/trpc/[trpc]/route");
+const { GET: exportCsv } = await import("@/app/api/dashboard/payments/export/route");
+const { encode } = await import("next-auth/jwt");
+const { NextRequest } = await import("next/server");
+const QRCode = (await import("qrcode")).default;
+
+type Ctx = Parameters<typeof dashboardRouter.createCaller>[0];
+type Session = { id: string; email: string; role: "merchant" | "admin"; sessionVersion?: number };
+const db = () => getServices().db;
+const ctx = (session: Session | null, opts: { ip?: string; services?: ReturnType<typeof getServices> } = {}): Ctx => ({
+  services: opts.services ?? getServices(),
+  rest: null,
+  req: null,
+  res: null,
+  session,
+  clientIp: opts.ip ?? "203.0.113.1",
+  sameOrigin: true,
+});
+const caller = (session: Session | null, opts: Parameters<typeof ctx>[1] = {}) => dashboardRouter.createCaller(ctx(session, opts));
+const sha256 = (v: string) => crypto.createHash("sha256").update(v).digest("hex");
+
+let seq = 0;
+async function signup(password = "a-long-password") {
+  const email = `owner${seq++}@security.example`;
+  const { merchantId } = await caller(null).account.signup({ name: "Lock Smiths", email, password });
+  return { merchantId, email, password, session: { id: merchantId, email, role: "merchant" as const } };
+}
+
+/** Every caught error of a promise (or null), for code and cause checks. */
+async function failure(p: Promise<unknown>): Promise<{ code: string; appCode?: string; message: string }> {
+  try {
+    await p;
+  } catch (e) {
+    const err = e as { code: string; message: string; cause?: { code?: string } };
+    return { code: err.code, appCode: err.cause?.code, message: err.message };
+  }
+  throw new Error("expected a failure");
+}
+
+async function lastEmailTo(email: string) {
+  return db().emailMessage.findFirst({ where: { to: email }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+}
+
+function tokenFrom(body: string): string {
+  const m = /\/reset-password#token=([A-Za-z0-9]+)/.exec(body);
+  if (!m) throw new Error(`no reset link in: ${body}`);
+  return m[1]!;
+}
+
+async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+let stderr: string[] = [];
+let ipSeq = 0;
+const freshIp = () => `198.51.100.${++ipSeq}`;
+const pinnedIps = new Map<string, string>();
+/** One client address per key, so parallel calls share it. */
+const freshIpFor = (key: string) => pinnedIps.get(key) ?? (pinnedIps.set(key, freshIp()), pinnedIps.get(key)!);
+
+beforeAll(async () => {
+  await applyMigrations(process.env.DATABASE_URL!);
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+    stderr.push(String(chunk));
+    return true;
+  });
+});
+
+afterAll(() => {
+  vi.restoreAllMocks();
+});
+
+describe("forgot password", () => {
+  it("emails a single-use link whose token is stored only as a hash", async () => {
+    const { email, password } = await signup();
+    expect(await caller(null, { ip: freshIp() }).security.requestPasswordReset({ email: ` ${email.toUpperCase()} ` })).toEqual({ ok: true });
+    const msg = await lastEmailTo(email);
+    expect(msg).toMatchObject({ status: "OUTBOX", subject: "Reset your Parakh password" });
+    expect(msg!.body).toContain(`${getConfig().appUrl}/reset-password#token=`);
+    const token = tokenFrom(msg!.body!);
+    expect(token.length).toBeGreaterThanOrEqual(40);
+
+    const rows = await db().passwordResetToken.findMany({ where: { tokenHash: sha256(token) } });
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(await db().passwordResetToken.findMany())).not.toContain(token);
+    expect(rows[0]!.expiresAt.getTime() - rows[0]!.createdAt.getTime()).toBe(30 * 60_000);
+
+    expect(await caller(null).security.resetPassword({ token, password: "a-brand-new-password" })).toEqual({ role: "merchant" });
+    await expect(signInMerchant(db(), { email, password }, freshIp())).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
+    await expect(signInMerchant(db(), { email, password: "a-brand-new-password" }, freshIp())).resolves.toMatchObject({ email });
+
+    // Single use, even with another password.
+    const again = await failure(caller(null).security.resetPassword({ token, password: "yet-another-password" }));
+    expect(again.code).toBe("BAD_REQUEST");
+    expect(again.message).toMatch(/expires after 30 minutes and works once/);
+    await expect(signInMerchant(db(), { email, password: "a-brand-new-password" }, freshIp())).resolves.toMatchObject({ email });
+  });
+
+  it("expires the link after 30 minutes", async () => {
+    const { email } = await signup();
+    await caller(null, { ip: freshIp() }).security.requestPasswordReset({ email });
+    const token = tokenFrom((await lastEmailTo(email))!.body!);
+    const { createdAt } = await db().passwordResetToken.findUniqueOrThrow({ where: { tokenHash: sha256(token) } });
+    const after = await failure(resetPassword(db(), { token, password: "too-late-password" }, new Date(createdAt.getTime() + 30 * 60_000)));
+    expect(after.code).toBe("VALIDATION_ERROR");
+    await expect(resetPassword(db(), { token, password: "just-in-time-pw" }, new Date(createdAt.getTime() + 29 * 60_000 + 59_000))).resolves.toEqual({ role: "merchant" });
+    await expect(signInMerchant(db(), { email, password: "just-in-time-pw" }, freshIp())).resolves.toMatchObject({ email });
+  });
+
+  it("refuses made-up tokens", async () => {
+    expect((await failure(caller(null).security.resetPassword({ token: "A".repeat(43), password: "whatever-password" }))).code).toBe("BAD_REQUEST");
+  });
+
+  it("answers the same for unknown emails and sends them nothing", async () => {
+    const { email } = await signup();
+    const ip = freshIp();
+    const before = await db().emailMessage.count();
+    const known = await caller(null, { ip }).security.requestPasswordReset({ email });
+    const unknown = await caller(null, { ip }).security.requestPasswordReset({ email: "nobody-here@security.example" });
+    // An operator reset for a merchant's email is an unknown email too.
+    const wrongRole = await caller(null, { ip }).security.requestPasswordReset({ email, as: "admin" });
+    expect(unknown).toEqual(known);
+    expect(wrongRole).toEqual(known);
+    expect(await db().emailMessage.count()).toBe(before + 1);
+    expect(await db().emailMessage.count({ where: { to: "nobody-here@security.example" } })).toBe(0);
+  });
+
+  it("limits reset emails per account (silently) and requests per client IP", async () => {
+    const { email } = await signup();
+    const ip = freshIp();
+    for (let i = 0; i < RESET_EMAILS_PER_ACCOUNT + 2; i++) {
+      expect(await caller(null, { ip }).security.requestPasswordReset({ email })).toEqual({ ok: true });
+    }
+    expect(await db().emailMessage.count({ where: { to: email } })).toBe(RESET_EMAILS_PER_ACCOUNT);
+    for (let i = RESET_EMAILS_PER_ACCOUNT + 2; i < RESET_REQUESTS_PER_IP; i++) {
+      await caller(null, { ip }).security.requestPasswordReset({ email: `someone${i}@security.example` });
+    }
+    // Past the IP's limit, known and unknown emails alike get 429.
+    const limited = await failure(caller(null, { ip }).security.requestPasswordReset({ email: "nobody@security.example" }));
+    expect(limited).toMatchObject({ code: "TOO_MANY_REQUESTS", appCode: "RATE_LIMITED" });
+    const limitedKnown = await failure(caller(null, { ip }).security.requestPasswordReset({ email: (await signup()).email }));
+    expect(limitedKnown).toMatchObject({ code: "TOO_MANY_REQUESTS", appCode: "RATE_LIMITED" });
+    // Another client is not affected.
+    const other = await signup();
+    await caller(null, { ip: freshIp() }).security.requestPasswordReset({ email: other.email });
+    expect(await db().emailMessage.count({ where: { to: other.email } })).toBe(1);
+  });
+
+  it("keeps mail in the outbox for operators and logs it in development, never in production", async () => {
+    const { email } = await signup();
+    stderr = [];
+    await caller(null, { ip: freshIp() }).security.requestPasswordReset({ email });
+    const msg = (await lastEmailTo(email))!;
+    const token = tokenFrom(msg.body!);
+    expect(stderr.join("")).toContain(token);
+
+    const admin = await createAdmin(db(), `ops${seq++}@parakh.example`, "operator-password");
+    const list = await caller({ id: admin.adminId, email: admin.email, role: "admin" }).admin.emails({});
+    expect(list.items.find((m) => m.id === msg.id)).toMatchObject({ to: email, subject: "Reset your Parakh password", status: "OUTBOX", body: msg.body });
+    expect(list.items[0]!.createdAt >= list.items[list.items.length - 1]!.createdAt).toBe(true);
+    expect((await failure(caller({ id: "mer_x", email, role: "merchant" }).admin.emails({}))).code).toBe("UNAUTHORIZED");
+
+    const production = { ...getServices(), config: configFrom({ ...process.env, NODE_ENV: "production" }) };
+    stderr = [];
+    await caller(null, { ip: freshIp(), services: production }).security.requestPasswordReset({ email });
+    const prodMsg = (await lastEmailTo(email))!;
+    expect(prodMsg.id).not.toBe(msg.id);
+    expect(stderr.join("")).toContain(prodMsg.id);
+    expect(stderr.join("")).not.toContain(tokenFrom(prodMsg.body!));
+    expect(stderr.join("")).not.toContain("reset-password");
+  });
+
+  it("resets operators' passwords the same way and ends their sessions", async () => {
+    const admin = await createAdmin(db(), `root${seq++}@parakh.example`, "operator-password");
+    const session = { id: admin.adminId, email: admin.email, role: "admin" as const, sessionVersion: 0 };
+    await expect(caller(session).admin.actions({})).resolves.toBeTruthy();
+    await caller(null, { ip: freshIp() }).security.requestPasswordReset({ email: admin.email, as: "admin" });
+    const token = tokenFrom((await lastEmailTo(admin.email))!.body!);
+    expect(await caller(null).security.resetPassword({ token, password: "new-operator-password" })).toEqual({ role: "admin" });
+    await expect(signInAdmin(db(), { email: admin.email, password: "new-operator-password" }, freshIp())).resolves.toMatchObject({ role: "admin", sessionVersion: 1 });
+    expect((await failure(caller(session).admin.actions({}))).code).toBe("UNAUTHORIZED");
+    await expect(caller({ ...session, sessionVersion: 1 }).admin.actions({})).resolves.toBeTruthy();
+  });
+});
+
+describe("email over SMTP", () => {
+  let smtp: SmtpServer;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+  });
+  afterAll(async () => {
+    await smtp.close();
+  });
+
+  it("sends the reset link through SMTP_URL and keeps no body", async () => {
+    const { email } = await signup();
+    const services = { ...getServices(), config: configFrom({ ...process.env, SMTP_URL: smtp.url, EMAIL_FROM: "Parakh <auth@parakh.test>" }) };
+    const seen = smtp.messages.length;
+    expect(await caller(null, { ip: freshIp(), services }).security.requestPasswordReset({ email })).toEqual({ ok: true });
+    const mail = await smtp.waitForMessage(seen);
+    expect(mail.from).toBe("auth@parakh.test");
+    expect(mail.to).toEqual([email]);
+    expect(mail.data).toMatch(/^Subject: Reset your Parakh password\r$/m);
+    // The body may be quoted-printable (soft line breaks, =3D for "=").
+    const text = mail.data.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    expect(text).toContain("within 30 minutes");
+    const token = tokenFrom(text);
+    const row = await waitFor(async () => {
+      const r = await lastEmailTo(email);
+      return r?.status === "SENT" ? r : null;
+    });
+    expect(row).toMatchObject({ body: null, error: null });
+    expect(row.sentAt).toBeInstanceOf(Date);
+    expect(await db().passwordResetToken.count({ where: { tokenHash: sha256(token) } })).toBe(1);
+    await expect(caller(null).security.resetPassword({ token, password: "smtp-delivered-pw" })).resolves.toEqual({ role: "merchant" });
+  });
+
+  it("records a delivery the SMTP server never took", async () => {
+    const closed = net.createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const config = configFrom({ ...process.env, SMTP_URL: `smtp://127.0.0.1:${port}` });
+    const sent = await sendEmail(db(), config, { to: "ghost@security.example", subject: "Hello", text: "Nobody will read this." });
+    await sent.delivered;
+    const row = await db().emailMessage.findUniqueOrThrow({ where: { id: sent.id } });
+    expect(row.status).toBe("FAILED");
+    expect(row.error).toMatch(/ECONNREFUSED/);
+    expect(row.body).toBeNull();
+  });
+});
+
+describe("sign-in lock per email and client", () => {
+  const lockFrom = async (email: string, ip: string) => {
+    for (let i = 1; i < LOCK_AFTER; i++) await expect(signInMerchant(db(), { email, password: "wrong-password" }, ip)).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
+    await expect(signInMerchant(db(), { email, password: "wrong-password" }, ip)).rejects.toMatchObject({ code: "ACCOUNT_LOCKED" });
+  };
+
+  it("locks only the client that failed: the owner elsewhere still signs in", async () => {
+    const { email, password } = await signup();
+    const stranger = freshIp();
+    await lockFrom(email, stranger);
+    await expect(signInMerchant(db(), { email, password }, stranger)).rejects.toMatchObject({ code: "ACCOUNT_LOCKED" });
+    await expect(signInMerchant(db(), { email, password }, freshIp())).resolves.toMatchObject({ email });
+    // The owner's success does not lift the stranger's lock.
+    await expect(signInMerchant(db(), { email, password }, stranger)).rejects.toMatchObject({ code: "ACCOUNT_LOCKED" });
+  }, 30_000);
+
+  it("locks unknown emails the same way, so the lock reveals no accounts", async () => {
+    await lockFrom("no-such-owner@security.example", freshIp());
+  }, 30_000);
+
+  it("unlocks through the reset email, which also ends every session", async () => {
+    const { email, merchantId, session } = await signup();
+    const ip = freshIp();
+    await lockFrom(email, ip);
+    await caller(null, { ip }).security.requestPasswordReset({ email });
+    const token = tokenFrom((await lastEmailTo(email))!.body!);
+    await caller(null, { ip }).security.resetPassword({ token, password: "unlocked-password" });
+    await expect(signInMerchant(db(), { email, password: "unlocked-password" }, ip)).resolves.toMatchObject({ id: merchantId, sessionVersion: 1 });
+    expect((await failure(caller(session).account.me())).code).toBe("UNAUTHORIZED");
+  }, 30_000);
+
+  it("counts parallel guesses before checking them, so no more than the lock allows are checked", async () => {
+    const { email, password } = await signup();
+    // Nine simultaneous tries, all with the right password: only the first LOCK_AFTER are checked at
+    // all (had they been wrong, the rest would have been guesses past the lock).
+    const results = await Promise.allSettled(Array.from({ length: LOCK_AFTER + 4 }, () => signInMerchant(db(), { email, password }, freshIpFor(email))));
+    const codes = results.map((r) => (r.status === "rejected" ? (r.reason as { code: string }).code : "OK"));
+    expect(codes.filter((c) => c === "OK").length).toBeGreaterThanOrEqual(1);
+    expect(codes.filter((c) => c === "OK").length).toBeLessThanOrEqual(LOCK_AFTER);
+    expect(codes.filter((c) => c !== "OK").every((c) => c === "ACCOUNT_LOCKED")).toBe(true);
+  }, 30_000);
+
+  it("does not let a code-less sign-in clear wrong two-factor codes", async () => {
+    const { email, password, session } = await signup();
+    const setup = await caller(session).account.totpSetup();
+    await caller(session).account.totpEnable({ code: totpAt(setup.secret, Date.now()) });
+    const ip = freshIp();
+    for (let i = 1; i < LOCK_AFTER; i++) {
+      await expect(signInMerchant(db(), { email, password, code: "abc-not-a-code" }, ip)).rejects.toMatchObject({ code: "TOTP_INVALID" });
+      await expect(signInMerchant(db(), { email, password }, ip)).rejects.toMatchObject({ code: "TOTP_REQUIRED" });
+    }
+    await expect(signInMerchant(db(), { email, password, code: "abc-not-a-code" }, ip)).rejects.toMatchObject({ code: "ACCOUNT_LOCKED" });
+  }, 30_000);
+
+  it("keeps the per-IP cap across emails", async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 30; i++) {
+      await expect(signInMerchant(db(), { email: `spray${i}@security.example`, password: "wrong-password" }, ip)).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
+    }
+    const { email, password } = await signup();
+    await expect(signInMerchant(db(), { email, password }, ip)).rejects.toMatchObject({ code: "TOO_MANY_ATTEMPTS" });
+    await expect(signInMerchant(db(), { email, password }, freshIp())).resolves.toMatchObject({ email });
+  }, 60_000);
+});
+
+describe("revocable sessions", () => {
+  const cookieFor = async (s: { id: string; email: string; role: "merchant" | "admin"; sessionVersion?: number }) =>
+    `next-auth.session-token=${await encode({
+      token: { sub: s.id, role: s.role, email: s.email, ...(s.sessionVersion === undefined ? {} : { sv: s.sessionVersion }) },
+      secret: getConfig().secrets.nextAuthSecret,
+    })}`;
+  const trpc = async (method: "GET" | "POST", proc: string, cookie: string, input?: unknown) => {
+    const url = `http://localhost/api/trpc/${proc}${method === "GET" && input !== undefined ? `?input=${encodeURIComponent(JSON.stringify(input))}` : ""}`;
+    const headers: Record<string, string> = { cookie, host: "localhost", "x-parakh-csrf": "1", "x-parakh-client-ip": "192.0.2.10" };
+    if (method === "POST") headers["content-type"] = "application/json";
+    const req = new NextRequest(url, { method, headers, body: method === "POST" ? JSON.stringify(input ?? {}) : undefined });
+    const res = await (method === "GET" ? trpcGet : trpcPost)(req);
+    return { status: res.status, body: (await res.json()) as { result?: { data: unknown }; error?: { message: string; data: { fieldErrors?: Record<string, string> } } } };
+  };
+  const csv = async (cookie: string) => (await exportCsv(new NextRequest("http://localhost/api/dashboard/payments/export?mode=sandbox", { headers: { cookie } }))).status;
+
+  it("sign out everywhere refuses every older session on its next request", async () => {
+    const { email, password } = await signup();
+    const signedIn = await signInMerchant(db(), { email, password }, freshIp());
+    expect(signedIn.sessionVersion).toBe(0);
+    const laptop = await cookieFor(signedIn);
+    const phone = await cookieFor(signedIn);
+    // A token from before session versions counts as version 0.
+    const legacy = await cookieFor({ ...signedIn, sessionVersion: undefined });
+    for (const c of [laptop, phone, legacy]) expect((await trpc("GET", "account.me", c)).status).toBe(200);
+    expect(await csv(laptop)).toBe(200);
+
+    expect((await trpc("POST", "security.signOutEverywhere", laptop)).status).toBe(200);
+    for (const c of [laptop, phone, legacy]) {
+      const res = await trpc("GET", "account.me", c);
+      expect(res.status).toBe(401);
+      expect(res.body.error?.message).toMatch(/session has ended/);
+    }
+    expect((await trpc("POST", "keys.create", phone, { mode: "sandbox", label: "after sign-out" })).status).toBe(401);
+    expect(await csv(phone)).toBe(401);
+
+    const again = await signInMerchant(db(), { email, password }, freshIp());
+    expect(again.sessionVersion).toBe(1);
+    expect((await trpc("GET", "account.me", await cookieFor(again))).status).toBe(200);
+  });
+
+  it("changes the password only with the current one, then ends every session", async () => {
+    const { email, password } = await signup();
+    const signedIn = await signInMerchant(db(), { email, password }, freshIp());
+    const browser = await cookieFor(signedIn);
+    const other = await cookieFor(signedIn);
+
+    const wrong = await trpc("POST", "security.changePassword", browser, { currentPassword: "not-my-password", newPassword: "the-next-password" });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error?.data.fieldErrors?.currentPassword).toMatch(/not right/);
+    const same = await trpc("POST", "security.changePassword", browser, { currentPassword: password, newPassword: password });
+    expect(same.status).toBe(400);
+    expect((await trpc("GET", "account.me", other)).status).toBe(200);
+
+    expect((await trpc("POST", "security.changePassword", browser, { currentPassword: password, newPassword: "the-next-password" })).status).toBe(200);
+    expect((await trpc("GET", "account.me", other)).status).toBe(401);
+    expect((await trpc("GET", "account.me", browser)).status).toBe(401);
+    expect(await csv(other)).toBe(401);
+    await expect(signInMerchant(db(), { email, password }, freshIp())).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
+    const fresh = await signInMerchant(db(), { email, password: "the-next-password" }, freshIp());
+    expect((await trpc("GET", "account.me", await cookieFor(fresh))).status).toBe(200);
+  });
+
+  it("sends a revoked session from a dashboard page back to sign-in", async () => {
+    const { email, password, merchantId } = await signup();
+    const signedIn = await signInMerchant(db(), { email, password }, freshIp());
+    nextAuthSession.current = { user: { id: merchantId, email, name: "Lock Smiths", role: "merchant", sessionVersion: signedIn.sessionVersion } };
+    await expect(requireUser("merchant", "/dashboard/keys")).resolves.toMatchObject({ id: merchantId });
+    await caller({ ...signedIn }).security.signOutEverywhere();
+    await expect(requireUser("merchant", "/dashboard/keys")).rejects.toThrow("REDIRECT /login?next=%2Fdashboard%2Fkeys&ended=1");
+    nextAuthSession.current = null;
+    await expect(requireUser("merchant", "/dashboard")).rejects.toThrow("REDIRECT /login?next=%2Fdashboard");
+  });
+});
+
+describe("suspended merchant", () => {
+  // Public procedures (no session) and the operator area are not the merchant's dashboard.
+  const PUBLIC = new Set(["account.signup", "security.requestPasswordReset", "security.resetPassword", "checkout.pay", "checkout.cancel", "checkout.simulate"]);
+  const procedures = Object.entries(dashboardRouter._def.procedures) as unknown as [string, { _def: { type: string } }][];
+  const merchantMutations = procedures.filter(([name, p]) => p._def.type === "mutation" && !name.startsWith("admin.") && !PUBLIC.has(name)).map(([name]) => name);
+  const call = (c: ReturnType<typeof caller>, name: string, input: unknown) =>
+    (name.split(".").reduce<unknown>((acc, seg) => (acc as Record<string, unknown>)[seg], c) as (i: unknown) => Promise<unknown>)(input);
+
+  it("covers the mutations that matter, and the allow-list names real procedures", () => {
+    for (const name of ["keys.create", "keys.revealSigningSecret", "keys.rotateSigningSecret", "whitelist.add", "whitelist.setEnforcement", "webhooks.create", "account.updateProfile"]) {
+      expect(merchantMutations).toContain(name);
+    }
+    for (const name of ALLOWED_WHILE_SUSPENDED) expect(merchantMutations).toContain(name);
+  });
+
+  it("reads its data, but every merchant mutation is refused except securing the account", async () => {
+    const { merchantId, email, password, session } = await signup();
+    const keysBefore = await db().apiKey.count({ where: { merchantId } });
+    await db().merchant.update({ where: { id: merchantId }, data: { status: "SUSPENDED" } });
+    const c = caller(session);
+
+    await expect(c.account.me()).resolves.toMatchObject({ status: "SUSPENDED" });
+    await expect(c.keys.list({ mode: "sandbox" })).resolves.toBeTruthy();
+    await expect(c.whitelist.list()).resolves.toBeTruthy();
+
+    for (const name of merchantMutations.filter((n) => !ALLOWED_WHILE_SUSPENDED.has(n))) {
+      const err = await failure(call(c, name, { mode: "sandbox", label: "x", ip: "0.0.0.0/0", enforceOnAllApis: true, url: "https://a.example/hook", events: ["*"] }));
+      expect(err, name).toMatchObject({ code: "FORBIDDEN", appCode: "MERCHANT_SUSPENDED" });
+      expect(err.message, name).toMatch(/suspended.*read-only.*support/i);
+    }
+    expect(await db().apiKey.count({ where: { merchantId } })).toBe(keysBefore);
+    expect(await db().ipWhitelistEntry.count({ where: { merchantId } })).toBe(0);
+
+    await expect(c.security.changePassword({ currentPassword: password, newPassword: "suspended-but-safe" })).resolves.toEqual({ ok: true });
+    const again = await signInMerchant(db(), { email, password: "suspended-but-safe" }, freshIp());
+    await expect(caller({ ...session, sessionVersion: again.sessionVersion }).security.signOutEverywhere()).resolves.toEqual({ ok: true });
+
+    // The same calls work once reinstated: the refusal was the suspension's.
+    await db().merchant.update({ where: { id: merchantId }, data: { status: "ACTIVE" } });
+    await expect(caller({ ...session, sessionVersion: again.sessionVersion + 1 }).whitelist.add({ ip: "203.0.113.0/24", label: "office" })).resolves.toBeTruthy();
+  });
+});
+
+describe("two-factor set-up", () => {
+  it("shows a QR code of the otpauth URI beside the secret for manual entry", async () => {
+    const { session, email } = await signup();
+    const setup = await caller(session).account.totpSetup();
+    expect(setup.secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(setup.otpauthUrl).toContain(`secret=${setup.secret}`);
+    expect(setup.otpauthUrl).toContain(encodeURIComponent(email));
+    expect(setup.qrCode).toMatch(/^data:image\/svg\+xml;base64,/);
+    const svg = Buffer.from(setup.qrCode.split(",")[1]!, "base64").toString("utf8");
+    expect(svg).toMatch(/^<svg[^>]*viewBox/);
+    // The image is the QR code of exactly this URI.
+    expect(svg).toBe(await QRCode.toString(setup.otpauthUrl, { type: "svg", margin: 2, errorCorrectionLevel: "M" }));
+    expect(svg).not.toBe(await QRCode.toString(setup.otpauthUrl.replace(setup.secret, "A".repeat(32)), { type: "svg", margin: 2, errorCorrectionLevel: "M" }));
+  });
+});
