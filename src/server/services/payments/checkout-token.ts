@@ -22,8 +22,10 @@ export function issueCheckoutToken(paymentId: string, expiresAt: Date): string {
  * payment itself, so an expired payment's page can still be shown; `requireUnexpired` refuses it.
  */
 export function verifyCheckoutToken(paymentId: string, token: string, opts: { requireUnexpired?: boolean; now?: number } = {}): boolean {
-  const [version, expText, sig] = token.split(".");
-  if (version !== "ct1" || !expText || !sig || sig.length > 64) return false;
+  // Exactly `ct1.<expiry base36>.<mac base64url>`: anything around or after it is not our token.
+  const parts = /^ct1\.([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!parts) return false;
+  const [, expText, sig] = parts as unknown as [string, string, string];
   const exp = parseInt(expText, 36);
   if (!Number.isSafeInteger(exp)) return false;
   if (!safeEqual(sig, mac(paymentId, exp))) return false;
