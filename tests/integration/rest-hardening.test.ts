@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
@@ -192,6 +193,23 @@ describe("REST door against a stranger", () => {
       expect(row.status).toBe(400);
       expect(server.logs()).not.toMatch(/"level":"error"[^\n]*bad-chunks-1/);
     });
+  });
+
+  it("lets a key left IN_PROGRESS by a crashed request be taken again after its lease, not after 24 h", async () => {
+    const record = (key: string, ageMs: number) => ({
+      id: `idem_${key}`, merchantId: m.merchantId, mode: "sandbox", key, method: "POST", path: "/v1/identity/pan/verify",
+      requestHash: crypto.createHash("sha256").update('POST /v1/identity/pan/verify\n{"pan":"ABCPK1234F"}').digest("hex"), state: "IN_PROGRESS", createdAt: new Date(Date.now() - ageMs), expiresAt: new Date(Date.now() + 23 * 3600_000),
+    });
+    await db.idempotencyRecord.createMany({ data: [record("crashed-61s", 61_000), record("running-5s", 5_000)] });
+    const call = (key: string) => request(server.url, "/v1/identity/pan/verify", { body: { pan: "ABCPK1234F" }, headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "Idempotency-Key": key } });
+    const busy = await call("running-5s");
+    expect(busy.status).toBe(409);
+    expect(busy.json.error.code).toBe("IDEMPOTENCY_KEY_IN_USE");
+    const retaken = await call("crashed-61s");
+    expect(retaken.status).toBe(200);
+    const replay = await call("crashed-61s");
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    expect(replay.json.data).toEqual(retaken.json.data);
   });
 
   describe("JSON bodies keep their types", () => {

@@ -5,6 +5,11 @@ import { sha256Hex } from "@/server/lib/crypto";
 import type { Mode } from "@/server/rest/state";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * A key still IN_PROGRESS after this long belongs to a request that died with its process (every
+ * request finishes well within it): the key may be taken again rather than answer 409 for a day.
+ */
+export const IDEMPOTENCY_LEASE_MS = 60 * 1000;
 const MAX_KEY_LENGTH = 255;
 
 export interface IdempotencyScope {
@@ -57,8 +62,10 @@ export async function beginIdempotent(db: Db, scope: IdempotencyScope): Promise<
       where: { merchantId_mode_key: { merchantId: scope.merchantId, mode: scope.mode, key: scope.key } },
     });
     if (!existing) continue;
-    if (existing.expiresAt.getTime() <= Date.now()) {
-      await db.idempotencyRecord.deleteMany({ where: { id: existing.id } });
+    const stale = existing.state === "IN_PROGRESS" && existing.createdAt.getTime() <= Date.now() - IDEMPOTENCY_LEASE_MS;
+    if (existing.expiresAt.getTime() <= Date.now() || stale) {
+      // Conditional on what was read: of two requests retaking the key, one deletes it and one creates anew.
+      await db.idempotencyRecord.deleteMany({ where: { id: existing.id, state: existing.state, createdAt: existing.createdAt } });
       continue;
     }
     if (existing.requestHash !== requestHash) throw new AppError("IDEMPOTENCY_KEY_MISMATCH");
@@ -71,8 +78,9 @@ export async function beginIdempotent(db: Db, scope: IdempotencyScope): Promise<
 }
 
 export async function completeIdempotent(db: Db, recordId: string, status: number, body: unknown) {
-  await db.idempotencyRecord.update({
-    where: { id: recordId },
+  // updateMany: a record retaken after its lease is gone, and that is no reason to fail the answer.
+  await db.idempotencyRecord.updateMany({
+    where: { id: recordId, state: "IN_PROGRESS" },
     data: { state: "DONE", responseStatus: status, responseBody: JSON.stringify(body) },
   });
 }
