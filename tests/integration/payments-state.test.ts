@@ -18,6 +18,7 @@ const { startAttempt, completeAttempt, expirePayment, cancelPayment, timeoutAtte
 const { sandboxProcessor } = await import("@/server/providers/payments/sandbox");
 const { redirectSignature } = await import("@/server/services/payments/signature");
 const { TRANSITIONS } = await import("@/server/services/payments/state-machine");
+const { AppError } = await import("@/server/errors");
 
 type Db = ReturnType<typeof createPrismaClient>;
 
@@ -68,6 +69,47 @@ describe.each(["sqlite", "postgresql"] as const)("payment state machine on %s", 
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(await db.paymentAttempt.count({ where: { paymentId: p.id } })).toBe(1);
     expect((await db.payment.findUniqueOrThrow({ where: { id: p.id } })).status).toBe("PENDING");
+  });
+
+  it("claims the attempt before calling the processor: concurrent starts reach it once", async () => {
+    const p = await newPayment();
+    let calls = 0;
+    const slow = {
+      configured: true,
+      async startAttempt() {
+        calls++;
+        await new Promise((r) => setTimeout(r, 50));
+        return { plan: { kind: "await-processor" as const } };
+      },
+    };
+    const results = await Promise.allSettled(Array.from({ length: 6 }, () => startAttempt(db, slow, p.id, upi())));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(calls).toBe(1);
+  });
+
+  it("fails the claimed attempt when the processor refuses, so the customer can pay again", async () => {
+    const p = await newPayment();
+    const refusing = {
+      configured: true,
+      async startAttempt(): Promise<never> {
+        throw new AppError("UPSTREAM_ERROR", "The bank is down.");
+      },
+    };
+    await expect(startAttempt(db, refusing, p.id, upi())).rejects.toMatchObject({ code: "UPSTREAM_ERROR" });
+    const attempt = await db.paymentAttempt.findFirstOrThrow({ where: { paymentId: p.id } });
+    expect(attempt).toMatchObject({ status: "FAILED", errorCode: "UPSTREAM_ERROR" });
+    expect((await db.payment.findUniqueOrThrow({ where: { id: p.id } })).status).toBe("FAILED");
+    await startAttempt(db, sandboxProcessor, p.id, upi("pending@parakh"));
+    expect((await db.payment.findUniqueOrThrow({ where: { id: p.id } })).status).toBe("PENDING");
+  });
+
+  it("refuses before any attempt when no processor is configured or the card number is not one", async () => {
+    const p = await newPayment();
+    const unconfigured = { configured: false, startAttempt: async (): Promise<never> => { throw new Error("must not be called"); } };
+    await expect(startAttempt(db, unconfigured, p.id, upi())).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+    await expect(startAttempt(db, sandboxProcessor, p.id, { method: "CARD", number: "4111 1111 1111 1112", expiryMonth: 12, expiryYear: 2035, cvv: "123" })).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+    expect(await db.paymentAttempt.count({ where: { paymentId: p.id } })).toBe(0);
+    expect((await db.payment.findUniqueOrThrow({ where: { id: p.id } })).status).toBe("CREATED");
   });
 
   it("applies a result once when the processor, a retry and the timeout race", async () => {

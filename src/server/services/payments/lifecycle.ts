@@ -3,7 +3,8 @@ import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
 import { enqueueJob } from "@/server/jobs/queue";
 import { PAYMENT_JOBS } from "@/server/services/payments/jobs";
-import type { PaymentMethodInput, PaymentProcessor } from "@/server/providers/payments/types";
+import { cardNetwork, luhnValid, normaliseCardNumber } from "@/lib/cards";
+import type { AttemptStart, PaymentMethodInput, PaymentProcessor } from "@/server/providers/payments/types";
 import { currentSigningSecret } from "@/server/services/merchants/signing-secrets";
 import { findMerchantPayment, statusView } from "@/server/services/payments/payments";
 import { redirectSignature } from "@/server/services/payments/signature";
@@ -26,9 +27,31 @@ const EVENT_FOR: Partial<Record<PaymentStatus, WebhookEventType>> = {
   CANCELLED: "payment.cancelled",
 };
 
+/** What can be refused before an attempt exists: a card number that cannot be one. */
+function checkMethodInput(input: PaymentMethodInput) {
+  if (input.method === "CARD" && !luhnValid(normaliseCardNumber(input.number))) {
+    throw new AppError("VALIDATION_ERROR", "The card number is not valid.", { field: "number" });
+  }
+}
+
+/** What may be kept of the customer's choice before the processor answers: never the card number. */
+function attemptDetails(input: PaymentMethodInput) {
+  switch (input.method) {
+    case "UPI":
+      return { vpa: input.flow === "collect" ? input.vpa.trim().toLowerCase() : null };
+    case "CARD": {
+      const digits = normaliseCardNumber(input.number);
+      return { cardNetwork: cardNetwork(digits), cardLast4: digits.slice(-4) };
+    }
+    case "NETBANKING":
+      return { bank: input.bank };
+  }
+}
+
 /**
- * The customer starts paying. Only from CREATED or FAILED and before expiry; the status update is
- * conditional, so two tabs or a double click start at most one attempt.
+ * The customer starts paying. Only from CREATED or FAILED and before expiry. The attempt is claimed
+ * first (a conditional status update, so two tabs or a double click start at most one), and only
+ * the winner calls the processor: it never sees two concurrent starts for one payment.
  */
 export async function startAttempt(db: Db, processor: PaymentProcessor, paymentId: string, input: PaymentMethodInput) {
   const payment = await db.payment.findUnique({ where: { id: paymentId } });
@@ -36,30 +59,46 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
   if (isFinal(payment.status)) throw new AppError("CONFLICT", `This payment is already ${payment.status.toLowerCase()}.`);
   if (payment.status === "PENDING") throw new AppError("CONFLICT", "A payment attempt is already in progress.");
   if (payment.expiresAt <= new Date()) throw new AppError("CONFLICT", "This payment has expired.");
-  const started = await processor.startAttempt(payment, input);
+  if (!processor.configured) throw new AppError("SERVICE_UNAVAILABLE", "No payment processor is configured for live mode yet.");
+  checkMethodInput(input);
+
   const now = new Date();
   const attemptId = newId("att");
   await db.$transaction(async (tx) => {
     const moved = await transitionPayment(tx, payment, payment.status as PaymentStatus, "PENDING", { reason: "ATTEMPT_STARTED", attemptId, expiry: "before", now, data: { method: input.method } });
     if (!moved) throw new AppError("CONFLICT", "This payment changed meanwhile; refresh the page.");
     await tx.paymentAttempt.create({
-      data: {
-        id: attemptId, paymentId, method: input.method, status: "PENDING", vpa: started.vpa ?? null, cardNetwork: started.cardNetwork ?? null,
-        cardLast4: started.cardLast4 ?? null, bank: started.bank ?? null, createdAt: now, timeoutAt: new Date(now.getTime() + ATTEMPT_TIMEOUT_MS),
-      },
+      data: { id: attemptId, paymentId, method: input.method, status: "PENDING", ...attemptDetails(input), createdAt: now, timeoutAt: new Date(now.getTime() + ATTEMPT_TIMEOUT_MS) },
     });
     await enqueueJob(tx, { type: PAYMENT_JOBS.attemptTimeout, payload: { attemptId }, runAt: new Date(now.getTime() + ATTEMPT_TIMEOUT_MS), uniqueKey: `timeout:${attemptId}` });
-    const plan = started.plan;
-    if ((plan.kind === "succeed" || plan.kind === "fail") && plan.afterMs > 0) {
-      await enqueueJob(tx, {
-        type: PAYMENT_JOBS.processorResult,
-        payload: plan.kind === "succeed" ? { attemptId, outcome: "SUCCESS" } : { attemptId, outcome: "FAILED", errorCode: plan.errorCode, errorMessage: plan.errorMessage },
-        runAt: new Date(now.getTime() + plan.afterMs),
-        uniqueKey: `result:${attemptId}`,
-      });
-    }
   });
+
+  let started: AttemptStart;
+  try {
+    started = await processor.startAttempt(payment, input);
+  } catch (err) {
+    // The processor refused or could not be reached: the claimed attempt fails now, so the customer can retry.
+    const known = err instanceof AppError;
+    await completeAttempt(db, attemptId, {
+      outcome: "FAILED",
+      errorCode: known && err.code !== "INTERNAL_ERROR" ? err.code : "PROCESSOR_ERROR",
+      errorMessage: known ? err.message : "The payment could not be started.",
+    });
+    throw err;
+  }
+  const details = { vpa: started.vpa, cardNetwork: started.cardNetwork, cardLast4: started.cardLast4, bank: started.bank };
+  if (Object.values(details).some((v) => v !== undefined)) {
+    await db.paymentAttempt.updateMany({ where: { id: attemptId }, data: Object.fromEntries(Object.entries(details).filter(([, v]) => v !== undefined)) });
+  }
   const plan = started.plan;
+  if ((plan.kind === "succeed" || plan.kind === "fail") && plan.afterMs > 0) {
+    await enqueueJob(db, {
+      type: PAYMENT_JOBS.processorResult,
+      payload: plan.kind === "succeed" ? { attemptId, outcome: "SUCCESS" } : { attemptId, outcome: "FAILED", errorCode: plan.errorCode, errorMessage: plan.errorMessage },
+      runAt: new Date(now.getTime() + plan.afterMs),
+      uniqueKey: `result:${attemptId}`,
+    });
+  }
   if (plan.kind === "succeed" && plan.afterMs === 0) await completeAttempt(db, attemptId, { outcome: "SUCCESS" });
   if (plan.kind === "fail" && plan.afterMs === 0) await completeAttempt(db, attemptId, { outcome: "FAILED", errorCode: plan.errorCode, errorMessage: plan.errorMessage });
   return { attemptId };
