@@ -61,6 +61,8 @@ export interface Secrets {
   hashKey: string;
   nextAuthSecret: string;
 }
+  /** Where merchants write for help (e.g. a suspended account); defaults to support at the app's host. */
+  SUPPORT_EMAIL: z.email().optional(),
 
 export type Config = ReturnType<typeof buildConfig>;
 
@@ -155,3 +157,4 @@ export function getConfig(): Config {
 export function configFrom(env: NodeJS.ProcessEnv): Config {
   return buildConfig(env);
 }
+    supportEmail: env.SUPPORT_EMAIL ?? `support@${new URL(appUrl).hostname}`,

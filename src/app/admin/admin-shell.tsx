@@ -8,6 +8,7 @@ import { cx } from "@/components/ui";
 const NAV = [
   { href: "/admin", label: "Merchants" },
   { href: "/admin/activity", label: "Activity" },
+  { href: "/admin/outbox", label: "Outbox" },
 ];
 
 export function AdminShell({ email, children }: { email: string; children: React.ReactNode }) {

@@ -51,7 +51,20 @@ function ModeSwitch() {
   );
 }
 
-export function DashboardShell({ merchantName, email, suspended, children }: { merchantName: string; email: string; suspended: boolean; children: React.ReactNode }) {
+export function DashboardShell({
+  merchantName,
+  email,
+  suspended,
+  supportEmail,
+  children,
+}: {
+  merchantName: string;
+  email: string;
+  suspended: boolean;
+  /** Parakh's support address, for a suspended account. */
+  supportEmail?: string;
+  children: React.ReactNode;
+}) {
   const pathname = usePathname();
   const { mode } = useMode();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -112,7 +125,18 @@ export function DashboardShell({ merchantName, email, suspended, children }: { m
         )}
         {suspended && (
           <div role="alert" className="border-b border-red-200 bg-red-50 px-4 py-2 text-center text-sm text-red-800 md:px-8">
-            This account is suspended: API calls are refused. Contact support.
+            <strong className="font-semibold">This account is suspended.</strong> You can still see your data, but the dashboard is read-only and every API call
+            is refused. To have it reinstated, contact support
+            {supportEmail ? (
+              <>
+                {" "}
+                at{" "}
+                <a className="font-medium underline" href={`mailto:${supportEmail}?subject=${encodeURIComponent("Suspended account")}`}>
+                  {supportEmail}
+                </a>
+              </>
+            ) : null}
+            . You can still change your password and sign out everywhere in Settings.
           </div>
         )}
         <main className="mx-auto max-w-6xl px-4 py-6 md:px-8 md:py-8">{children}</main>

@@ -8,10 +8,18 @@ import { Button, Field, Notice } from "@/components/ui";
 
 const MESSAGES: Record<string, string> = {
   INVALID_CREDENTIALS: "That email and password do not match an account.",
-  ACCOUNT_LOCKED: "Too many failed attempts: this account is locked for 15 minutes. Try again later.",
+  ACCOUNT_LOCKED: "Too many wrong passwords from this device, so sign-in to this account is paused here for 15 minutes. Wait, or reset your password to unlock it now.",
   TOO_MANY_ATTEMPTS: "Too many failed attempts from this network. Try again in 15 minutes.",
   TOTP_INVALID: "That code is not right. Use the current code from your authenticator app, or a recovery code.",
   SIGN_IN_FAILED: "We could not sign you in. Please try again.",
+};
+
+/** Why the sign-in page was opened, from the page that sent the user here. */
+const NOTICES: Record<string, string> = {
+  ended: "Your session has ended (signed out everywhere, or the password changed). Please sign in again.",
+  everywhere: "You are signed out on every device.",
+  changed: "Your password is changed and every session is signed out. Sign in with the new password.",
+  reset: "Your password is reset. Sign in with the new password.",
 };
 
 /** Only same-site paths: `next` must never send the user elsewhere after sign-in. */
@@ -24,16 +32,20 @@ export function LoginForm() {
   const params = useSearchParams();
   const asAdmin = params.get("as") === "admin";
   const next = safeNext(params.get("next"), asAdmin ? "/admin" : "/dashboard");
+  const notice = NOTICES[params.get("notice") ?? (params.get("ended") ? "ended" : "")];
+  const forgotHref = `/forgot-password${asAdmin ? "?as=admin" : ""}`;
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [code, setCode] = useState("");
   const [needCode, setNeedCode] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [errorCode, setErrorCode] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault();
     setError(null);
+    setErrorCode(null);
     if (!email || !password) {
       setError("Enter your email and password.");
       return;
@@ -51,6 +63,7 @@ export function LoginForm() {
       setNeedCode(true);
       return;
     }
+    setErrorCode(codeName);
     setError(MESSAGES[codeName] ?? MESSAGES.SIGN_IN_FAILED!);
   }
 
@@ -60,9 +73,27 @@ export function LoginForm() {
         <h1 className="text-lg font-semibold">{asAdmin ? "Operator sign in" : "Sign in"}</h1>
         <p className="mt-1 text-sm text-slate-500">{asAdmin ? "For Parakh operators." : "Welcome back. Sign in to your dashboard."}</p>
       </div>
-      {error && <Notice tone="error">{error}</Notice>}
+      {notice && !error && <Notice tone="info">{notice}</Notice>}
+      {error && (
+        <Notice tone="error">
+          {error}
+          {errorCode === "ACCOUNT_LOCKED" && (
+            <>
+              {" "}
+              <Link className="font-medium underline" href={forgotHref}>
+                Reset your password
+              </Link>
+            </>
+          )}
+        </Notice>
+      )}
       <Field label="Email" type="email" name="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} required />
       <Field label="Password" type="password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+      <p className="-mt-2 text-right text-sm">
+        <Link className="text-brand-600 hover:underline" href={forgotHref}>
+          Forgot your password?
+        </Link>
+      </p>
       {needCode && (
         <Field
           label="Authentication code"

@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import { Badge, Button, Card, Dialog, ErrorState, Field, LoadingState, Notice, PageHeader, formatDateTime, useToast } from "@/components/ui";
 import { profileInput, totpCodeSchema } from "@/lib/schemas/account";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { PasswordChange, SignOutEverywhere } from "./security-cards";
 
 type Profile = { name: string; displayName: string; supportEmail: string; brandColor: string; logoUrl: string; checkoutExpiryMinutes: number | string };
 
@@ -175,9 +176,18 @@ function TwoFactor({ enabled }: { enabled: boolean }) {
           }
         }}
       >
-        <p className="text-sm text-slate-600">Add this key to your authenticator app (Google Authenticator, Authy, 1Password…), then enter the 6-digit code it shows.</p>
-        <div className="rounded-md bg-slate-100 px-3 py-2 font-mono text-sm break-all" aria-label="Set-up key">
-          {setup.data.secret.replace(/(.{4})/g, "$1 ").trim()}
+        <p className="text-sm text-slate-600">
+          Scan this QR code with your authenticator app (Google Authenticator, Authy, 1Password…), or type the key below into it, then enter the 6-digit code it shows.
+        </p>
+        <div className="flex flex-wrap items-center gap-4">
+          {/* eslint-disable-next-line @next/next/no-img-element -- a data: URL made on the server */}
+          <img src={setup.data.qrCode} alt="QR code to add Parakh to your authenticator app" width={176} height={176} className="rounded border border-slate-200 bg-white" />
+          <div className="min-w-0 flex-1 space-y-1">
+            <p className="text-xs text-slate-500">Can't scan? Enter this key:</p>
+            <div className="rounded-md bg-slate-100 px-3 py-2 font-mono text-sm break-all" aria-label="Set-up key">
+              {setup.data.secret.replace(/(.{4})/g, "$1 ").trim()}
+            </div>
+          </div>
         </div>
         <p className="text-xs text-slate-500 break-all">
           Or open <a className="text-brand-600 underline" href={setup.data.otpauthUrl}>this link</a> on the phone with your app.
@@ -269,6 +279,12 @@ export function SettingsView() {
           </Card>
           <Card title="Two-factor sign-in">
             <TwoFactor enabled={me.data.totpEnabled} />
+          </Card>
+          <Card title="Password" description="Changing it needs the current one.">
+            <PasswordChange />
+          </Card>
+          <Card title="Sessions">
+            <SignOutEverywhere />
           </Card>
           <Card title="Account">
             <dl className="grid gap-3 text-sm sm:grid-cols-3">

@@ -1,0 +1,90 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { signOut } from "next-auth/react";
+import { useState } from "react";
+import { Button, Dialog, Field, useToast } from "@/components/ui";
+import { changePasswordInput } from "@/lib/schemas/security";
+import { errorInfo, useTRPC } from "@/lib/trpc/client";
+
+// A password change and "sign out everywhere" end every session, this browser's too: the page then
+// signs out here and asks for a fresh sign-in (no path re-issues a session a stolen cookie could use).
+
+export function PasswordChange() {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const change = useMutation(trpc.security.changePassword.mutationOptions());
+  const [form, setForm] = useState({ currentPassword: "", newPassword: "", confirm: "" });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => setForm((f) => ({ ...f, [k]: e.target.value }));
+
+  async function onSubmit(e: React.FormEvent) {
+    e.preventDefault();
+    const parsed = changePasswordInput.safeParse(form);
+    const fieldErrors: Record<string, string> = parsed.success ? {} : Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
+    if (form.newPassword !== form.confirm) fieldErrors.confirm = "The two new passwords differ";
+    setErrors(fieldErrors);
+    if (!parsed.success || fieldErrors.confirm) return;
+    try {
+      await change.mutateAsync(parsed.data);
+      await signOut({ callbackUrl: "/login?notice=changed" });
+    } catch (err) {
+      const info = errorInfo(err);
+      setErrors(info.fieldErrors);
+      if (!Object.keys(info.fieldErrors).length) toast("error", info.message);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid max-w-xl gap-4 sm:grid-cols-2">
+      <Field className="sm:col-span-2" label="Current password" type="password" autoComplete="current-password" value={form.currentPassword} onChange={set("currentPassword")} error={errors.currentPassword} />
+      <Field label="New password" type="password" autoComplete="new-password" value={form.newPassword} onChange={set("newPassword")} error={errors.newPassword} hint="At least 10 characters." />
+      <Field label="New password again" type="password" autoComplete="new-password" value={form.confirm} onChange={set("confirm")} error={errors.confirm} />
+      <div className="sm:col-span-2">
+        <Button type="submit" loading={change.isPending}>
+          Change password
+        </Button>
+        <p className="mt-2 text-xs text-slate-500">Every session ends, this one too: you sign in again with the new password.</p>
+      </div>
+    </form>
+  );
+}
+
+export function SignOutEverywhere() {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const [open, setOpen] = useState(false);
+  const everywhere = useMutation(trpc.security.signOutEverywhere.mutationOptions());
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <p className="text-sm text-slate-600">Lost a device or signed in somewhere shared? End every session, on every device, this one included.</p>
+      <Button variant="secondary" onClick={() => setOpen(true)}>
+        Sign out everywhere
+      </Button>
+      <Dialog open={open} onClose={() => setOpen(false)} title="Sign out everywhere?">
+        <div className="space-y-4">
+          <p className="text-sm text-slate-600">Every browser signed in to this account is signed out within seconds, including this one. API keys keep working.</p>
+          <div className="flex justify-end gap-2">
+            <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button
+              variant="danger"
+              loading={everywhere.isPending}
+              onClick={async () => {
+                try {
+                  await everywhere.mutateAsync();
+                  await signOut({ callbackUrl: "/login?notice=everywhere" });
+                } catch (err) {
+                  toast("error", errorInfo(err).message);
+                }
+              }}
+            >
+              Sign out everywhere
+            </Button>
+          </div>
+        </div>
+      </Dialog>
+    </div>
+  );
+}
