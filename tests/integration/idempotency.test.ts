@@ -142,7 +142,7 @@ describe("Idempotency-Key on PostgreSQL", () => {
       await waitFor("the first request to claim the key", () => db.idempotencyRecord.findFirst({ where: { merchantId: m.merchantId, key } }));
       // Bounded: a second request that waited on the lock too would otherwise wait for ever.
       const second = await Promise.race([checkout(body, key), sleep(15_000).then((): HttpResult => ({ status: 0, json: "no answer within 15 s", text: "", headers: {} }))]);
-      expect(second.status).toBe(409);
+      expect(second.status, "the second request's status (0: it ran and waited on the lock too)").toBe(409);
       expect(second.json).toMatchObject({ success: false, error: { code: "IDEMPOTENCY_KEY_IN_USE" } });
       expect(second.headers["idempotent-replayed"]).toBeUndefined();
     } finally {
