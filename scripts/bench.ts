@@ -8,12 +8,14 @@ import { startPostgres } from "../tests/helpers/postgres";
 
 /**
  * `npm run bench`: the production server against a plain node:http baseline, in the same run.
- * Options (env): BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50), BENCH_DB=sqlite|postgresql|both (both).
+ * Options (env): BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50),
+ * BENCH_DB=sqlite|sqlite-normal|postgresql|both (both: SQLite with FULL and with NORMAL sync, and PostgreSQL).
  */
 const ROOT = path.resolve(__dirname, "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const DBS = (process.env.BENCH_DB ?? "both") === "both" ? ["sqlite", "postgresql"] : [process.env.BENCH_DB!];
+const DBS = (process.env.BENCH_DB ?? "both") === "both" ? ["sqlite", "sqlite-normal", "postgresql"] : [process.env.BENCH_DB!];
+type BenchDb = "sqlite" | "sqlite-normal" | "postgresql";
 
 interface Proc {
   child: ChildProcess;
@@ -93,7 +95,7 @@ async function load(name: string, opts: autocannon.Options): Promise<Result> {
   };
 }
 
-async function benchParakh(db: "sqlite" | "postgresql", baseline: Result) {
+async function benchParakh(db: BenchDb, baseline: Result) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-bench-"));
   const pg = db === "postgresql" ? await startPostgres() : undefined;
   const databaseUrl = pg?.url ?? `file:${path.join(dataDir, "parakh.db")}`;
@@ -101,6 +103,7 @@ async function benchParakh(db: "sqlite" | "postgresql", baseline: Result) {
   const server = await startProcess(["server.ts"], {
     NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, DATABASE_URL: databaseUrl,
     SEED_DEMO: "true", SERVE_PAGES: pagesBuilt ? "true" : "false", LOG_LEVEL: "info",
+    SQLITE_SYNCHRONOUS: db === "sqlite-normal" ? "NORMAL" : "FULL",
   });
   const creds = await waitForFile(path.join(dataDir, "demo-credentials.json"));
   const url = `http://127.0.0.1:${server.port}/v1/identity/pan/verify`;
@@ -171,7 +174,7 @@ async function main() {
   });
   await base.stop();
   const rows: Record<string, unknown>[] = [{ ...baseline, ratio: 1, peakRssMb: base.peakRssMb() }];
-  for (const db of DBS) rows.push(...(await benchParakh(db as "sqlite" | "postgresql", baseline)));
+  for (const db of DBS) rows.push(...(await benchParakh(db as BenchDb, baseline)));
 
   const lines = [
     "| run | req/s | p50 ms | p99 ms | errors | non-2xx | ratio to baseline | peak RSS MB | audit rows / requests |",

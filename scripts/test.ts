@@ -1,4 +1,5 @@
-// `npm test`: unit + integration (vitest), production build, browser tests (Playwright), in that
+// `npm test`: unit + integration (vitest), the production build and start (`npm run build`,
+// `npm start`), browser tests (Playwright) and the development start (`npm run dev`), in that
 // order, stopping at the first failure with its exit code. SKIP_BUILD=1 reuses an existing build.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -29,10 +30,16 @@ const steps: Step[] = [
     args: ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`],
   },
   {
-    name: "next build",
-    command: bin("next"),
-    args: ["build"],
+    // The README's production path, exactly as written: `npm run build`, then `npm start`.
+    name: "npm run build",
+    command: "npm",
+    args: ["run", "-s", "build"],
     skip: process.env.SKIP_BUILD === "1" ? "SKIP_BUILD=1" : undefined,
+  },
+  {
+    name: "npm start",
+    command: bin("tsx"),
+    args: ["scripts/smoke.ts", "start"],
   },
   {
     name: "playwright",
@@ -46,6 +53,12 @@ const steps: Step[] = [
         return "No production build in .next: run `npx next build` (or unset SKIP_BUILD).";
       return undefined;
     },
+  },
+  {
+    // The README's quick start after `npm install`: `npm run dev` with its demo banner.
+    name: "npm run dev",
+    command: bin("tsx"),
+    args: ["scripts/smoke.ts", "dev"],
   },
 ];
 

@@ -22,6 +22,8 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   DATA_DIR: z.string().min(1).default("data"),
   DATABASE_URL: z.string().min(1).optional(),
+  /** FULL: a committed record survives a power loss too (measured in the README); NORMAL: a process crash only. */
+  SQLITE_SYNCHRONOUS: z.enum(["FULL", "NORMAL"]).default("FULL"),
   /** Public origin of this app; the four base URLs of the contract default to it. */
   APP_URL: z.url().optional(),
   API_BASE_URL: z.url().optional(),
@@ -47,6 +49,13 @@ const EnvSchema = z.object({
   NEXTAUTH_SECRET: z.string().min(32).optional(),
   NEXTAUTH_URL: z.url().optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Connection hygiene: slow or silent clients are cut off, and no address holds every socket. */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+  HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
+  HTTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(256).default(512),
   JOBS_ENABLED: bool.default(true),
   /** Sandbox webhooks may go to loopback addresses (local development and tests); live never may. */
   WEBHOOK_SANDBOX_ALLOW_LOOPBACK: bool.optional(),
@@ -54,6 +63,8 @@ const EnvSchema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, "must be an smtp:// or smtps:// URL").optional(),
   /** The From of outgoing email; defaults to no-reply at the app's host. */
   EMAIL_FROM: z.string().trim().min(3).max(254).optional(),
+  /** Where merchants write for help (e.g. a suspended account); defaults to support at the app's host. */
+  SUPPORT_EMAIL: z.email().optional(),
 });
 
 export interface Secrets {
@@ -61,8 +72,6 @@ export interface Secrets {
   hashKey: string;
   nextAuthSecret: string;
 }
-  /** Where merchants write for help (e.g. a suspended account); defaults to support at the app's host. */
-  SUPPORT_EMAIL: z.email().optional(),
 
 export type Config = ReturnType<typeof buildConfig>;
 
@@ -121,6 +130,7 @@ function buildConfig(source: NodeJS.ProcessEnv) {
     host: env.HOST,
     dataDir,
     databaseUrl,
+    sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
     appUrl,
     baseUrl: (env.API_BASE_URL ?? appUrl).replace(/\/$/, ""),
     paymentBaseUrl: (env.PAYMENT_BASE_URL ?? appUrl).replace(/\/$/, ""),
@@ -137,11 +147,21 @@ function buildConfig(source: NodeJS.ProcessEnv) {
     epfoSourceUrl: env.EPFO_SOURCE_URL,
     nextAuthUrl: env.NEXTAUTH_URL ?? appUrl,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    http: {
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+      // Node requires the request timeout to cover the headers timeout.
+      requestTimeoutMs: Math.max(env.HTTP_REQUEST_TIMEOUT_MS, env.HTTP_HEADERS_TIMEOUT_MS),
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      idleTimeoutMs: env.HTTP_IDLE_TIMEOUT_MS,
+      maxConnections: env.HTTP_MAX_CONNECTIONS,
+      maxConnectionsPerIp: env.HTTP_MAX_CONNECTIONS_PER_IP,
+    },
     jobsEnabled: env.JOBS_ENABLED,
     // Off by default in production: a merchant could otherwise probe this host's own services.
     webhookSandboxAllowLoopback: env.WEBHOOK_SANDBOX_ALLOW_LOOPBACK ?? env.NODE_ENV !== "production",
     smtpUrl: env.SMTP_URL,
     emailFrom: env.EMAIL_FROM ?? `Parakh <no-reply@${new URL(appUrl).hostname}>`,
+    supportEmail: env.SUPPORT_EMAIL ?? `support@${new URL(appUrl).hostname}`,
     secrets,
   };
 }
@@ -157,4 +177,3 @@ export function getConfig(): Config {
 export function configFrom(env: NodeJS.ProcessEnv): Config {
   return buildConfig(env);
 }
-    supportEmail: env.SUPPORT_EMAIL ?? `support@${new URL(appUrl).hostname}`,

@@ -33,8 +33,8 @@ export function getServices(): AppServices {
   const holder = globalThis as Holder;
   if (!holder[KEY]) {
     const config = getConfig();
-    const db = createPrismaClient(config.databaseUrl);
-    const bulk = createBulkInserter(db, config.databaseUrl);
+    const db = createPrismaClient(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
+    const bulk = createBulkInserter(db, config.databaseUrl, config.sqliteSynchronous);
     holder[KEY] = {
       config,
       db,

@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { Prisma, type Db } from "./client";
+import { DEFAULT_SQLITE_SYNCHRONOUS, Prisma, type Db, type SqliteSynchronous } from "./client";
 import { providerFromUrl, sqliteFilePath } from "./provider";
 
 /** Rows for one table; column names are trusted constants, never user input. */
@@ -22,10 +22,10 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * Prisma client. Its busy timeout is 0 and a locked database is retried asynchronously, so a
  * synchronous wait can never block the event loop while a Prisma transaction holds the lock.
  */
-function sqliteInserter(databaseUrl: string): BulkInserter {
+function sqliteInserter(databaseUrl: string, synchronous: SqliteSynchronous): BulkInserter {
   const conn = new Database(sqliteFilePath(databaseUrl));
   conn.pragma("journal_mode = WAL");
-  conn.pragma("synchronous = NORMAL");
+  conn.pragma(`synchronous = ${synchronous === "FULL" ? "FULL" : "NORMAL"}`);
   conn.pragma("busy_timeout = 0");
   const statements = new Map<string, Database.Statement>();
   const statementFor = (b: BulkRows) => {
@@ -95,6 +95,6 @@ export function isUniqueViolation(err: unknown): boolean {
   return e.code === "P2010" && (e.meta?.code === "23505" || /unique/i.test(e.message ?? ""));
 }
 
-export function createBulkInserter(db: Db, databaseUrl: string): BulkInserter {
-  return providerFromUrl(databaseUrl) === "sqlite" ? sqliteInserter(databaseUrl) : postgresInserter(db);
+export function createBulkInserter(db: Db, databaseUrl: string, sqliteSynchronous: SqliteSynchronous = DEFAULT_SQLITE_SYNCHRONOUS): BulkInserter {
+  return providerFromUrl(databaseUrl) === "sqlite" ? sqliteInserter(databaseUrl, sqliteSynchronous) : postgresInserter(db);
 }

@@ -12,7 +12,15 @@ export type Db = PrismaClient;
 /** A transaction client, as passed to `db.$transaction(async (tx) => ...)`. */
 export type DbTx = Prisma.TransactionClient;
 
+/**
+ * SQLite durability. FULL syncs the WAL on every commit, so a committed audit record or payment
+ * survives a power loss as well as a process crash; NORMAL survives only the crash.
+ */
+export type SqliteSynchronous = "NORMAL" | "FULL";
+export const DEFAULT_SQLITE_SYNCHRONOUS: SqliteSynchronous = "FULL";
+
 export interface CreatePrismaClientOptions {
+  sqliteSynchronous?: SqliteSynchronous;
   /** PostgreSQL pool size; defaults to `connection_limit` in the URL, else 10. */
   poolSize?: number;
   /** SQLite busy timeout in ms (default 5000). */
@@ -23,10 +31,10 @@ export interface CreatePrismaClientOptions {
 const providers = new WeakMap<object, DbProvider>();
 
 // Set on every connection the adapter opens (the client and the migration engine).
-function sqlitePragmas(busyTimeoutMs: number): string {
+function sqlitePragmas(busyTimeoutMs: number, synchronous: SqliteSynchronous): string {
   return [
     "PRAGMA journal_mode = WAL",
-    "PRAGMA synchronous = NORMAL",
+    `PRAGMA synchronous = ${synchronous === "FULL" ? "FULL" : "NORMAL"}`,
     `PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`,
     "PRAGMA foreign_keys = ON",
   ].join(";\n");
@@ -47,10 +55,10 @@ export function restrictSqliteFiles(file: string) {
 export class ParakhSqliteAdapter extends PrismaBetterSqlite3 {
   readonly #pragmas: string;
   readonly #file: string;
-  constructor(file: string, busyTimeoutMs = 5000) {
+  constructor(file: string, busyTimeoutMs = 5000, synchronous: SqliteSynchronous = DEFAULT_SQLITE_SYNCHRONOUS) {
     super({ url: file, timeout: busyTimeoutMs });
     this.#file = file;
-    this.#pragmas = sqlitePragmas(busyTimeoutMs);
+    this.#pragmas = sqlitePragmas(busyTimeoutMs, synchronous);
   }
   override async connect(): Promise<SqlDriverAdapter> {
     const conn = await super.connect();
@@ -61,10 +69,10 @@ export class ParakhSqliteAdapter extends PrismaBetterSqlite3 {
 }
 
 /** SQLite adapter factory for a `file:` URL or path; creates the file's parent folder. */
-export function sqliteAdapter(databaseUrl: string, busyTimeoutMs = 5000): ParakhSqliteAdapter {
+export function sqliteAdapter(databaseUrl: string, busyTimeoutMs = 5000, synchronous: SqliteSynchronous = DEFAULT_SQLITE_SYNCHRONOUS): ParakhSqliteAdapter {
   const file = sqliteFilePath(databaseUrl);
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  return new ParakhSqliteAdapter(file, busyTimeoutMs);
+  return new ParakhSqliteAdapter(file, busyTimeoutMs, synchronous);
 }
 
 /**
@@ -97,7 +105,7 @@ export function createPrismaClient(databaseUrl: string, options: CreatePrismaCli
           adapter: postgresAdapter(databaseUrl, options.poolSize),
           log,
         }) as unknown as Db)
-      : new PrismaClient({ adapter: sqliteAdapter(databaseUrl, options.busyTimeoutMs), log });
+      : new PrismaClient({ adapter: sqliteAdapter(databaseUrl, options.busyTimeoutMs, options.sqliteSynchronous), log });
   providers.set(db, provider);
   return db;
 }

@@ -14,6 +14,9 @@ import { purgeExpiredIdempotency } from "@/server/services/idempotency/idempoten
 import { ensureDemoMerchant, type DemoCredentials } from "@/server/services/merchants/demo";
 import { panVerifyRequestExample } from "@/server/services/sandbox/examples";
 import { serveDocsAsset } from "@/server/http/static-docs";
+import { guardConnections } from "@/server/http/connection-guard";
+import { API_CONTENT_SECURITY_POLICY, baseSecurityHeaders, checkoutPaymentIdOf, newNonce, pageSecurityHeaders } from "@/server/http/security-headers";
+import { checkoutFrameAncestors } from "@/server/services/merchants/checkout-framing";
 import { createJobRunner } from "@/server/jobs/handlers";
 import { purgeFinishedJobs } from "@/server/jobs/queue";
 
@@ -33,6 +36,7 @@ const FINISHED_JOB_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 function sendJson(res: ServerResponse, status: number, body: unknown) {
   res.statusCode = status;
   res.setHeader("Content-Type", "application/json");
+  res.setHeader("Content-Security-Policy", API_CONTENT_SECURITY_POLICY);
   res.setHeader("Cache-Control", "no-store");
   res.end(JSON.stringify(body));
 }
@@ -95,19 +99,33 @@ export async function startParakh(opts: StartOptions) {
   let closing = false;
   let idle: (() => void) | undefined;
 
-  const server = http.createServer((req, res) => {
+  const baseHeaders = baseSecurityHeaders(config.appUrl.startsWith("https://"));
+
+  /** Pages get a fresh script nonce (Next reads it from the request's CSP header) and their framing rule. */
+  async function handlePage(req: IncomingMessage, res: ServerResponse, pathname: string, handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>) {
+    const paymentId = checkoutPaymentIdOf(pathname);
+    const frameAncestors = paymentId ? await checkoutFrameAncestors(services.db, paymentId).catch(() => []) : [];
+    const headers = pageSecurityHeaders({ nonce: newNonce(), dev: opts.dev, frameAncestors });
+    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    req.headers["content-security-policy"] = headers["Content-Security-Policy"];
+    await handler(req, res);
+  }
+
+  const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs) }, (req, res) => {
     inFlight++;
     res.on("close", () => {
       inFlight--;
       if (inFlight === 0) idle?.();
     });
     if (closing) res.setHeader("Connection", "close");
+    for (const [k, v] of Object.entries(baseHeaders)) res.setHeader(k, v);
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const pathname = q === -1 ? url : url.slice(0, q);
     const clientIp = resolveClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
 
     if (isRestPath(pathname)) {
+      res.setHeader("Content-Security-Policy", API_CONTENT_SECURITY_POLICY);
       void restDoor.handle(req, res, pathname, clientIp);
       return;
     }
@@ -135,15 +153,26 @@ export async function startParakh(opts: StartOptions) {
     if (pathname.startsWith("/docs/assets/") && serveDocsAsset(pathname.slice("/docs/assets/".length), res)) return;
     if (!nextHandler) return sendJson(res, 404, { status: "error", error: { code: "NOT_FOUND", message: "This instance serves the API only." } });
     req.headers[CLIENT_IP_HEADER] = clientIp;
-    nextHandler(req, res).catch((err) => {
+    handlePage(req, res, pathname, nextHandler).catch((err) => {
       log.error("page handler failed", { err });
       if (!res.headersSent) sendJson(res, 500, { status: "error", error: { code: "INTERNAL_ERROR", message: "Something went wrong." } });
     });
   });
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 120_000;
-  if (nextUpgrade) server.on("upgrade", (req, socket, head) => void nextUpgrade!(req, socket, head));
+  // Slow or silent clients are cut off: headers must arrive in time, the whole request too, and a
+  // socket that stays silent (before its first request or between requests) is closed.
+  server.headersTimeout = config.http.headersTimeoutMs;
+  server.requestTimeout = config.http.requestTimeoutMs;
+  server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
+  server.setTimeout(config.http.idleTimeoutMs);
+  server.maxConnections = config.http.maxConnections;
+  guardConnections(server, { maxPerAddress: config.http.maxConnectionsPerIp });
+  if (nextUpgrade) {
+    server.on("upgrade", (req, socket, head) => {
+      // A websocket (development reloads) may stay quiet for long; the idle timeout is for HTTP.
+      (socket as import("node:net").Socket).setTimeout?.(0);
+      void nextUpgrade!(req, socket, head);
+    });
+  }
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -3,6 +3,7 @@ import { getToken } from "next-auth/jwt";
 import type { NextRequest } from "next/server";
 import { dashboardRouter } from "@/server/api/dashboard/router";
 import { getConfig } from "@/server/config";
+import { isSameOriginRequest } from "@/server/http/same-origin";
 import { getServices } from "@/server/services";
 import type { Context } from "@/server/trpc/init";
 
@@ -14,9 +15,7 @@ function handler(req: NextRequest) {
     router: dashboardRouter,
     createContext: async (): Promise<Context> => {
       const token = await getToken({ req, secret: getConfig().secrets.nextAuthSecret });
-      const origin = req.headers.get("origin");
-      const host = req.headers.get("host");
-      const sameOrigin = req.headers.get("x-parakh-csrf") === "1" && (!origin || (host !== null && new URL(origin).host === host));
+      const sameOrigin = isSameOriginRequest(req.headers.get("x-parakh-csrf"), req.headers.get("origin"), req.headers.get("host"));
       return {
         services: getServices(),
         rest: null,

@@ -1,0 +1,62 @@
+import crypto from "node:crypto";
+
+/** Headers every response carries, API and pages alike. */
+export function baseSecurityHeaders(httpsOrigin: boolean): Record<string, string> {
+  const headers: Record<string, string> = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+  };
+  // Only when the public origin is https: a browser that saw HSTS over plain http would lock itself out.
+  if (httpsOrigin) headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
+  return headers;
+}
+
+/** JSON and static answers: nothing to run, nothing to frame. */
+export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+export function newNonce(): string {
+  return crypto.randomBytes(16).toString("base64");
+}
+
+export interface PageSecurityOptions {
+  nonce: string;
+  dev: boolean;
+  /** Origins allowed to frame the page; empty = nobody. */
+  frameAncestors: readonly string[];
+}
+
+/**
+ * Content-Security-Policy of the pages. Scripts run only with this response's nonce (Next puts it
+ * on its own scripts) or when loaded by such a script ('strict-dynamic'); styles may be inline
+ * (React style attributes); images may be data: URLs (QR codes) or https (merchant logos).
+ */
+export function pageSecurityHeaders(opts: PageSecurityOptions): Record<string, string> {
+  const script = ["'self'", `'nonce-${opts.nonce}'`, "'strict-dynamic'", ...(opts.dev ? ["'unsafe-eval'"] : [])];
+  const connect = ["'self'", ...(opts.dev ? ["ws:", "wss:"] : [])];
+  const frame = opts.frameAncestors.length ? opts.frameAncestors.join(" ") : "'none'";
+  const csp = [
+    "default-src 'self'",
+    `script-src ${script.join(" ")}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    "font-src 'self' data:",
+    `connect-src ${connect.join(" ")}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    `frame-ancestors ${frame}`,
+  ].join("; ");
+  const headers: Record<string, string> = {
+    "Content-Security-Policy": csp,
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
+  };
+  // Older browsers know only X-Frame-Options, which cannot list origins: deny unless some are allowed.
+  if (!opts.frameAncestors.length) headers["X-Frame-Options"] = "DENY";
+  return headers;
+}
+
+/** The payment id of a hosted checkout path (`/checkout/<id>` and its sub-pages), if any. */
+export function checkoutPaymentIdOf(pathname: string): string | null {
+  const m = /^\/checkout\/(pay_[A-Za-z0-9_]{1,80})(?:\/|$)/.exec(pathname);
+  return m ? m[1]! : null;
+}
