@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { apiKeysOf, merchantIdByEmail, whitelistEntryCreatedAt } from "./helpers/db";
 
 // One merchant's whole first day, in order: the steps share the account they create.
 test.describe.configure({ mode: "serial" });
@@ -30,6 +31,17 @@ async function signIn(page: Page, email: string, password: string, opts: { asAdm
   else await page.waitForURL((url) => !url.pathname.startsWith("/login"));
 }
 
+/** "23 Nov 2026, 17:04:09 IST" as a pattern, worked out without the browser's clock or zone (IST is UTC+5:30 all year). */
+function istPattern(at: Date): RegExp {
+  const ist = new Date(at.getTime() + 330 * 60_000);
+  const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  const time = ist.toISOString().slice(11, 19);
+  return new RegExp(`${ist.getUTCDate()} ${months[ist.getUTCMonth()]}\\w* ${ist.getUTCFullYear()}, ${time} IST`);
+}
+
+/** How far the page scrolls sideways (0 when it fits the window). */
+const horizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
 async function screenshots(page: Page, name: string, testInfo: import("@playwright/test").TestInfo) {
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.screenshot({ path: testInfo.outputPath(`${name}-desktop.png`), fullPage: true });
@@ -45,7 +57,7 @@ test("signed-out visits to the dashboard and /admin go to /login", async ({ page
   await expect(page).toHaveURL(/\/login\?next=%2Fadmin&as=admin/);
 });
 
-test("sign up lands in a sandbox dashboard", async ({ page }) => {
+test("sign-up shows the sandbox secret once, and it makes the first PAN call", async ({ page, request }, testInfo) => {
   await page.goto("/signup");
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByText("Business name must be at least 2 characters")).toBeVisible();
@@ -53,9 +65,62 @@ test("sign up lands in a sandbox dashboard", async ({ page }) => {
   await page.getByLabel("Work email").fill(merchant.email);
   await page.getByLabel("Password").fill(merchant.password);
   await page.getByRole("button", { name: "Create account" }).click();
+
+  const shown = page.getByRole("dialog", { name: "Your sandbox API key" });
+  await expect(shown).toBeVisible();
+  const merchantId = merchantIdByEmail(merchant.email);
+  const [key] = apiKeysOf(merchantId);
+  await expect(shown.getByText(merchantId, { exact: true })).toBeVisible();
+  await expect(shown.getByText(key!.publicKey, { exact: true })).toBeVisible();
+  const shownSecret = (await shown.getByText(/^sk_test_/).textContent())!.trim();
+  expect(shownSecret).toMatch(/^sk_test_[A-Za-z0-9]+$/);
+  // The first call, ready to paste, with this very secret.
+  await expect(shown.getByLabel("First API call with this key")).toContainText(`Authorization: Bearer ${shownSecret}`);
+
+  await screenshots(page, "signup-secret", testInfo);
+  // Escape does not lose the secret: only "I've saved it" leaves.
+  await page.keyboard.press("Escape");
+  await expect(shown).toBeVisible();
+  await expect(page).toHaveURL(/\/signup$/);
+  await shown.getByRole("button", { name: /saved it/i }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole("radio", { name: /sandbox/i })).toHaveAttribute("aria-checked", "true");
   await expect(page.getByRole("radio", { name: /live/i })).toBeDisabled();
+
+  const res = await request.post("/v1/identity/pan/verify", {
+    headers: { Authorization: `Bearer ${shownSecret}` },
+    data: { pan: "ABCPK1234F", name: "Arjun Kapoor" },
+  });
+  const body = await res.json();
+  expect(res.status(), JSON.stringify(body)).toBe(200);
+  expect(body.data).toMatchObject({ pan: "ABCPK1234F", status: "VALID", name_match_result: "MATCH" });
+  // No second key was needed.
+  expect(apiKeysOf(merchantId)).toHaveLength(1);
+});
+
+test("the API keys page shows the merchant id and a ready call per API family", async ({ page }) => {
+  await signIn(page, merchant.email, merchant.password);
+  await page.goto("/dashboard/keys");
+  const merchantId = merchantIdByEmail(merchant.email);
+  const [key] = apiKeysOf(merchantId);
+  const examples = page.locator("section").filter({ has: page.getByRole("heading", { name: "Call the API" }) });
+  await expect(examples.getByText(merchantId, { exact: true })).toBeVisible();
+  const commands = examples.locator("pre");
+  await expect(commands).toHaveCount(3);
+  const origin = new URL(page.url()).origin;
+  await expect(commands.nth(0)).toContainText(`curl ${origin}/v1/identity/pan/verify`);
+  await expect(commands.nth(0)).toContainText('-H "Authorization: Bearer $PARAKH_SECRET_KEY"');
+  await expect(commands.nth(1)).toContainText(`curl ${origin}/api/checkout`);
+  await expect(commands.nth(1)).toContainText(`-H "x-merchant-id: ${merchantId}"`);
+  await expect(commands.nth(1)).toContainText(`-H "x-api-key: ${key!.publicKey}"`);
+  await expect(commands.nth(1)).toContainText('-H "x-secret-key: $PARAKH_SECRET_KEY"');
+  await expect(commands.nth(2)).toContainText(`curl ${origin}/api/kyc/pan/verify`);
+  await expect(commands.nth(2)).toContainText(`-H "x-api-key: ${key!.publicKey}"`);
+  await expect(commands.nth(2)).toContainText('-H "x-api-secret: $PARAKH_SECRET_KEY"');
+  await expect(commands.nth(2)).toContainText(`"merchantId":"${merchantId}"`);
+  // After creation the secret is never on the page again.
+  await expect(page.getByText(/sk_test_[A-Za-z0-9]{20,}/)).toHaveCount(0);
+  await expect(examples.getByRole("button", { name: "Copy /v1 command to clipboard" })).toBeVisible();
 });
 
 test("create a key, call the API with it and find the call in Request logs", async ({ page, request }, testInfo) => {
@@ -67,8 +132,9 @@ test("create a key, call the API with it and find the call in Request logs", asy
   const shown = page.getByRole("dialog", { name: /key/i });
   secretKey = (await shown.getByText(/^sk_test_/).first().textContent())!.trim();
   expect(secretKey).toMatch(/^sk_test_[A-Za-z0-9]+$/);
+  await expect(shown.getByLabel("First API call with this key")).toContainText(`Authorization: Bearer ${secretKey}`);
   await shown.getByRole("button", { name: /saved it/i }).click();
-  await expect(page.getByText("E2E key")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "E2E key" })).toBeVisible();
 
   const res = await request.post("/v1/identity/pan/verify", {
     headers: { Authorization: `Bearer ${secretKey}`, "X-Request-Id": requestId },
@@ -112,6 +178,36 @@ test("whitelist an address, then rotate the key and see the old one refused", as
   secretKey = newSecret;
 });
 
+test.describe("in a browser far from India", () => {
+  test.use({ timezoneId: "America/New_York" });
+
+  test("keys and whitelist show IST times, like the rest of the dashboard", async ({ page }) => {
+    await signIn(page, merchant.email, merchant.password);
+    const merchantId = merchantIdByEmail(merchant.email);
+    await page.goto("/dashboard/keys");
+    const newest = apiKeysOf(merchantId)[0]!;
+    await expect(page.getByText(new RegExp(`^Created ${istPattern(newest.createdAt).source}$`)).first()).toBeVisible();
+    await expect(page.getByText(/\d:\d\d\s?(am|pm)\b/i)).toHaveCount(0);
+
+    await page.goto("/dashboard/whitelist");
+    await expect(page.getByText(new RegExp(`Added ${istPattern(whitelistEntryCreatedAt(merchantId, "203.0.113.0/24")).source}$`)).first()).toBeVisible();
+    await expect(page.getByText(/\d:\d\d\s?(am|pm)\b/i)).toHaveCount(0);
+  });
+});
+
+test("the overview fits 390 px after the window narrows from desktop", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, merchant.email, merchant.password);
+  await page.goto("/dashboard");
+  await expect(page.getByRole("img", { name: /^Calls per IST day/ })).toBeVisible();
+  await expect(page.getByRole("img", { name: /^Latency per IST day/ })).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  // And back: the charts grow with the window again.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect.poll(async () => (await page.getByRole("img", { name: /^Calls per IST day/ }).boundingBox())?.width ?? 0).toBeGreaterThan(300);
+});
+
 test("sign out and back in; request go-live", async ({ page }) => {
   await signIn(page, merchant.email, merchant.password);
   await expect(page).toHaveURL(/\/dashboard/);
@@ -152,22 +248,37 @@ test("an operator approves go-live and Live mode unlocks", async ({ browser }) =
 test("every dashboard page at desktop and phone width", async ({ page }, testInfo) => {
   await signIn(page, merchant.email, merchant.password);
   await expect(page).toHaveURL(/\/dashboard/);
-  for (const [name, url] of [
-    ["overview", "/dashboard"],
-    ["verifications", "/dashboard/verifications"],
-    ["logs", "/dashboard/logs"],
-    ["keys", "/dashboard/keys"],
-    ["whitelist", "/dashboard/whitelist"],
-    ["settings", "/dashboard/settings"],
+  for (const [name, url, title] of [
+    ["overview", "/dashboard", "Overview · Parakh"],
+    ["payments", "/dashboard/payments", "Payments · Parakh"],
+    ["verifications", "/dashboard/verifications", "Verifications · Parakh"],
+    ["logs", "/dashboard/logs", "Request logs · Parakh"],
+    ["keys", "/dashboard/keys", "API keys · Parakh"],
+    ["whitelist", "/dashboard/whitelist", "IP whitelist · Parakh"],
+    ["webhooks", "/dashboard/webhooks", "Webhooks · Parakh"],
+    ["settings", "/dashboard/settings", "Settings · Parakh"],
   ] as const) {
     await page.goto(url);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page).toHaveTitle(title);
     await page.waitForLoadState("networkidle");
     await screenshots(page, name, testInfo);
   }
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.waitForURL(/\/login/);
   await screenshots(page, "login", testInfo);
+});
+
+test("every page has an icon that loads", async ({ page, request }) => {
+  const ico = await request.get("/favicon.ico");
+  expect(ico.status()).toBe(200);
+  expect(ico.headers()["content-type"]).toMatch(/^image\//);
+  for (const url of ["/", "/login", "/signup", "/docs"]) {
+    await page.goto(url);
+    const hrefs = await page.locator('link[rel~="icon"]').evaluateAll((links) => links.map((l) => (l as HTMLLinkElement).href));
+    expect(hrefs.length, url).toBeGreaterThan(0);
+    for (const href of hrefs) expect((await request.get(href)).status(), href).toBe(200);
+  }
 });
 
 test("repeated wrong passwords lock the account with a clear message", async ({ page }) => {

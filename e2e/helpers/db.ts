@@ -49,3 +49,25 @@ export function addWebhookEndpoint(merchantId: string, url: string, events = "*"
   );
   return id;
 }
+
+export function merchantIdByEmail(email: string): string {
+  const row = withDb((db) => db.prepare("SELECT id FROM Merchant WHERE email = ?").get(email) as { id: string } | undefined);
+  if (!row) throw new Error(`No merchant ${email}`);
+  return row.id;
+}
+
+/** The merchant's API keys, newest first (the secret is never stored, so it is not here either). */
+export function apiKeysOf(merchantId: string): { label: string; publicKey: string; createdAt: Date }[] {
+  const rows = withDb((db) => db.prepare("SELECT label, publicKey, createdAt FROM ApiKey WHERE merchantId = ? ORDER BY createdAt DESC").all(merchantId)) as {
+    label: string;
+    publicKey: string;
+    createdAt: string;
+  }[];
+  return rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt) }));
+}
+
+export function whitelistEntryCreatedAt(merchantId: string, cidr: string): Date {
+  const row = withDb((db) => db.prepare("SELECT createdAt FROM IpWhitelistEntry WHERE merchantId = ? AND cidr = ?").get(merchantId, cidr) as { createdAt: string } | undefined);
+  if (!row) throw new Error(`No whitelist entry ${cidr}`);
+  return new Date(row.createdAt);
+}

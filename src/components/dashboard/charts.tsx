@@ -4,6 +4,8 @@ import { useEffect, useRef, useState } from "react";
 
 // Small dependency-free SVG charts. They draw at the container's real pixel width (so text stays
 // legible on a phone) and describe their data in an aria-label for screen readers.
+// The SVG is taken out of the flow (absolute): a fixed-width SVG in the flow would hold its grid
+// column at the old width when the window narrows, leaving the page with a horizontal scroll.
 
 const LABEL_HEIGHT = 22;
 const TOP_PAD = 18;
@@ -115,9 +117,9 @@ export function BarChart({
   const barWidth = Math.max(6, Math.min(40, slot * 0.6));
   return (
     <div>
-      <div ref={ref} className="w-full" style={{ height }}>
+      <div ref={ref} className="relative w-full min-w-0 overflow-hidden" style={{ height }}>
         {width > 0 && (
-          <svg width={width} height={height} role="img" aria-label={summary}>
+          <svg width={width} height={height} role="img" aria-label={summary} className="absolute inset-0">
             <Gridlines width={width} axis={axis} plotHeight={plotHeight} max={max} integer empty={empty} />
             {empty && <EmptyNote x={axis + (width - axis) / 2} y={TOP_PAD + plotHeight / 2} text={emptyText} />}
             {data.map((d, i) => {
@@ -187,9 +189,9 @@ export function LineChart({
   const yAt = (v: number) => TOP_PAD + plotHeight * (1 - v / max);
   return (
     <div>
-      <div ref={ref} className="w-full" style={{ height }}>
+      <div ref={ref} className="relative w-full min-w-0 overflow-hidden" style={{ height }}>
         {width > 0 && (
-          <svg width={width} height={height} role="img" aria-label={summary}>
+          <svg width={width} height={height} role="img" aria-label={summary} className="absolute inset-0">
             <Gridlines width={width} axis={axis} plotHeight={plotHeight} max={max} unit={` ${unit}`} empty={all.length === 0} />
             {all.length === 0 && <EmptyNote x={axis + (width - axis) / 2} y={TOP_PAD + plotHeight / 2} text={emptyText} />}
             {shown.map((l, i) => (
