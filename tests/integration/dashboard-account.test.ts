@@ -67,12 +67,15 @@ describe("merchant accounts", () => {
   it("saves the profile and branding with the shared schema's rules", async () => {
     const { merchantId } = await signup();
     const caller = as(merchantId);
-    await caller.account.updateProfile({ name: "Chai Point Pvt Ltd", displayName: "Chai Point", supportEmail: "Help@Chai.example", brandColor: "#aa3300", logoUrl: "https://chai.example/logo.png", checkoutExpiryMinutes: 45 });
+    await caller.account.updateProfile({ name: "Chai Point Pvt Ltd", displayName: "Chai Point", supportEmail: "Help@Chai.example", brandColor: "#aa3300", logoUrl: "https://chai.example/logo.png", checkoutExpiryMinutes: 45, checkoutFrameOrigins: "https://Shop.Chai.example/, http://localhost:5173" });
     const me = await caller.account.me();
-    expect(me.profile).toEqual({ name: "Chai Point Pvt Ltd", displayName: "Chai Point", supportEmail: "help@chai.example", brandColor: "#AA3300", logoUrl: "https://chai.example/logo.png", checkoutExpiryMinutes: 45 });
+    expect(me.profile).toEqual({ name: "Chai Point Pvt Ltd", displayName: "Chai Point", supportEmail: "help@chai.example", brandColor: "#AA3300", logoUrl: "https://chai.example/logo.png", checkoutExpiryMinutes: 45, checkoutFrameOrigins: "https://shop.chai.example http://localhost:5173" });
     await expect(caller.account.updateProfile({ ...me.profile, brandColor: "red" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     await expect(caller.account.updateProfile({ ...me.profile, logoUrl: "http://insecure.example/x.png" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     await expect(caller.account.updateProfile({ ...me.profile, checkoutExpiryMinutes: 2 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    for (const bad of ["http://shop.chai.example", "https://shop.chai.example/pay", "https://*.chai.example", "javascript:alert(1)"]) {
+      await expect(caller.account.updateProfile({ ...me.profile, checkoutFrameOrigins: bad }), bad).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    }
   });
 
   it("records a go-live request once", async () => {

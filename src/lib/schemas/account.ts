@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseFrameOrigins } from "@/lib/frame-origins";
 
 // Browser-safe schemas shared by the dashboard forms (client validation) and the server.
 
@@ -35,6 +36,19 @@ export const profileInput = z.object({
     .transform((v) => (v === "" ? null : v))
     .nullable(),
   checkoutExpiryMinutes: z.coerce.number().int("Whole minutes only").min(5, "At least 5 minutes").max(1440, "At most 1440 minutes (24 hours)"),
+  /** Origins allowed to frame the hosted checkout, space- or comma-separated; stored space-separated. */
+  checkoutFrameOrigins: z
+    .string()
+    .max(2000, "Must be at most 2000 characters")
+    .default("")
+    .superRefine((v, ctx) => {
+      const parsed = parseFrameOrigins(v);
+      if ("error" in parsed) ctx.addIssue({ code: "custom", message: parsed.error });
+    })
+    .transform((v) => {
+      const parsed = parseFrameOrigins(v);
+      return "origins" in parsed && parsed.origins.length ? parsed.origins.join(" ") : null;
+    }),
 });
 
 export const totpCodeSchema = z.string().trim().regex(/^\d{6}$/, "Enter the 6-digit code from your app");

@@ -45,6 +45,7 @@ export const accountRouter = router({
         brandColor: m.brandColor ?? "",
         logoUrl: m.logoUrl ?? "",
         checkoutExpiryMinutes: m.checkoutExpiryMinutes,
+        checkoutFrameOrigins: m.checkoutFrameOrigins ?? "",
       },
       wallets: m.wallets.map((w) => ({ mode: w.mode, balancePaise: w.balancePaise, balance: formatPaise(w.balancePaise) })),
     };
@@ -60,6 +61,7 @@ export const accountRouter = router({
         brandColor: input.brandColor,
         logoUrl: input.logoUrl,
         checkoutExpiryMinutes: input.checkoutExpiryMinutes,
+        checkoutFrameOrigins: input.checkoutFrameOrigins,
       },
     });
     // The REST door caches merchant settings with the keys; the default expiry is one of them.

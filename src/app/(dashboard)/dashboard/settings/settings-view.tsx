@@ -7,7 +7,7 @@ import { profileInput, totpCodeSchema } from "@/lib/schemas/account";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 import { PasswordChange, SignOutEverywhere } from "./security-cards";
 
-type Profile = { name: string; displayName: string; supportEmail: string; brandColor: string; logoUrl: string; checkoutExpiryMinutes: number | string };
+type Profile = { name: string; displayName: string; supportEmail: string; brandColor: string; logoUrl: string; checkoutExpiryMinutes: number | string; checkoutFrameOrigins: string };
 
 function ProfileForm({ initial }: { initial: Profile }) {
   const trpc = useTRPC();
@@ -56,6 +56,15 @@ function ProfileForm({ initial }: { initial: Profile }) {
           onChange={set("checkoutExpiryMinutes")}
           error={errors.checkoutExpiryMinutes}
           hint="Default for new payments: 5 to 1440."
+        />
+        <Field
+          className="sm:col-span-2"
+          label="Sites that may embed your checkout"
+          value={form.checkoutFrameOrigins}
+          onChange={set("checkoutFrameOrigins")}
+          error={errors.checkoutFrameOrigins}
+          placeholder="https://shop.example.com"
+          hint="Origins allowed to show the hosted checkout in a frame (with the payment's _token), separated by spaces. Empty: no site may frame it."
         />
         <div className="sm:col-span-2">
           <Button type="submit" loading={save.isPending}>
