@@ -1,6 +1,9 @@
 // The README's start commands, run exactly as written against a fresh data folder:
 //   tsx scripts/smoke.ts start   →  `npm start` (after `npm run build`): ready, /login, one API call,
-//                                    no demo merchant and no secret in the log, clean SIGTERM exit
+//                                    no demo merchant and no secret in the log; then every other
+//                                    command the README shows that is not a step of `npm test`
+//                                    (operator CLI lines, curl examples checked against the answers
+//                                    the README prints, migrations); clean SIGTERM exit
 //   tsx scripts/smoke.ts dev     →  `npm run dev`: the demo merchant's banner, ready, /login, its
 //                                    printed curl answers a full name match
 // Each command runs with only PORT and DATA_DIR chosen here (a free port, a temporary folder).
@@ -9,6 +12,8 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { readmeCommands } from "./readme-commands";
+import { README_COMMANDS_RUN_BY_STEPS } from "./test-steps";
 
 const root = path.resolve(__dirname, "..");
 const mode = process.argv[2];
@@ -46,6 +51,81 @@ async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeou
     if (Date.now() > deadline) fail(`timed out waiting for ${what}`, output());
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+function bash(command: string, env: NodeJS.ProcessEnv) {
+  return spawnSync("bash", ["-c", command], { cwd: root, env, encoding: "utf8", timeout: 120_000 });
+}
+
+/** `data` without the fields that differ on every call. */
+function stable(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stable);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).filter(([k]) => !["timestamp", "paymentId", "checkoutUrl", "expiresAt", "_token"].includes(k)).map(([k, v]) => [k, stable(v)]));
+  }
+  return value;
+}
+
+/**
+ * Every README command no step of `npm test` runs, run here exactly as written against this server
+ * and its database. `$MERCHANT_ID`, `$KEY_ID`, `$PUBLIC_KEY` and `$SECRET_KEY` are what the README says
+ * they are (from `merchant create` and `key create`); curl lines go to this server instead of port 3000.
+ */
+async function runReadmeCommands(base: string, env: NodeJS.ProcessEnv, output: () => string) {
+  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+  const vars: Record<string, string> = {};
+  const migrations = () => spawnSync("git", ["status", "--porcelain", "prisma/migrations"], { cwd: root, encoding: "utf8" }).stdout;
+  const migrationsBefore = migrations();
+  let ran = 0;
+  // The operator CLI lines first: they create the merchant whose keys the API examples use.
+  const all = readmeCommands(readme);
+  const isCli = (c: { command: string }) => c.command.startsWith("npm run -s cli -- ");
+  for (const { command, promised } of [...all.filter(isCli), ...all.filter((c) => !isCli(c))]) {
+    if (README_COMMANDS_RUN_BY_STEPS[command]) continue;
+    const cmdEnv = { ...env, ...vars };
+    if (command.startsWith("npm run -s cli -- ")) {
+      const r = bash(command, cmdEnv);
+      if (r.status !== 0) fail(`README command failed (exit ${r.status}): ${command}\n${r.stderr}${r.stdout}`);
+      if (command.includes("--json")) {
+        const json = JSON.parse(r.stdout) as { merchantId?: string; keyId?: string; sandbox?: { publicKey: string; secretKey: string } };
+        if (command.includes("merchant create")) {
+          vars.MERCHANT_ID = json.merchantId!;
+          vars.PUBLIC_KEY = json.sandbox!.publicKey;
+          vars.SECRET_KEY = json.sandbox!.secretKey;
+          // Payments always check the whitelist: the examples below are sent from this machine.
+          const wl = bash(`npm run -s cli -- whitelist add --merchant "${vars.MERCHANT_ID}" --ip 127.0.0.1 --label smoke`, cmdEnv);
+          if (wl.status !== 0) fail(`could not whitelist 127.0.0.1: ${wl.stderr}`);
+        }
+        if (command.includes("key create")) vars.KEY_ID = json.keyId!;
+      }
+    } else if (command.startsWith("curl ")) {
+      if (!vars.SECRET_KEY) fail(`README curl line before any merchant exists: ${command}`);
+      const r = bash(command.replaceAll("http://localhost:3000", base), cmdEnv);
+      let answer: { status?: string; success?: boolean; data?: unknown };
+      try {
+        answer = JSON.parse(r.stdout) as typeof answer;
+      } catch {
+        fail(`README curl line did not answer JSON: ${command}\n${r.stdout}${r.stderr}`);
+      }
+      if (r.status !== 0 || (answer.status !== "success" && answer.success !== true)) fail(`README curl line failed: ${command}\n${r.stdout}`, output());
+      if (promised !== undefined && JSON.stringify(stable((promised as { data?: unknown }).data)) !== JSON.stringify(stable(answer.data))) {
+        fail(`README promises ${JSON.stringify(promised)} but the server answered ${r.stdout}`);
+      }
+    } else if (command === "npm run db:migrate") {
+      const r = bash(command, env);
+      if (r.status !== 0) fail(`${command} exited ${r.status}: ${r.stderr}`);
+    } else if (command.startsWith("npm run db:migration -- ")) {
+      // With the models unchanged it must find nothing to write, for either database.
+      const r = bash(command, env);
+      if (r.status !== 0 || (r.stderr.match(/migrations already match the schema/g) ?? []).length !== 2 || migrations() !== migrationsBefore) {
+        fail(`${command} did not find the migrations up to date (exit ${r.status}):\n${r.stderr}`);
+      }
+    } else {
+      fail(`the README shows a command that npm test does not run: ${command} (add it to scripts/smoke.ts or scripts/test-steps.ts)`);
+    }
+    ran++;
+  }
+  process.stderr.write(`[smoke start] ran ${ran} README commands\n`);
 }
 
 async function main() {
@@ -120,6 +200,8 @@ async function main() {
     const body = (await call.json()) as { data?: { status?: string; name_match_result?: string | null } };
     if (call.status !== 200 || body.data?.status !== "VALID") fail(`PAN verify answered ${call.status}: ${JSON.stringify(body)}`, output);
     if (mode === "dev" && body.data?.name_match_result !== "MATCH") fail(`the banner's example is not a full match: ${JSON.stringify(body)}`, output);
+
+    if (mode === "start") await runReadmeCommands(base, env, () => output);
 
     const code = await stop();
     if (code !== 0) fail(`SIGTERM ended the server with ${code}`, output);

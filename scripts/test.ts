@@ -1,84 +1,24 @@
-// `npm test`: unit + integration (vitest), the production build and start (`npm run build`,
-// `npm start`), browser tests (Playwright) and the development start (`npm run dev`), in that
-// order, stopping at the first failure with its exit code. SKIP_BUILD=1 reuses an existing build.
+// `npm test`: the stages of scripts/test-steps.ts (types, unit tests and the production build side by
+// side; integration tests; `npm start` with the README's commands; browser tests; `npm run dev`; a
+// benchmark smoke run), stopping at the first failure with its exit code. SKIP_BUILD=1 reuses an
+// existing build.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { stages, type Step } from "./test-steps";
 
 const root = path.resolve(__dirname, "..");
-const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-test-"));
-const vitestJson = path.join(resultsDir, "vitest.json");
-const playwrightJson = path.join(resultsDir, "playwright.json");
+const reports = {
+  vitestUnit: path.join(resultsDir, "vitest-unit.json"),
+  vitestIntegration: path.join(resultsDir, "vitest-integration.json"),
+  playwright: path.join(resultsDir, "playwright.json"),
+};
 
-interface Step {
-  name: string;
-  command: string;
-  args: string[];
-  env?: Record<string, string>;
-  skip?: string;
-  /** Returns an error message when the step cannot run. */
-  check?: () => string | undefined;
-}
-
-const steps: Step[] = [
-  {
-    name: "vitest",
-    command: bin("vitest"),
-    args: ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`],
-  },
-  {
-    // The README's production path, exactly as written: `npm run build`, then `npm start`.
-    name: "npm run build",
-    command: "npm",
-    args: ["run", "-s", "build"],
-    skip: process.env.SKIP_BUILD === "1" ? "SKIP_BUILD=1" : undefined,
-  },
-  {
-    name: "npm start",
-    command: bin("tsx"),
-    args: ["scripts/smoke.ts", "start"],
-  },
-  {
-    name: "playwright",
-    command: bin("playwright"),
-    args: ["test"],
-    env: { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson },
-    check: () => {
-      if (!fs.existsSync(chromium))
-        return `Chromium not found at ${chromium}. Playwright cannot download browsers here; install Debian's chromium: apt-get install -y chromium (or set CHROMIUM_PATH).`;
-      if (!fs.existsSync(path.join(root, ".next", "BUILD_ID")))
-        return "No production build in .next: run `npx next build` (or unset SKIP_BUILD).";
-      return undefined;
-    },
-  },
-  {
-    // The README's quick start after `npm install`: `npm run dev` with its demo banner.
-    name: "npm run dev",
-    command: bin("tsx"),
-    args: ["scripts/smoke.ts", "dev"],
-  },
-];
-
-let current: ChildProcess | undefined;
+const running = new Set<ChildProcess>();
 let stopping: NodeJS.Signals | undefined;
-
-// Children run in their own process group and get a single SIGINT from here whatever stopped us:
-// Playwright stops its web server on SIGINT, while SIGTERM would kill it and orphan the server.
-function onSignal(signal: NodeJS.Signals) {
-  const pid = current?.pid;
-  if (stopping) {
-    if (pid) kill(-pid, "SIGKILL");
-    return;
-  }
-  stopping = signal;
-  process.stderr.write(`\n[test] ${signal}: stopping\n`);
-  if (!pid) process.exit(128 + (os.constants.signals[signal] ?? 0));
-  kill(-pid, "SIGINT");
-  setTimeout(() => kill(-pid, "SIGKILL"), 30_000).unref();
-}
 
 function kill(target: number, signal: NodeJS.Signals) {
   try {
@@ -88,23 +28,62 @@ function kill(target: number, signal: NodeJS.Signals) {
   }
 }
 
+// Children run in their own process groups and get a single SIGINT from here whatever stopped us:
+// Playwright stops its web server on SIGINT, while SIGTERM would kill it and orphan the server.
+function onSignal(signal: NodeJS.Signals) {
+  if (stopping) {
+    for (const c of running) if (c.pid) kill(-c.pid, "SIGKILL");
+    return;
+  }
+  stopping = signal;
+  process.stderr.write(`\n[test] ${signal}: stopping\n`);
+  if (running.size === 0) process.exit(128 + (os.constants.signals[signal] ?? 0));
+  for (const c of running) if (c.pid) kill(-c.pid, "SIGINT");
+  setTimeout(() => {
+    for (const c of running) if (c.pid) kill(-c.pid, "SIGKILL");
+  }, 30_000).unref();
+}
+
 for (const s of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(s, () => onSignal(s));
 
-function run(step: Step): Promise<number> {
+function cannotRun(step: Step): string | undefined {
+  if (step.needs === "chromium" && !fs.existsSync(chromium)) {
+    return `Chromium not found at ${chromium}. Playwright cannot download browsers here; install Debian's chromium: apt-get install -y chromium (or set CHROMIUM_PATH).`;
+  }
+  if ((step.needs === "chromium" || step.needs === "build") && !fs.existsSync(path.join(root, ".next", "BUILD_ID"))) {
+    return "No production build in .next: run `npm run build` (or unset SKIP_BUILD).";
+  }
+  return undefined;
+}
+
+/** Runs one step; beside others its lines are prefixed with its name so the logs stay readable. */
+function run(step: Step, prefixed: boolean): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(step.command, step.args, {
+    const child = spawn("bash", ["-c", step.command], {
       cwd: root,
-      stdio: ["ignore", "inherit", "inherit"],
+      stdio: prefixed ? ["ignore", "pipe", "pipe"] : ["ignore", "inherit", "inherit"],
       detached: true,
       env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...step.env },
     });
-    current = child;
+    running.add(child);
+    if (prefixed) {
+      for (const stream of [child.stdout!, child.stderr!]) {
+        let rest = "";
+        stream.on("data", (c: Buffer) => {
+          const lines = (rest + c.toString()).split("\n");
+          rest = lines.pop() ?? "";
+          for (const line of lines) process.stderr.write(`[${step.name}] ${line}\n`);
+        });
+        stream.on("end", () => rest && process.stderr.write(`[${step.name}] ${rest}\n`));
+      }
+    }
     child.on("error", (err) => {
-      process.stderr.write(`[test] could not start ${step.command}: ${err.message} (run npm install)\n`);
+      process.stderr.write(`[test] could not start ${step.command}: ${err.message}\n`);
+      running.delete(child);
       resolve(127);
     });
     child.on("exit", (code, signal) => {
-      current = undefined;
+      running.delete(child);
       resolve(code ?? 128 + (signal ? os.constants.signals[signal] : 0));
     });
   });
@@ -118,20 +97,21 @@ function readJson(file: string): any {
   }
 }
 
-/** Test counts from the runners' JSON reports, for one closing line over both runners. */
+/** Test counts from the runners' JSON reports, for one closing line over all runners. */
 function tally() {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
   let seen = false;
-  const v = readJson(vitestJson);
-  if (v) {
+  for (const file of [reports.vitestUnit, reports.vitestIntegration]) {
+    const v = readJson(file);
+    if (!v) continue;
     seen = true;
     passed += v.numPassedTests ?? 0;
     failed += v.numFailedTests ?? 0;
     skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
   }
-  const p = readJson(playwrightJson)?.stats;
+  const p = readJson(reports.playwright)?.stats;
   if (p) {
     seen = true;
     passed += (p.expected ?? 0) + (p.flaky ?? 0);
@@ -147,26 +127,28 @@ async function main() {
   const started = Date.now();
   const done: string[] = [];
   let exitCode = 0;
-  for (const [i, step] of steps.entries()) {
-    const header = `[test] ${i + 1}/${steps.length} ${step.name}`;
-    if (step.skip) {
-      process.stderr.write(`\n${header}: skipped (${step.skip})\n`);
-      done.push(`${step.name} skipped`);
-      continue;
-    }
-    const problem = step.check?.();
+  const plan = stages(reports, process.env.SKIP_BUILD === "1");
+  for (const [i, stage] of plan.entries()) {
+    const header = `[test] ${i + 1}/${plan.length} ${stage.map((s) => s.name).join(" + ")}`;
+    const problem = stage.map(cannotRun).find(Boolean);
     if (problem) {
       process.stderr.write(`\n${header}: cannot run\n[test] ${problem}\n`);
-      done.push(`${step.name} not run`);
+      done.push(`${stage.map((s) => s.name).join("+")} not run`);
       exitCode = 1;
       break;
     }
-    process.stderr.write(`\n${header}: ${path.relative(root, step.command)} ${step.args.join(" ")}\n`);
-    const t0 = Date.now();
-    const code = await run(step);
-    done.push(`${step.name} ${seconds(Date.now() - t0)}${code === 0 ? "" : ` FAILED (exit ${code})`}`);
-    if (code !== 0 || stopping) {
-      exitCode = stopping ? 128 + (os.constants.signals[stopping] ?? 0) : code;
+    process.stderr.write(`\n${header}: ${stage.map((s) => s.command).join(" & ")}\n`);
+    const codes = await Promise.all(
+      stage.map(async (step) => {
+        const t0 = Date.now();
+        const code = await run(step, stage.length > 1);
+        done.push(`${step.name} ${seconds(Date.now() - t0)}${code === 0 ? "" : ` FAILED (exit ${code})`}`);
+        return code;
+      }),
+    );
+    const failedCode = codes.find((c) => c !== 0);
+    if (failedCode !== undefined || stopping) {
+      exitCode = stopping ? 128 + (os.constants.signals[stopping] ?? 0) : failedCode!;
       break;
     }
   }

@@ -71,3 +71,8 @@ export function whitelistEntryCreatedAt(merchantId: string, cidr: string): Date 
   if (!row) throw new Error(`No whitelist entry ${cidr}`);
   return new Date(row.createdAt);
 }
+
+/** The origins allowed to frame the merchant's hosted checkout (Settings does the same); null clears them. */
+export function setCheckoutFrameOrigins(merchantId: string, origins: string | null): void {
+  withDb((db) => db.prepare("UPDATE Merchant SET checkoutFrameOrigins = ? WHERE id = ?").run(origins, merchantId));
+}

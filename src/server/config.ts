@@ -101,7 +101,7 @@ function loadOrCreateSecrets(dataDir: string, env: z.infer<typeof EnvSchema>): S
 /** Tightens a file or folder the server owns (it holds the database and secrets); a missing one is fine. */
 export function restrictToOwner(target: string, mode: number) {
   try {
-    if ((fs.statSync(target).mode & 0o777) !== mode) fs.chmodSync(target, mode);
+    if ((fs.statSync(/* turbopackIgnore: true */ target).mode & 0o777) !== mode) fs.chmodSync(/* turbopackIgnore: true */ target, mode);
   } catch {
     // not there yet, or not ours to change
   }

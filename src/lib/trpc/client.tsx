@@ -4,7 +4,12 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState } from "react";
+import { z } from "zod";
 import type { DashboardRouter } from "@/server/api/dashboard/router";
+
+// In the browser zod would probe `new Function` for its fast path, which the pages' CSP forbids
+// (and reports); the forms' schemas are small, so the plain path costs nothing noticeable.
+if (typeof window !== "undefined") z.config({ jitless: true });
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<DashboardRouter>();
 

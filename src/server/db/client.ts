@@ -45,7 +45,8 @@ export function restrictSqliteFiles(file: string) {
   if (file === ":memory:") return;
   for (const f of [file, `${file}-wal`, `${file}-shm`]) {
     try {
-      if ((fs.statSync(f).mode & 0o777) !== 0o600) fs.chmodSync(f, 0o600);
+      // Run-time paths: the build must not trace the project through them.
+      if ((fs.statSync(/* turbopackIgnore: true */ f).mode & 0o777) !== 0o600) fs.chmodSync(/* turbopackIgnore: true */ f, 0o600);
     } catch {
       // not created (yet), or owned by someone else
     }

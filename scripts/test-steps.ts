@@ -1,0 +1,45 @@
+// What `npm test` runs, stage by stage: steps of one stage run side by side, stages one after the
+// other. Each step is a command the README shows, run exactly as written (the environment only
+// picks ports, folders and report files, or scales the benchmark down to a smoke run).
+
+export interface Step {
+  name: string;
+  /** Run with bash. */
+  command: string;
+  env?: Record<string, string>;
+  /** Returns why the step cannot run, if it cannot. */
+  needs?: "chromium" | "build";
+}
+
+export function stages(reports: { vitestUnit: string; vitestIntegration: string; playwright: string }, skipBuild: boolean): Step[][] {
+  return [
+    // Cheap and independent: types, pure logic and the production build share the two cores.
+    [
+      { name: "typecheck", command: "npm run typecheck" },
+      { name: "unit", command: "npm run test:unit", env: { VITEST_JSON_REPORT: reports.vitestUnit } },
+      ...(skipBuild ? [] : [{ name: "build", command: "npm run build" }]),
+    ],
+    // Integration tests start servers and time things: alone.
+    [{ name: "integration", command: "npm run test:integration", env: { VITEST_JSON_REPORT: reports.vitestIntegration } }],
+    // `npm start` and every other README command that needs a running server (CLI lines, curl examples).
+    [{ name: "npm start", command: "npx tsx scripts/smoke.ts start", needs: "build" }],
+    [{ name: "e2e", command: "npm run test:e2e", env: { PLAYWRIGHT_JSON_OUTPUT_FILE: reports.playwright }, needs: "chromium" }],
+    [{ name: "npm run dev", command: "npx tsx scripts/smoke.ts dev" }],
+    // The benchmark as a smoke run: one short SQLite round, so the command is known to work.
+    [{ name: "bench", command: "npm run bench", env: { BENCH_SECONDS: "1", BENCH_DB: "sqlite", BENCH_CONNECTIONS: "10" } }],
+  ];
+}
+
+/** README commands run by a step of `npm test` itself (the rest are run by `scripts/smoke.ts start`). */
+export const README_COMMANDS_RUN_BY_STEPS: Record<string, string> = {
+  "npm install && npm run dev": ".ci/run installs with `npm install`; the `npm run dev` step starts the quick start",
+  "npm test": "the command CI runs (.ci/run)",
+  "npm run dev": "the `npm run dev` step",
+  "npm run build": "the build step",
+  "npm start": "the `npm start` step",
+  "npm run test:unit": "the unit step",
+  "npm run test:integration": "the integration step",
+  "npm run test:e2e": "the e2e step",
+  "npm run typecheck": "the typecheck step",
+  "npm run bench": "the bench step (one short round)",
+};
