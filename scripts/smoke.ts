@@ -143,9 +143,23 @@ async function main() {
   child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
   let exitCode: number | null = null;
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve((exitCode = code))));
+  // npm → sh → node server.ts: SIGTERM goes to the server alone, as a process manager would stop it,
+  // and npm then exits with the server's own exit code.
+  const descendants = (pid: number): number[] => {
+    const kids = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).stdout.split("\n").filter(Boolean).map(Number);
+    return kids.flatMap((k) => [k, ...descendants(k)]);
+  };
+  const isServer = (pid: number) => {
+    try {
+      const argv = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      return path.basename(argv[0] ?? "") === "node" && argv.includes("server.ts");
+    } catch {
+      return false;
+    }
+  };
   const stop = async () => {
-    if (exitCode === null && child.pid) process.kill(-child.pid, "SIGTERM");
-    return Promise.race([exited, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 20_000))]);
+    if (exitCode === null && child.pid) for (const pid of descendants(child.pid).filter(isServer)) process.kill(pid, "SIGTERM");
+    return Promise.race([exited, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 20_000).unref())]);
   };
   process.on("exit", () => {
     if (exitCode === null && child.pid) {
