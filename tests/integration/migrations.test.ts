@@ -83,17 +83,20 @@ describe.each<DbProvider>(["sqlite", "postgresql"])("migrations on %s", (provide
 });
 
 describe("SQLite connection settings", () => {
-  it("use WAL, synchronous=NORMAL, a busy timeout and foreign keys", async () => {
+  it("use WAL, synchronous=FULL (a commit survives a power loss), a busy timeout and foreign keys", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-sqlite-"));
     const db = createPrismaClient(`file:${path.join(dir, "p.db")}`);
+    const normal = createPrismaClient(`file:${path.join(dir, "p.db")}`, { sqliteSynchronous: "NORMAL" });
     try {
-      const one = async (pragma: string) => Object.values((await db.$queryRawUnsafe<object[]>(`PRAGMA ${pragma}`))[0])[0];
-      expect(await one("journal_mode")).toBe("wal");
-      expect(await one("synchronous")).toBe(1n);
-      expect(await one("busy_timeout")).toBe(5000n);
-      expect(await one("foreign_keys")).toBe(1n);
+      const one = async (client: typeof db, pragma: string) => Object.values((await client.$queryRawUnsafe<object[]>(`PRAGMA ${pragma}`))[0])[0];
+      expect(await one(db, "journal_mode")).toBe("wal");
+      expect(await one(db, "synchronous")).toBe(2n);
+      expect(await one(db, "busy_timeout")).toBe(5000n);
+      expect(await one(db, "foreign_keys")).toBe(1n);
+      expect(await one(normal, "synchronous")).toBe(1n);
     } finally {
       await db.$disconnect();
+      await normal.$disconnect();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
