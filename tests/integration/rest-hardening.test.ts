@@ -121,19 +121,20 @@ describe("REST door against a stranger", () => {
     expect(row?.path.length).toBe(1024);
   });
 
-  /** A POST with the path sent exactly as given (URL helpers would read `//v1/…` as a host). */
-  function rawPost(rawPath: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; json: any }> {
+  /** A request with the path sent exactly as given (URL helpers fold `%2e%2e` and read `//v1/…` as a host). */
+  function rawRequest(method: string, rawPath: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; json: any }> {
     return new Promise((resolve, reject) => {
-      const payload = JSON.stringify(body);
-      const req = http.request({ host: "127.0.0.1", port: server.port, path: rawPath, method: "POST", agent: false, headers: { ...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) } }, (res) => {
+      const payload = body === undefined ? "" : JSON.stringify(body);
+      const req = http.request({ host: "127.0.0.1", port: server.port, path: rawPath, method, agent: false, headers: { ...headers, ...(payload ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) } : {}) } }, (res) => {
         let text = "";
         res.on("data", (c) => (text += c));
         res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: JSON.parse(text) }));
       });
       req.on("error", reject);
-      req.end(payload);
+      req.end(payload || undefined);
     });
   }
+  const rawPost = (rawPath: string, body: unknown, headers: Record<string, string>) => rawRequest("POST", rawPath, body, headers);
 
   describe("answers every REST-looking request in the envelope, never a 500 for a client fault", () => {
     it("accepts media types in any case", async () => {
@@ -143,7 +144,7 @@ describe("REST door against a stranger", () => {
     });
 
     it.each(["/api/payments/%2e%2e/status", "/api/payments/../status", "/api/payments/%2E/status", "/api/payments/.%2e/status"])("GET %s → 404 in the envelope", async (p) => {
-      const r = await request(server.url, p, { headers: payHeaders() });
+      const r = await rawRequest("GET", p, undefined, payHeaders());
       expect(r.status).toBe(404);
       expect(r.json).toMatchObject({ success: false, error: { code: "NOT_FOUND" } });
       expect(r.headers["x-request-id"]).toBe(r.json.requestId);
@@ -161,6 +162,8 @@ describe("REST door against a stranger", () => {
       expect(r.headers["content-type"]).toMatch(/application\/json/);
       expect(r.json.error.code).toBe("NOT_FOUND");
       expect(kind === "v1" ? r.json.status : r.json.success).toBe(kind === "v1" ? "error" : false);
+      // The door's envelope, with the request id the response header carries.
+      expect(kind === "v1" ? r.json.request_id : r.json.requestId).toBe(r.headers["x-request-id"]);
     });
 
     it("records an aborted body as the client's fault (400), with no error-level log", async () => {
