@@ -21,7 +21,10 @@ export default defineConfig({
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Two files at a time: most of their time is spent waiting on servers, CLIs and clocks, and
+          // each file has its own server, database and ports. (Measured: 6 min → under 4 on 2 cores.)
+          fileParallelism: true,
+          maxWorkers: 2,
         },
       },
     ],
