@@ -1,4 +1,6 @@
 /** Cookie remembering the dashboard's Sandbox/Live choice; read by server layouts, written by the switch. */
 export const MODE_COOKIE = "parakh_mode";
 
-export type Mode = "sandbox" | "live";
+/** Every merchant has both; data never crosses them. The one definition of the type. */
+export const MODES = ["sandbox", "live"] as const;
+export type Mode = (typeof MODES)[number];

@@ -4,7 +4,7 @@ import { ERROR_CODES, type ErrorCode } from "@/server/errors";
 import { apiErrorSchema, v1ErrorSchema } from "@/server/rest/envelope";
 import type { Meta, RestMeta } from "@/server/trpc/init";
 import { SANDBOX_TABLES, sandboxTableMarkdown } from "@/server/providers/sandbox-catalog";
-import { operationExamples } from "@/server/services/sandbox/examples";
+import { operationExamples } from "@/server/rest/openapi-examples";
 import { z } from "zod";
 
 /** Codes the door itself can answer for any operation, by auth scheme. */

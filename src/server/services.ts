@@ -4,7 +4,7 @@ import { createPrismaClient, type Db } from "@/server/db/client";
 import { createProviders, type ProviderSet } from "@/server/providers";
 import { sandboxProcessor, unconfiguredProcessor } from "@/server/providers/payments/sandbox";
 import type { PaymentProcessor } from "@/server/providers/payments/types";
-import type { Mode } from "@/server/rest/state";
+import type { Mode } from "@/lib/mode";
 import { AuditWriter } from "@/server/services/audit/audit-writer";
 import { AuthCache } from "@/server/services/auth/auth-cache";
 import { FailedAuthLimiter } from "@/server/services/auth/failed-auth-limiter";

@@ -61,7 +61,7 @@ describe("merchant accounts", () => {
   it("needs a merchant session for account procedures", async () => {
     await expect(anon().account.me()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
     const admin = dashboardRouter.createCaller(ctx({ id: "adm_x", email: "a@b.c", role: "admin" }));
-    await expect(admin.account.me()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    await expect(admin.account.me()).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
 
   it("saves the profile and branding with the shared schema's rules", async () => {

@@ -105,9 +105,9 @@ describe("admin router (operator area)", () => {
       c.admin.actions({}),
     ];
 
-    it("refuses a merchant session on every admin procedure, and changes nothing", async () => {
+    it("refuses a merchant session on every admin procedure (FORBIDDEN), and changes nothing", async () => {
       const codes = await Promise.all(calls(caller(alphaSession), alpha.merchantId).map(codeOf));
-      expect(codes).toEqual(Array(6).fill("UNAUTHORIZED"));
+      expect(codes).toEqual(Array(6).fill("FORBIDDEN"));
       const m = await db().merchant.findUniqueOrThrow({ where: { id: alpha.merchantId } });
       expect(m.status).toBe("ACTIVE");
       expect(m.liveEnabled).toBe(false);

@@ -15,7 +15,7 @@ const { applyMigrations } = await import("@/server/db/migrate");
 const { createPrismaClient } = await import("@/server/db/client");
 const { getServices } = await import("@/server/services");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
-const { overviewStats } = await import("@/server/api/dashboard/overview");
+const { overviewStats } = await import("@/server/services/audit/overview");
 const { createMerchant, approveGoLive } = await import("@/server/services/merchants/merchants");
 
 type Db = ReturnType<typeof createPrismaClient>;

@@ -204,7 +204,7 @@ describe("forgot password", () => {
     const list = await caller({ id: admin.adminId, email: admin.email, role: "admin" }).admin.emails({});
     expect(list.items.find((m) => m.id === msg.id)).toMatchObject({ to: email, subject: "Reset your Parakh password", status: "OUTBOX", body: msg.body });
     expect(list.items[0]!.createdAt >= list.items[list.items.length - 1]!.createdAt).toBe(true);
-    expect((await failure(caller({ id: "mer_x", email, role: "merchant" }).admin.emails({}))).code).toBe("UNAUTHORIZED");
+    expect((await failure(caller({ id: "mer_x", email, role: "merchant" }).admin.emails({}))).code).toBe("FORBIDDEN");
 
     const production = { ...getServices(), config: configFrom({ ...process.env, NODE_ENV: "production" }) };
     stderr = [];

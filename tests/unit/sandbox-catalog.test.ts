@@ -6,7 +6,7 @@ import { sandboxProcessor } from "@/server/providers/payments/sandbox";
 import type { PaymentMethodInput } from "@/server/providers/payments/types";
 import { SANDBOX_PAN_ROWS, SANDBOX_PAYMENT_ROWS, SANDBOX_PF_ROWS, SANDBOX_UAN_ROWS, type SandboxRow } from "@/server/providers/sandbox-catalog";
 import { verifyEpfo } from "@/server/services/employment/verify-epfo";
-import { panVerifyRequestExample } from "@/server/services/sandbox/examples";
+import { panVerifyRequestExample } from "@/server/rest/openapi-examples";
 import { verifyPan } from "@/server/services/identity/verify-pan";
 
 /** Runs one call and checks it against the row's documented expectation. */

@@ -1,7 +1,7 @@
 import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
 import { authOptions, type Role } from "@/server/auth/options";
-import { sessionIsCurrent } from "@/server/auth/session-state";
+import { sessionIsCurrent } from "@/server/services/accounts/sessions";
 import { getServices } from "@/server/services";
 
 function signInUrl(role: Role, next: string, ended = false) {
@@ -14,11 +14,4 @@ export async function requireUser(role: Role, next: string) {
   if (!session?.user?.id || session.user.role !== role) redirect(signInUrl(role, next));
   if (!(await sessionIsCurrent(getServices().db, role, session.user.id, session.user.sessionVersion))) redirect(signInUrl(role, next, true));
   return session.user;
-}
-
-/** The signed-in user, or null (signed out, or a revoked session). */
-export async function currentUser() {
-  const session = await getServerSession(authOptions());
-  if (!session?.user?.id) return null;
-  return (await sessionIsCurrent(getServices().db, session.user.role, session.user.id, session.user.sessionVersion)) ? session.user : null;
 }

@@ -120,3 +120,8 @@ export function dbProvider(db: Db | DbTx): DbProvider {
   if (internal?.activeProvider === "postgresql" || internal?.activeProvider === "sqlite") return internal.activeProvider;
   throw new Error("dbProvider: not a client from createPrismaClient");
 }
+
+/** Closes the client's connections (graceful shutdown). */
+export async function closeDatabase(db: Db): Promise<void> {
+  await db.$disconnect();
+}

@@ -2,7 +2,11 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import { restRouter } from "@/server/api/rest-router";
 import { getConfig } from "@/server/config";
-import { applyMigrations, pendingMigrations } from "@/server/db/migrate";
+import { closeDatabase } from "@/server/db/client";
+import { checkReadiness } from "@/server/db/health";
+import { applyMigrations } from "@/server/db/migrate";
+import { AppError } from "@/server/errors";
+import { errorPayload } from "@/server/http/error-response";
 import { requestIdFrom } from "@/server/lib/ids";
 import { IpMatcher, resolveClientIp } from "@/server/lib/ip";
 import { log } from "@/server/lib/logger";
@@ -12,7 +16,7 @@ import { getServices } from "@/server/services";
 import { purgeExpiredAuditLogs } from "@/server/services/audit/audit-writer";
 import { purgeExpiredIdempotency } from "@/server/services/idempotency/idempotency";
 import { ensureDemoMerchant, type DemoCredentials } from "@/server/services/merchants/demo";
-import { panVerifyRequestExample } from "@/server/services/sandbox/examples";
+import { panVerifyRequestExample } from "@/server/rest/openapi-examples";
 import { serveDocsAsset } from "@/server/http/static-docs";
 import { guardConnections } from "@/server/http/connection-guard";
 import { API_CONTENT_SECURITY_POLICY, baseSecurityHeaders, checkoutPaymentIdOf, newNonce, pageSecurityHeaders } from "@/server/http/security-headers";
@@ -129,18 +133,16 @@ export async function startParakh(opts: StartOptions) {
       void restDoor.handle(req, res, pathname, clientIp);
       return;
     }
-    res.setHeader("X-Request-Id", requestIdFrom(req.headers["x-request-id"]));
+    const requestId = requestIdFrom(req.headers["x-request-id"]);
+    res.setHeader("X-Request-Id", requestId);
     if (pathname === "/api/health") return sendJson(res, 200, { status: "ok" });
     if (pathname === "/api/ready") {
-      void (async () => {
-        try {
-          await services.db.$queryRawUnsafe("SELECT 1");
-          if (!ready) ready = (await pendingMigrations(config.databaseUrl)).length === 0;
-          sendJson(res, ready ? 200 : 503, { status: ready ? "ready" : "migrations pending" });
-        } catch {
-          sendJson(res, 503, { status: "database unreachable" });
-        }
-      })();
+      void checkReadiness(services.db, ready).then((state) => {
+        ready = state === "ready";
+        if (ready) return sendJson(res, 200, { status: "ready" });
+        const { status, body } = errorPayload(new AppError("SERVICE_UNAVAILABLE", state === "migrations pending" ? "Database migrations are pending." : "The database is unreachable."), requestId);
+        sendJson(res, status, body);
+      });
       return;
     }
     if (pathname === "/api/openapi.json") {
@@ -151,11 +153,17 @@ export async function startParakh(opts: StartOptions) {
       return;
     }
     if (pathname.startsWith("/docs/assets/") && serveDocsAsset(pathname.slice("/docs/assets/".length), res)) return;
-    if (!nextHandler) return sendJson(res, 404, { status: "error", error: { code: "NOT_FOUND", message: "This instance serves the API only." } });
+    if (!nextHandler) {
+      const { status, body } = errorPayload(new AppError("NOT_FOUND", "This instance serves the API only."), requestId);
+      return sendJson(res, status, body);
+    }
     req.headers[CLIENT_IP_HEADER] = clientIp;
     handlePage(req, res, pathname, nextHandler).catch((err) => {
       log.error("page handler failed", { err });
-      if (!res.headersSent) sendJson(res, 500, { status: "error", error: { code: "INTERNAL_ERROR", message: "Something went wrong." } });
+      if (!res.headersSent) {
+        const { status, body } = errorPayload("INTERNAL_ERROR", requestId);
+        sendJson(res, status, body);
+      }
     });
   });
   // Slow or silent clients are cut off: headers must arrive in time, the whole request too, and a
@@ -219,7 +227,7 @@ export async function startParakh(opts: StartOptions) {
     await jobs?.stop(config.shutdownTimeoutMs);
     await services.auditWriter.drain();
     await services.authCache.stop();
-    await services.db.$disconnect();
+    await closeDatabase(services.db);
     log.info("stopped");
     process.exit(0);
   }

@@ -1,6 +1,6 @@
 import { AppError } from "@/server/errors";
 import type { Config } from "@/server/config";
-import type { Mode } from "@/server/rest/state";
+import type { Mode } from "@/lib/mode";
 import type { PanProvider } from "@/server/providers/pan/types";
 import type { EpfoProvider } from "@/server/providers/epfo/types";
 import { sandboxPanProvider } from "@/server/providers/pan/sandbox";

@@ -4,6 +4,7 @@ import { safeEqual } from "@/server/lib/crypto";
 import type { RestAuth } from "@/server/rest/state";
 import type { AppServices } from "@/server/services";
 import { modeOfKey } from "@/server/services/auth/api-keys";
+import { requireLiveEnabled } from "@/server/services/merchants/live-mode";
 import type { CachedKey } from "@/server/services/auth/auth-cache";
 import type { RestMeta } from "@/server/trpc/init";
 
@@ -65,7 +66,7 @@ export function restAuthOf(key: CachedKey): RestAuth {
 /** What applies to every valid key: suspension, go-live, the IP whitelist, the per-key rate limit. */
 export function admitKey(services: AppServices, key: CachedKey, scheme: AuthScheme, clientIp: string) {
   if (key.merchant.status !== "ACTIVE") throw new AppError("MERCHANT_SUSPENDED");
-  if (key.mode === "live" && !key.merchant.liveEnabled) throw new AppError("LIVE_MODE_NOT_ENABLED");
+  requireLiveEnabled(key.mode, key.merchant.liveEnabled);
   // Payments always check the whitelist; /v1 and KYC only when the merchant turns it on for them.
   const enforce = scheme === "merchant" || key.merchant.enforceWhitelistAll;
   if (enforce && !key.merchant.whitelist.has(clientIp)) {

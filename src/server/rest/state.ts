@@ -1,17 +1,8 @@
 import type { IncomingMessage } from "node:http";
+import type { Mode } from "@/lib/mode";
 import type { EnvelopeKind } from "@/server/rest/envelope";
+import type { VerificationRecord } from "@/server/services/audit/audit-writer";
 
-export type Mode = "sandbox" | "live";
-
-/** A verification row written with the request's audit record (same group commit). */
-export interface VerificationRecord {
-  kind: "PAN" | "EPFO";
-  subject: string;
-  nameQueried: string | null;
-  outcome: string;
-  nameMatch: number | null;
-  errorCode: string | null;
-}
 
 export interface RestAuth {
   merchantId: string;

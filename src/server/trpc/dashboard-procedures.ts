@@ -1,7 +1,9 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { AppError, ERROR_CODES } from "@/server/errors";
-import { currentAdmin, currentMerchant } from "@/server/auth/session-state";
+import { MODES, type Mode } from "@/lib/mode";
+import { currentAdmin, currentMerchant } from "@/server/services/accounts/sessions";
+import { requireLiveEnabled } from "@/server/services/merchants/live-mode";
 import { log } from "@/server/lib/logger";
 import { t } from "@/server/trpc/init";
 
@@ -19,11 +21,15 @@ const appErrors = t.middleware(async ({ next, path }) => {
 
 /** Mutations must come from our own pages: a custom header (forces a CORS preflight) and a same-origin Origin. */
 const sameOriginMutations = t.middleware(({ ctx, type, next }) => {
-  if (type === "mutation" && !ctx.sameOrigin) {
-    throw new TRPCError({ code: "FORBIDDEN", message: "Cross-site request refused." });
-  }
+  if (type === "mutation" && !ctx.sameOrigin) throw new AppError("FORBIDDEN", "Cross-site request refused.");
   return next();
 });
+
+/** No session is UNAUTHORIZED (sign in); a session of the other role is FORBIDDEN (signing in again changes nothing). */
+function requireRole(session: { role: string } | null | undefined, role: "merchant" | "admin") {
+  if (!session) throw new AppError("UNAUTHORIZED", role === "admin" ? "Operators only: please sign in." : "Please sign in.");
+  if (session.role !== role) throw new AppError("FORBIDDEN", role === "admin" ? "Operators only." : "Merchant accounts only.");
+}
 
 export const publicDashboardProcedure = t.procedure.use(appErrors).use(sameOriginMutations);
 
@@ -41,27 +47,29 @@ const SESSION_ENDED = "Your session has ended. Please sign in again.";
  * read-only.
  */
 export const merchantSessionProcedure = publicDashboardProcedure.use(async ({ ctx, type, path, next }) => {
-  if (!ctx.session || ctx.session.role !== "merchant") throw new TRPCError({ code: "UNAUTHORIZED", message: "Please sign in." });
-  const merchant = await currentMerchant(ctx.services.db, ctx.session.id, ctx.session.sessionVersion);
-  if (!merchant) throw new TRPCError({ code: "UNAUTHORIZED", message: SESSION_ENDED });
+  requireRole(ctx.session, "merchant");
+  const session = ctx.session!;
+  const merchant = await currentMerchant(ctx.services.db, session.id, session.sessionVersion);
+  if (!merchant) throw new AppError("UNAUTHORIZED", SESSION_ENDED);
   if (merchant.status === "SUSPENDED" && type === "mutation" && !ALLOWED_WHILE_SUSPENDED.has(path)) {
     throw new AppError("MERCHANT_SUSPENDED", "This account is suspended, so the dashboard is read-only. Contact support to have it reinstated.");
   }
-  return next({ ctx: { merchantId: ctx.session.id, user: ctx.session, merchant } });
+  return next({ ctx: { merchantId: session.id, user: session, merchant } });
 });
 
-export const modeSchema = z.enum(["sandbox", "live"]);
+export const modeSchema = z.enum(MODES);
 
 /** Mode-scoped reads and writes; live only after go-live approval. */
 export const modeProcedure = merchantSessionProcedure.input(z.object({ mode: modeSchema })).use(async ({ ctx, input, next }) => {
-  const mode = (input as { mode: "sandbox" | "live" }).mode;
-  if (mode === "live" && !ctx.merchant.liveEnabled) throw new AppError("LIVE_MODE_NOT_ENABLED");
+  const mode = (input as { mode: Mode }).mode;
+  requireLiveEnabled(mode, ctx.merchant.liveEnabled);
   return next({ ctx: { mode } });
 });
 
 /** An operator (admin role) whose session is still current. */
 export const adminSessionProcedure = publicDashboardProcedure.use(async ({ ctx, next }) => {
-  if (!ctx.session || ctx.session.role !== "admin") throw new TRPCError({ code: "UNAUTHORIZED", message: "Operators only." });
-  if (!(await currentAdmin(ctx.services.db, ctx.session.id, ctx.session.sessionVersion))) throw new TRPCError({ code: "UNAUTHORIZED", message: SESSION_ENDED });
-  return next({ ctx: { admin: ctx.session } });
+  requireRole(ctx.session, "admin");
+  const session = ctx.session!;
+  if (!(await currentAdmin(ctx.services.db, session.id, session.sessionVersion))) throw new AppError("UNAUTHORIZED", SESSION_ENDED);
+  return next({ ctx: { admin: session } });
 });

@@ -7,15 +7,13 @@ import { ToastProvider } from "@/components/ui";
 import { TrpcProviders } from "@/lib/trpc/client";
 import { requireUser } from "@/server/auth/session";
 import { getServices } from "@/server/services";
+import { merchantHeader } from "@/server/services/merchants/account";
 
 export const dynamic = "force-dynamic";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const user = await requireUser("merchant", "/dashboard");
-  const merchant = await getServices().db.merchant.findUnique({
-    where: { id: user.id },
-    select: { name: true, email: true, status: true, liveEnabled: true },
-  });
+  const merchant = await merchantHeader(getServices().db, user.id);
   if (!merchant) redirect("/login");
   const cookieMode = (await cookies()).get(MODE_COOKIE)?.value;
   const initialMode: Mode = cookieMode === "live" && merchant.liveEnabled ? "live" : "sandbox";

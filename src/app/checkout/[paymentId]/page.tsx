@@ -6,9 +6,9 @@ import { CheckoutFrame } from "@/components/checkout/frame";
 import { SANDBOX_UPI_PAYEE, upiIntentUrl } from "@/components/checkout/upi";
 import { formatPaise, formatRupees } from "@/lib/money";
 import { TrpcProviders } from "@/lib/trpc/client";
-import { dashboardRouter } from "@/server/api/dashboard/router";
 import { SANDBOX_BANKS } from "@/server/providers/payments/sandbox";
 import { issueCheckoutToken } from "@/server/services/payments/checkout-token";
+import { checkoutState } from "@/server/services/payments/checkout-page";
 import { getServices } from "@/server/services";
 import { loadCheckoutPayment } from "./load";
 
@@ -30,9 +30,7 @@ export default async function CheckoutPage({ params }: Params) {
   const { payment, merchant } = data;
   const token = issueCheckoutToken(payment.id, payment.expiresAt);
   // The same answer the page's polling gets, so the first paint already shows the right state.
-  const initialState = await dashboardRouter
-    .createCaller({ services: getServices(), rest: null, req: null, res: null, session: null, clientIp: null, sameOrigin: false })
-    .checkout.state({ paymentId: payment.id, token });
+  const initialState = await checkoutState(getServices().db, payment.id);
   const upiIntent = upiIntentUrl({ payee: SANDBOX_UPI_PAYEE, payeeName: merchant.label, amount: formatPaise(payment.amountPaise), orderId: payment.orderId, paymentId: payment.id });
   const qrSvg = await QRCode.toString(upiIntent, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
   const amountLabel = formatRupees(payment.amountPaise);

@@ -1,16 +1,7 @@
 import { createKeyInput, keyStatus, revokeKeyInput, rotateKeyInput } from "@/lib/schemas/keys";
-import { AppError } from "@/server/errors";
 import { apiBaseUrls } from "@/server/lib/api-base-urls";
-import {
-  createApiKey,
-  findMerchantKey,
-  listApiKeys,
-  MAX_USABLE_KEYS_PER_MODE,
-  revokeApiKey,
-  rotateModeKey,
-  type CreatedKey,
-} from "@/server/services/auth/api-keys";
-import { createSigningSecret, currentSigningSecret, rotateSigningSecret, SIGNING_SECRET_GRACE_MS } from "@/server/services/merchants/signing-secrets";
+import { createMerchantKey, listApiKeys, revokeMerchantKey, rotateModeKey, type CreatedKey } from "@/server/services/auth/api-keys";
+import { revealSigningSecret, rotateSigningSecret, SIGNING_SECRET_GRACE_MS, signingSecretStatus } from "@/server/services/merchants/signing-secrets";
 import { modeProcedure } from "@/server/trpc/dashboard-procedures";
 import { router } from "@/server/trpc/init";
 
@@ -24,18 +15,8 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export const keysRouter = router({
   /** The mode's keys (never a secret or its hash), when its signing secret last changed, and the API addresses. */
   list: modeProcedure.query(async ({ ctx }) => {
-    const db = ctx.services.db;
-    const [keys, secrets] = await Promise.all([
-      listApiKeys(db, ctx.merchantId, ctx.mode),
-      db.signingSecret.findMany({
-        where: { merchantId: ctx.merchantId, mode: ctx.mode, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
-        orderBy: { createdAt: "desc" },
-        select: { createdAt: true, expiresAt: true },
-      }),
-    ]);
+    const [keys, secret] = await Promise.all([listApiKeys(ctx.services.db, ctx.merchantId, ctx.mode), signingSecretStatus(ctx.services.db, ctx.merchantId, ctx.mode)]);
     const now = Date.now();
-    const current = secrets.find((s) => s.expiresAt === null);
-    const previous = secrets.find((s) => s.expiresAt !== null);
     return {
       keys: keys.map((k) => ({
         id: k.id,
@@ -48,23 +29,14 @@ export const keysRouter = router({
         revokedAt: iso(k.revokedAt),
         status: keyStatus(k, now),
       })),
-      signingSecret: { createdAt: iso(current?.createdAt ?? null), previousValidUntil: iso(previous?.expiresAt ?? null) },
+      signingSecret: { createdAt: iso(secret.createdAt), previousValidUntil: iso(secret.previousValidUntil) },
       // For the page's example calls: the x-merchant-id / merchantId value and where each API lives.
       merchantId: ctx.merchantId,
       apiBaseUrls: apiBaseUrls(ctx.services.config),
     };
   }),
 
-  create: modeProcedure.input(createKeyInput).mutation(async ({ ctx, input }) => {
-    const db = ctx.services.db;
-    const usable = await db.apiKey.count({
-      where: { merchantId: ctx.merchantId, mode: ctx.mode, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
-    });
-    if (usable >= MAX_USABLE_KEYS_PER_MODE) {
-      throw new AppError("CONFLICT", `You already have ${MAX_USABLE_KEYS_PER_MODE} working keys in this mode; revoke one you no longer use first.`);
-    }
-    return shownOnce(await createApiKey(db, ctx.merchantId, ctx.mode, input.label));
-  }),
+  create: modeProcedure.input(createKeyInput).mutation(async ({ ctx, input }) => shownOnce(await createMerchantKey(ctx.services.db, ctx.merchantId, ctx.mode, input.label))),
 
   /** Replaces a key; the old one keeps working for `graceSeconds` (0 = stops now). */
   rotate: modeProcedure.input(rotateKeyInput).mutation(async ({ ctx, input }) => {
@@ -72,19 +44,10 @@ export const keysRouter = router({
     return { key: shownOnce(created), oldKey: { id: old.id, expiresAt: old.expiresAt.toISOString(), revoked: old.revoked } };
   }),
 
-  revoke: modeProcedure.input(revokeKeyInput).mutation(async ({ ctx, input }) => {
-    const key = await findMerchantKey(ctx.services.db, ctx.merchantId, ctx.mode, input.keyId);
-    if (key.revokedAt) throw new AppError("CONFLICT", "This key is already revoked.");
-    await revokeApiKey(ctx.services.db, ctx.merchantId, key.id);
-    return { id: key.id, revoked: true };
-  }),
+  revoke: modeProcedure.input(revokeKeyInput).mutation(({ ctx, input }) => revokeMerchantKey(ctx.services.db, ctx.merchantId, ctx.mode, input.keyId)),
 
   /** A mutation, not a query: an explicit, CSRF-checked act whose answer is never cached. */
-  revealSigningSecret: modeProcedure.mutation(async ({ ctx }) => {
-    const db = ctx.services.db;
-    const secret = (await currentSigningSecret(db, ctx.merchantId, ctx.mode)) ?? (await createSigningSecret(db, ctx.merchantId, ctx.mode));
-    return { secret };
-  }),
+  revealSigningSecret: modeProcedure.mutation(async ({ ctx }) => ({ secret: await revealSigningSecret(ctx.services.db, ctx.merchantId, ctx.mode) })),
 
   rotateSigningSecret: modeProcedure.mutation(async ({ ctx }) => {
     const secret = await rotateSigningSecret(ctx.services.db, ctx.merchantId, ctx.mode);

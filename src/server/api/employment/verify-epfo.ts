@@ -1,5 +1,6 @@
-import { verifyEpfo } from "@/server/services/employment/verify-epfo";
 import { v1OkNoTimestamp } from "@/server/rest/envelope";
+import { withVerificationRecord } from "@/server/rest/verification-record";
+import { epfoVerificationRecord, verifyEpfo } from "@/server/services/employment/verify-epfo";
 import { bearerProcedure } from "@/server/trpc/procedures";
 import { verifyEpfoInput, verifyEpfoMeta, verifyEpfoOutput } from "@/server/api/employment/verify-epfo.schema";
 
@@ -8,8 +9,8 @@ export const verifyEpfoProcedure = bearerProcedure
   .input(verifyEpfoInput)
   .output(verifyEpfoOutput)
   .mutation(async ({ ctx, input }) => {
-    const rest = ctx.rest!;
     const lookup = input.uan !== undefined ? { uan: input.uan } : { pfNumber: input.pf_number! };
-    const data = await verifyEpfo(ctx.services.providers[rest.auth!.mode].epfo, lookup, rest);
+    const provider = ctx.services.providers[ctx.auth.mode].epfo;
+    const data = await withVerificationRecord(ctx.rest, () => verifyEpfo(provider, lookup), (outcome) => epfoVerificationRecord(lookup, outcome));
     return v1OkNoTimestamp(data);
   });

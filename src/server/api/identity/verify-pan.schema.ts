@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { PAN_CATEGORY_VALUES, PAN_PATTERN } from "@/lib/pan";
+import { PAN_PATTERN } from "@/lib/pan";
+import { panVerificationData } from "@/server/services/identity/verify-pan";
 import { v1Envelope } from "@/server/rest/envelope";
 import type { Meta } from "@/server/trpc/init";
 
@@ -24,20 +25,6 @@ export const verifyPanInput = z.object({
     description: "Name to match against the name on record (optional; without it name_match is null).",
   }),
 });
-
-export const panVerificationData = z
-  .object({
-    pan: z.string().meta({ example: "ABCPK1234F" }),
-    name: z.string().nullable().meta({ description: "Name on record, upper case; null when the PAN is not on record." }),
-    status: z.enum(["VALID", "INVALID", "DEACTIVATED", "DELETED"]).meta({ description: "INVALID: not on record (an outcome, not an error)." }),
-    category: z.enum(PAN_CATEGORY_VALUES),
-    name_match: z.number().min(0).max(100).nullable().meta({ description: "0-100 with two decimals; null when no name was sent or none is on record." }),
-    aadhaar_linked: z.boolean(),
-    aadhaar_seeding_status: z.enum(["LINKED", "NOT_LINKED", "NOT_APPLICABLE"]),
-    name_match_result: z.enum(["MATCH", "PARTIAL", "NO_MATCH"]).nullable().meta({ description: "MATCH ≥ 90, PARTIAL 70–89.99, NO_MATCH < 70." }),
-    remarks: z.string().nullable(),
-  })
-  .meta({ id: "PanVerification" });
 
 export const verifyPanOutput = v1Envelope(panVerificationData);
 

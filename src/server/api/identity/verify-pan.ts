@@ -1,5 +1,6 @@
-import { verifyPan } from "@/server/services/identity/verify-pan";
 import { v1Ok } from "@/server/rest/envelope";
+import { withVerificationRecord } from "@/server/rest/verification-record";
+import { panVerificationRecord, verifyPan } from "@/server/services/identity/verify-pan";
 import { bearerProcedure } from "@/server/trpc/procedures";
 import { verifyPanInput, verifyPanMeta, verifyPanOutput } from "@/server/api/identity/verify-pan.schema";
 
@@ -8,7 +9,8 @@ export const verifyPanProcedure = bearerProcedure
   .input(verifyPanInput)
   .output(verifyPanOutput)
   .mutation(async ({ ctx, input }) => {
-    const rest = ctx.rest!;
-    const data = await verifyPan(ctx.services.providers[rest.auth!.mode].pan, input.pan, input.name ?? null, rest);
+    const name = input.name ?? null;
+    const provider = ctx.services.providers[ctx.auth.mode].pan;
+    const data = await withVerificationRecord(ctx.rest, () => verifyPan(provider, input.pan, name), (outcome) => panVerificationRecord(input.pan, name, outcome));
     return v1Ok(data);
   });

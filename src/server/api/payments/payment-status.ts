@@ -8,7 +8,7 @@ export const paymentStatusProcedure = merchantProcedure
   .input(paymentStatusInput)
   .output(paymentStatusOutput)
   .query(async ({ ctx, input }) => {
-    const { merchantId, mode } = ctx.rest!.auth!;
+    const { merchantId, mode } = ctx.auth;
     const p = await findMerchantPayment(ctx.services.db, merchantId, mode, input.paymentId);
     return apiOk(statusView(p));
   });

@@ -2,7 +2,16 @@ import type { Db } from "@/server/db/client";
 import type { BulkInserter } from "@/server/db/bulk-insert";
 import { newId } from "@/server/lib/ids";
 import { log } from "@/server/lib/logger";
-import type { VerificationRecord } from "@/server/rest/state";
+
+/** A verification row written with the request's audit record (same group commit). */
+export interface VerificationRecord {
+  kind: "PAN" | "EPFO";
+  subject: string;
+  nameQueried: string | null;
+  outcome: string;
+  nameMatch: number | null;
+  errorCode: string | null;
+}
 
 export interface AuditRecord {
   requestId: string;

@@ -2,10 +2,8 @@ import type { Db, DbTx } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { newId, randomToken } from "@/server/lib/ids";
 import { safeEqual, sha256Hex } from "@/server/lib/crypto";
-import type { Mode } from "@/server/rest/state";
+import type { Mode } from "@/lib/mode";
 import { bumpAuthEpoch } from "@/server/services/auth/auth-epoch";
-
-export const MODES = ["sandbox", "live"] as const;
 
 export function modeTag(mode: Mode): "test" | "live" {
   return mode === "sandbox" ? "test" : "live";
@@ -134,4 +132,23 @@ export async function rotateModeKey(db: Db, merchantId: string, mode: Mode, keyI
   });
   await bumpAuthEpoch(db);
   return { created, old: { id: key.id, expiresAt: until, revoked: graceSeconds <= 0 } };
+}
+
+/** A new key from the dashboard: at most MAX_USABLE_KEYS_PER_MODE working keys per mode. */
+export async function createMerchantKey(db: Db, merchantId: string, mode: Mode, label: string) {
+  const usable = await db.apiKey.count({
+    where: { merchantId, mode, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+  });
+  if (usable >= MAX_USABLE_KEYS_PER_MODE) {
+    throw new AppError("CONFLICT", `You already have ${MAX_USABLE_KEYS_PER_MODE} working keys in this mode; revoke one you no longer use first.`);
+  }
+  return createApiKey(db, merchantId, mode, label);
+}
+
+/** Revokes one of the merchant's keys in `mode`; a key already revoked is a CONFLICT. */
+export async function revokeMerchantKey(db: Db, merchantId: string, mode: Mode, keyId: string) {
+  const key = await findMerchantKey(db, merchantId, mode, keyId);
+  if (key.revokedAt) throw new AppError("CONFLICT", "This key is already revoked.");
+  await revokeApiKey(db, merchantId, key.id);
+  return { id: key.id, revoked: true as const };
 }

@@ -1,7 +1,7 @@
 import type { Db } from "@/server/db/client";
 import { IpMatcher } from "@/server/lib/ip";
 import { log } from "@/server/lib/logger";
-import type { Mode } from "@/server/rest/state";
+import type { Mode } from "@/lib/mode";
 import { onLocalAuthChange, readAuthEpoch } from "@/server/services/auth/auth-epoch";
 import { hashSecretKey, isKeyUsable } from "@/server/services/auth/api-keys";
 import { safeEqual } from "@/server/lib/crypto";

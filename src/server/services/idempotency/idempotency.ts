@@ -2,7 +2,7 @@ import type { Db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
 import { sha256Hex } from "@/server/lib/crypto";
-import type { Mode } from "@/server/rest/state";
+import type { Mode } from "@/lib/mode";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /**

@@ -1,51 +1,48 @@
-import type { PanCategory } from "@/lib/pan";
-import { isAppError } from "@/server/errors";
+import { z } from "zod";
+import { PAN_CATEGORY_VALUES } from "@/lib/pan";
+import type { AppError } from "@/server/errors";
 import type { PanProvider } from "@/server/providers/pan/types";
-import type { VerificationRecord } from "@/server/rest/state";
+import type { VerificationRecord } from "@/server/services/audit/audit-writer";
 import { nameMatchResult, nameMatchScore } from "@/server/services/identity/name-match";
 
-export interface PanVerification {
-  pan: string;
-  name: string | null;
-  status: "VALID" | "INVALID" | "DEACTIVATED" | "DELETED";
-  category: PanCategory;
-  name_match: number | null;
-  aadhaar_linked: boolean;
-  aadhaar_seeding_status: "LINKED" | "NOT_LINKED" | "NOT_APPLICABLE";
-  name_match_result: "MATCH" | "PARTIAL" | "NO_MATCH" | null;
-  remarks: string | null;
+/** What a PAN check answers: the `data` of the REST call, and its type. */
+export const panVerificationData = z
+  .object({
+    pan: z.string().meta({ example: "ABCPK1234F" }),
+    name: z.string().nullable().meta({ description: "Name on record, upper case; null when the PAN is not on record." }),
+    status: z.enum(["VALID", "INVALID", "DEACTIVATED", "DELETED"]).meta({ description: "INVALID: not on record (an outcome, not an error)." }),
+    category: z.enum(PAN_CATEGORY_VALUES),
+    name_match: z.number().min(0).max(100).nullable().meta({ description: "0-100 with two decimals; null when no name was sent or none is on record." }),
+    aadhaar_linked: z.boolean(),
+    aadhaar_seeding_status: z.enum(["LINKED", "NOT_LINKED", "NOT_APPLICABLE"]),
+    name_match_result: z.enum(["MATCH", "PARTIAL", "NO_MATCH"]).nullable().meta({ description: "MATCH ≥ 90, PARTIAL 70–89.99, NO_MATCH < 70." }),
+    remarks: z.string().nullable(),
+  })
+  .meta({ id: "PanVerification" });
+
+export type PanVerification = z.output<typeof panVerificationData>;
+
+/** One PAN check. `pan` is normalised and valid; source failures throw AppError. */
+export async function verifyPan(provider: PanProvider, pan: string, name: string | null): Promise<PanVerification> {
+  const record = await provider.lookup(pan);
+  const score = name && record.name ? nameMatchScore(name, record.name) : null;
+  return {
+    pan: record.pan,
+    name: record.name,
+    status: record.status,
+    category: record.category,
+    name_match: score,
+    aadhaar_linked: record.aadhaarSeedingStatus === "LINKED",
+    aadhaar_seeding_status: record.aadhaarSeedingStatus,
+    name_match_result: score === null ? null : nameMatchResult(score),
+    remarks: record.remarks,
+  };
 }
 
-/**
- * One PAN check (B3). `pan` is normalised and valid. The outcome is also recorded on `sink` for
- * the merchant's verification history (written with the audit record).
- */
-export async function verifyPan(
-  provider: PanProvider,
-  pan: string,
-  name: string | null,
-  sink?: { verification: VerificationRecord | null },
-): Promise<PanVerification> {
-  try {
-    const record = await provider.lookup(pan);
-    const score = name && record.name ? nameMatchScore(name, record.name) : null;
-    const result: PanVerification = {
-      pan: record.pan,
-      name: record.name,
-      status: record.status,
-      category: record.category,
-      name_match: score,
-      aadhaar_linked: record.aadhaarSeedingStatus === "LINKED",
-      aadhaar_seeding_status: record.aadhaarSeedingStatus,
-      name_match_result: score === null ? null : nameMatchResult(score),
-      remarks: record.remarks,
-    };
-    if (sink) sink.verification = { kind: "PAN", subject: pan, nameQueried: name, outcome: record.status, nameMatch: score, errorCode: null };
-    return result;
-  } catch (err) {
-    if (sink && isAppError(err)) {
-      sink.verification = { kind: "PAN", subject: pan, nameQueried: name, outcome: "ERROR", nameMatch: null, errorCode: err.code };
-    }
-    throw err;
+/** The merchant's verification history row for a PAN check, whether it answered or failed. */
+export function panVerificationRecord(pan: string, name: string | null, outcome: { result: PanVerification } | { error: AppError }): VerificationRecord {
+  if ("result" in outcome) {
+    return { kind: "PAN", subject: pan, nameQueried: name, outcome: outcome.result.status, nameMatch: outcome.result.name_match, errorCode: null };
   }
+  return { kind: "PAN", subject: pan, nameQueried: name, outcome: "ERROR", nameMatch: null, errorCode: outcome.error.code };
 }

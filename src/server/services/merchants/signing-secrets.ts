@@ -2,7 +2,7 @@ import type { Db, DbTx } from "@/server/db/client";
 import { getConfig } from "@/server/config";
 import { decrypt, encrypt } from "@/server/lib/crypto";
 import { newId, randomToken } from "@/server/lib/ids";
-import type { Mode } from "@/server/rest/state";
+import type { Mode } from "@/lib/mode";
 
 /** Old secrets stay valid this long after a rotation (B7). */
 export const SIGNING_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -41,4 +41,21 @@ export async function rotateSigningSecret(db: Db, merchantId: string, mode: Mode
     data: { expiresAt: new Date(Date.now() + SIGNING_SECRET_GRACE_MS) },
   });
   return createSigningSecret(db, merchantId, mode);
+}
+
+/** When the mode's signing secret last changed, and until when the previous one still verifies. */
+export async function signingSecretStatus(db: Db, merchantId: string, mode: Mode) {
+  const secrets = await db.signingSecret.findMany({
+    where: { merchantId, mode, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+    orderBy: { createdAt: "desc" },
+    select: { createdAt: true, expiresAt: true },
+  });
+  const current = secrets.find((s) => s.expiresAt === null);
+  const previous = secrets.find((s) => s.expiresAt !== null);
+  return { createdAt: current?.createdAt ?? null, previousValidUntil: previous?.expiresAt ?? null };
+}
+
+/** The current secret, created on first use for a merchant that has none yet. */
+export async function revealSigningSecret(db: Db, merchantId: string, mode: Mode): Promise<string> {
+  return (await currentSigningSecret(db, merchantId, mode)) ?? (await createSigningSecret(db, merchantId, mode));
 }

@@ -48,3 +48,21 @@ export async function addNewWhitelistEntry(db: Db, merchantId: string, input: st
   }
   return addWhitelistEntry(db, merchantId, input, label);
 }
+
+/** The list and whether it also guards /v1 and KYC, for the dashboard. */
+export async function whitelistOverview(db: Db, merchantId: string) {
+  const [entries, merchant] = await Promise.all([
+    listWhitelist(db, merchantId),
+    db.merchant.findUnique({ where: { id: merchantId }, select: { enforceWhitelistAll: true } }),
+  ]);
+  if (!merchant) throw new AppError("NOT_FOUND", "This account no longer exists.");
+  return { entries, enforceOnAllApis: merchant.enforceWhitelistAll };
+}
+
+/** Removes one entry by id only (the dashboard never removes by address). */
+export async function removeWhitelistEntryById(db: Db, merchantId: string, id: string) {
+  const entry = await db.ipWhitelistEntry.findFirst({ where: { id, merchantId }, select: { id: true, cidr: true } });
+  if (!entry) throw new AppError("NOT_FOUND", "No such whitelist entry.");
+  await removeWhitelistEntry(db, merchantId, entry.id);
+  return { id: entry.id, cidr: entry.cidr };
+}

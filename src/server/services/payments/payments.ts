@@ -4,24 +4,14 @@ import { formatPaise } from "@/lib/money";
 import { getConfig } from "@/server/config";
 import { AppError } from "@/server/errors";
 import { newPaymentId } from "@/server/lib/ids";
-import type { Mode } from "@/server/rest/state";
+import type { Mode } from "@/lib/mode";
 import { issueCheckoutToken } from "@/server/services/payments/checkout-token";
 import { isFinal, orderKey, transitionPayment, type PaymentStatus } from "@/server/services/payments/state-machine";
 import { newId } from "@/server/lib/ids";
 import { newJobRow } from "@/server/jobs/queue";
 import { PAYMENT_JOBS } from "@/server/services/payments/jobs";
-
-export interface CreatePaymentInput {
-  orderId: string;
-  /** Rupees parsed to paise by the request schema. */
-  amount: number;
-  redirectUrl?: string | null;
-  meta?: { name?: string | null; email?: string | null; phone?: string | null } | null;
-  lat?: number | null;
-  lng?: number | null;
-  expiresInMinutes?: number | null;
-  description?: string | null;
-}
+import type { CreatePaymentInput } from "@/server/services/payments/create-input";
+import type { PaymentProcessor } from "@/server/providers/payments/types";
 
 type PaymentRow = NonNullable<Awaited<ReturnType<Db["payment"]["findUnique"]>>>;
 
@@ -128,14 +118,21 @@ export async function createPayment(
   throw new AppError("CONFLICT", "Could not create the payment; retry.");
 }
 
-/** A payment of this merchant and mode, or PAYMENT_NOT_FOUND (same answer for all three cases). */
+const inOrder = [{ createdAt: "asc" as const }, { id: "asc" as const }];
+
+/**
+ * A payment of this merchant and mode with its attempts (and, for the dashboard, its timeline), or
+ * PAYMENT_NOT_FOUND: the same answer for an unknown id, another merchant's and the other mode's.
+ * The REST status call and the dashboard load a payment through here alike.
+ */
 export async function findMerchantPayment(db: Db, merchantId: string, mode: Mode, paymentId: string) {
-  const p = await db.payment.findUnique({ where: { id: paymentId }, include: { attempts: { orderBy: { createdAt: "asc" } } } });
+  const p = await db.payment.findUnique({ where: { id: paymentId }, include: { attempts: { orderBy: inOrder }, events: { orderBy: inOrder } } });
   if (!p || p.merchantId !== merchantId || p.mode !== mode) throw new AppError("PAYMENT_NOT_FOUND");
   return p;
 }
 
-type PaymentWithAttempts = Awaited<ReturnType<typeof findMerchantPayment>>;
+type AttemptRow = NonNullable<Awaited<ReturnType<Db["paymentAttempt"]["findUnique"]>>>;
+type PaymentWithAttempts = PaymentRow & { attempts: AttemptRow[] };
 
 /** B5 status `data`; also the `data.payment` of payment webhooks. */
 export function statusView(p: PaymentWithAttempts) {
@@ -166,4 +163,25 @@ export function statusView(p: PaymentWithAttempts) {
     bankReference: p.bankReference,
     mode: p.mode as Mode,
   };
+}
+
+/**
+ * A payment for the hosted checkout, with the rules of the mode: live mode needs a configured
+ * processor and an https redirect. Returns the creation answer (`data` of the REST call).
+ */
+export async function openCheckout(
+  db: Db,
+  bulk: BulkInserter,
+  processor: PaymentProcessor,
+  merchant: { merchantId: string; mode: Mode; checkoutExpiryMinutes: number },
+  input: CreatePaymentInput,
+) {
+  if (merchant.mode === "live") {
+    if (input.redirectUrl && !input.redirectUrl.startsWith("https://")) {
+      throw new AppError("INVALID_REDIRECT_URL", "In live mode the redirectUrl must use https.", { field: "redirectUrl" });
+    }
+    if (!processor.configured) throw new AppError("SERVICE_UNAVAILABLE", "No payment processor is configured for live mode yet.");
+  }
+  const { payment } = await createPayment(db, bulk, merchant.merchantId, merchant.mode, input, merchant.checkoutExpiryMinutes);
+  return createdView(payment);
 }

@@ -1,7 +1,7 @@
 import type { DbTx } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
-import type { Mode } from "@/server/rest/state";
+import type { Mode } from "@/lib/mode";
 
 /** Test credit every new merchant's sandbox wallet starts with (₹10,000.00). */
 export const SANDBOX_OPENING_CREDIT_PAISE = 1_000_000;

@@ -1,58 +1,15 @@
-import http from "node:http";
-import https from "node:https";
 import type { Db } from "@/server/db/client";
 import { newId } from "@/server/lib/ids";
 import { log } from "@/server/lib/logger";
 import { activeSigningSecrets } from "@/server/services/merchants/signing-secrets";
 import { resolveWebhookTarget, UnsafeWebhookTarget } from "@/server/services/webhooks/ssrf";
 import { webhookSignatureHeader } from "@/server/services/webhooks/signing";
+import { DELIVERY_TIMEOUT_MS, postWebhook, type SendResult } from "@/server/providers/webhooks/http-post";
+
+export { DELIVERY_TIMEOUT_MS };
 
 /** B7 retry schedule after the first attempt: 1 m, 5 m, 10 m, 30 m, 1 h, 2 h, 4 h, 6 h, 6 h (about 20 h). */
 export const RETRY_DELAYS_MS = [1, 5, 10, 30, 60, 120, 240, 360, 360].map((m) => m * 60_000);
-export const DELIVERY_TIMEOUT_MS = 5_000;
-const EXCERPT_CHARS = 500;
-
-interface SendResult {
-  statusCode: number | null;
-  excerpt: string | null;
-  error: string | null;
-  latencyMs: number;
-}
-
-function send(url: URL, target: { address: string; family: 4 | 6 }, headers: Record<string, string>, body: string): Promise<SendResult> {
-  const started = performance.now();
-  const client = url.protocol === "https:" ? https : http;
-  return new Promise((resolve) => {
-    const finish = (r: Omit<SendResult, "latencyMs">) => resolve({ ...r, latencyMs: Math.round(performance.now() - started) });
-    const req = client.request(
-      {
-        protocol: url.protocol,
-        hostname: url.hostname,
-        port: url.port || undefined,
-        path: `${url.pathname}${url.search}`,
-        method: "POST",
-        headers: { ...headers, "Content-Length": Buffer.byteLength(body) },
-        // Connect to the address that passed the SSRF check, never a fresh DNS answer.
-        lookup: (_host, _opts, cb) => (cb as (e: null, a: string, f: number) => void)(null, target.address, target.family),
-        timeout: DELIVERY_TIMEOUT_MS,
-        servername: url.hostname,
-      },
-      (res) => {
-        let excerpt = "";
-        res.setEncoding("utf8");
-        res.on("data", (c: string) => {
-          if (excerpt.length < EXCERPT_CHARS) excerpt += c;
-        });
-        res.on("end", () => finish({ statusCode: res.statusCode ?? null, excerpt: excerpt.slice(0, EXCERPT_CHARS) || null, error: null }));
-        res.on("error", (e) => finish({ statusCode: res.statusCode ?? null, excerpt: null, error: e.message }));
-      },
-    );
-    req.on("timeout", () => req.destroy(new Error(`timed out after ${DELIVERY_TIMEOUT_MS} ms`)));
-    req.on("error", (e) => finish({ statusCode: null, excerpt: null, error: e.message }));
-    req.end(body);
-  });
-}
-
 /**
  * One delivery attempt (the `webhook.deliver` job). Signs the stored body's exact bytes, records the
  * attempt, and returns when to try again, or null when the delivery is finished (delivered or failed).
@@ -73,7 +30,7 @@ export async function attemptDelivery(db: Db, deliveryId: string, opts: { allowL
     const target = await resolveWebhookTarget(url, { allowLoopback: event.mode === "sandbox" && opts.allowLoopbackInSandbox });
     const secrets = await activeSigningSecrets(db, event.merchantId, event.mode as "sandbox" | "live");
     const t = Math.floor(Date.now() / 1000);
-    result = await send(url, target, {
+    result = await postWebhook(url, target, {
       "Content-Type": "application/json",
       "User-Agent": "Parakh-Webhooks/1.0",
       "X-Webhook-Id": event.id,

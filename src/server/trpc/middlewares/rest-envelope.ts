@@ -9,7 +9,7 @@ import { errorEnvelopeFor } from "@/server/trpc/rest-errors";
 export const restEnvelope = t.middleware(async (opts) => {
   const rest = opts.ctx.rest;
   if (!rest) throw new AppError("INTERNAL_ERROR", "REST procedure called outside the REST door.");
-  const result = await opts.next();
+  const result = await opts.next({ ctx: { rest } });
   if (result.ok) {
     if (!rest.replayed && !rest.errorCode) rest.status = opts.meta?.rest?.successStatus ?? 200;
     return result;

@@ -4,8 +4,8 @@ import { MockBank } from "@/components/checkout/mock-bank";
 import { CheckoutFrame } from "@/components/checkout/frame";
 import { formatRupees } from "@/lib/money";
 import { TrpcProviders } from "@/lib/trpc/client";
-import { dashboardRouter } from "@/server/api/dashboard/router";
 import { issueCheckoutToken } from "@/server/services/payments/checkout-token";
+import { checkoutState } from "@/server/services/payments/checkout-page";
 import { getServices } from "@/server/services";
 import { loadCheckoutPayment } from "../load";
 
@@ -22,9 +22,7 @@ export default async function MockBankPage({ params }: Params) {
   if (!data || data.payment.mode !== "sandbox") notFound();
   const { payment, merchant } = data;
   const token = issueCheckoutToken(payment.id, payment.expiresAt);
-  const state = await dashboardRouter
-    .createCaller({ services: getServices(), rest: null, req: null, res: null, session: null, clientIp: null, sameOrigin: false })
-    .checkout.state({ paymentId: payment.id, token });
+  const state = await checkoutState(getServices().db, payment.id);
   return (
     <CheckoutFrame sandbox>
       <TrpcProviders>

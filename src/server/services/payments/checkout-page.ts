@@ -1,0 +1,94 @@
+import type { Mode } from "@/lib/mode";
+import { formatPaise } from "@/lib/money";
+import type { PayInput } from "@/lib/schemas/checkout";
+import type { Db } from "@/server/db/client";
+import { AppError } from "@/server/errors";
+import { SANDBOX_BANKS } from "@/server/providers/payments/sandbox";
+import type { PaymentMethodInput, PaymentProcessor } from "@/server/providers/payments/types";
+import { verifyCheckoutToken } from "@/server/services/payments/checkout-token";
+import { cancelPayment, completeAttempt, expirePayment, redirectTarget, startAttempt } from "@/server/services/payments/lifecycle";
+import { isFinal } from "@/server/services/payments/state-machine";
+
+/** The hosted page's actions need the token the page was rendered with. */
+export function requireCheckoutToken(paymentId: string, token: string) {
+  if (!verifyCheckoutToken(paymentId, token)) throw new AppError("FORBIDDEN", "This checkout link is not valid. Open it again from the merchant's site.");
+}
+
+/** The payment and the merchant's branding for the hosted page; null for an unknown id. */
+export async function loadCheckoutPage(db: Db, paymentId: string) {
+  if (paymentId.length > 80) return null;
+  const payment = await db.payment.findUnique({
+    where: { id: paymentId },
+    select: { id: true, merchantId: true, mode: true, orderId: true, amountPaise: true, status: true, expiresAt: true, description: true },
+  });
+  if (!payment) return null;
+  const merchant = await db.merchant.findUnique({
+    where: { id: payment.merchantId },
+    select: { name: true, displayName: true, brandColor: true, logoUrl: true, supportEmail: true },
+  });
+  if (!merchant) return null;
+  return { payment: { ...payment, mode: payment.mode as Mode }, merchant: { ...merchant, label: merchant.displayName?.trim() || merchant.name } };
+}
+
+/** What the hosted page shows now: status, the latest attempt and, once final, where to send the customer. */
+export async function checkoutState(db: Db, paymentId: string) {
+  // A payment whose time is up is expired on sight, not only when the sweeper gets to it.
+  const due = await db.payment.findFirst({ where: { id: paymentId, status: { in: ["CREATED", "FAILED"] }, expiresAt: { lte: new Date() } }, select: { id: true } });
+  if (due) await expirePayment(db, due.id);
+  const p = await db.payment.findUnique({ where: { id: paymentId }, include: { attempts: { orderBy: { createdAt: "desc" }, take: 1 } } });
+  if (!p) throw new AppError("PAYMENT_NOT_FOUND");
+  const a = p.attempts[0];
+  return {
+    paymentId: p.id,
+    status: p.status,
+    isFinal: isFinal(p.status),
+    amount: formatPaise(p.amountPaise),
+    expiresAt: p.expiresAt.toISOString(),
+    paidAt: p.paidAt?.toISOString() ?? null,
+    bankReference: p.bankReference,
+    method: p.method,
+    attempt: a
+      ? { id: a.id, method: a.method, status: a.status, errorCode: a.errorCode, errorMessage: a.errorMessage, vpa: a.vpa, cardNetwork: a.cardNetwork, cardLast4: a.cardLast4, bank: a.bank }
+      : null,
+    redirectTo: await redirectTarget(db, p.id),
+  };
+}
+
+export type CheckoutState = Awaited<ReturnType<typeof checkoutState>>;
+
+/** The customer pays on the hosted page with the mode's processor. */
+export async function payFromCheckout(db: Db, processors: Record<Mode, PaymentProcessor>, paymentId: string, pay: PayInput) {
+  const p = await db.payment.findUnique({ where: { id: paymentId }, select: { mode: true } });
+  if (!p) throw new AppError("PAYMENT_NOT_FOUND");
+  if (pay.method === "NETBANKING" && p.mode === "sandbox" && !(SANDBOX_BANKS as readonly string[]).includes(pay.bank)) {
+    throw new AppError("VALIDATION_ERROR", "Choose a bank from the list.", { field: "bank" });
+  }
+  const methodInput: PaymentMethodInput =
+    pay.method === "CARD"
+      ? { method: "CARD", number: pay.card.number, expiryMonth: pay.card.expiryMonth, expiryYear: pay.card.expiryYear, cvv: pay.card.cvv, name: pay.card.name ?? null }
+      : pay;
+  await startAttempt(db, processors[p.mode as Mode], paymentId, methodInput);
+  return checkoutState(db, paymentId);
+}
+
+export async function cancelFromCheckout(db: Db, paymentId: string) {
+  await cancelPayment(db, paymentId);
+  return checkoutState(db, paymentId);
+}
+
+/** Sandbox only: the UPI QR/intent simulator and the mock bank page finish the pending attempt. */
+export async function simulateCheckoutOutcome(db: Db, paymentId: string, outcome: "SUCCESS" | "FAILED") {
+  const p = await db.payment.findUnique({ where: { id: paymentId }, include: { attempts: { where: { status: "PENDING" }, take: 1 } } });
+  if (!p) throw new AppError("PAYMENT_NOT_FOUND");
+  if (p.mode !== "sandbox") throw new AppError("FORBIDDEN", "The simulator exists in sandbox only.");
+  const attempt = p.attempts[0];
+  if (!attempt) throw new AppError("CONFLICT", "There is no payment attempt waiting.");
+  await completeAttempt(
+    db,
+    attempt.id,
+    outcome === "SUCCESS"
+      ? { outcome: "SUCCESS" }
+      : { outcome: "FAILED", errorCode: "PAYMENT_DECLINED", errorMessage: attempt.method === "NETBANKING" ? "The bank declined the payment." : "The payment was declined in the UPI app." },
+  );
+  return checkoutState(db, paymentId);
+}
