@@ -13,8 +13,10 @@ export interface Step {
 
 export function stages(reports: { vitestUnit: string; vitestIntegration: string; playwright: string }, skipBuild: boolean): Step[][] {
   return [
-    // Cheap and independent: types, pure logic and the production build share the two cores.
+    // Cheap and independent: lint, format, types, pure logic and the production build share the two cores.
     [
+      { name: "lint", command: "npm run lint" },
+      { name: "format", command: "npm run format:check" },
       { name: "typecheck", command: "npm run typecheck" },
       { name: "unit", command: "npm run test:unit", env: { VITEST_JSON_REPORT: reports.vitestUnit } },
       ...(skipBuild ? [] : [{ name: "build", command: "npm run build" }]),
@@ -41,5 +43,7 @@ export const README_COMMANDS_RUN_BY_STEPS: Record<string, string> = {
   "npm run test:integration": "the integration step",
   "npm run test:e2e": "the e2e step",
   "npm run typecheck": "the typecheck step",
+  "npm run lint": "the lint step",
+  "npm run format:check": "the format step",
   "npm run bench": "the bench step (one short round)",
 };

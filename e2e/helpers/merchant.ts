@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import path from "node:path";
 import { expect, type APIRequestContext } from "@playwright/test";
 
 /** The demo merchant the e2e server seeds (written by the server, found by global-setup). */

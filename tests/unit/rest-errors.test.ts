@@ -7,9 +7,12 @@ import { z } from "zod";
 // Vitest copies Vite's import.meta.env into process.env, so BASE_URL is "/" here, which the config
 // (rightly) refuses as a URL; drop it.
 const tmp = vi.hoisted(() => {
+  // vi.hoisted runs before imports: require is the only way to reach node modules here.
+  /* eslint-disable @typescript-eslint/no-require-imports */
   const { mkdtempSync } = require("node:fs") as typeof import("node:fs");
   const { join } = require("node:path") as typeof import("node:path");
   const { tmpdir } = require("node:os") as typeof import("node:os");
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const dir = mkdtempSync(join(tmpdir(), "parakh-rest-errors-"));
   process.env.DATA_DIR = dir;
   process.env.LOG_LEVEL = "silent";

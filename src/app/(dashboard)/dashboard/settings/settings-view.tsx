@@ -75,7 +75,6 @@ function ProfileForm({ initial }: { initial: Profile }) {
       <div aria-label="Checkout preview" className="self-start overflow-hidden rounded-lg border border-slate-200">
         <div className="flex items-center gap-3 px-4 py-3 text-white" style={{ backgroundColor: colour }}>
           {form.logoUrl.startsWith("https://") ? (
-            // eslint-disable-next-line @next/next/no-img-element
             <img src={form.logoUrl} alt="" className="h-8 w-8 rounded bg-white object-contain" />
           ) : (
             <span className="flex h-8 w-8 items-center justify-center rounded bg-white/20 font-semibold">{(form.displayName || form.name || "P").slice(0, 1).toUpperCase()}</span>
@@ -189,10 +188,9 @@ function TwoFactor({ enabled }: { enabled: boolean }) {
           Scan this QR code with your authenticator app (Google Authenticator, Authy, 1Password…), or type the key below into it, then enter the 6-digit code it shows.
         </p>
         <div className="flex flex-wrap items-center gap-4">
-          {/* eslint-disable-next-line @next/next/no-img-element -- a data: URL made on the server */}
           <img src={setup.data.qrCode} alt="QR code to add Parakh to your authenticator app" width={176} height={176} className="rounded border border-slate-200 bg-white" />
           <div className="min-w-0 flex-1 space-y-1">
-            <p className="text-xs text-slate-500">Can't scan? Enter this key:</p>
+            <p className="text-xs text-slate-500">Can&apos;t scan? Enter this key:</p>
             <div className="rounded-md bg-slate-100 px-3 py-2 font-mono text-sm break-all" aria-label="Set-up key">
               {setup.data.secret.replace(/(.{4})/g, "$1 ").trim()}
             </div>
