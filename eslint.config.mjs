@@ -62,7 +62,10 @@ const config = [
           paths: dialect.paths,
           patterns: [
             ...dialect.patterns,
-            { group: ["@/server/rest", "@/server/rest/**", "@/server/trpc", "@/server/trpc/**", "@/server/api", "@/server/api/**", "@/server/http/**"], message: "Services know no HTTP: they take plain arguments and throw AppError." },
+            {
+              group: ["@/server/rest", "@/server/rest/**", "@/server/trpc", "@/server/trpc/**", "@/server/api", "@/server/api/**", "@/server/http/**"],
+              message: "Services know no HTTP: they take plain arguments and throw AppError.",
+            },
             { group: ["next", "next/**", "@trpc/**"], message: "Services know no HTTP." },
           ],
         },
@@ -75,10 +78,17 @@ const config = [
       "no-restricted-imports": [
         "error",
         {
-          paths: [...dialect.paths, { name: "node:http", message: "Services know no HTTP." }, { name: "node:https", message: "Services know no HTTP: outbound calls go through a provider." }],
+          paths: [
+            ...dialect.paths,
+            { name: "node:http", message: "Services know no HTTP." },
+            { name: "node:https", message: "Services know no HTTP: outbound calls go through a provider." },
+          ],
           patterns: [
             ...dialect.patterns,
-            { group: ["@/server/rest", "@/server/rest/**", "@/server/trpc", "@/server/trpc/**", "@/server/api", "@/server/api/**", "@/server/http/**"], message: "Services know no HTTP: they take plain arguments and throw AppError." },
+            {
+              group: ["@/server/rest", "@/server/rest/**", "@/server/trpc", "@/server/trpc/**", "@/server/api", "@/server/api/**", "@/server/http/**"],
+              message: "Services know no HTTP: they take plain arguments and throw AppError.",
+            },
             { group: ["next", "next/**", "@trpc/**"], message: "Services know no HTTP." },
           ],
         },
@@ -87,7 +97,15 @@ const config = [
   },
   {
     // Doors (pages, routes, routers, the REST door, tRPC) call services; they never query Prisma themselves.
-    files: ["src/app/**/*.{ts,tsx}", "src/server/api/**/*.ts", "src/server/trpc/**/*.ts", "src/server/rest/**/*.ts", "src/server/http/**/*.ts", "src/server/auth/**/*.ts", "src/components/**/*.{ts,tsx}"],
+    files: [
+      "src/app/**/*.{ts,tsx}",
+      "src/server/api/**/*.ts",
+      "src/server/trpc/**/*.ts",
+      "src/server/rest/**/*.ts",
+      "src/server/http/**/*.ts",
+      "src/server/auth/**/*.ts",
+      "src/components/**/*.{ts,tsx}",
+    ],
     rules: { "no-restricted-syntax": ["error", ...prismaAccess] },
   },
   {
@@ -102,7 +120,11 @@ const config = [
           patterns: [
             ...dialect.patterns,
             { group: ["@/server/api/**", "!@/server/api/dashboard/router"], message: "Pages call services, not routers." },
-            { group: ["@/server/api/dashboard/router"], allowTypeImports: true, message: "Only the router's type may be imported by pages (for the tRPC client)." },
+            {
+              group: ["@/server/api/dashboard/router"],
+              allowTypeImports: true,
+              message: "Only the router's type may be imported by pages (for the tRPC client).",
+            },
           ],
         },
       ],

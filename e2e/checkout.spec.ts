@@ -21,7 +21,9 @@ function startWebhookReceiver(): Promise<{ url: string; received: { headers: htt
     });
   });
   return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/parakh`, received, close: () => server.close() })),
+    server.listen(0, "127.0.0.1", () =>
+      resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/parakh`, received, close: () => server.close() }),
+    ),
   );
 }
 
@@ -258,7 +260,11 @@ test.describe("hosted checkout", () => {
       await expect.poll(() => hooks.received.find((h) => h.body.includes(p.paymentId)), { timeout: 10_000 }).toBeTruthy();
       const hook = hooks.received.find((h) => h.body.includes(p.paymentId))!;
       const event = JSON.parse(hook.body);
-      expect(event).toMatchObject({ type: "payment.success", mode: "sandbox", data: { payment: { paymentId: p.paymentId, status: "SUCCESS", merchantOrderId: orderId } } });
+      expect(event).toMatchObject({
+        type: "payment.success",
+        mode: "sandbox",
+        data: { payment: { paymentId: p.paymentId, status: "SUCCESS", merchantOrderId: orderId } },
+      });
       expect(hook.headers["x-webhook-id"]).toBe(event.id);
       expect(verifyWebhookSignature(demoCredentials().sandbox.signingSecret, String(hook.headers["x-webhook-signature"]), hook.body)).toBe(true);
     } finally {
@@ -315,7 +321,10 @@ test.describe("hosted checkout on a phone", () => {
     await openCheckout(page, p.paymentId);
     const appButton = page.getByRole("link", { name: "Pay ₹499.00 with UPI app" });
     await expect(appButton).toBeVisible();
-    await expect(appButton).toHaveAttribute("href", new RegExp(`^upi://pay\\?pa=[^&]+&pn=Demo%20Store&am=499\\.00&cu=INR&tn=${p.merchantOrderId}&tr=${p.paymentId}$`));
+    await expect(appButton).toHaveAttribute(
+      "href",
+      new RegExp(`^upi://pay\\?pa=[^&]+&pn=Demo%20Store&am=499\\.00&cu=INR&tn=${p.merchantOrderId}&tr=${p.paymentId}$`),
+    );
     await expect(page.getByRole("button", { name: "Show QR code" })).toBeHidden();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);

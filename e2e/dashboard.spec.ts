@@ -130,7 +130,10 @@ test("create a key, call the API with it and find the call in Request logs", asy
   await page.getByLabel("Label").fill("E2E key");
   await page.getByRole("dialog").getByRole("button", { name: "Create key" }).click();
   const shown = page.getByRole("dialog", { name: /key/i });
-  secretKey = (await shown.getByText(/^sk_test_/).first().textContent())!.trim();
+  secretKey = (await shown
+    .getByText(/^sk_test_/)
+    .first()
+    .textContent())!.trim();
   expect(secretKey).toMatch(/^sk_test_[A-Za-z0-9]+$/);
   await expect(shown.getByLabel("First API call with this key")).toContainText(`Authorization: Bearer ${secretKey}`);
   await shown.getByRole("button", { name: /saved it/i }).click();
@@ -168,10 +171,16 @@ test("whitelist an address, then rotate the key and see the old one refused", as
   await page.getByText("Stop now").click();
   await page.getByRole("dialog").getByRole("button", { name: "Rotate key" }).click();
   const shown = page.getByRole("dialog", { name: /key/i });
-  const newSecret = (await shown.getByText(/^sk_test_/).first().textContent())!.trim();
+  const newSecret = (await shown
+    .getByText(/^sk_test_/)
+    .first()
+    .textContent())!.trim();
   await shown.getByRole("button", { name: /saved it/i }).click();
   await expect
-    .poll(async () => (await request.post("/v1/identity/pan/verify", { headers: { Authorization: `Bearer ${secretKey}` }, data: { pan: "ABCPK1234F" } })).status(), { timeout: 5_000 })
+    .poll(
+      async () => (await request.post("/v1/identity/pan/verify", { headers: { Authorization: `Bearer ${secretKey}` }, data: { pan: "ABCPK1234F" } })).status(),
+      { timeout: 5_000 },
+    )
     .toBe(401);
   const fresh = await request.post("/v1/identity/pan/verify", { headers: { Authorization: `Bearer ${newSecret}` }, data: { pan: "ABCPK1234F" } });
   expect(fresh.status()).toBe(200);
@@ -228,8 +237,14 @@ test("an operator approves go-live and Live mode unlocks", async ({ browser }) =
   await signIn(ops, admin.email, admin.password, { asAdmin: true });
   await expect(ops).toHaveURL(/\/admin/);
   await ops.getByRole("link", { name: merchant.name }).first().click();
-  await ops.getByRole("button", { name: /approve go-live/i }).first().click();
-  await ops.getByRole("dialog").getByRole("button", { name: /approve/i }).click();
+  await ops
+    .getByRole("button", { name: /approve go-live/i })
+    .first()
+    .click();
+  await ops
+    .getByRole("dialog")
+    .getByRole("button", { name: /approve/i })
+    .click();
   await expect(ops.getByText(/live since|approved/i).first()).toBeVisible();
   await ops.close();
 

@@ -7,7 +7,9 @@ import { createCheckout, demoCredentials } from "./helpers/merchant";
 async function watchViolations(page: Page): Promise<() => Promise<string[]>> {
   await page.addInitScript(() => {
     (window as unknown as { __csp: string[] }).__csp = [];
-    document.addEventListener("securitypolicyviolation", (e) => (window as unknown as { __csp: string[] }).__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener("securitypolicyviolation", (e) =>
+      (window as unknown as { __csp: string[] }).__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
   return () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
 }
@@ -18,7 +20,9 @@ function startFramingSite(src: string): Promise<{ origin: string; close: () => v
     res.setHeader("Content-Type", "text/html");
     res.end(`<!doctype html><title>Shop</title><iframe id="pay" src="${src}" width="600" height="800"></iframe>`);
   });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => server.close() })));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve({ origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => server.close() })),
+  );
 }
 
 test.describe("browser security headers", () => {
@@ -67,7 +71,10 @@ test.describe("browser security headers", () => {
   });
 
   test("the API answers with nosniff and a CSP that runs nothing", async ({ request }) => {
-    const res = await request.post("/v1/identity/pan/verify", { data: { pan: "ABCPK1234F" }, headers: { Authorization: `Bearer ${demoCredentials().sandbox.secretKey}` } });
+    const res = await request.post("/v1/identity/pan/verify", {
+      data: { pan: "ABCPK1234F" },
+      headers: { Authorization: `Bearer ${demoCredentials().sandbox.secretKey}` },
+    });
     expect(res.status()).toBe(200);
     expect(res.headers()["x-content-type-options"]).toBe("nosniff");
     expect(res.headers()["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
@@ -75,7 +82,10 @@ test.describe("browser security headers", () => {
 
   test("a dashboard call with Origin: null or a look-alike origin is refused with 403, not 500", async ({ request, baseURL }) => {
     for (const origin of ["null", `${baseURL}.evil.test`, "http://evil.test"]) {
-      const res = await request.post("/api/trpc/account.requestGoLive", { headers: { Origin: origin, "x-parakh-csrf": "1", "Content-Type": "application/json" }, data: {} });
+      const res = await request.post("/api/trpc/account.requestGoLive", {
+        headers: { Origin: origin, "x-parakh-csrf": "1", "Content-Type": "application/json" },
+        data: {},
+      });
       expect(res.status(), origin).toBe(403);
     }
   });

@@ -101,8 +101,14 @@ async function benchParakh(db: BenchDb, baseline: Result) {
   const databaseUrl = pg?.url ?? `file:${path.join(dataDir, "parakh.db")}`;
   const pagesBuilt = fs.existsSync(path.join(ROOT, ".next/BUILD_ID"));
   const server = await startProcess(["server.ts"], {
-    NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, DATABASE_URL: databaseUrl,
-    SEED_DEMO: "true", SERVE_PAGES: pagesBuilt ? "true" : "false", LOG_LEVEL: "info",
+    NODE_ENV: "production",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    SEED_DEMO: "true",
+    SERVE_PAGES: pagesBuilt ? "true" : "false",
+    LOG_LEVEL: "info",
     SQLITE_SYNCHRONOUS: db === "sqlite-normal" ? "NORMAL" : "FULL",
   });
   const creds = await waitForFile(path.join(dataDir, "demo-credentials.json"));
@@ -123,7 +129,11 @@ async function benchParakh(db: BenchDb, baseline: Result) {
     // Unique order ids: every request creates a payment.
     requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ orderId: `ORDER_bench_${process.pid}_${order++}`, amount: "499" }) }) }],
   });
-  const one = await fetch(`${base}/api/checkout`, { method: "POST", headers: { "content-type": "application/json", ...merchantHeaders }, body: JSON.stringify({ orderId: `ORDER_bench_status_${process.pid}`, amount: "10" }) }).then((r) => r.json() as Promise<{ data: { paymentId: string } }>);
+  const one = await fetch(`${base}/api/checkout`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...merchantHeaders },
+    body: JSON.stringify({ orderId: `ORDER_bench_status_${process.pid}`, amount: "10" }),
+  }).then((r) => r.json() as Promise<{ data: { paymentId: string } }>);
   const status = await load(`GET /api/payments/:id/status (${db})`, { url: `${base}/api/payments/${one.data.paymentId}/status`, headers: merchantHeaders });
   const firstByte = pagesBuilt ? await timeFirstByte(`${base}/checkout/${one.data.paymentId}`) : null;
   await server.stop();
@@ -179,13 +189,24 @@ async function main() {
   const lines = [
     "| run | req/s | p50 ms | p99 ms | errors | non-2xx | ratio to baseline | peak RSS MB | audit rows / requests |",
     "|---|---|---|---|---|---|---|---|---|",
-    ...rows.map((r) => `| ${r.name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ratio} | ${r.peakRssMb} | ${r.audited === undefined ? "-" : `${r.audited} / ≥${r.total}`} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ratio} | ${r.peakRssMb} | ${r.audited === undefined ? "-" : `${r.audited} / ≥${r.total}`} |`,
+    ),
   ];
-  for (const r of rows) if (r.firstByte) lines.push("", `Checkout page first byte (${String(r.name).split("(")[1]?.replace(")", "")}): median ${(r.firstByte as { medianMs: number }).medianMs} ms, worst ${(r.firstByte as { maxMs: number }).maxMs} ms over 20 loads`);
+  for (const r of rows)
+    if (r.firstByte)
+      lines.push(
+        "",
+        `Checkout page first byte (${String(r.name).split("(")[1]?.replace(")", "")}): median ${(r.firstByte as { medianMs: number }).medianMs} ms, worst ${(r.firstByte as { maxMs: number }).maxMs} ms over 20 loads`,
+      );
   process.stdout.write(lines.join("\n") + "\n");
   const outDir = path.join(ROOT, "bench-results");
   fs.mkdirSync(outDir, { recursive: true });
-  fs.writeFileSync(path.join(outDir, `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`), JSON.stringify({ seconds: SECONDS, connections: CONNECTIONS, rows }, null, 2));
+  fs.writeFileSync(
+    path.join(outDir, `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`),
+    JSON.stringify({ seconds: SECONDS, connections: CONNECTIONS, rows }, null, 2),
+  );
 }
 
 main().catch((err) => {

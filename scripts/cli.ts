@@ -4,9 +4,7 @@ import { createPrismaClient, type Db } from "@/server/db/client";
 import { applyMigrations } from "@/server/db/migrate";
 import { AppError } from "@/server/errors";
 import { createApiKey, revokeApiKey, rotateApiKey } from "@/server/services/auth/api-keys";
-import {
-  approveGoLive, createAdmin, createMerchant, setMerchantStatus, setWhitelistEnforcement,
-} from "@/server/services/merchants/merchants";
+import { approveGoLive, createAdmin, createMerchant, setMerchantStatus, setWhitelistEnforcement } from "@/server/services/merchants/merchants";
 import { addWhitelistEntry, listWhitelist, removeWhitelistEntry } from "@/server/services/merchants/whitelist";
 
 const USAGE = `Parakh operator CLI
@@ -64,8 +62,14 @@ async function run(db: Db, group: string, action: string, f: Flags): Promise<{ r
       };
     }
     case "merchant list": {
-      const rows = await db.merchant.findMany({ orderBy: { createdAt: "asc" }, select: { id: true, name: true, email: true, status: true, liveEnabled: true, createdAt: true } });
-      return { result: { merchants: rows }, text: rows.map((r) => `${r.id}  ${r.status.padEnd(9)} ${r.liveEnabled ? "live" : "sandbox"}  ${r.email}  ${r.name}`).join("\n") || "No merchants." };
+      const rows = await db.merchant.findMany({
+        orderBy: { createdAt: "asc" },
+        select: { id: true, name: true, email: true, status: true, liveEnabled: true, createdAt: true },
+      });
+      return {
+        result: { merchants: rows },
+        text: rows.map((r) => `${r.id}  ${r.status.padEnd(9)} ${r.liveEnabled ? "live" : "sandbox"}  ${r.email}  ${r.name}`).join("\n") || "No merchants.",
+      };
     }
     case "merchant go-live": {
       const r = await approveGoLive(db, need(f, "merchant"));
@@ -94,7 +98,10 @@ async function run(db: Db, group: string, action: string, f: Flags): Promise<{ r
       const entries = rows.map((r) => ({ id: r.id, ip: r.cidr, label: r.label, createdAt: r.createdAt }));
       return {
         result: { merchantId, enforceOnAllApis: m.enforceWhitelistAll, entries },
-        text: [`Enforced on /v1 and KYC too: ${m.enforceWhitelistAll ? "yes" : "no"} (always on payments)`, ...entries.map((e) => `${e.id}  ${e.ip}  ${e.label}`)].join("\n"),
+        text: [
+          `Enforced on /v1 and KYC too: ${m.enforceWhitelistAll ? "yes" : "no"} (always on payments)`,
+          ...entries.map((e) => `${e.id}  ${e.ip}  ${e.label}`),
+        ].join("\n"),
       };
     }
     case "whitelist enforce": {
@@ -110,24 +117,46 @@ async function run(db: Db, group: string, action: string, f: Flags): Promise<{ r
       const mode = (f.mode ?? "sandbox") as string;
       if (mode !== "sandbox" && mode !== "live") throw new UsageError("--mode takes sandbox or live");
       const k = await createApiKey(db, merchantId, mode, typeof f.label === "string" ? f.label : "Default");
-      return { result: { keyId: k.id, merchantId, mode, publicKey: k.publicKey, secretKey: k.secretKey }, text: `Key ${k.id} (${mode})\nPublic key  ${k.publicKey}\nSecret key  ${k.secretKey}\nThe secret is shown once.` };
+      return {
+        result: { keyId: k.id, merchantId, mode, publicKey: k.publicKey, secretKey: k.secretKey },
+        text: `Key ${k.id} (${mode})\nPublic key  ${k.publicKey}\nSecret key  ${k.secretKey}\nThe secret is shown once.`,
+      };
     }
     case "key list": {
       const merchantId = need(f, "merchant");
       await requireMerchant(db, merchantId);
       const rows = await db.apiKey.findMany({ where: { merchantId }, orderBy: { createdAt: "asc" } });
       const keys = rows.map((r) => ({
-        keyId: r.id, mode: r.mode, label: r.label, publicKey: r.publicKey, secretHint: r.secretHint,
-        createdAt: r.createdAt, lastUsedAt: r.lastUsedAt, expiresAt: r.expiresAt, revokedAt: r.revokedAt,
+        keyId: r.id,
+        mode: r.mode,
+        label: r.label,
+        publicKey: r.publicKey,
+        secretHint: r.secretHint,
+        createdAt: r.createdAt,
+        lastUsedAt: r.lastUsedAt,
+        expiresAt: r.expiresAt,
+        revokedAt: r.revokedAt,
       }));
-      return { result: { merchantId, keys }, text: keys.map((k) => `${k.keyId}  ${k.mode.padEnd(7)} ${k.publicKey}  ${k.revokedAt ? "revoked" : k.expiresAt ? `expires ${k.expiresAt.toISOString()}` : "active"}`).join("\n") || "No keys." };
+      return {
+        result: { merchantId, keys },
+        text:
+          keys
+            .map(
+              (k) =>
+                `${k.keyId}  ${k.mode.padEnd(7)} ${k.publicKey}  ${k.revokedAt ? "revoked" : k.expiresAt ? `expires ${k.expiresAt.toISOString()}` : "active"}`,
+            )
+            .join("\n") || "No keys.",
+      };
     }
     case "key rotate": {
       const merchantId = need(f, "merchant");
       const grace = f["grace-seconds"] === undefined ? 0 : Number(f["grace-seconds"]);
       if (!Number.isInteger(grace) || grace < 0 || grace > 30 * 86400) throw new UsageError("--grace-seconds takes a whole number from 0 to 2592000");
       const k = await rotateApiKey(db, merchantId, need(f, "key"), grace);
-      return { result: { keyId: k.id, replacedKeyId: f.key, merchantId, mode: k.mode, publicKey: k.publicKey, secretKey: k.secretKey, graceSeconds: grace }, text: `New key ${k.id}\nPublic key  ${k.publicKey}\nSecret key  ${k.secretKey}\nOld key ${f.key} ${grace ? `works for ${grace} more seconds` : "stopped working"}.` };
+      return {
+        result: { keyId: k.id, replacedKeyId: f.key, merchantId, mode: k.mode, publicKey: k.publicKey, secretKey: k.secretKey, graceSeconds: grace },
+        text: `New key ${k.id}\nPublic key  ${k.publicKey}\nSecret key  ${k.secretKey}\nOld key ${f.key} ${grace ? `works for ${grace} more seconds` : "stopped working"}.`,
+      };
     }
     case "key revoke": {
       const merchantId = need(f, "merchant");
@@ -153,10 +182,18 @@ async function main(): Promise<number> {
       allowPositionals: true,
       strict: true,
       options: {
-        json: { type: "boolean" }, help: { type: "boolean", short: "h" },
-        name: { type: "string" }, email: { type: "string" }, password: { type: "string" },
-        merchant: { type: "string" }, ip: { type: "string" }, label: { type: "string" }, all: { type: "string" },
-        mode: { type: "string" }, key: { type: "string" }, "grace-seconds": { type: "string" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        name: { type: "string" },
+        email: { type: "string" },
+        password: { type: "string" },
+        merchant: { type: "string" },
+        ip: { type: "string" },
+        label: { type: "string" },
+        all: { type: "string" },
+        mode: { type: "string" },
+        key: { type: "string" },
+        "grace-seconds": { type: "string" },
       },
     });
   } catch (err) {

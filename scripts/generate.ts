@@ -28,9 +28,7 @@ function generate(schema: string): Promise<void> {
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
     child.on("error", reject);
-    child.on("close", (code) =>
-      code === 0 ? resolve() : reject(new Error(`prisma generate --schema ${schema} failed (${code}):\n${output}`)),
-    );
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`prisma generate --schema ${schema} failed (${code}):\n${output}`))));
   });
 }
 

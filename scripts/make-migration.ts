@@ -15,7 +15,10 @@ function timestamp(d = new Date()): string {
 
 async function main() {
   const raw = process.argv.slice(2).join("_");
-  const name = raw.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+  const name = raw
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
   if (!name) {
     console.error("usage: npm run db:migration -- <name>");
     process.exit(2);

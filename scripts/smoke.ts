@@ -61,7 +61,11 @@ function bash(command: string, env: NodeJS.ProcessEnv) {
 function stable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stable);
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => !["timestamp", "paymentId", "checkoutUrl", "expiresAt", "_token"].includes(k)).map(([k, v]) => [k, stable(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => !["timestamp", "paymentId", "checkoutUrl", "expiresAt", "_token"].includes(k))
+        .map(([k, v]) => [k, stable(v)]),
+    );
   }
   return value;
 }
@@ -146,7 +150,10 @@ async function main() {
   // npm → sh → node server.ts: SIGTERM goes to the server alone, as a process manager would stop it,
   // and npm then exits with the server's own exit code.
   const descendants = (pid: number): number[] => {
-    const kids = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).stdout.split("\n").filter(Boolean).map(Number);
+    const kids = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+      .stdout.split("\n")
+      .filter(Boolean)
+      .map(Number);
     return kids.flatMap((k) => [k, ...descendants(k)]);
   };
   const isServer = (pid: number) => {
@@ -195,7 +202,11 @@ async function main() {
       if (/sk_test_|Password/.test(output)) fail("the production log carries a secret or a password", output);
       if (fs.existsSync(path.join(dataDir, "demo-credentials.json"))) fail("production seeded a demo merchant without SEED_DEMO=true", output);
       // The operator CLI of the README, on the same database.
-      const created = spawnSync("npm", ["run", "-s", "cli", "--", "merchant", "create", "--name", "Smoke Shop", "--email", "smoke@example.com", "--password", "a-long-password", "--json"], { cwd: root, env, encoding: "utf8" });
+      const created = spawnSync(
+        "npm",
+        ["run", "-s", "cli", "--", "merchant", "create", "--name", "Smoke Shop", "--email", "smoke@example.com", "--password", "a-long-password", "--json"],
+        { cwd: root, env, encoding: "utf8" },
+      );
       if (created.status !== 0) fail(`cli merchant create exited ${created.status}: ${created.stderr}`);
       secretKey = (JSON.parse(created.stdout) as { sandbox: { secretKey: string } }).sandbox.secretKey;
     } else {

@@ -36,7 +36,10 @@ export function setPaymentExpiry(paymentId: string, expiresAt: Date): void {
 /** Brings the payment's scheduled expiry job forward so the sweeper runs it now. */
 export function runExpiryJobNow(paymentId: string): number {
   return withDb(
-    (db) => db.prepare("UPDATE Job SET runAt = ? WHERE type = 'payment.expire' AND status = 'QUEUED' AND payload = ?").run(sqlDate(new Date()), JSON.stringify({ paymentId })).changes,
+    (db) =>
+      db
+        .prepare("UPDATE Job SET runAt = ? WHERE type = 'payment.expire' AND status = 'QUEUED' AND payload = ?")
+        .run(sqlDate(new Date()), JSON.stringify({ paymentId })).changes,
   );
 }
 
@@ -45,7 +48,9 @@ export function addWebhookEndpoint(merchantId: string, url: string, events = "*"
   const id = `we_e2e${Date.now()}${Math.floor(Math.random() * 1e6)}`;
   const now = sqlDate(new Date());
   withDb((db) =>
-    db.prepare("INSERT INTO WebhookEndpoint (id, merchantId, mode, url, events, enabled, createdAt, updatedAt) VALUES (?, ?, 'sandbox', ?, ?, 1, ?, ?)").run(id, merchantId, url, events, now, now),
+    db
+      .prepare("INSERT INTO WebhookEndpoint (id, merchantId, mode, url, events, enabled, createdAt, updatedAt) VALUES (?, ?, 'sandbox', ?, ?, 1, ?, ?)")
+      .run(id, merchantId, url, events, now, now),
   );
   return id;
 }
@@ -67,7 +72,9 @@ export function apiKeysOf(merchantId: string): { label: string; publicKey: strin
 }
 
 export function whitelistEntryCreatedAt(merchantId: string, cidr: string): Date {
-  const row = withDb((db) => db.prepare("SELECT createdAt FROM IpWhitelistEntry WHERE merchantId = ? AND cidr = ?").get(merchantId, cidr) as { createdAt: string } | undefined);
+  const row = withDb(
+    (db) => db.prepare("SELECT createdAt FROM IpWhitelistEntry WHERE merchantId = ? AND cidr = ?").get(merchantId, cidr) as { createdAt: string } | undefined,
+  );
   if (!row) throw new Error(`No whitelist entry ${cidr}`);
   return new Date(row.createdAt);
 }

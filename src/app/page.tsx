@@ -13,15 +13,18 @@ export default function Home() {
       <header className="flex items-center justify-between">
         <span className="text-xl font-semibold tracking-tight">Parakh</span>
         <nav className="flex gap-4 text-sm">
-          <Link className="text-slate-600 hover:text-slate-900" href="/docs">API reference</Link>
-          <Link className="text-slate-600 hover:text-slate-900" href="/login">Sign in</Link>
+          <Link className="text-slate-600 hover:text-slate-900" href="/docs">
+            API reference
+          </Link>
+          <Link className="text-slate-600 hover:text-slate-900" href="/login">
+            Sign in
+          </Link>
         </nav>
       </header>
       <section className="mt-16 max-w-2xl">
         <h1 className="text-4xl font-semibold tracking-tight">Verify, collect and onboard, behind one login.</h1>
         <p className="mt-4 text-lg text-slate-600">
-          Identity and employment checks, payments and KYC for Indian businesses, with a sandbox that answers every case
-          deterministically.
+          Identity and employment checks, payments and KYC for Indian businesses, with a sandbox that answers every case deterministically.
         </p>
         <div className="mt-8 flex gap-3">
           <Link href="/docs" className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">

@@ -48,11 +48,10 @@ export function panVerifyCurl(bases: ApiBaseUrls, key: SnippetKey): string {
 
 export function checkoutCurl(bases: ApiBaseUrls, key: SnippetKey): string {
   const secret = key.secretKey ?? SECRET_KEY_PLACEHOLDER;
-  return curl(
-    `${bases.payments}/api/checkout`,
-    [`x-merchant-id: ${key.merchantId}`, `x-api-key: ${key.publicKey}`, `x-secret-key: ${secret}`],
-    { orderId: "ORDER_10023", amount: "499" },
-  );
+  return curl(`${bases.payments}/api/checkout`, [`x-merchant-id: ${key.merchantId}`, `x-api-key: ${key.publicKey}`, `x-secret-key: ${secret}`], {
+    orderId: "ORDER_10023",
+    amount: "499",
+  });
 }
 
 export function kycPanCurl(bases: ApiBaseUrls, key: SnippetKey): string {
@@ -63,7 +62,13 @@ export function kycPanCurl(bases: ApiBaseUrls, key: SnippetKey): string {
 /** One example call per API family, in the order a merchant usually meets them. */
 export function curlSnippets(bases: ApiBaseUrls, key: SnippetKey): CurlSnippet[] {
   return [
-    { family: "v1", name: "/v1", title: "Verification API (/v1), e.g. PAN verify", auth: "Authorization: Bearer with the secret key", command: panVerifyCurl(bases, key) },
+    {
+      family: "v1",
+      name: "/v1",
+      title: "Verification API (/v1), e.g. PAN verify",
+      auth: "Authorization: Bearer with the secret key",
+      command: panVerifyCurl(bases, key),
+    },
     {
       family: "payments",
       name: "payments",

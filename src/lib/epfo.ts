@@ -17,8 +17,7 @@ export function isValidUan(uan: string): boolean {
  * with no slashes (MHBAN00000640000000123), any letter case. A mix of the two is rejected: more
  * likely a typo than a format.
  */
-export const PF_NUMBER_PATTERN =
-  "^(?:[A-Za-z]{2}/[A-Za-z]{3}/[0-9]{7}/[0-9]{3}/[0-9]{7}|[A-Za-z]{5}[0-9]{17})$";
+export const PF_NUMBER_PATTERN = "^(?:[A-Za-z]{2}/[A-Za-z]{3}/[0-9]{7}/[0-9]{3}/[0-9]{7}|[A-Za-z]{5}[0-9]{17})$";
 
 const PF_SLASHED = /^([A-Z]{2})\/([A-Z]{3})\/([0-9]{7})\/([0-9]{3})\/([0-9]{7})$/;
 const PF_COMPACT = /^([A-Z]{2})([A-Z]{3})([0-9]{7})([0-9]{3})([0-9]{7})$/;

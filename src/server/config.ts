@@ -8,13 +8,9 @@ import { z } from "zod";
  * single-machine run; secrets not given in the environment are generated once and kept in the data
  * folder (DATA_DIR/secrets.json, mode 0600).
  */
-const bool = z
-  .enum(["true", "false", "1", "0", "yes", "no"])
-  .transform((v) => v === "true" || v === "1" || v === "yes");
+const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 
-const base64Key = z
-  .string()
-  .refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 bytes, base64-encoded");
+const base64Key = z.string().refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 bytes, base64-encoded");
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -60,7 +56,10 @@ const EnvSchema = z.object({
   /** Sandbox webhooks may go to loopback addresses (local development and tests); live never may. */
   WEBHOOK_SANDBOX_ALLOW_LOOPBACK: bool.optional(),
   /** Outgoing email (password resets), e.g. smtps://user:pass@smtp.example.com:465; unset keeps mail in the /admin outbox. */
-  SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, "must be an smtp:// or smtps:// URL").optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, "must be an smtp:// or smtps:// URL")
+    .optional(),
   /** The From of outgoing email; defaults to no-reply at the app's host. */
   EMAIL_FROM: z.string().trim().min(3).max(254).optional(),
   /** Where merchants write for help (e.g. a suspended account); defaults to support at the app's host. */
@@ -108,9 +107,7 @@ export function restrictToOwner(target: string, mode: number) {
 }
 
 function buildConfig(source: NodeJS.ProcessEnv) {
-  const parsed = EnvSchema.safeParse(
-    Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== "")),
-  );
+  const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== "")));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
@@ -136,7 +133,9 @@ function buildConfig(source: NodeJS.ProcessEnv) {
     paymentBaseUrl: (env.PAYMENT_BASE_URL ?? appUrl).replace(/\/$/, ""),
     checkoutUrl: (env.CHECKOUT_URL ?? appUrl).replace(/\/$/, ""),
     kycBaseUrl: (env.KYC_BASE_URL ?? appUrl).replace(/\/$/, ""),
-    trustedProxies: env.TRUSTED_PROXIES.split(",").map((s) => s.trim()).filter(Boolean),
+    trustedProxies: env.TRUSTED_PROXIES.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
     rateLimitPerSecond: env.RATE_LIMIT_PER_SECOND,
     authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,

@@ -7,9 +7,18 @@ import type { TRPC_ERROR_CODE_KEY } from "@trpc/server";
 export const ERROR_CODES = {
   VALIDATION_ERROR: { status: 400, trpc: "BAD_REQUEST", message: "The request is invalid." },
   INVALID_JSON: { status: 400, trpc: "PARSE_ERROR", message: "The request body is not valid JSON." },
-  INVALID_PAN: { status: 400, trpc: "BAD_REQUEST", message: "The PAN is not valid: expected 5 letters, 4 digits and a letter, with a real category (4th letter) and a serial other than 0000." },
+  INVALID_PAN: {
+    status: 400,
+    trpc: "BAD_REQUEST",
+    message: "The PAN is not valid: expected 5 letters, 4 digits and a letter, with a real category (4th letter) and a serial other than 0000.",
+  },
   INVALID_UAN: { status: 400, trpc: "BAD_REQUEST", message: "The UAN must be 12 digits." },
-  INVALID_PF_NUMBER: { status: 400, trpc: "BAD_REQUEST", message: "The PF number must be region (2 letters), office (3 letters), establishment (7 digits), extension (3 digits) and member (7 digits), e.g. MH/BAN/0000064/000/0000123." },
+  INVALID_PF_NUMBER: {
+    status: 400,
+    trpc: "BAD_REQUEST",
+    message:
+      "The PF number must be region (2 letters), office (3 letters), establishment (7 digits), extension (3 digits) and member (7 digits), e.g. MH/BAN/0000064/000/0000123.",
+  },
   INVALID_AADHAAR: { status: 400, trpc: "BAD_REQUEST", message: "The Aadhaar number is not valid." },
   INVALID_IFSC: { status: 400, trpc: "BAD_REQUEST", message: "The IFSC is not valid." },
   INVALID_ACCOUNT_NUMBER: { status: 400, trpc: "BAD_REQUEST", message: "The account number must be 9 to 18 digits." },

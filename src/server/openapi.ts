@@ -14,7 +14,14 @@ const COMMON: Record<RestMeta["auth"], ErrorCode[]> = {
   kyc: ["UNAUTHORIZED", "BROWSER_REQUEST_FORBIDDEN", "MERCHANT_MISMATCH", "MERCHANT_SUSPENDED", "LIVE_MODE_NOT_ENABLED", "IP_NOT_WHITELISTED"],
 };
 const COMMON_ALL: ErrorCode[] = ["RATE_LIMITED", "INTERNAL_ERROR"];
-const COMMON_POST: ErrorCode[] = ["INVALID_JSON", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "IDEMPOTENCY_KEY_IN_USE", "IDEMPOTENCY_KEY_MISMATCH"];
+const COMMON_POST: ErrorCode[] = [
+  "INVALID_JSON",
+  "VALIDATION_ERROR",
+  "PAYLOAD_TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "IDEMPOTENCY_KEY_IN_USE",
+  "IDEMPOTENCY_KEY_MISMATCH",
+];
 
 const SECURITY: Record<RestMeta["auth"], Record<string, string[]>[]> = {
   bearer: [{ BearerSecretKey: [] }],
@@ -23,9 +30,22 @@ const SECURITY: Record<RestMeta["auth"], Record<string, string[]>[]> = {
 };
 
 const STATUS_TEXT: Record<number, string> = {
-  400: "Bad request", 401: "Unauthorized", 402: "Payment required", 403: "Forbidden", 404: "Not found",
-  405: "Method not allowed", 409: "Conflict", 410: "Gone", 413: "Payload too large", 415: "Unsupported media type",
-  422: "Unprocessable", 429: "Too many requests", 500: "Internal error", 502: "Bad gateway", 503: "Unavailable", 504: "Timeout",
+  400: "Bad request",
+  401: "Unauthorized",
+  402: "Payment required",
+  403: "Forbidden",
+  404: "Not found",
+  405: "Method not allowed",
+  409: "Conflict",
+  410: "Gone",
+  413: "Payload too large",
+  415: "Unsupported media type",
+  422: "Unprocessable",
+  429: "Too many requests",
+  500: "Internal error",
+  502: "Bad gateway",
+  503: "Unavailable",
+  504: "Timeout",
 };
 
 const ERROR_SCHEMA_NAMES = { v1: "V1Error", api: "ApiError" } as const;
@@ -33,7 +53,12 @@ const ERROR_SCHEMA_NAMES = { v1: "V1Error", api: "ApiError" } as const;
 /** The error envelopes as named components, so every error response is a resolvable $ref. */
 function errorComponents() {
   const json = (schema: z.ZodType) => {
-    const { $schema: _drop, id: _id, definitions: _defs, ...rest } = z.toJSONSchema(schema, { target: "openapi-3.0", io: "output", reused: "inline" }) as Record<string, unknown>;
+    const {
+      $schema: _drop,
+      id: _id,
+      definitions: _defs,
+      ...rest
+    } = z.toJSONSchema(schema, { target: "openapi-3.0", io: "output", reused: "inline" }) as Record<string, unknown>;
     return rest;
   };
   return { [ERROR_SCHEMA_NAMES.v1]: json(v1ErrorSchema), [ERROR_SCHEMA_NAMES.api]: json(apiErrorSchema) };
@@ -112,12 +137,24 @@ export async function buildOpenApiDocument(router: AnyRouter, baseUrl: string): 
       if (method === "post") {
         op.parameters = [
           ...(op.parameters ?? []),
-          { name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 }, description: "Replays the stored response for 24 h when the same key and body are sent again." },
+          {
+            name: "Idempotency-Key",
+            in: "header",
+            required: false,
+            schema: { type: "string", maxLength: 255 },
+            description: "Replays the stored response for 24 h when the same key and body are sent again.",
+          },
         ];
       }
       op.parameters = [
         ...(op.parameters ?? []),
-        { name: "X-Request-Id", in: "header", required: false, schema: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" }, description: "Echoed back; otherwise a `req_…` id is assigned." },
+        {
+          name: "X-Request-Id",
+          in: "header",
+          required: false,
+          schema: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" },
+          description: "Echoed back; otherwise a `req_…` id is assigned.",
+        },
       ];
     }
   }

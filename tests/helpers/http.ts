@@ -30,7 +30,15 @@ export function request(baseUrl: string, path: string, opts: RequestOptions = {}
   if (payload) headers["Content-Length"] = String(payload.length);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { hostname: url.hostname, port: url.port, path: url.pathname + url.search, method: opts.method ?? (payload ? "POST" : "GET"), headers, localAddress: opts.localAddress, agent: false },
+      {
+        hostname: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: opts.method ?? (payload ? "POST" : "GET"),
+        headers,
+        localAddress: opts.localAddress,
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("error", reject);

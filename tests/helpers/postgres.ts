@@ -75,9 +75,7 @@ rm -rf "${dir}"`;
 
 export async function startPostgres(): Promise<PostgresCluster> {
   if (!fs.existsSync(path.join(PG_BIN, "initdb")) || !fs.existsSync(path.join(PG_BIN, "postgres"))) {
-    throw new Error(
-      `PostgreSQL 15 server binaries not found in ${PG_BIN}. Install them with: apt-get install postgresql (or set PARAKH_PG_BIN).`,
-    );
+    throw new Error(`PostgreSQL 15 server binaries not found in ${PG_BIN}. Install them with: apt-get install postgresql (or set PARAKH_PG_BIN).`);
   }
   const user = runAs();
   const dir = fs.mkdtempSync(path.join(tempBase(user !== undefined), "parakh-pg-"));
@@ -109,34 +107,39 @@ export async function startPostgres(): Promise<PostgresCluster> {
   };
 
   try {
-    execFileSync(
-      path.join(PG_BIN, "initdb"),
-      ["-D", dataDir, "-U", SUPERUSER, "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"],
-      { ...spawnOpts, stdio: ["ignore", "ignore", "pipe"] },
-    );
+    execFileSync(path.join(PG_BIN, "initdb"), ["-D", dataDir, "-U", SUPERUSER, "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"], {
+      ...spawnOpts,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     const port = await freePort();
     const log = fs.openSync(logFile, "a");
     if (user) fs.fchownSync(log, user.uid, user.gid);
     postmaster = spawn(
       path.join(PG_BIN, "postgres"),
       [
-        "-D", dataDir,
-        "-p", String(port),
-        "-k", dir,
-        "-c", "listen_addresses=127.0.0.1",
-        "-c", "fsync=off",
-        "-c", "synchronous_commit=off",
-        "-c", "full_page_writes=off",
-        "-c", "max_connections=100",
+        "-D",
+        dataDir,
+        "-p",
+        String(port),
+        "-k",
+        dir,
+        "-c",
+        "listen_addresses=127.0.0.1",
+        "-c",
+        "fsync=off",
+        "-c",
+        "synchronous_commit=off",
+        "-c",
+        "full_page_writes=off",
+        "-c",
+        "max_connections=100",
       ],
       { ...spawnOpts, stdio: ["ignore", log, log] },
     );
     postmaster.unref();
     fs.closeSync(log);
     const exited = new Promise<never>((_, reject) =>
-      postmaster!.once("exit", (code) =>
-        reject(new Error(`postgres exited early (${code}):\n${readTail(logFile)}`)),
-      ),
+      postmaster!.once("exit", (code) => reject(new Error(`postgres exited early (${code}):\n${readTail(logFile)}`))),
     );
     exited.catch(() => {});
 

@@ -16,7 +16,11 @@ describe("audit log durability (SQLite, AUDIT_FLUSH_MS=200)", () => {
   let writer: Database.Database;
 
   const verify = (requestId: string, body: unknown = { pan: "ABCPK1234F" }) =>
-    request(server.url, "/v1/identity/pan/verify", { method: "POST", body, headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "X-Request-Id": requestId } });
+    request(server.url, "/v1/identity/pan/verify", {
+      method: "POST",
+      body,
+      headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "X-Request-Id": requestId },
+    });
 
   beforeAll(async () => {
     server = await startServer({ env: { AUDIT_FLUSH_MS: "200" } });
@@ -67,7 +71,12 @@ describe("audit log durability (SQLite, AUDIT_FLUSH_MS=200)", () => {
     try {
       const v1 = await verify("unwritable-v1");
       expect(v1.status).toBe(503);
-      expect(v1.json).toEqual({ status: "error", error: expect.objectContaining({ code: "SERVICE_UNAVAILABLE" }), request_id: "unwritable-v1", timestamp: expect.any(String) });
+      expect(v1.json).toEqual({
+        status: "error",
+        error: expect.objectContaining({ code: "SERVICE_UNAVAILABLE" }),
+        request_id: "unwritable-v1",
+        timestamp: expect.any(String),
+      });
       expect(v1.text).not.toContain("ABCPK1234F");
 
       const api = await request(server.url, "/api/payments/pay_0_missing/status", { headers: { "X-Request-Id": "unwritable-api" } });

@@ -103,14 +103,26 @@ describe("auth schemes of B2 through the REST door", () => {
       const plain = await request(url, "/api/payments/echo", { body: {}, headers: payHeaders(), localAddress: "127.0.0.2" });
       expect(plain.status).toBe(403);
       expect(plain.json.error.code).toBe("IP_NOT_WHITELISTED");
-      const forged = await request(url, "/api/payments/echo", { body: {}, headers: { ...payHeaders(), "X-Forwarded-For": "127.0.0.1" }, localAddress: "127.0.0.2" });
+      const forged = await request(url, "/api/payments/echo", {
+        body: {},
+        headers: { ...payHeaders(), "X-Forwarded-For": "127.0.0.1" },
+        localAddress: "127.0.0.2",
+      });
       expect(forged.status).toBe(403);
     });
 
     it("believes X-Forwarded-For only from a trusted proxy", async () => {
-      const viaProxy = await request(url, "/api/payments/echo", { body: {}, headers: { ...payHeaders(), "X-Forwarded-For": "127.0.0.1" }, localAddress: "127.0.0.3" });
+      const viaProxy = await request(url, "/api/payments/echo", {
+        body: {},
+        headers: { ...payHeaders(), "X-Forwarded-For": "127.0.0.1" },
+        localAddress: "127.0.0.3",
+      });
       expect(viaProxy.status).toBe(200);
-      const proxyForOther = await request(url, "/api/payments/echo", { body: {}, headers: { ...payHeaders(), "X-Forwarded-For": "127.0.0.1, 10.9.9.9" }, localAddress: "127.0.0.3" });
+      const proxyForOther = await request(url, "/api/payments/echo", {
+        body: {},
+        headers: { ...payHeaders(), "X-Forwarded-For": "127.0.0.1, 10.9.9.9" },
+        localAddress: "127.0.0.3",
+      });
       expect(proxyForOther.status).toBe(403);
     });
 
@@ -192,7 +204,9 @@ describe("auth schemes of B2 through the REST door", () => {
   it("purges audit records past retention and keeps newer ones", async () => {
     const db = services().db;
     const old = new Date(Date.now() - 8 * 365 * 86_400_000);
-    await db.auditLog.create({ data: { id: "aud_old", requestId: "req_old", method: "POST", path: "/v1/echo", status: 200, latencyMs: 1, clientIp: "127.0.0.1", createdAt: old } });
+    await db.auditLog.create({
+      data: { id: "aud_old", requestId: "req_old", method: "POST", path: "/v1/echo", status: 200, latencyMs: 1, clientIp: "127.0.0.1", createdAt: old },
+    });
     const before = await db.auditLog.count();
     expect(await purgeExpiredAuditLogs(db, 2557)).toBe(1);
     expect(await db.auditLog.count()).toBe(before - 1);

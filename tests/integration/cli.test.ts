@@ -33,7 +33,14 @@ describe("operator CLI", () => {
   });
 
   it("prints usage and exits non-zero on wrong arguments", async () => {
-    for (const args of [[], ["merchant"], ["merchant", "fly"], ["merchant", "create", "--name", "X"], ["key", "create", "--bogus", "1"], ["whitelist", "add", "--merchant"]]) {
+    for (const args of [
+      [],
+      ["merchant"],
+      ["merchant", "fly"],
+      ["merchant", "create", "--name", "X"],
+      ["key", "create", "--bogus", "1"],
+      ["whitelist", "add", "--merchant"],
+    ]) {
       const r = await cli(env, args);
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stderr).toContain("Usage: npm run -s cli --");

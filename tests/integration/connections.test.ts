@@ -50,7 +50,9 @@ describe("connection limits", () => {
 
   it("cuts off a body trickled a byte at a time", async () => {
     const { socket, closedAt } = await open("127.0.0.3");
-    socket.write(`POST /v1/identity/pan/verify HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${m.sandbox.secretKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`);
+    socket.write(
+      `POST /v1/identity/pan/verify HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${m.sandbox.secretKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`,
+    );
     let received = "";
     socket.on("data", (c) => (received += c.toString()));
     const timer = setInterval(() => socket.writable && socket.write("a"), 200);
@@ -76,7 +78,9 @@ describe("connection limits", () => {
     const fromB = await Promise.all(Array.from({ length: 60 }, () => open("127.0.0.6")));
     // Sockets over a cap are closed at once; the others stay until their idle timeout (3 s).
     const early = async (list: Tracked[]) =>
-      (await Promise.all(list.map((s) => Promise.race([s.closedAt.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 1000))])))).filter(Boolean).length;
+      (await Promise.all(list.map((s) => Promise.race([s.closedAt.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 1000))])))).filter(
+        Boolean,
+      ).length;
     const [closedA, closedB] = await Promise.all([early(fromA), early(fromB)]);
     expect(closedA).toBe(14);
     expect(closedB).toBe(16);

@@ -27,7 +27,13 @@ const PUBLIC = new Set([
 
 type Caller = ReturnType<typeof dashboardRouter.createCaller>;
 const ctx = (session: { id: string; email: string; role: "merchant" | "admin" } | null) => ({
-  services: getServices(), rest: null, req: null, res: null, session, clientIp: "127.0.0.1", sameOrigin: true,
+  services: getServices(),
+  rest: null,
+  req: null,
+  res: null,
+  session,
+  clientIp: "127.0.0.1",
+  sameOrigin: true,
 });
 
 function call(caller: Caller, name: string, input: unknown): Promise<unknown> {
@@ -69,7 +75,10 @@ describe("who may call each dashboard procedure", () => {
   it("refuses the hosted checkout's procedures without a valid token", async () => {
     const anon = dashboardRouter.createCaller(ctx(null));
     for (const name of [...PUBLIC].filter((n) => n.startsWith("checkout."))) {
-      await expect(call(anon, name, { paymentId: "pay_1_x", token: "ct1.zz.forged", outcome: "SUCCESS", payment: { method: "UPI", flow: "qr" } }), name).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect(
+        call(anon, name, { paymentId: "pay_1_x", token: "ct1.zz.forged", outcome: "SUCCESS", payment: { method: "UPI", flow: "qr" } }),
+        name,
+      ).rejects.toMatchObject({ code: "FORBIDDEN" });
     }
   });
 });

@@ -21,7 +21,13 @@ const { getConfig } = await import("@/server/config");
 
 type Ctx = Parameters<typeof dashboardRouter.createCaller>[0];
 const ctx = (session: { id: string; email: string; role: "merchant" | "admin" } | null, sameOrigin = true): Ctx => ({
-  services: getServices(), rest: null, req: null, res: null, session, clientIp: "127.0.0.1", sameOrigin,
+  services: getServices(),
+  rest: null,
+  req: null,
+  res: null,
+  session,
+  clientIp: "127.0.0.1",
+  sameOrigin,
 });
 const anon = () => dashboardRouter.createCaller(ctx(null));
 const as = (id: string, email = "x@example.com") => dashboardRouter.createCaller(ctx({ id, email, role: "merchant" }));
@@ -55,7 +61,9 @@ describe("merchant accounts", () => {
     const { email } = await signup();
     await expect(anon().account.signup({ name: "Again", email: email.toUpperCase(), password: "a-long-password" })).rejects.toMatchObject({ code: "CONFLICT" });
     const crossSite = dashboardRouter.createCaller(ctx(null, false));
-    await expect(crossSite.account.signup({ name: "Evil", email: "evil@example.com", password: "a-long-password" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(crossSite.account.signup({ name: "Evil", email: "evil@example.com", password: "a-long-password" })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
   });
 
   it("needs a merchant session for account procedures", async () => {
@@ -67,9 +75,25 @@ describe("merchant accounts", () => {
   it("saves the profile and branding with the shared schema's rules", async () => {
     const { merchantId } = await signup();
     const caller = as(merchantId);
-    await caller.account.updateProfile({ name: "Chai Point Pvt Ltd", displayName: "Chai Point", supportEmail: "Help@Chai.example", brandColor: "#aa3300", logoUrl: "https://chai.example/logo.png", checkoutExpiryMinutes: 45, checkoutFrameOrigins: "https://Shop.Chai.example/, http://localhost:5173" });
+    await caller.account.updateProfile({
+      name: "Chai Point Pvt Ltd",
+      displayName: "Chai Point",
+      supportEmail: "Help@Chai.example",
+      brandColor: "#aa3300",
+      logoUrl: "https://chai.example/logo.png",
+      checkoutExpiryMinutes: 45,
+      checkoutFrameOrigins: "https://Shop.Chai.example/, http://localhost:5173",
+    });
     const me = await caller.account.me();
-    expect(me.profile).toEqual({ name: "Chai Point Pvt Ltd", displayName: "Chai Point", supportEmail: "help@chai.example", brandColor: "#AA3300", logoUrl: "https://chai.example/logo.png", checkoutExpiryMinutes: 45, checkoutFrameOrigins: "https://shop.chai.example http://localhost:5173" });
+    expect(me.profile).toEqual({
+      name: "Chai Point Pvt Ltd",
+      displayName: "Chai Point",
+      supportEmail: "help@chai.example",
+      brandColor: "#AA3300",
+      logoUrl: "https://chai.example/logo.png",
+      checkoutExpiryMinutes: 45,
+      checkoutFrameOrigins: "https://shop.chai.example http://localhost:5173",
+    });
     await expect(caller.account.updateProfile({ ...me.profile, brandColor: "red" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     await expect(caller.account.updateProfile({ ...me.profile, logoUrl: "http://insecure.example/x.png" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     await expect(caller.account.updateProfile({ ...me.profile, checkoutExpiryMinutes: 2 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
@@ -129,7 +153,9 @@ describe("merchant accounts", () => {
     const { merchantId, email, password } = await signup();
     const caller = as(merchantId, email);
     const setup = await caller.account.totpSetup();
-    await expect(caller.account.totpEnable({ code: "000000" === totpAt(setup.secret, Date.now()) ? "111111" : "000000" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(caller.account.totpEnable({ code: "000000" === totpAt(setup.secret, Date.now()) ? "111111" : "000000" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
     const { recoveryCodes } = await caller.account.totpEnable({ code: totpAt(setup.secret, Date.now()) });
     expect(recoveryCodes).toHaveLength(10);
     const stored = await getServices().db.merchant.findUniqueOrThrow({ where: { id: merchantId } });
@@ -151,7 +177,11 @@ describe("merchant accounts", () => {
 
   it("signs in operators with their own lockout", async () => {
     await createAdmin(getServices().db, "root@parakh.example", "a-long-password");
-    await expect(signInAdmin(getServices().db, { email: "root@parakh.example", password: "a-long-password" }, "10.0.0.4")).resolves.toMatchObject({ role: "admin" });
-    await expect(signInAdmin(getServices().db, { email: "root@parakh.example", password: "nope-nope-nope" }, "10.0.0.4")).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
+    await expect(signInAdmin(getServices().db, { email: "root@parakh.example", password: "a-long-password" }, "10.0.0.4")).resolves.toMatchObject({
+      role: "admin",
+    });
+    await expect(signInAdmin(getServices().db, { email: "root@parakh.example", password: "nope-nope-nope" }, "10.0.0.4")).rejects.toMatchObject({
+      code: "INVALID_CREDENTIALS",
+    });
   });
 });

@@ -45,7 +45,11 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
 async function postOverHttp(procedure: string, input: unknown, session: SessionUser) {
   const res = await fetchRequestHandler({
     endpoint: "/api/trpc",
-    req: new Request(`http://127.0.0.1/api/trpc/${procedure}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) }),
+    req: new Request(`http://127.0.0.1/api/trpc/${procedure}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(input),
+    }),
     router: dashboardRouter,
     createContext: () => ctx(session),
   });

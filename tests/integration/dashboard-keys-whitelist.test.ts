@@ -236,16 +236,48 @@ describe("dashboard: API keys and IP whitelist", () => {
       expect((await failure(callerFor(m).whitelist.add({ ip: "1.2.3.4", label: "x".repeat(101) }))).code).toBe("BAD_REQUEST");
       // Passes the browser-safe check but not parseCidr: the service's error names the field.
       expect(ipOrCidrProblem("::ffff:1.2.3.4/128")).toBeNull();
-      expect(await failure(callerFor(m).whitelist.add({ ip: "::ffff:1.2.3.4/128", label: "" }))).toMatchObject({ code: "BAD_REQUEST", appCode: "VALIDATION_ERROR", field: "ip" });
+      expect(await failure(callerFor(m).whitelist.add({ ip: "::ffff:1.2.3.4/128", label: "" }))).toMatchObject({
+        code: "BAD_REQUEST",
+        appCode: "VALIDATION_ERROR",
+        field: "ip",
+      });
       expect((await callerFor(m).whitelist.list()).entries).toEqual([]);
     });
 
     it("the form's browser-safe check agrees with the server's parser", async () => {
       const { parseCidr } = await import("@/server/lib/ip");
       const inputs = [
-        "1.2.3.4", " 1.2.3.4 ", "1.2.3.4/32", "0.0.0.0/0", "10.0.0.0/8", "10.0.0.5/8", "10.0.0.0/33", "010.0.0.1", "1.2.3.256", "1.2.3", "1.2.3.4/", "1.2.3.4/08",
-        "::", "::1", "::/0", "fe80::/10", "fe80::1/10", "2001:DB8::1", "2001:db8::/32", "::ffff:1.2.3.4", "::ffff:0:0/96", "1:2:3:4:5:6:7:8",
-        "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7::", "1::2::3", "12345::", "1:2:3:4:5:6:1.2.3.4", "1:2:3:4:5:6:7:1.2.3.4", ":1:2:3:4:5:6:7", "a.b.c.d", "",
+        "1.2.3.4",
+        " 1.2.3.4 ",
+        "1.2.3.4/32",
+        "0.0.0.0/0",
+        "10.0.0.0/8",
+        "10.0.0.5/8",
+        "10.0.0.0/33",
+        "010.0.0.1",
+        "1.2.3.256",
+        "1.2.3",
+        "1.2.3.4/",
+        "1.2.3.4/08",
+        "::",
+        "::1",
+        "::/0",
+        "fe80::/10",
+        "fe80::1/10",
+        "2001:DB8::1",
+        "2001:db8::/32",
+        "::ffff:1.2.3.4",
+        "::ffff:0:0/96",
+        "1:2:3:4:5:6:7:8",
+        "1:2:3:4:5:6:7:8:9",
+        "1:2:3:4:5:6:7::",
+        "1::2::3",
+        "12345::",
+        "1:2:3:4:5:6:1.2.3.4",
+        "1:2:3:4:5:6:7:1.2.3.4",
+        ":1:2:3:4:5:6:7",
+        "a.b.c.d",
+        "",
       ];
       for (const ip of inputs) expect([ip, ipOrCidrProblem(ip) === null]).toEqual([ip, parseCidr(ip) !== null]);
     });

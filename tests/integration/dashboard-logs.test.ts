@@ -350,7 +350,14 @@ describe.each(["sqlite", "postgresql"] as const)("dashboard logs, verifications 
       expect(r.items.map((v) => v.requestId)).toEqual(["req_v6", "req_v5", "req_v4", "req_v3", "req_v2", "req_v1"]);
       expect(r.nextCursor).toBeNull();
       const byReq = Object.fromEntries(r.items.map((v) => [v.requestId, v]));
-      expect(byReq.req_v1).toMatchObject({ kind: "PAN", subject: "ABCPK1234F", nameQueried: "Arjun Kapoor", outcome: "VALID", nameMatch: 95.5, nameMatchResult: "MATCH" });
+      expect(byReq.req_v1).toMatchObject({
+        kind: "PAN",
+        subject: "ABCPK1234F",
+        nameQueried: "Arjun Kapoor",
+        outcome: "VALID",
+        nameMatch: 95.5,
+        nameMatchResult: "MATCH",
+      });
       expect(byReq.req_v2).toMatchObject({ nameMatch: 89.99, nameMatchResult: "PARTIAL" });
       expect(byReq.req_v3).toMatchObject({ nameMatch: 69.99, nameMatchResult: "NO_MATCH" });
       expect(byReq.req_v5).toMatchObject({ kind: "EPFO", outcome: "NOT_FOUND", errorCode: "PF_NUMBER_NOT_FOUND", nameMatchResult: null });
@@ -478,9 +485,20 @@ describe.each(["sqlite", "postgresql"] as const)("dashboard logs, verifications 
       const a = await newMerchant("IsoA");
       const b = await newMerchant("IsoB");
       const now = new Date();
-      await db.auditLog.createMany({ data: [auditRow(a.merchantId, "sandbox", now, { requestId: "req_iso_a" }), auditRow(a.merchantId, "sandbox", now, { status: 500 })] });
+      await db.auditLog.createMany({
+        data: [auditRow(a.merchantId, "sandbox", now, { requestId: "req_iso_a" }), auditRow(a.merchantId, "sandbox", now, { status: 500 })],
+      });
       await db.verification.create({
-        data: { id: "ver_iso_a", merchantId: a.merchantId, mode: "sandbox", kind: "PAN", requestId: "req_iso_a", subject: "ZZZPZ1234Z", outcome: "VALID", createdAt: now },
+        data: {
+          id: "ver_iso_a",
+          merchantId: a.merchantId,
+          mode: "sandbox",
+          kind: "PAN",
+          requestId: "req_iso_a",
+          subject: "ZZZPZ1234Z",
+          outcome: "VALID",
+          createdAt: now,
+        },
       });
       const asA = caller(a.merchantId);
       const asB = caller(b.merchantId);

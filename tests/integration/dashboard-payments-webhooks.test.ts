@@ -74,14 +74,25 @@ const IST = 330 * 60 * 1000;
 const ist = (local: string) => new Date(Date.parse(`${local}Z`) - IST);
 
 let orderSeq = 0;
-async function newPayment(m: Merchant, mode: Mode, over: { amount?: number; orderId?: string; createdAt?: Date; description?: string; phone?: string; name?: string } = {}) {
+async function newPayment(
+  m: Merchant,
+  mode: Mode,
+  over: { amount?: number; orderId?: string; createdAt?: Date; description?: string; phone?: string; name?: string } = {},
+) {
   const orderId = over.orderId ?? `ORDER_T${++orderSeq}`;
-  const { payment } = await createPayment(db(), getServices().bulk, m.merchantId, mode, {
-    orderId,
-    amount: over.amount ?? 49_900,
-    description: over.description ?? null,
-    meta: over.name || over.phone ? { name: over.name ?? null, phone: over.phone ?? null } : null,
-  }, 30);
+  const { payment } = await createPayment(
+    db(),
+    getServices().bulk,
+    m.merchantId,
+    mode,
+    {
+      orderId,
+      amount: over.amount ?? 49_900,
+      description: over.description ?? null,
+      meta: over.name || over.phone ? { name: over.name ?? null, phone: over.phone ?? null } : null,
+    },
+    30,
+  );
   if (over.createdAt) await db().payment.update({ where: { id: payment.id }, data: { createdAt: over.createdAt } });
   return payment.id;
 }
@@ -110,7 +121,12 @@ describe("shared lists stay equal to the server's", () => {
 describe("the Verify signatures snippet on the Webhooks page", () => {
   // The function part of the snippet, run as a receiver would run it.
   const source = VERIFY_SNIPPET.slice(VERIFY_SNIPPET.indexOf("export function"), VERIFY_SNIPPET.indexOf("// Express")).replace("export function", "function");
-  const verify = new Function("crypto", `${source}; return verifyParakhSignature;`)(crypto) as (h: string, body: string, secret: string, tol?: number) => boolean;
+  const verify = new Function("crypto", `${source}; return verifyParakhSignature;`)(crypto) as (
+    h: string,
+    body: string,
+    secret: string,
+    tol?: number,
+  ) => boolean;
   const body = '{"id":"evt_1","type":"payment.success","data":{"name":"Zoë ₹"}}';
   const now = Math.floor(Date.now() / 1000);
 
@@ -249,7 +265,14 @@ describe("payments.get", () => {
     expect(d.webhooks.map((w) => w.type)).toEqual(["payment.failed", "payment.success"]);
     for (const w of d.webhooks) {
       expect(w.deliveries).toHaveLength(1);
-      expect(w.deliveries[0]).toMatchObject({ eventId: w.eventId, eventType: w.type, endpointId, url: "http://127.0.0.1:9/payments-hook", status: "PENDING", attempts: [] });
+      expect(w.deliveries[0]).toMatchObject({
+        eventId: w.eventId,
+        eventType: w.type,
+        endpointId,
+        url: "http://127.0.0.1:9/payments-hook",
+        status: "PENDING",
+        attempts: [],
+      });
     }
   });
 
@@ -282,7 +305,12 @@ describe("webhook endpoints", () => {
   const wh = () => callerFor(a).webhooks;
 
   it("creates an endpoint with the chosen events in a fixed order, or all", async () => {
-    const one = await wh().create({ mode: "sandbox", url: " https://shop.example/hooks/one ", events: ["payment.failed", "payment.success", "payment.failed"], description: "  Orders  " });
+    const one = await wh().create({
+      mode: "sandbox",
+      url: " https://shop.example/hooks/one ",
+      events: ["payment.failed", "payment.success", "payment.failed"],
+      description: "  Orders  ",
+    });
     expect(one).toMatchObject({ url: "https://shop.example/hooks/one", events: ["payment.success", "payment.failed"], description: "Orders", enabled: true });
     expect(one.id).toMatch(/^we_[A-Za-z0-9]{16}$/);
     const all = await wh().create({ mode: "sandbox", url: "https://shop.example/hooks/all", events: ["*", "payment.failed"], description: "" });
@@ -295,7 +323,8 @@ describe("webhook endpoints", () => {
   });
 
   it("refuses bad URLs and events with the field named", async () => {
-    const bad = async (input: Record<string, unknown>) => failure(wh().create({ mode: "sandbox", url: "https://ok.example/h", events: ["payment.success"], ...input } as never));
+    const bad = async (input: Record<string, unknown>) =>
+      failure(wh().create({ mode: "sandbox", url: "https://ok.example/h", events: ["payment.success"], ...input } as never));
     expect(await bad({ url: "not a url" })).toMatchObject({ code: "BAD_REQUEST", fields: ["url"] });
     expect(await bad({ url: "ftp://files.example/h" })).toMatchObject({ code: "BAD_REQUEST", fields: ["url"] });
     expect(await bad({ url: "https://user:pw@shop.example/h" })).toMatchObject({ code: "BAD_REQUEST", fields: ["url"] });
@@ -312,14 +341,21 @@ describe("webhook endpoints", () => {
     expect(await live("https://localhost:8443/h")).toMatchObject({ appCode: "VALIDATION_ERROR", fields: ["url"] });
     expect(await live("https://[::1]/h")).toMatchObject({ appCode: "VALIDATION_ERROR", fields: ["url"] });
     expect(await live("https://10.1.2.3/h")).toMatchObject({ appCode: "VALIDATION_ERROR", fields: ["url"] });
-    expect(await wh().create({ mode: "live", url: "https://shop.example/live-hook", events: ["payment.success"] })).toMatchObject({ url: "https://shop.example/live-hook" });
+    expect(await wh().create({ mode: "live", url: "https://shop.example/live-hook", events: ["payment.success"] })).toMatchObject({
+      url: "https://shop.example/live-hook",
+    });
     // Sandbox may use http and loopback (local development).
-    expect(await wh().create({ mode: "sandbox", url: "http://localhost:4000/h", events: ["payment.success"] })).toMatchObject({ url: "http://localhost:4000/h" });
+    expect(await wh().create({ mode: "sandbox", url: "http://localhost:4000/h", events: ["payment.success"] })).toMatchObject({
+      url: "http://localhost:4000/h",
+    });
   });
 
   it("refuses a URL already registered in the mode (the other mode may use it)", async () => {
     await wh().create({ mode: "sandbox", url: "https://shop.example/dup", events: ["*"] });
-    expect(await failure(wh().create({ mode: "sandbox", url: "https://shop.example/dup", events: ["*"] }))).toMatchObject({ appCode: "CONFLICT", fields: ["url"] });
+    expect(await failure(wh().create({ mode: "sandbox", url: "https://shop.example/dup", events: ["*"] }))).toMatchObject({
+      appCode: "CONFLICT",
+      fields: ["url"],
+    });
     await wh().create({ mode: "live", url: "https://shop.example/dup", events: ["*"] });
   });
 
@@ -333,11 +369,25 @@ describe("webhook endpoints", () => {
 
   it("updates url, events, description and enabled; checks the new URL", async () => {
     const ep = await wh().create({ mode: "live", url: "https://shop.example/upd", events: ["payment.success"] });
-    const up = await wh().update({ mode: "live", endpointId: ep.id, url: "https://shop.example/upd2", events: ["wallet.low_balance"], description: "Ops", enabled: false });
+    const up = await wh().update({
+      mode: "live",
+      endpointId: ep.id,
+      url: "https://shop.example/upd2",
+      events: ["wallet.low_balance"],
+      description: "Ops",
+      enabled: false,
+    });
     expect(up).toMatchObject({ url: "https://shop.example/upd2", events: ["wallet.low_balance"], description: "Ops", enabled: false });
-    expect(await wh().update({ mode: "live", endpointId: ep.id, enabled: true })).toMatchObject({ url: "https://shop.example/upd2", description: "Ops", enabled: true });
+    expect(await wh().update({ mode: "live", endpointId: ep.id, enabled: true })).toMatchObject({
+      url: "https://shop.example/upd2",
+      description: "Ops",
+      enabled: true,
+    });
     expect(await failure(wh().update({ mode: "live", endpointId: ep.id, url: "http://shop.example/x" }))).toMatchObject({ fields: ["url"] });
-    expect(await failure(wh().update({ mode: "live", endpointId: ep.id, url: "https://192.168.1.5/x" }))).toMatchObject({ appCode: "VALIDATION_ERROR", fields: ["url"] });
+    expect(await failure(wh().update({ mode: "live", endpointId: ep.id, url: "https://192.168.1.5/x" }))).toMatchObject({
+      appCode: "VALIDATION_ERROR",
+      fields: ["url"],
+    });
     expect(await failure(wh().update({ mode: "live", endpointId: ep.id, events: [] }))).toMatchObject({ fields: ["events"] });
     // The other mode's id is not found.
     expect((await failure(wh().update({ mode: "sandbox", endpointId: ep.id, enabled: false }))).code).toBe("NOT_FOUND");
@@ -408,7 +458,12 @@ describe("deliveries, resend and test events", () => {
     await startAttempt(db(), sandboxProcessor, pay, card(GOOD_CARD));
     await deliverAllPending();
     const all = await c().deliveries({ mode: "sandbox" });
-    expect(all.items.map((d) => [d.endpointId, d.status]).sort()).toEqual([[hookA, "DELIVERED"], [hookB, "PENDING"]].sort());
+    expect(all.items.map((d) => [d.endpointId, d.status]).sort()).toEqual(
+      [
+        [hookA, "DELIVERED"],
+        [hookB, "PENDING"],
+      ].sort(),
+    );
     const failed = all.items.find((d) => d.endpointId === hookB)!;
     expect(failed.attempts).toHaveLength(1);
     expect(failed.attempts[0]).toMatchObject({ attemptNo: 1, statusCode: 500, responseExcerpt: "boom" });
@@ -417,8 +472,14 @@ describe("deliveries, resend and test events", () => {
     expect((await c().deliveries({ mode: "sandbox", status: "PENDING" })).items.map((d) => d.endpointId)).toEqual([hookB]);
     expect((await c().deliveries({ mode: "sandbox", status: "FAILED" })).items).toEqual([]);
     const eps = (await c().list({ mode: "sandbox" })).endpoints;
-    expect(eps.find((e) => e.id === hookA)).toMatchObject({ stats: { delivered: 1, failed: 0, pending: 0 }, lastDelivery: { status: "DELIVERED", lastStatusCode: 200, eventType: "payment.success" } });
-    expect(eps.find((e) => e.id === hookB)).toMatchObject({ stats: { delivered: 0, failed: 0, pending: 1 }, lastDelivery: { status: "PENDING", lastStatusCode: 500 } });
+    expect(eps.find((e) => e.id === hookA)).toMatchObject({
+      stats: { delivered: 1, failed: 0, pending: 0 },
+      lastDelivery: { status: "DELIVERED", lastStatusCode: 200, eventType: "payment.success" },
+    });
+    expect(eps.find((e) => e.id === hookB)).toMatchObject({
+      stats: { delivered: 0, failed: 0, pending: 1 },
+      lastDelivery: { status: "PENDING", lastStatusCode: 500 },
+    });
     // Another merchant's endpoint id is not found; their list is empty.
     expect((await failure(callerFor(b).webhooks.deliveries({ mode: "sandbox", endpointId: hookA }))).code).toBe("NOT_FOUND");
     expect((await callerFor(b).webhooks.deliveries({ mode: "sandbox" })).items).toEqual([]);
@@ -475,7 +536,12 @@ describe("deliveries, resend and test events", () => {
     expect(delivery).toMatchObject({ eventId: r.eventId, endpointId: hookB, url: `${receiverUrl}/fail`, status: "PENDING" });
     expect(delivery.event).toMatchObject({ merchantId: m.merchantId, mode: "sandbox", type: "webhook.test", subjectId: null });
     const body = JSON.parse(delivery.event.body);
-    expect(body).toMatchObject({ id: r.eventId, type: "webhook.test", mode: "sandbox", data: { test: true, endpoint_id: hookB, payment: { paymentId: "pay_0_TestEventSample", status: "SUCCESS" } } });
+    expect(body).toMatchObject({
+      id: r.eventId,
+      type: "webhook.test",
+      mode: "sandbox",
+      data: { test: true, endpoint_id: hookB, payment: { paymentId: "pay_0_TestEventSample", status: "SUCCESS" } },
+    });
     expect(await db().job.count({ where: { uniqueKey: `deliver:${r.deliveryId}`, type: DELIVER_JOB } })).toBe(1);
 
     // Delivered like a real event: signed over the stored body with the mode's signing secret.
@@ -488,7 +554,12 @@ describe("deliveries, resend and test events", () => {
     expect(verifyWebhookSignature(m.sandbox.signingSecret, String(got.headers["x-webhook-signature"]), got.body)).toBe(true);
     expect(verifyWebhookSignature(a.sandbox.signingSecret, String(got.headers["x-webhook-signature"]), got.body)).toBe(false);
     const [shown] = (await c().deliveries({ mode: "sandbox", endpointId: hookA })).items;
-    expect(shown).toMatchObject({ id: ok.deliveryId, eventType: "webhook.test", status: "DELIVERED", attempts: [{ attemptNo: 1, statusCode: 200, responseExcerpt: '{"ok":true}' }] });
+    expect(shown).toMatchObject({
+      id: ok.deliveryId,
+      eventType: "webhook.test",
+      status: "DELIVERED",
+      attempts: [{ attemptNo: 1, statusCode: 200, responseExcerpt: '{"ok":true}' }],
+    });
   });
 
   it("sendTest works on a disabled endpoint, not on another merchant's, and is rate limited", async () => {
@@ -584,7 +655,13 @@ describe("CSV export", () => {
   };
   beforeAll(async () => {
     m = await createMerchant(db(), { name: "Exporter", email: "exporter@example.com", password: "a-long-password" });
-    await newPayment(m, "sandbox", { orderId: "ORDER_CSV1", description: '=HYPERLINK("http://evil.example","click")', name: "Rao, Asha", phone: "+919876543210", createdAt: ist("2025-03-10T10:00:00.000") });
+    await newPayment(m, "sandbox", {
+      orderId: "ORDER_CSV1",
+      description: '=HYPERLINK("http://evil.example","click")',
+      name: "Rao, Asha",
+      phone: "+919876543210",
+      createdAt: ist("2025-03-10T10:00:00.000"),
+    });
     await newPayment(m, "sandbox", { orderId: "ORDER_CSV2", description: 'Line one\nsays "hi"', name: "@admin", createdAt: ist("2025-03-11T10:00:00.000") });
     const paid = await newPayment(m, "sandbox", { orderId: "ORDER_CSV3", amount: 100, createdAt: ist("2025-03-12T10:00:00.000") });
     await startAttempt(db(), sandboxProcessor, paid, card(GOOD_CARD));
@@ -615,7 +692,23 @@ describe("CSV export", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.text.startsWith("\uFEFFpayment_id,order_id,amount,")).toBe(true);
     const rows = parseCsv(res.text.slice(1));
-    expect(rows[0]).toEqual(["payment_id", "order_id", "amount", "currency", "status", "method", "description", "customer_name", "customer_email", "customer_phone", "bank_reference", "created_at", "paid_at", "expires_at", "mode"]);
+    expect(rows[0]).toEqual([
+      "payment_id",
+      "order_id",
+      "amount",
+      "currency",
+      "status",
+      "method",
+      "description",
+      "customer_name",
+      "customer_email",
+      "customer_phone",
+      "bank_reference",
+      "created_at",
+      "paid_at",
+      "expires_at",
+      "mode",
+    ]);
     const body = rows.slice(1);
     expect(body.map((r) => r[1])).toEqual(["ORDER_CSV3", "ORDER_CSV2", "ORDER_CSV1"]);
     const [r3, r2, r1] = body as [string[], string[], string[]];
@@ -632,7 +725,10 @@ describe("CSV export", () => {
 
   it("applies the list filters and checks them", async () => {
     const cookie = await sessionCookie(m.merchantId);
-    const orders = async (q: string) => parseCsv((await get(q, cookie)).text.slice(1)).slice(1).map((r) => r[1]);
+    const orders = async (q: string) =>
+      parseCsv((await get(q, cookie)).text.slice(1))
+        .slice(1)
+        .map((r) => r[1]);
     expect(await orders("?mode=sandbox&status=SUCCESS")).toEqual(["ORDER_CSV3"]);
     expect(await orders("?mode=sandbox&from=2025-03-10&to=2025-03-11")).toEqual(["ORDER_CSV2", "ORDER_CSV1"]);
     expect(await orders("?mode=sandbox&orderId=ORDER_CSV2")).toEqual(["ORDER_CSV2"]);

@@ -149,7 +149,9 @@ describe("forgot password", () => {
     const { createdAt } = await db().passwordResetToken.findUniqueOrThrow({ where: { tokenHash: sha256(token) } });
     const after = await failure(resetPassword(db(), { token, password: "too-late-password" }, new Date(createdAt.getTime() + 30 * 60_000)));
     expect(after.code).toBe("VALIDATION_ERROR");
-    await expect(resetPassword(db(), { token, password: "just-in-time-pw" }, new Date(createdAt.getTime() + 29 * 60_000 + 59_000))).resolves.toEqual({ role: "merchant" });
+    await expect(resetPassword(db(), { token, password: "just-in-time-pw" }, new Date(createdAt.getTime() + 29 * 60_000 + 59_000))).resolves.toEqual({
+      role: "merchant",
+    });
     await expect(signInMerchant(db(), { email, password: "just-in-time-pw" }, freshIp())).resolves.toMatchObject({ email });
   });
 
@@ -223,7 +225,10 @@ describe("forgot password", () => {
     await caller(null, { ip: freshIp() }).security.requestPasswordReset({ email: admin.email, as: "admin" });
     const token = tokenFrom((await lastEmailTo(admin.email))!.body!);
     expect(await caller(null).security.resetPassword({ token, password: "new-operator-password" })).toEqual({ role: "admin" });
-    await expect(signInAdmin(db(), { email: admin.email, password: "new-operator-password" }, freshIp())).resolves.toMatchObject({ role: "admin", sessionVersion: 1 });
+    await expect(signInAdmin(db(), { email: admin.email, password: "new-operator-password" }, freshIp())).resolves.toMatchObject({
+      role: "admin",
+      sessionVersion: 1,
+    });
     expect((await failure(caller(session).admin.actions({}))).code).toBe("UNAUTHORIZED");
     await expect(caller({ ...session, sessionVersion: 1 }).admin.actions({})).resolves.toBeTruthy();
   });
@@ -278,7 +283,8 @@ describe("email over SMTP", () => {
 
 describe("sign-in lock per email and client", () => {
   const lockFrom = async (email: string, ip: string) => {
-    for (let i = 1; i < LOCK_AFTER; i++) await expect(signInMerchant(db(), { email, password: "wrong-password" }, ip)).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
+    for (let i = 1; i < LOCK_AFTER; i++)
+      await expect(signInMerchant(db(), { email, password: "wrong-password" }, ip)).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
     await expect(signInMerchant(db(), { email, password: "wrong-password" }, ip)).rejects.toMatchObject({ code: "ACCOUNT_LOCKED" });
   };
 
@@ -333,7 +339,9 @@ describe("sign-in lock per email and client", () => {
   it("keeps the per-IP cap across emails", async () => {
     const ip = freshIp();
     for (let i = 0; i < 30; i++) {
-      await expect(signInMerchant(db(), { email: `spray${i}@security.example`, password: "wrong-password" }, ip)).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
+      await expect(signInMerchant(db(), { email: `spray${i}@security.example`, password: "wrong-password" }, ip)).rejects.toMatchObject({
+        code: "INVALID_CREDENTIALS",
+      });
     }
     const { email, password } = await signup();
     await expect(signInMerchant(db(), { email, password }, ip)).rejects.toMatchObject({ code: "TOO_MANY_ATTEMPTS" });
@@ -353,9 +361,13 @@ describe("revocable sessions", () => {
     if (method === "POST") headers["content-type"] = "application/json";
     const req = new NextRequest(url, { method, headers, body: method === "POST" ? JSON.stringify(input ?? {}) : undefined });
     const res = await (method === "GET" ? trpcGet : trpcPost)(req);
-    return { status: res.status, body: (await res.json()) as { result?: { data: unknown }; error?: { message: string; data: { fieldErrors?: Record<string, string> } } } };
+    return {
+      status: res.status,
+      body: (await res.json()) as { result?: { data: unknown }; error?: { message: string; data: { fieldErrors?: Record<string, string> } } },
+    };
   };
-  const csv = async (cookie: string) => (await exportCsv(new NextRequest("http://localhost/api/dashboard/payments/export?mode=sandbox", { headers: { cookie } }))).status;
+  const csv = async (cookie: string) =>
+    (await exportCsv(new NextRequest("http://localhost/api/dashboard/payments/export?mode=sandbox", { headers: { cookie } }))).status;
 
   it("sign out everywhere refuses every older session on its next request", async () => {
     const { email, password } = await signup();
@@ -420,12 +432,22 @@ describe("suspended merchant", () => {
   // Public procedures (no session) and the operator area are not the merchant's dashboard.
   const PUBLIC = new Set(["account.signup", "security.requestPasswordReset", "security.resetPassword", "checkout.pay", "checkout.cancel", "checkout.simulate"]);
   const procedures = Object.entries(dashboardRouter._def.procedures) as unknown as [string, { _def: { type: string } }][];
-  const merchantMutations = procedures.filter(([name, p]) => p._def.type === "mutation" && !name.startsWith("admin.") && !PUBLIC.has(name)).map(([name]) => name);
+  const merchantMutations = procedures
+    .filter(([name, p]) => p._def.type === "mutation" && !name.startsWith("admin.") && !PUBLIC.has(name))
+    .map(([name]) => name);
   const call = (c: ReturnType<typeof caller>, name: string, input: unknown) =>
     (name.split(".").reduce<unknown>((acc, seg) => (acc as Record<string, unknown>)[seg], c) as (i: unknown) => Promise<unknown>)(input);
 
   it("covers the mutations that matter, and the allow-list names real procedures", () => {
-    for (const name of ["keys.create", "keys.revealSigningSecret", "keys.rotateSigningSecret", "whitelist.add", "whitelist.setEnforcement", "webhooks.create", "account.updateProfile"]) {
+    for (const name of [
+      "keys.create",
+      "keys.revealSigningSecret",
+      "keys.rotateSigningSecret",
+      "whitelist.add",
+      "whitelist.setEnforcement",
+      "webhooks.create",
+      "account.updateProfile",
+    ]) {
       expect(merchantMutations).toContain(name);
     }
     for (const name of ALLOWED_WHILE_SUSPENDED) expect(merchantMutations).toContain(name);
@@ -442,7 +464,9 @@ describe("suspended merchant", () => {
     await expect(c.whitelist.list()).resolves.toBeTruthy();
 
     for (const name of merchantMutations.filter((n) => !ALLOWED_WHILE_SUSPENDED.has(n))) {
-      const err = await failure(call(c, name, { mode: "sandbox", label: "x", ip: "0.0.0.0/0", enforceOnAllApis: true, url: "https://a.example/hook", events: ["*"] }));
+      const err = await failure(
+        call(c, name, { mode: "sandbox", label: "x", ip: "0.0.0.0/0", enforceOnAllApis: true, url: "https://a.example/hook", events: ["*"] }),
+      );
       expect(err, name).toMatchObject({ code: "FORBIDDEN", appCode: "MERCHANT_SUSPENDED" });
       expect(err.message, name).toMatch(/suspended.*read-only.*support/i);
     }
@@ -455,7 +479,9 @@ describe("suspended merchant", () => {
 
     // The same calls work once reinstated: the refusal was the suspension's.
     await db().merchant.update({ where: { id: merchantId }, data: { status: "ACTIVE" } });
-    await expect(caller({ ...session, sessionVersion: again.sessionVersion + 1 }).whitelist.add({ ip: "203.0.113.0/24", label: "office" })).resolves.toBeTruthy();
+    await expect(
+      caller({ ...session, sessionVersion: again.sessionVersion + 1 }).whitelist.add({ ip: "203.0.113.0/24", label: "office" }),
+    ).resolves.toBeTruthy();
   });
 });
 

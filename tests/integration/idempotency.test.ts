@@ -21,7 +21,11 @@ describe("Idempotency-Key on PostgreSQL", () => {
   let seq = 0;
 
   const pan = (key: string, body: unknown, extra: Record<string, string> = {}) =>
-    request(env.server.url, "/v1/identity/pan/verify", { method: "POST", body, headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "Idempotency-Key": key, ...extra } });
+    request(env.server.url, "/v1/identity/pan/verify", {
+      method: "POST",
+      body,
+      headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "Idempotency-Key": key, ...extra },
+    });
   const merchantHeaders = (mode: "sandbox" | "live") => {
     const k = mode === "sandbox" ? m.sandbox : live;
     return { "x-merchant-id": m.merchantId, "x-api-key": k.publicKey, "x-secret-key": k.secretKey };
@@ -50,7 +54,11 @@ describe("Idempotency-Key on PostgreSQL", () => {
   it("does not store a 415: the same key then runs the JSON request", async () => {
     const key = `idem-415-${seq++}`;
     const bytes = JSON.stringify({ pan: "ABCPK1234F" });
-    const refused = await request(env.server.url, "/v1/identity/pan/verify", { method: "POST", rawBody: bytes, headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "Idempotency-Key": key, "Content-Type": "text/plain" } });
+    const refused = await request(env.server.url, "/v1/identity/pan/verify", {
+      method: "POST",
+      rawBody: bytes,
+      headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "Idempotency-Key": key, "Content-Type": "text/plain" },
+    });
     expect(refused.status).toBe(415);
     expect(refused.json.error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
     const ran = await pan(key, { pan: "ABCPK1234F" });
@@ -64,7 +72,11 @@ describe("Idempotency-Key on PostgreSQL", () => {
   it("does not store a 413: the same key then runs a request of the allowed size", async () => {
     const key = `idem-413-${seq++}`;
     const big = JSON.stringify({ pan: "ABCPK1234F", name: "x".repeat(1024 * 1024) });
-    const refused = await request(env.server.url, "/v1/identity/pan/verify", { method: "POST", rawBody: big, headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "Idempotency-Key": key, "Content-Type": "application/json" } });
+    const refused = await request(env.server.url, "/v1/identity/pan/verify", {
+      method: "POST",
+      rawBody: big,
+      headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "Idempotency-Key": key, "Content-Type": "application/json" },
+    });
     expect(refused.status).toBe(413);
     expect(refused.json.error.code).toBe("PAYLOAD_TOO_LARGE");
     const ran = await pan(key, { pan: "ABCPK1234F" });
@@ -141,7 +153,10 @@ describe("Idempotency-Key on PostgreSQL", () => {
       first = checkout(body, key);
       await waitFor("the first request to claim the key", () => db.idempotencyRecord.findFirst({ where: { merchantId: m.merchantId, key } }));
       // Bounded: a second request that waited on the lock too would otherwise wait for ever.
-      const second = await Promise.race([checkout(body, key), sleep(15_000).then((): HttpResult => ({ status: 0, json: "no answer within 15 s", text: "", headers: {} }))]);
+      const second = await Promise.race([
+        checkout(body, key),
+        sleep(15_000).then((): HttpResult => ({ status: 0, json: "no answer within 15 s", text: "", headers: {} })),
+      ]);
       expect(second.status, "the second request's status (0: it ran and waited on the lock too)").toBe(409);
       expect(second.json).toMatchObject({ success: false, error: { code: "IDEMPOTENCY_KEY_IN_USE" } });
       expect(second.headers["idempotent-replayed"]).toBeUndefined();

@@ -5,15 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { applyMigrations } from "@/server/db/migrate";
 import type { DbProvider } from "@/server/db/provider";
-import {
-  enqueueJob,
-  JobRunner,
-  PermanentJobError,
-  purgeFinishedJobs,
-  type JobLogger,
-  type JobRunnerOptions,
-  type RunningJob,
-} from "@/server/jobs/queue";
+import { enqueueJob, JobRunner, PermanentJobError, purgeFinishedJobs, type JobLogger, type JobRunnerOptions, type RunningJob } from "@/server/jobs/queue";
 import { startPostgres } from "../helpers/postgres";
 
 // Two Prisma clients on one database stand for two app instances: each has its own connections,
@@ -170,10 +162,30 @@ describe.each<DbProvider>(["sqlite", "postgresql"])("job queue on %s", (provider
       data: { id: "job_crashed", type: "t", payload: "{}", status: "RUNNING", runAt: past, attempts: 1, maxAttempts: 3, lockedBy: "gone/1", lockedUntil: past },
     });
     await dbA.job.create({
-      data: { id: "job_final", type: "t", payload: "{}", status: "RUNNING", runAt: past, attempts: 3, maxAttempts: 3, lockedBy: "gone/2", lockedUntil: past, uniqueKey: "final" },
+      data: {
+        id: "job_final",
+        type: "t",
+        payload: "{}",
+        status: "RUNNING",
+        runAt: past,
+        attempts: 3,
+        maxAttempts: 3,
+        lockedBy: "gone/2",
+        lockedUntil: past,
+        uniqueKey: "final",
+      },
     });
     await dbA.job.create({
-      data: { id: "job_alive", type: "t", payload: "{}", status: "RUNNING", runAt: past, attempts: 1, lockedBy: "alive/1", lockedUntil: new Date(Date.now() + 60_000) },
+      data: {
+        id: "job_alive",
+        type: "t",
+        payload: "{}",
+        status: "RUNNING",
+        runAt: past,
+        attempts: 1,
+        lockedBy: "alive/1",
+        lockedUntil: new Date(Date.now() + 60_000),
+      },
     });
     const ran: string[] = [];
     const r = runner(dbB).register("t", async (_p, job) => void ran.push(job.id));
@@ -273,18 +285,14 @@ describe.each<DbProvider>(["sqlite", "postgresql"])("job queue on %s", (provider
   it("dedupes on uniqueKey while the job is live, also under concurrent enqueues, and frees the key when it ends", async () => {
     const first = await enqueueJob(dbA, { type: "u", payload: { v: 1 }, uniqueKey: "pay_1:expire" });
     const again = await Promise.all(
-      Array.from({ length: 10 }, (_, i) =>
-        enqueueJob(i % 2 ? dbA : dbB, { type: "u", payload: { v: 2 + i }, uniqueKey: "pay_1:expire" }),
-      ),
+      Array.from({ length: 10 }, (_, i) => enqueueJob(i % 2 ? dbA : dbB, { type: "u", payload: { v: 2 + i }, uniqueKey: "pay_1:expire" })),
     );
     expect(new Set(again)).toEqual(new Set([first]));
     expect(await dbA.job.count()).toBe(1);
     expect(JSON.parse((await dbA.job.findUniqueOrThrow({ where: { id: first } })).payload)).toEqual({ v: 1 });
 
     // Fresh key racing from both instances: one row.
-    const racing = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => enqueueJob(i % 2 ? dbA : dbB, { type: "u", payload: {}, uniqueKey: "race" })),
-    );
+    const racing = await Promise.all(Array.from({ length: 10 }, (_, i) => enqueueJob(i % 2 ? dbA : dbB, { type: "u", payload: {}, uniqueKey: "race" })));
     expect(new Set(racing).size).toBe(1);
     expect(await dbA.job.count({ where: { uniqueKey: "race" } })).toBe(1);
 
@@ -448,9 +456,7 @@ describe.each<DbProvider>(["sqlite", "postgresql"])("job queue on %s", (provider
     });
     const cutoff = new Date(Date.now() - 86_400_000);
     expect(await purgeFinishedJobs(dbA, cutoff, { chunkSize: 2 })).toBe(3);
-    expect((await dbA.job.findMany({ select: { id: true } })).map((j) => j.id).sort()).toEqual(
-      ["dead_old", "done_new", "queued_old", "running_old"],
-    );
+    expect((await dbA.job.findMany({ select: { id: true } })).map((j) => j.id).sort()).toEqual(["dead_old", "done_new", "queued_old", "running_old"]);
     expect(await purgeFinishedJobs(dbA, cutoff, { includeDead: true })).toBe(1);
     expect(await dbA.job.count()).toBe(3);
   });

@@ -13,7 +13,12 @@ describe("server lifecycle", () => {
       const req = http.request(`${server.url}/v1/identity/pan/verify`, {
         method: "POST",
         agent: false,
-        headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "Content-Type": "application/json", "Content-Length": String(body.length), "X-Request-Id": `shutdown-${i}` },
+        headers: {
+          Authorization: `Bearer ${m.sandbox.secretKey}`,
+          "Content-Type": "application/json",
+          "Content-Length": String(body.length),
+          "X-Request-Id": `shutdown-${i}`,
+        },
       });
       const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
         req.on("response", (res) => {

@@ -30,7 +30,10 @@ describe.each(DB_TARGETS)("payments REST API on %s", (target) => {
     const { startAttempt, completeAttempt } = await import("@/server/services/payments/lifecycle");
     const { sandboxProcessor } = await import("@/server/providers/payments/sandbox");
     const { attemptId } = await startAttempt(db, sandboxProcessor, paymentId, { method: "UPI", flow: "collect", vpa: "pending@parakh" });
-    const result = to === "SUCCESS" ? { outcome: "SUCCESS" as const, bankReference: "PRK123" } : { outcome: "FAILED" as const, errorCode: "PAYMENT_DECLINED", errorMessage: "Declined (test)." };
+    const result =
+      to === "SUCCESS"
+        ? { outcome: "SUCCESS" as const, bankReference: "PRK123" }
+        : { outcome: "FAILED" as const, errorCode: "PAYMENT_DECLINED", errorMessage: "Declined (test)." };
     expect(await completeAttempt(db, attemptId, result)).toBe(true);
     expect((await status(paymentId)).json.data.status).toBe(to);
   }
@@ -48,7 +51,14 @@ describe.each(DB_TARGETS)("payments REST API on %s", (target) => {
 
   it("creates a payment exactly per A4", async () => {
     const orderId = order();
-    const r = await create({ orderId, amount: "499", redirectUrl: "https://shop.example/return", meta: { name: "Asha", email: "asha@example.com", phone: "+919876543210" }, lat: 19.07, lng: 72.87 });
+    const r = await create({
+      orderId,
+      amount: "499",
+      redirectUrl: "https://shop.example/return",
+      meta: { name: "Asha", email: "asha@example.com", phone: "+919876543210" },
+      lat: 19.07,
+      lng: 72.87,
+    });
     expect(r.status).toBe(200);
     expect(Object.keys(r.json).sort()).toEqual(["data", "success"]);
     const d = r.json.data;
@@ -133,9 +143,37 @@ describe.each(DB_TARGETS)("payments REST API on %s", (target) => {
     const r = await status(id);
     expect(r.status).toBe(200);
     expect(Object.keys(r.json.data).sort()).toEqual(
-      ["amount", "attempts", "bankReference", "createdAt", "currency", "customer", "description", "expiresAt", "isFinal", "merchantOrderId", "method", "mode", "paidAt", "paymentId", "redirectUrl", "status"].sort(),
+      [
+        "amount",
+        "attempts",
+        "bankReference",
+        "createdAt",
+        "currency",
+        "customer",
+        "description",
+        "expiresAt",
+        "isFinal",
+        "merchantOrderId",
+        "method",
+        "mode",
+        "paidAt",
+        "paymentId",
+        "redirectUrl",
+        "status",
+      ].sort(),
     );
-    expect(r.json.data).toMatchObject({ paymentId: id, merchantOrderId: orderId, status: "CREATED", isFinal: false, amount: "42.00", currency: "INR", description: "Masala chai", customer: { name: "Asha", email: null, phone: null }, attempts: [], mode: "sandbox" });
+    expect(r.json.data).toMatchObject({
+      paymentId: id,
+      merchantOrderId: orderId,
+      status: "CREATED",
+      isFinal: false,
+      amount: "42.00",
+      currency: "INR",
+      description: "Masala chai",
+      customer: { name: "Asha", email: null, phone: null },
+      attempts: [],
+      mode: "sandbox",
+    });
     const other = await createMerchantViaCli(env.server.env, "Other");
     await cli(env.server.env, ["whitelist", "add", "--merchant", other.merchantId, "--ip", "127.0.0.1"]);
     // The new merchant's key and whitelist reach the server within a second.

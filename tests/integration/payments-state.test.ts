@@ -31,7 +31,14 @@ describe.each(["sqlite", "postgresql"] as const)("payment state machine on %s", 
   let n = 0;
 
   async function newPayment(opts: { minutes?: number } = {}) {
-    const { payment } = await createPayment(db, bulk, merchantId, "sandbox", { orderId: `ORDER_${target}_${n++}`, amount: 49_900, redirectUrl: "https://shop.example/return", expiresInMinutes: opts.minutes ?? 30 }, 30);
+    const { payment } = await createPayment(
+      db,
+      bulk,
+      merchantId,
+      "sandbox",
+      { orderId: `ORDER_${target}_${n++}`, amount: 49_900, redirectUrl: "https://shop.example/return", expiresInMinutes: opts.minutes ?? 30 },
+      30,
+    );
     return payment;
   }
   const upi = (vpa = "pending@parakh") => ({ method: "UPI" as const, flow: "collect" as const, vpa });
@@ -105,9 +112,16 @@ describe.each(["sqlite", "postgresql"] as const)("payment state machine on %s", 
 
   it("refuses before any attempt when no processor is configured or the card number is not one", async () => {
     const p = await newPayment();
-    const unconfigured = { configured: false, startAttempt: async (): Promise<never> => { throw new Error("must not be called"); } };
+    const unconfigured = {
+      configured: false,
+      startAttempt: async (): Promise<never> => {
+        throw new Error("must not be called");
+      },
+    };
     await expect(startAttempt(db, unconfigured, p.id, upi())).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE" });
-    await expect(startAttempt(db, sandboxProcessor, p.id, { method: "CARD", number: "4111 1111 1111 1112", expiryMonth: 12, expiryYear: 2035, cvv: "123" })).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+    await expect(
+      startAttempt(db, sandboxProcessor, p.id, { method: "CARD", number: "4111 1111 1111 1112", expiryMonth: 12, expiryYear: 2035, cvv: "123" }),
+    ).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
     expect(await db.paymentAttempt.count({ where: { paymentId: p.id } })).toBe(0);
     expect((await db.payment.findUniqueOrThrow({ where: { id: p.id } })).status).toBe("CREATED");
   });
@@ -193,7 +207,12 @@ describe.each(["sqlite", "postgresql"] as const)("payment state machine on %s", 
     const target = await redirectTarget(db, p.id);
     const url = new URL(target!);
     expect(url.origin + url.pathname).toBe("https://shop.example/return");
-    expect(Object.fromEntries(url.searchParams)).toEqual({ paymentId: p.id, orderId: p.orderId, status: "CANCELLED", signature: redirectSignature(signingSecret, p.orderId, p.id, "CANCELLED") });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      paymentId: p.id,
+      orderId: p.orderId,
+      status: "CANCELLED",
+      signature: redirectSignature(signingSecret, p.orderId, p.id, "CANCELLED"),
+    });
     const open = await newPayment();
     expect(await redirectTarget(db, open.id)).toBeNull();
   });

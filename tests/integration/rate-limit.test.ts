@@ -13,7 +13,11 @@ describe("per-key rate limit (RATE_LIMIT_PER_SECOND=1)", () => {
   let n = 0;
 
   const verify = (who: MerchantFixture, extra: Record<string, string> = {}, body: unknown = { pan: "ABCPK1234F" }) =>
-    request(server.url, "/v1/identity/pan/verify", { method: "POST", body, headers: { Authorization: `Bearer ${who.sandbox.secretKey}`, "X-Request-Id": `rl-${n++}`, ...extra } });
+    request(server.url, "/v1/identity/pan/verify", {
+      method: "POST",
+      body,
+      headers: { Authorization: `Bearer ${who.sandbox.secretKey}`, "X-Request-Id": `rl-${n++}`, ...extra },
+    });
 
   function retryAfterOf(r: HttpResult): number {
     expect(r.headers["retry-after"]).toMatch(/^[1-9]\d*$/);

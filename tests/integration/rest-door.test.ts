@@ -45,22 +45,38 @@ describe.each(DB_TARGETS)("REST door on %s", (target) => {
     });
 
     it("refuses non-JSON bodies with 415, malformed JSON with 400 INVALID_JSON", async () => {
-      const text = await request(url, "/v1/identity/pan/verify", { method: "POST", rawBody: "pan=ABCPK1234F", headers: { ...bearer(m.sandbox.secretKey), "Content-Type": "application/x-www-form-urlencoded" } });
+      const text = await request(url, "/v1/identity/pan/verify", {
+        method: "POST",
+        rawBody: "pan=ABCPK1234F",
+        headers: { ...bearer(m.sandbox.secretKey), "Content-Type": "application/x-www-form-urlencoded" },
+      });
       expect(text.status).toBe(415);
       expect(text.json.error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
       const none = await request(url, "/v1/identity/pan/verify", { method: "POST", rawBody: "{}", headers: bearer(m.sandbox.secretKey) });
       expect(none.status).toBe(415);
-      const bad = await request(url, "/v1/identity/pan/verify", { method: "POST", rawBody: '{"pan": "ABC', headers: { ...bearer(m.sandbox.secretKey), "Content-Type": "application/json; charset=utf-8" } });
+      const bad = await request(url, "/v1/identity/pan/verify", {
+        method: "POST",
+        rawBody: '{"pan": "ABC',
+        headers: { ...bearer(m.sandbox.secretKey), "Content-Type": "application/json; charset=utf-8" },
+      });
       expect(bad.status).toBe(400);
       expect(bad.json.error.code).toBe("INVALID_JSON");
-      const arr = await request(url, "/v1/identity/pan/verify", { method: "POST", rawBody: "[1,2]", headers: { ...bearer(m.sandbox.secretKey), "Content-Type": "application/json" } });
+      const arr = await request(url, "/v1/identity/pan/verify", {
+        method: "POST",
+        rawBody: "[1,2]",
+        headers: { ...bearer(m.sandbox.secretKey), "Content-Type": "application/json" },
+      });
       expect(arr.status).toBe(400);
       expect(arr.json.error.code).toBe("VALIDATION_ERROR");
     });
 
     it("refuses bodies over 1 MiB with 413 PAYLOAD_TOO_LARGE", async () => {
       const big = JSON.stringify({ pan: "ABCPK1234F", name: "x".repeat(1024 * 1024) });
-      const r = await request(url, "/v1/identity/pan/verify", { method: "POST", rawBody: big, headers: { ...bearer(m.sandbox.secretKey), "Content-Type": "application/json" } });
+      const r = await request(url, "/v1/identity/pan/verify", {
+        method: "POST",
+        rawBody: big,
+        headers: { ...bearer(m.sandbox.secretKey), "Content-Type": "application/json" },
+      });
       expect(r.status).toBe(413);
       expect(r.json.error.code).toBe("PAYLOAD_TOO_LARGE");
     });
@@ -70,7 +86,11 @@ describe.each(DB_TARGETS)("REST door on %s", (target) => {
       expect(ok.headers["x-request-id"]).toBe("client-abc_123");
       const unsafe = await verify({ ...bearer(m.sandbox.secretKey), "X-Request-Id": "bad id<script>" });
       expect(unsafe.headers["x-request-id"]).toMatch(/^req_/);
-      const err = await request(url, "/v1/identity/pan/verify", { method: "POST", body: { pan: "bad" }, headers: { ...bearer(m.sandbox.secretKey), "X-Request-Id": "err-1" } });
+      const err = await request(url, "/v1/identity/pan/verify", {
+        method: "POST",
+        body: { pan: "bad" },
+        headers: { ...bearer(m.sandbox.secretKey), "X-Request-Id": "err-1" },
+      });
       expect(err.json.request_id).toBe("err-1");
     });
   });
@@ -111,7 +131,17 @@ describe.each(DB_TARGETS)("REST door on %s", (target) => {
     it("keeps a rotated key working during its grace period", async () => {
       const own = await createMerchantViaCli(env.server.env, "Grace");
       const list = await cli(env.server.env, ["key", "list", "--merchant", own.merchantId, "--json"]);
-      const rotated = await cli(env.server.env, ["key", "rotate", "--merchant", own.merchantId, "--key", list.json.keys[0].keyId, "--grace-seconds", "2", "--json"]);
+      const rotated = await cli(env.server.env, [
+        "key",
+        "rotate",
+        "--merchant",
+        own.merchantId,
+        "--key",
+        list.json.keys[0].keyId,
+        "--grace-seconds",
+        "2",
+        "--json",
+      ]);
       expect(rotated.code).toBe(0);
       await sleep(300);
       expect((await verify(bearer(own.sandbox.secretKey))).status).toBe(200);
@@ -192,12 +222,23 @@ describe.each(DB_TARGETS)("REST door on %s", (target) => {
 
   describe("audit log", () => {
     it("holds a redacted record before the response leaves", async () => {
-      const r = await verify({ ...bearer(m.sandbox.secretKey), "X-Request-Id": `audit-${target}`, "User-Agent": "audit-test" }, { pan: "ABCPK1234F", name: "Rakesh" });
+      const r = await verify(
+        { ...bearer(m.sandbox.secretKey), "X-Request-Id": `audit-${target}`, "User-Agent": "audit-test" },
+        { pan: "ABCPK1234F", name: "Rakesh" },
+      );
       expect(r.status).toBe(200);
       const rows = await db.auditLog.findMany({ where: { requestId: `audit-${target}` } });
       expect(rows).toHaveLength(1);
       const row = rows[0]!;
-      expect(row).toMatchObject({ merchantId: m.merchantId, mode: "sandbox", method: "POST", path: "/v1/identity/pan/verify", status: 200, clientIp: "127.0.0.1", userAgent: "audit-test" });
+      expect(row).toMatchObject({
+        merchantId: m.merchantId,
+        mode: "sandbox",
+        method: "POST",
+        path: "/v1/identity/pan/verify",
+        status: 200,
+        clientIp: "127.0.0.1",
+        userAgent: "audit-test",
+      });
       expect(row.apiKeyId).toMatch(/^key_/);
       expect(JSON.parse(row.requestBody!)).toEqual({ pan: "ABCPK1234F", name: "Rakesh" });
       expect(JSON.parse(row.responseBody!).data.pan).toBe("ABCPK1234F");
@@ -207,7 +248,11 @@ describe.each(DB_TARGETS)("REST door on %s", (target) => {
     });
 
     it("records errors too, and never stores the secret key", async () => {
-      const r = await request(url, "/v1/identity/pan/verify", { method: "POST", body: { pan: "X" }, headers: { ...bearer(m.sandbox.secretKey), "X-Request-Id": `audit-err-${target}` } });
+      const r = await request(url, "/v1/identity/pan/verify", {
+        method: "POST",
+        body: { pan: "X" },
+        headers: { ...bearer(m.sandbox.secretKey), "X-Request-Id": `audit-err-${target}` },
+      });
       expect(r.status).toBe(400);
       const row = await db.auditLog.findFirst({ where: { requestId: `audit-err-${target}` } });
       expect(row).toMatchObject({ status: 400, errorCode: "INVALID_PAN" });

@@ -45,7 +45,15 @@ describe("REST door against a stranger", () => {
     return new Promise((resolve, reject) => {
       const url = new URL(server.url);
       const req = http.request(
-        { host: url.hostname, port: url.port, path: "/v1/identity/pan/verify", method: "POST", localAddress, agent: false, headers: { "Content-Type": "application/json", "Content-Length": bytes, Authorization: "Bearer sk_test_nope" } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: "/v1/identity/pan/verify",
+          method: "POST",
+          localAddress,
+          agent: false,
+          headers: { "Content-Type": "application/json", "Content-Length": bytes, Authorization: "Bearer sk_test_nope" },
+        },
         (res) => {
           res.resume();
           res.on("end", () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers["retry-after"] as string | undefined }));
@@ -105,31 +113,62 @@ describe("REST door against a stranger", () => {
   });
 
   it("never refuses valid credentials from an address that is over its failure limit", async () => {
-    for (let i = 0; i < 35; i++) await request(server.url, "/v1/identity/pan/verify", { body: { pan: "ABCPK1234F" }, headers: { Authorization: "Bearer sk_test_wrong" }, localAddress: "127.0.0.6" });
-    const refused = await request(server.url, "/v1/identity/pan/verify", { body: { pan: "ABCPK1234F" }, headers: { Authorization: "Bearer sk_test_wrong" }, localAddress: "127.0.0.6" });
+    for (let i = 0; i < 35; i++)
+      await request(server.url, "/v1/identity/pan/verify", {
+        body: { pan: "ABCPK1234F" },
+        headers: { Authorization: "Bearer sk_test_wrong" },
+        localAddress: "127.0.0.6",
+      });
+    const refused = await request(server.url, "/v1/identity/pan/verify", {
+      body: { pan: "ABCPK1234F" },
+      headers: { Authorization: "Bearer sk_test_wrong" },
+      localAddress: "127.0.0.6",
+    });
     expect(refused.status).toBe(429);
     expect(refused.json).toMatchObject({ status: "error", error: { code: "RATE_LIMITED" } });
-    const ok = await request(server.url, "/v1/identity/pan/verify", { body: { pan: "ABCPK1234F" }, headers: { Authorization: `Bearer ${m.sandbox.secretKey}` }, localAddress: "127.0.0.6" });
+    const ok = await request(server.url, "/v1/identity/pan/verify", {
+      body: { pan: "ABCPK1234F" },
+      headers: { Authorization: `Bearer ${m.sandbox.secretKey}` },
+      localAddress: "127.0.0.6",
+    });
     expect(ok.status).toBe(200);
   });
 
   it("keeps at most 1 KiB of a very long URL in the audit record", async () => {
     const long = `/v1/identity/pan/verify?${"x".repeat(8000)}`;
-    const r = await request(server.url, long, { body: { pan: "ABCPK1234F" }, headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "X-Request-Id": "long-url-1" } });
+    const r = await request(server.url, long, {
+      body: { pan: "ABCPK1234F" },
+      headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "X-Request-Id": "long-url-1" },
+    });
     expect(r.status).toBe(200);
     const row = await db.auditLog.findFirst({ where: { requestId: "long-url-1" } });
     expect(row?.path.length).toBe(1024);
   });
 
   /** A request with the path sent exactly as given (URL helpers fold `%2e%2e` and read `//v1/…` as a host). */
-  function rawRequest(method: string, rawPath: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; json: any }> {
+  function rawRequest(
+    method: string,
+    rawPath: string,
+    body: unknown,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; json: any }> {
     return new Promise((resolve, reject) => {
       const payload = body === undefined ? "" : JSON.stringify(body);
-      const req = http.request({ host: "127.0.0.1", port: server.port, path: rawPath, method, agent: false, headers: { ...headers, ...(payload ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) } : {}) } }, (res) => {
-        let text = "";
-        res.on("data", (c) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: JSON.parse(text) }));
-      });
+      const req = http.request(
+        {
+          host: "127.0.0.1",
+          port: server.port,
+          path: rawPath,
+          method,
+          agent: false,
+          headers: { ...headers, ...(payload ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) } : {}) },
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (c) => (text += c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: JSON.parse(text) }));
+        },
+      );
       req.on("error", reject);
       req.end(payload || undefined);
     });
@@ -138,17 +177,23 @@ describe("REST door against a stranger", () => {
 
   describe("answers every REST-looking request in the envelope, never a 500 for a client fault", () => {
     it("accepts media types in any case", async () => {
-      const r = await request(server.url, "/v1/identity/pan/verify", { body: { pan: "ABCPK1234F" }, headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "Content-Type": "Application/JSON; Charset=UTF-8" } });
+      const r = await request(server.url, "/v1/identity/pan/verify", {
+        body: { pan: "ABCPK1234F" },
+        headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "Content-Type": "Application/JSON; Charset=UTF-8" },
+      });
       expect(r.status).toBe(200);
       expect(r.json.data.status).toBe("VALID");
     });
 
-    it.each(["/api/payments/%2e%2e/status", "/api/payments/../status", "/api/payments/%2E/status", "/api/payments/.%2e/status"])("GET %s → 404 in the envelope", async (p) => {
-      const r = await rawRequest("GET", p, undefined, payHeaders());
-      expect(r.status).toBe(404);
-      expect(r.json).toMatchObject({ success: false, error: { code: "NOT_FOUND" } });
-      expect(r.headers["x-request-id"]).toBe(r.json.requestId);
-    });
+    it.each(["/api/payments/%2e%2e/status", "/api/payments/../status", "/api/payments/%2E/status", "/api/payments/.%2e/status"])(
+      "GET %s → 404 in the envelope",
+      async (p) => {
+        const r = await rawRequest("GET", p, undefined, payHeaders());
+        expect(r.status).toBe(404);
+        expect(r.json).toMatchObject({ success: false, error: { code: "NOT_FOUND" } });
+        expect(r.headers["x-request-id"]).toBe(r.json.requestId);
+      },
+    );
 
     it.each([
       ["/V1/identity/pan/verify", "v1"],
@@ -169,7 +214,9 @@ describe("REST door against a stranger", () => {
     it("records an aborted body as the client's fault (400), with no error-level log", async () => {
       await new Promise<void>((resolve) => {
         const s = net.connect(server.port, "127.0.0.1", () => {
-          s.write(`POST /v1/identity/pan/verify HTTP/1.1\r\nHost: x\r\nX-Request-Id: aborted-body-1\r\nAuthorization: Bearer ${m.sandbox.secretKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"pan":`);
+          s.write(
+            `POST /v1/identity/pan/verify HTTP/1.1\r\nHost: x\r\nX-Request-Id: aborted-body-1\r\nAuthorization: Bearer ${m.sandbox.secretKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"pan":`,
+          );
           setTimeout(() => {
             s.destroy();
             resolve();
@@ -185,7 +232,9 @@ describe("REST door against a stranger", () => {
     it("records a malformed chunked body as the client's fault (400)", async () => {
       await new Promise<void>((resolve) => {
         const s = net.connect(server.port, "127.0.0.1", () => {
-          s.write(`POST /v1/identity/pan/verify HTTP/1.1\r\nHost: x\r\nX-Request-Id: bad-chunks-1\r\nAuthorization: Bearer ${m.sandbox.secretKey}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"pan\r\nzz-not-hex\r\n`);
+          s.write(
+            `POST /v1/identity/pan/verify HTTP/1.1\r\nHost: x\r\nX-Request-Id: bad-chunks-1\r\nAuthorization: Bearer ${m.sandbox.secretKey}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"pan\r\nzz-not-hex\r\n`,
+          );
           s.on("data", () => undefined);
           s.on("error", () => undefined);
           s.on("close", () => resolve());
@@ -200,11 +249,23 @@ describe("REST door against a stranger", () => {
 
   it("lets a key left IN_PROGRESS by a crashed request be taken again after its lease, not after 24 h", async () => {
     const record = (key: string, ageMs: number) => ({
-      id: `idem_${key}`, merchantId: m.merchantId, mode: "sandbox", key, method: "POST", path: "/v1/identity/pan/verify",
-      requestHash: crypto.createHash("sha256").update('POST /v1/identity/pan/verify\n{"pan":"ABCPK1234F"}').digest("hex"), state: "IN_PROGRESS", createdAt: new Date(Date.now() - ageMs), expiresAt: new Date(Date.now() + 23 * 3600_000),
+      id: `idem_${key}`,
+      merchantId: m.merchantId,
+      mode: "sandbox",
+      key,
+      method: "POST",
+      path: "/v1/identity/pan/verify",
+      requestHash: crypto.createHash("sha256").update('POST /v1/identity/pan/verify\n{"pan":"ABCPK1234F"}').digest("hex"),
+      state: "IN_PROGRESS",
+      createdAt: new Date(Date.now() - ageMs),
+      expiresAt: new Date(Date.now() + 23 * 3600_000),
     });
     await db.idempotencyRecord.createMany({ data: [record("crashed-61s", 61_000), record("running-5s", 5_000)] });
-    const call = (key: string) => request(server.url, "/v1/identity/pan/verify", { body: { pan: "ABCPK1234F" }, headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "Idempotency-Key": key } });
+    const call = (key: string) =>
+      request(server.url, "/v1/identity/pan/verify", {
+        body: { pan: "ABCPK1234F" },
+        headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "Idempotency-Key": key },
+      });
     const busy = await call("running-5s");
     expect(busy.status).toBe(409);
     expect(busy.json.error.code).toBe("IDEMPOTENCY_KEY_IN_USE");
@@ -216,7 +277,11 @@ describe("REST door against a stranger", () => {
   });
 
   describe("JSON bodies keep their types", () => {
-    const create = (body: Record<string, unknown>) => request(server.url, "/api/checkout", { body: { orderId: `ORDER_T${Math.random().toString(36).slice(2, 10)}`, amount: "499", ...body }, headers: payHeaders() });
+    const create = (body: Record<string, unknown>) =>
+      request(server.url, "/api/checkout", {
+        body: { orderId: `ORDER_T${Math.random().toString(36).slice(2, 10)}`, amount: "499", ...body },
+        headers: payHeaders(),
+      });
 
     it.each([
       ["lat", true],

@@ -72,7 +72,9 @@ describe("webhook delivery (B7) through the server's job runner", () => {
     m = await createMerchantViaCli(server.env);
     await cli(server.env, ["whitelist", "add", "--merchant", m.merchantId, "--ip", "127.0.0.1"]);
     endpointId = newId("whe");
-    await db.webhookEndpoint.create({ data: { id: endpointId, merchantId: m.merchantId, mode: "sandbox", url: receiver.url, events: "payment.success,payment.failed" } });
+    await db.webhookEndpoint.create({
+      data: { id: endpointId, merchantId: m.merchantId, mode: "sandbox", url: receiver.url, events: "payment.success,payment.failed" },
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -131,10 +133,14 @@ describe("webhook delivery (B7) through the server's job runner", () => {
 
   it("refuses private and loopback targets in live mode, at delivery time", async () => {
     const eventId = newId("evt", 24);
-    await db.webhookEvent.create({ data: { id: eventId, merchantId: m.merchantId, mode: "live", type: "payment.success", body: JSON.stringify({ id: eventId }) } });
+    await db.webhookEvent.create({
+      data: { id: eventId, merchantId: m.merchantId, mode: "live", type: "payment.success", body: JSON.stringify({ id: eventId }) },
+    });
     const deliveryId = newId("del");
     await db.webhookDelivery.create({ data: { id: deliveryId, eventId, url: receiver.url, status: "PENDING" } });
-    await db.job.create({ data: { id: newId("job"), type: "webhook.deliver", payload: JSON.stringify({ deliveryId }), runAt: new Date(), uniqueKey: `deliver:${deliveryId}` } });
+    await db.job.create({
+      data: { id: newId("job"), type: "webhook.deliver", payload: JSON.stringify({ deliveryId }), runAt: new Date(), uniqueKey: `deliver:${deliveryId}` },
+    });
     const d = await waitFor(() => db.webhookDelivery.findFirst({ where: { id: deliveryId, attemptCount: 1 }, include: { attempts: true } }));
     expect(d.attempts[0]!.statusCode).toBeNull();
     expect(d.attempts[0]!.error).toMatch(/Refused/);

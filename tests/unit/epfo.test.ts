@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  PF_NUMBER_PATTERN,
-  UAN_PATTERN,
-  establishmentId,
-  formatPfNumber,
-  isValidUan,
-  normalizePfNumber,
-  normalizeUan,
-  parsePfNumber,
-} from "@/lib/epfo";
+import { PF_NUMBER_PATTERN, UAN_PATTERN, establishmentId, formatPfNumber, isValidUan, normalizePfNumber, normalizeUan, parsePfNumber } from "@/lib/epfo";
 
 describe("UAN", () => {
   it("pattern is 12 digits", () => {
@@ -19,12 +10,9 @@ describe("UAN", () => {
     expect(isValidUan(uan)).toBe(true);
   });
 
-  it.each(["10020030040", "1002003004001", "10020030040A", " 100200300400", "1002-0030-0400", "", "١٠٠٢٠٠٣٠٠٤٠٠"])(
-    "rejects %j",
-    (uan) => {
-      expect(isValidUan(uan)).toBe(false);
-    },
-  );
+  it.each(["10020030040", "1002003004001", "10020030040A", " 100200300400", "1002-0030-0400", "", "١٠٠٢٠٠٣٠٠٤٠٠"])("rejects %j", (uan) => {
+    expect(isValidUan(uan)).toBe(false);
+  });
 
   it("normalizeUan trims", () => {
     expect(normalizeUan(" 100200300400\t")).toBe("100200300400");

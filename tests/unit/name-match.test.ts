@@ -167,10 +167,32 @@ describe("nameMatchScore: further behaviour", () => {
 
 describe("nameMatchScore: properties", () => {
   const names = [
-    "RAKESH KUMAR SINGH", "RAKESH K SINGH", "R K S", "SINGH RAKESH", "PRIYA DEVI PATEL", "PRIYA PATEL",
-    "MR. RAJESH SHARMA", "RAJESH KUMAR SHARNA", "RAMKUMAR VERMA", "RAM KUMAR VERMA", "KUMARI ANITA",
-    "ANITA KUMARI", "MOHD IMRAN KHAN", "SRI LAKSHMI", "SRILAKSHMI", "A", "A B", "AB", "JOHN D'SOUZA",
-    "", "VENKATA SATYA NARAYANA MURTHY", "V S N MURTHY", "O'BRIEN", "ZOYA QAZI", "SHAH", "SHAHRUKH",
+    "RAKESH KUMAR SINGH",
+    "RAKESH K SINGH",
+    "R K S",
+    "SINGH RAKESH",
+    "PRIYA DEVI PATEL",
+    "PRIYA PATEL",
+    "MR. RAJESH SHARMA",
+    "RAJESH KUMAR SHARNA",
+    "RAMKUMAR VERMA",
+    "RAM KUMAR VERMA",
+    "KUMARI ANITA",
+    "ANITA KUMARI",
+    "MOHD IMRAN KHAN",
+    "SRI LAKSHMI",
+    "SRILAKSHMI",
+    "A",
+    "A B",
+    "AB",
+    "JOHN D'SOUZA",
+    "",
+    "VENKATA SATYA NARAYANA MURTHY",
+    "V S N MURTHY",
+    "O'BRIEN",
+    "ZOYA QAZI",
+    "SHAH",
+    "SHAHRUKH",
   ];
 
   it("is symmetric, within 0–100, with at most two decimals", () => {

@@ -8,18 +8,45 @@ import { redactedBodyText, redactValue } from "@/server/services/audit/redact";
  */
 const MUST_REDACT = [
   // credentials and tokens
-  "secret", "secretKey", "apiSecret", "x-secret-key", "x-api-secret", "signingSecret", "password",
-  "token", "accessToken", "refreshToken", "checkoutToken", "authorization",
+  "secret",
+  "secretKey",
+  "apiSecret",
+  "x-secret-key",
+  "x-api-secret",
+  "signingSecret",
+  "password",
+  "token",
+  "accessToken",
+  "refreshToken",
+  "checkoutToken",
+  "authorization",
   // one-time codes
-  "otp", "totp", "recoveryCode", "pin",
+  "otp",
+  "totp",
+  "recoveryCode",
+  "pin",
   // Aadhaar and its virtual ids
-  "aadhaar", "aadhaarNumber", "aadhaarNo", "uid", "vid",
+  "aadhaar",
+  "aadhaarNumber",
+  "aadhaarNo",
+  "uid",
+  "vid",
   // photos
-  "photo", "image",
+  "photo",
+  "image",
   // addresses
-  "address", "fullAddress", "careOf", "house", "street", "landmark",
+  "address",
+  "fullAddress",
+  "careOf",
+  "house",
+  "street",
+  "landmark",
   // cards
-  "cardNumber", "number", "cvv", "cvc", "expiry",
+  "cardNumber",
+  "number",
+  "cvv",
+  "cvc",
+  "expiry",
 ] as const;
 
 // Values that look like nothing in particular: only the key name can get them redacted (values that
@@ -28,7 +55,12 @@ const SENSITIVE = "plain-sensitive-value";
 
 /** The same key as different clients spell it: the match is on the letters and digits only. */
 function spellings(key: string): string[] {
-  const words = key.replace(/[-_]/g, " ").replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(" ").filter(Boolean);
+  const words = key
+    .replace(/[-_]/g, " ")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(" ")
+    .filter(Boolean);
   return [...new Set([key, words.join("_"), words.join("-"), words.join("_").toUpperCase()])];
 }
 

@@ -183,7 +183,9 @@ describe("redaction by value", () => {
   });
 
   it("redacts secret keys and signing secrets wherever they are", () => {
-    const out = JSON.stringify(redactValue({ apiKey: "sk_test_AbCdEfGh12345678", hint: "use whsec_Zx9Yw8Vu7 for webhooks", header: "Bearer sk_live_QwErTy123456789012" }));
+    const out = JSON.stringify(
+      redactValue({ apiKey: "sk_test_AbCdEfGh12345678", hint: "use whsec_Zx9Yw8Vu7 for webhooks", header: "Bearer sk_live_QwErTy123456789012" }),
+    );
     expect(out).not.toMatch(/sk_test_A|whsec_Z|sk_live_Q/);
     expect(out.match(/\[REDACTED\]/g)).toHaveLength(3);
   });

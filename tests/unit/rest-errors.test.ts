@@ -110,7 +110,13 @@ describe("mapValidationError", () => {
 
   it("a refinement with params.code and when: () => true wins over field codes", () => {
     const schema = z
-      .object({ uan: z.string().regex(/^\d{12}$/).optional(), pf_number: z.string().optional() })
+      .object({
+        uan: z
+          .string()
+          .regex(/^\d{12}$/)
+          .optional(),
+        pf_number: z.string().optional(),
+      })
       .refine((v) => (v.uan === undefined) !== (v.pf_number === undefined), {
         message: "send exactly one of uan or pf_number",
         params: { code: "VALIDATION_ERROR" },
@@ -138,7 +144,11 @@ describe("mapValidationError", () => {
       params: { code: "AMOUNT_LIMIT_EXCEEDED" },
     });
     const input = { amount: 200000 };
-    expect(mapValidationError(zodErrorOf(schema, input), input, undefined)).toMatchObject({ code: "AMOUNT_LIMIT_EXCEEDED", field: "amount", message: "amount too much" });
+    expect(mapValidationError(zodErrorOf(schema, input), input, undefined)).toMatchObject({
+      code: "AMOUNT_LIMIT_EXCEEDED",
+      field: "amount",
+      message: "amount too much",
+    });
   });
 
   it.each<[string, unknown]>([
@@ -158,7 +168,12 @@ describe("mapValidationError", () => {
 describe("mapError", () => {
   it("passes an AppError through, with its options", () => {
     const err = new AppError("INVALID_OTP", "The OTP is incorrect.", { extra: { attemptsRemaining: 2 }, field: "otp" });
-    expect(mapError(err, {}, undefined, "req_1")).toMatchObject({ code: "INVALID_OTP", message: "The OTP is incorrect.", field: "otp", extra: { attemptsRemaining: 2 } });
+    expect(mapError(err, {}, undefined, "req_1")).toMatchObject({
+      code: "INVALID_OTP",
+      message: "The OTP is incorrect.",
+      field: "otp",
+      extra: { attemptsRemaining: 2 },
+    });
   });
 
   it("unwraps an AppError that is the cause of a TRPCError", () => {
@@ -173,7 +188,7 @@ describe("mapError", () => {
   });
 
   it("hides anything unexpected behind INTERNAL_ERROR with no detail", () => {
-    const mapped = mapError(new Error("relation \"Payment\" does not exist"), {}, undefined, "req_1");
+    const mapped = mapError(new Error('relation "Payment" does not exist'), {}, undefined, "req_1");
     expect(mapped).toEqual({ code: "INTERNAL_ERROR" });
   });
 });
@@ -181,8 +196,20 @@ describe("mapError", () => {
 describe("errorEnvelopeFor", () => {
   function state(kind: "v1" | "api"): RestState {
     return {
-      requestId: "req_abc", kind, method: "POST", path: "/x", clientIp: "1.2.3.4", userAgent: null, startedAt: 0,
-      rawBody: null, status: 200, headers: {}, errorCode: null, auth: null, verification: null, replayed: false,
+      requestId: "req_abc",
+      kind,
+      method: "POST",
+      path: "/x",
+      clientIp: "1.2.3.4",
+      userAgent: null,
+      startedAt: 0,
+      rawBody: null,
+      status: 200,
+      headers: {},
+      errorCode: null,
+      auth: null,
+      verification: null,
+      replayed: false,
     };
   }
 
@@ -261,9 +288,21 @@ describe("ERROR_CODES matches the contract's B10 registry", () => {
   // Contract B10, written out as the source of truth.
   const B10: Record<number, string[]> = {
     400: [
-      "VALIDATION_ERROR", "INVALID_JSON", "INVALID_PAN", "INVALID_UAN", "INVALID_PF_NUMBER", "INVALID_AADHAAR",
-      "INVALID_IFSC", "INVALID_ACCOUNT_NUMBER", "INVALID_ORDER_ID", "INVALID_AMOUNT", "AMOUNT_LIMIT_EXCEEDED",
-      "INVALID_REDIRECT_URL", "BATCH_TOO_LARGE", "SIGNATURE_INVALID", "ORDER_MISMATCH",
+      "VALIDATION_ERROR",
+      "INVALID_JSON",
+      "INVALID_PAN",
+      "INVALID_UAN",
+      "INVALID_PF_NUMBER",
+      "INVALID_AADHAAR",
+      "INVALID_IFSC",
+      "INVALID_ACCOUNT_NUMBER",
+      "INVALID_ORDER_ID",
+      "INVALID_AMOUNT",
+      "AMOUNT_LIMIT_EXCEEDED",
+      "INVALID_REDIRECT_URL",
+      "BATCH_TOO_LARGE",
+      "SIGNATURE_INVALID",
+      "ORDER_MISMATCH",
     ],
     401: ["UNAUTHORIZED"],
     402: ["INSUFFICIENT_BALANCE"],

@@ -87,11 +87,7 @@ describe("buildRouteTable", () => {
 
   it("keeps only procedures with both openapi and rest meta", () => {
     const table = buildRouteTable(fakeRouter);
-    expect(table.map((r) => `${r.method} ${r.path}`)).toEqual([
-      "POST /v1/identity/pan/verify",
-      "GET /api/payments/{paymentId}/status",
-      "GET /api/spec.json",
-    ]);
+    expect(table.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /v1/identity/pan/verify", "GET /api/payments/{paymentId}/status", "GET /api/spec.json"]);
   });
 
   it("builds patterns that match params and escape literal dots", () => {

@@ -37,14 +37,13 @@ async function paymentOutcome(input: string): Promise<Record<string, unknown>> {
 }
 
 describe("the documented sandbox test values", () => {
-  it.each(SANDBOX_PAN_ROWS)("PAN $input → $outcome", (row) =>
-    check(row, async () => ({ ...(await verifyPan(sandboxPanProvider, row.input, null)) })));
+  it.each(SANDBOX_PAN_ROWS)("PAN $input → $outcome", (row) => check(row, async () => ({ ...(await verifyPan(sandboxPanProvider, row.input, null)) })));
 
-  it.each(SANDBOX_UAN_ROWS)("UAN $input → $outcome", (row) =>
-    check(row, async () => ({ ...(await verifyEpfo(sandboxEpfoProvider, { uan: row.input })) })));
+  it.each(SANDBOX_UAN_ROWS)("UAN $input → $outcome", (row) => check(row, async () => ({ ...(await verifyEpfo(sandboxEpfoProvider, { uan: row.input })) })));
 
   it.each(SANDBOX_PF_ROWS)("PF number $input → $outcome", (row) =>
-    check(row, async () => ({ ...(await verifyEpfo(sandboxEpfoProvider, { pfNumber: row.input })) })));
+    check(row, async () => ({ ...(await verifyEpfo(sandboxEpfoProvider, { pfNumber: row.input })) })),
+  );
 
   it.each(SANDBOX_PAYMENT_ROWS)("payment $input → $outcome", (row) => check(row, () => paymentOutcome(row.input)));
 

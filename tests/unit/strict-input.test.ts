@@ -10,7 +10,9 @@ describe("lockInputTypes", () => {
     const input = z.object({ n: z.number().optional(), b: z.boolean().nullable(), nested: z.object({ m: z.number().default(1) }) });
     lockInputTypes(router({ p: publicProcedure.input(input).query(() => 1) }));
     // What trpc-to-openapi's coerceSchema does to every coercible field of an input object.
-    const defs = [input.shape.n.unwrap(), input.shape.b.unwrap(), input.shape.nested.shape.m.unwrap()].map((s) => (s as unknown as { _def: { coerce?: boolean } })._def);
+    const defs = [input.shape.n.unwrap(), input.shape.b.unwrap(), input.shape.nested.shape.m.unwrap()].map(
+      (s) => (s as unknown as { _def: { coerce?: boolean } })._def,
+    );
     for (const def of defs) def.coerce = true;
     expect(input.safeParse({ n: "0x10" }).success).toBe(false);
     expect(input.safeParse({ b: "true" }).success).toBe(false);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { base32Decode, base32Encode, generateRecoveryCodes, generateTotpSecret, matchTotpStep, otpauthUrl, totpAt, verifyTotp } from "@/server/services/accounts/totp";
+import {
+  base32Decode,
+  base32Encode,
+  generateRecoveryCodes,
+  generateTotpSecret,
+  matchTotpStep,
+  otpauthUrl,
+  totpAt,
+  verifyTotp,
+} from "@/server/services/accounts/totp";
 
 // RFC 6238 appendix B (SHA-1), last six digits of the eight-digit values.
 const RFC_SECRET = base32Encode(Buffer.from("12345678901234567890"));

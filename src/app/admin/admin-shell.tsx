@@ -17,7 +17,10 @@ export function AdminShell({ email, children }: { email: string; children: React
   const active = (href: string) => (href === "/admin" ? pathname === "/admin" || pathname.startsWith("/admin/merchants") : pathname.startsWith(href));
   return (
     <div className="min-h-screen">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-sm">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-sm"
+      >
         Skip to content
       </a>
       <header className="border-b border-slate-800 bg-slate-900 text-white">
@@ -32,7 +35,10 @@ export function AdminShell({ email, children }: { email: string; children: React
                   <Link
                     href={item.href}
                     aria-current={active(item.href) ? "page" : undefined}
-                    className={cx("block rounded-md px-3 py-1.5 text-sm", active(item.href) ? "bg-white/15 font-medium text-white" : "text-slate-300 hover:bg-white/10 hover:text-white")}
+                    className={cx(
+                      "block rounded-md px-3 py-1.5 text-sm",
+                      active(item.href) ? "bg-white/15 font-medium text-white" : "text-slate-300 hover:bg-white/10 hover:text-white",
+                    )}
                   >
                     {item.label}
                   </Link>

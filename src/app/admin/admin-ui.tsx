@@ -55,9 +55,7 @@ function readableDetails(details: string | null): string {
 /** Every operator action, newest first; all merchants, or one when `merchantId` is given. */
 export function ActivityFeed({ merchantId }: { merchantId?: string }) {
   const trpc = useTRPC();
-  const q = useInfiniteQuery(
-    trpc.admin.actions.infiniteQueryOptions(merchantId ? { merchantId } : {}, { getNextPageParam: (last) => last.nextCursor }),
-  );
+  const q = useInfiniteQuery(trpc.admin.actions.infiniteQueryOptions(merchantId ? { merchantId } : {}, { getNextPageParam: (last) => last.nextCursor }));
   if (q.isPending) return <LoadingState label="Loading activity…" />;
   if (q.isError) return <ErrorState message={errorInfo(q.error).message} onRetry={() => void q.refetch()} />;
   const items = q.data.pages.flatMap((p) => p.items);
@@ -132,7 +130,11 @@ export function ActivityFeed({ merchantId }: { merchantId?: string }) {
           </Button>
         </div>
       )}
-      {q.isFetchNextPageError && <p role="alert" className="mt-2 text-center text-sm text-red-700">Could not load more. Try again.</p>}
+      {q.isFetchNextPageError && (
+        <p role="alert" className="mt-2 text-center text-sm text-red-700">
+          Could not load more. Try again.
+        </p>
+      )}
     </div>
   );
 }

@@ -162,7 +162,12 @@ export function MerchantsList({ initialQ, initialFilter }: { initialQ: string; i
             </p>
             {list.data.total > ADMIN_PAGE_SIZE && (
               <div className="flex gap-2">
-                <Button variant="secondary" size="sm" disabled={s.offset === 0 || list.isFetching} onClick={() => s.setOffset(Math.max(0, s.offset - ADMIN_PAGE_SIZE))}>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={s.offset === 0 || list.isFetching}
+                  onClick={() => s.setOffset(Math.max(0, s.offset - ADMIN_PAGE_SIZE))}
+                >
                   Previous
                 </Button>
                 <Button

@@ -39,7 +39,11 @@ export function ApiReference({ specUrl }: { specUrl: string }) {
       {!loaded && !failed && <p className="p-6 text-sm text-slate-500">Loading the API reference…</p>}
       {failed && (
         <p className="p-6 text-sm text-red-700">
-          The reference viewer could not load. The document itself is at <a className="underline" href={specUrl}>{specUrl}</a>.
+          The reference viewer could not load. The document itself is at{" "}
+          <a className="underline" href={specUrl}>
+            {specUrl}
+          </a>
+          .
         </p>
       )}
       <div id="api-reference" />

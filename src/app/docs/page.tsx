@@ -16,7 +16,9 @@ export default function DocsPage() {
           <Link href="/" className="text-lg font-semibold tracking-tight">
             Parakh
           </Link>
-          <a href="/api/openapi.json" className="text-sm text-brand-600 hover:underline">openapi.json</a>
+          <a href="/api/openapi.json" className="text-sm text-brand-600 hover:underline">
+            openapi.json
+          </a>
         </div>
       </div>
       <div className="mx-auto max-w-6xl bg-white">

@@ -16,5 +16,13 @@ const BANK_SHORT_NAMES: Record<string, string> = {
 
 /** The badge text: a known short name, else the initials of the name's capitalised words ("of" is skipped). */
 export function bankShortName(bank: string): string {
-  return BANK_SHORT_NAMES[bank] ?? bank.split(/\s+/).filter((w) => /^[A-Z]/.test(w)).map((w) => w[0]).join("").slice(0, 4);
+  return (
+    BANK_SHORT_NAMES[bank] ??
+    bank
+      .split(/\s+/)
+      .filter((w) => /^[A-Z]/.test(w))
+      .map((w) => w[0])
+      .join("")
+      .slice(0, 4)
+  );
 }

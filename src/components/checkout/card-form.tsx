@@ -39,7 +39,17 @@ function fieldOf(path: string): keyof CardErrors | null {
  * Card entry. The values live only in this component's state: never logged, never written to
  * storage, and gone once the form unmounts (an outcome screen replaces it).
  */
-export function CardForm({ amountLabel, sandbox, busy, onPay }: { amountLabel: string; sandbox: boolean; busy: boolean; onPay: (payment: PayPayload) => Promise<ActionResult> }) {
+export function CardForm({
+  amountLabel,
+  sandbox,
+  busy,
+  onPay,
+}: {
+  amountLabel: string;
+  sandbox: boolean;
+  busy: boolean;
+  onPay: (payment: PayPayload) => Promise<ActionResult>;
+}) {
   const [number, setNumber] = useState("");
   const [expiry, setExpiry] = useState("");
   const [cvv, setCvv] = useState("");
@@ -133,7 +143,14 @@ export function CardForm({ amountLabel, sandbox, busy, onPay }: { amountLabel: s
           maxLength={4}
         />
       </div>
-      <Field label="Name on card (optional)" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} autoComplete="cc-name" maxLength={100} />
+      <Field
+        label="Name on card (optional)"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={errors.name}
+        autoComplete="cc-name"
+        maxLength={100}
+      />
       <Button type="submit" className="w-full py-3" loading={submitting} disabled={busy || !ready}>
         Pay {amountLabel}
       </Button>

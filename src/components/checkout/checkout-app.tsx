@@ -306,7 +306,15 @@ function MethodTabs({ value, onChange }: { value: Method; onChange: (m: Method) 
   function onKeyDown(e: React.KeyboardEvent) {
     const i = METHODS.findIndex((m) => m.id === value);
     const next =
-      e.key === "ArrowRight" ? (i + 1) % METHODS.length : e.key === "ArrowLeft" ? (i - 1 + METHODS.length) % METHODS.length : e.key === "Home" ? 0 : e.key === "End" ? METHODS.length - 1 : -1;
+      e.key === "ArrowRight"
+        ? (i + 1) % METHODS.length
+        : e.key === "ArrowLeft"
+          ? (i - 1 + METHODS.length) % METHODS.length
+          : e.key === "Home"
+            ? 0
+            : e.key === "End"
+              ? METHODS.length - 1
+              : -1;
     if (next < 0) return;
     e.preventDefault();
     const id = METHODS[next]!.id;
@@ -332,7 +340,9 @@ function MethodTabs({ value, onChange }: { value: Method; onChange: (m: Method) 
             onClick={() => onChange(m.id)}
             className={cx(
               "flex flex-col items-center gap-1 rounded-lg border px-2 py-2.5 text-sm transition-colors",
-              selected ? "border-brand-600 bg-brand-50 text-slate-900 ring-1 ring-brand-600" : "border-slate-200 text-slate-600 hover:border-slate-300 hover:text-slate-900",
+              selected
+                ? "border-brand-600 bg-brand-50 text-slate-900 ring-1 ring-brand-600"
+                : "border-slate-200 text-slate-600 hover:border-slate-300 hover:text-slate-900",
             )}
           >
             <MethodIcon method={m.id} />
@@ -352,7 +362,16 @@ function MethodIcon({ method }: { method: Method }) {
     NETBANKING: "M3 10h18M5 10v8m4.67-8v8m4.66-8v8M19 10v8M3 21h18M12 3l9 5H3l9-5Z",
   }[method];
   return (
-    <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className="h-5 w-5"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d={d} />
     </svg>
   );

@@ -9,7 +9,21 @@ import type { CheckoutState } from "@/components/checkout/types";
 import { Button, Notice } from "@/components/ui";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 
-export function MockBank({ paymentId, token, state, merchantName, orderId, amountLabel }: { paymentId: string; token: string; state: CheckoutState; merchantName: string; orderId: string; amountLabel: string }) {
+export function MockBank({
+  paymentId,
+  token,
+  state,
+  merchantName,
+  orderId,
+  amountLabel,
+}: {
+  paymentId: string;
+  token: string;
+  state: CheckoutState;
+  merchantName: string;
+  orderId: string;
+  amountLabel: string;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const simulate = useMutation(trpc.checkout.simulate.mutationOptions());
@@ -52,7 +66,12 @@ export function MockBank({ paymentId, token, state, merchantName, orderId, amoun
                 rows={[
                   ["Pay to", merchantName],
                   ["Amount", amountLabel],
-                  ["Order ID", <span key="o" className="font-mono text-xs">{orderId}</span>],
+                  [
+                    "Order ID",
+                    <span key="o" className="font-mono text-xs">
+                      {orderId}
+                    </span>,
+                  ],
                 ]}
               />
             </div>
@@ -62,14 +81,31 @@ export function MockBank({ paymentId, token, state, merchantName, orderId, amoun
               </div>
             )}
             <div className="mt-5 grid grid-cols-2 gap-3">
-              <Button type="button" className="py-2.5" onClick={() => decide("SUCCESS")} loading={simulate.isPending && simulate.variables?.outcome === "SUCCESS"} disabled={simulate.isPending || leaving}>
+              <Button
+                type="button"
+                className="py-2.5"
+                onClick={() => decide("SUCCESS")}
+                loading={simulate.isPending && simulate.variables?.outcome === "SUCCESS"}
+                disabled={simulate.isPending || leaving}
+              >
                 Success
               </Button>
-              <Button type="button" variant="danger" className="py-2.5" onClick={() => decide("FAILED")} loading={simulate.isPending && simulate.variables?.outcome === "FAILED"} disabled={simulate.isPending || leaving}>
+              <Button
+                type="button"
+                variant="danger"
+                className="py-2.5"
+                onClick={() => decide("FAILED")}
+                loading={simulate.isPending && simulate.variables?.outcome === "FAILED"}
+                disabled={simulate.isPending || leaving}
+              >
                 Failure
               </Button>
             </div>
-            {leaving && <p role="status" className="mt-3 text-center text-sm text-slate-500">Returning to the checkout…</p>}
+            {leaving && (
+              <p role="status" className="mt-3 text-center text-sm text-slate-500">
+                Returning to the checkout…
+              </p>
+            )}
           </>
         ) : (
           <>

@@ -6,7 +6,17 @@ import { bankShortName } from "@/components/checkout/bank-names";
 import { Button, Notice, cx } from "@/components/ui";
 
 /** Pick a bank, then continue to its (sandbox: mock) page to approve the payment. */
-export function NetbankingPanel({ banks, sandbox, busy, onPay }: { banks: string[]; sandbox: boolean; busy: boolean; onPay: (payment: PayPayload) => Promise<ActionResult> }) {
+export function NetbankingPanel({
+  banks,
+  sandbox,
+  busy,
+  onPay,
+}: {
+  banks: string[];
+  sandbox: boolean;
+  busy: boolean;
+  onPay: (payment: PayPayload) => Promise<ActionResult>;
+}) {
   const [bank, setBank] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -56,7 +66,11 @@ export function NetbankingPanel({ banks, sandbox, busy, onPay }: { banks: string
               <span className="min-w-0 flex-1">{b}</span>
               {bank === b && (
                 <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4 text-brand-600" fill="currentColor">
-                  <path fillRule="evenodd" d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z" clipRule="evenodd" />
+                  <path
+                    fillRule="evenodd"
+                    d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z"
+                    clipRule="evenodd"
+                  />
                 </svg>
               )}
             </label>

@@ -70,7 +70,10 @@ export function PendingView({
             {a?.bank ? `Finish the payment of ${amountLabel} on ${a.bank}'s page.` : `Your bank is confirming the payment of ${amountLabel}.`}
           </p>
           {method === "NETBANKING" && sandbox && (
-            <Link href={`/checkout/${paymentId}/bank`} className="mt-4 inline-flex rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
+            <Link
+              href={`/checkout/${paymentId}/bank`}
+              className="mt-4 inline-flex rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700"
+            >
               Go to {a?.bank ?? "your bank"}
             </Link>
           )}
@@ -86,7 +89,10 @@ export function PendingView({
               </div>
               <div className={ON_PHONE}>
                 <p className="mt-2 text-sm text-slate-600">Approve {amountLabel} in your UPI app, then come back to this page.</p>
-                <a href={upiIntent} className="mt-4 inline-flex rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50">
+                <a
+                  href={upiIntent}
+                  className="mt-4 inline-flex rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50"
+                >
                   Open UPI app again
                 </a>
               </div>
@@ -124,7 +130,19 @@ export function PendingView({
   );
 }
 
-export function FailedView({ state, busy, onRetry, onCancel, headingRef }: { state: CheckoutState; busy: boolean; onRetry: () => void; onCancel: () => void; headingRef: HeadingRef }) {
+export function FailedView({
+  state,
+  busy,
+  onRetry,
+  onCancel,
+  headingRef,
+}: {
+  state: CheckoutState;
+  busy: boolean;
+  onRetry: () => void;
+  onCancel: () => void;
+  headingRef: HeadingRef;
+}) {
   const a = state.attempt;
   return (
     <div className="text-center">
@@ -145,7 +163,19 @@ export function FailedView({ state, busy, onRetry, onCancel, headingRef }: { sta
   );
 }
 
-export function SuccessView({ state, merchantName, orderId, amountLabel, headingRef }: { state: CheckoutState; merchantName: string; orderId: string; amountLabel: string; headingRef: HeadingRef }) {
+export function SuccessView({
+  state,
+  merchantName,
+  orderId,
+  amountLabel,
+  headingRef,
+}: {
+  state: CheckoutState;
+  merchantName: string;
+  orderId: string;
+  amountLabel: string;
+  headingRef: HeadingRef;
+}) {
   return (
     <div>
       <div className="text-center">
@@ -173,8 +203,18 @@ export function SuccessView({ state, merchantName, orderId, amountLabel, heading
                 "—"
               ),
             ],
-            ["Payment ID", <span key="p" className="font-mono text-xs">{state.paymentId}</span>],
-            ["Order ID", <span key="o" className="font-mono text-xs">{orderId}</span>],
+            [
+              "Payment ID",
+              <span key="p" className="font-mono text-xs">
+                {state.paymentId}
+              </span>,
+            ],
+            [
+              "Order ID",
+              <span key="o" className="font-mono text-xs">
+                {orderId}
+              </span>,
+            ],
             ["Method", methodLabel(state.attempt, state.method)],
             ["Paid to", merchantName],
           ]}

@@ -59,8 +59,7 @@ export function ReturnToMerchant({ redirectTo, merchantName }: { redirectTo: str
   return (
     <div className="mt-5 flex flex-wrap items-center justify-between gap-3 rounded-lg bg-slate-50 px-4 py-3 text-sm">
       <p className="text-slate-700">
-        Returning to {merchantName}…{" "}
-        <span className="text-slate-500">{secondsLeft > 0 ? `(${secondsLeft} s)` : ""}</span>
+        Returning to {merchantName}… <span className="text-slate-500">{secondsLeft > 0 ? `(${secondsLeft} s)` : ""}</span>
       </p>
       <a href={redirectTo} className="font-medium text-brand-600 underline-offset-2 hover:underline">
         Continue now
@@ -72,7 +71,14 @@ export function ReturnToMerchant({ redirectTo, merchantName }: { redirectTo: str
 /** "12 Nov 2026, 4:05 pm IST": fixed to India time so server and browser render the same text. */
 export function formatIst(iso: string | null | undefined): string {
   if (!iso) return "—";
-  const text = new Date(iso).toLocaleString("en-IN", { timeZone: "Asia/Kolkata", day: "numeric", month: "short", year: "numeric", hour: "numeric", minute: "2-digit" });
+  const text = new Date(iso).toLocaleString("en-IN", {
+    timeZone: "Asia/Kolkata",
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+  });
   return `${text} IST`;
 }
 
@@ -87,10 +93,16 @@ export function formatRemaining(ms: number): string {
 }
 
 /** "UPI · success@parakh", "VISA •••• 1111", "Netbanking · HDFC Bank". */
-export function methodLabel(attempt: { method: string; vpa: string | null; cardNetwork: string | null; cardLast4: string | null; bank: string | null } | null, method?: string | null): string {
+export function methodLabel(
+  attempt: { method: string; vpa: string | null; cardNetwork: string | null; cardLast4: string | null; bank: string | null } | null,
+  method?: string | null,
+): string {
   const m = attempt?.method ?? method;
   if (m === "UPI") return attempt?.vpa ? `UPI · ${attempt.vpa}` : "UPI";
-  if (m === "CARD") return attempt?.cardLast4 ? `${attempt.cardNetwork && attempt.cardNetwork !== "CARD" ? cardNetworkName(attempt.cardNetwork) : "Card"} •••• ${attempt.cardLast4}` : "Card";
+  if (m === "CARD")
+    return attempt?.cardLast4
+      ? `${attempt.cardNetwork && attempt.cardNetwork !== "CARD" ? cardNetworkName(attempt.cardNetwork) : "Card"} •••• ${attempt.cardLast4}`
+      : "Card";
   if (m === "NETBANKING") return attempt?.bank ? `Netbanking · ${attempt.bank}` : "Netbanking";
   return "—";
 }

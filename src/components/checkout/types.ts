@@ -32,6 +32,4 @@ export interface CheckoutAppProps {
 export type PayPayload = import("@/lib/schemas/checkout").PayInput;
 
 /** How a checkout action ended, for the form that started it to show. */
-export type ActionResult =
-  | { ok: true; state: CheckoutState }
-  | { ok: false; message: string; fieldErrors: Record<string, string>; appCode?: string };
+export type ActionResult = { ok: true; state: CheckoutState } | { ok: false; message: string; fieldErrors: Record<string, string>; appCode?: string };

@@ -47,7 +47,10 @@ export function SecretOnceDialog({
     window.addEventListener("beforeunload", warn);
     return () => window.removeEventListener("beforeunload", warn);
   }, [shown]);
-  const command = shown && firstCall ? panVerifyCurl(firstCall.apiBaseUrls, { merchantId: firstCall.merchantId, publicKey: shown.publicKey, secretKey: shown.secretKey }) : null;
+  const command =
+    shown && firstCall
+      ? panVerifyCurl(firstCall.apiBaseUrls, { merchantId: firstCall.merchantId, publicKey: shown.publicKey, secretKey: shown.secretKey })
+      : null;
   return (
     <dialog
       ref={ref}
@@ -74,14 +77,19 @@ export function SecretOnceDialog({
             {firstCall && <KeyLine label="Merchant ID" value={firstCall.merchantId} />}
             <KeyLine label="Public key" value={shown.publicKey} />
             <KeyLine label="Secret key" value={shown.secretKey} emphasis />
-            <p className="text-xs text-slate-500">Keep the secret key on your server (an environment variable or secret manager), never in browser or app code.</p>
+            <p className="text-xs text-slate-500">
+              Keep the secret key on your server (an environment variable or secret manager), never in browser or app code.
+            </p>
             {command && (
               <div>
                 <div className="flex flex-wrap items-center justify-between gap-2">
                   <p className="text-xs font-medium uppercase tracking-wide text-slate-500">Try it: verify a PAN</p>
                   <CopyButton value={command} label="Copy command" />
                 </div>
-                <pre className="mt-1 overflow-x-auto rounded-md bg-slate-900 px-3 py-2 font-mono text-xs leading-relaxed text-slate-100" aria-label="First API call with this key">
+                <pre
+                  className="mt-1 overflow-x-auto rounded-md bg-slate-900 px-3 py-2 font-mono text-xs leading-relaxed text-slate-100"
+                  aria-label="First API call with this key"
+                >
                   <code>{command}</code>
                 </pre>
               </div>
@@ -101,7 +109,9 @@ function KeyLine({ label, value, emphasis }: { label: string; value: string; emp
     <div>
       <p className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</p>
       <div className="mt-1 flex flex-col items-start gap-2 sm:flex-row">
-        <code className={`w-full min-w-0 break-all sm:flex-1 rounded-md px-3 py-2 font-mono text-sm ${emphasis ? "bg-amber-50 text-slate-900 ring-1 ring-amber-200" : "bg-slate-100 text-slate-800"}`}>
+        <code
+          className={`w-full min-w-0 break-all sm:flex-1 rounded-md px-3 py-2 font-mono text-sm ${emphasis ? "bg-amber-50 text-slate-900 ring-1 ring-amber-200" : "bg-slate-100 text-slate-800"}`}
+        >
           {value}
         </code>
         <CopyButton value={value} label={`Copy ${label.toLowerCase()}`} />

@@ -81,7 +81,19 @@ export function Field({ label, error, hint, className, id, ...rest }: FieldProps
   );
 }
 
-export function Card({ title, description, actions, children, className }: { title?: string; description?: React.ReactNode; actions?: React.ReactNode; children?: React.ReactNode; className?: string }) {
+export function Card({
+  title,
+  description,
+  actions,
+  children,
+  className,
+}: {
+  title?: string;
+  description?: React.ReactNode;
+  actions?: React.ReactNode;
+  children?: React.ReactNode;
+  className?: string;
+}) {
   return (
     <section className={cx("rounded-lg border border-slate-200 bg-white", className)}>
       {(title || actions) && (
@@ -232,7 +244,11 @@ export function ToastProvider({ children }: { children: React.ReactNode }) {
       {children}
       <div aria-live="polite" className="fixed bottom-4 right-4 z-50 flex max-w-sm flex-col gap-2">
         {toasts.map((t) => (
-          <div key={t.id} role="status" className={cx("rounded-md px-4 py-3 text-sm shadow-lg", t.tone === "success" ? "bg-slate-900 text-white" : "bg-red-700 text-white")}>
+          <div
+            key={t.id}
+            role="status"
+            className={cx("rounded-md px-4 py-3 text-sm shadow-lg", t.tone === "success" ? "bg-slate-900 text-white" : "bg-red-700 text-white")}
+          >
             {t.message}
           </div>
         ))}
@@ -258,7 +274,11 @@ export function Table({ head, children, caption }: { head: React.ReactNode; chil
 }
 
 export function Th({ children, className }: { children?: React.ReactNode; className?: string }) {
-  return <th scope="col" className={cx("whitespace-nowrap px-4 py-2", className)}>{children}</th>;
+  return (
+    <th scope="col" className={cx("whitespace-nowrap px-4 py-2", className)}>
+      {children}
+    </th>
+  );
 }
 
 export function Td({ children, className }: { children?: React.ReactNode; className?: string }) {

@@ -3,14 +3,23 @@ import { parseFrameOrigins } from "@/lib/frame-origins";
 
 // Browser-safe schemas shared by the dashboard forms (client validation) and the server.
 
-export const merchantNameSchema = z.string().trim().min(2, "Business name must be at least 2 characters").max(100, "Business name must be at most 100 characters");
+export const merchantNameSchema = z
+  .string()
+  .trim()
+  .min(2, "Business name must be at least 2 characters")
+  .max(100, "Business name must be at most 100 characters");
 export const emailSchema = z.string().trim().toLowerCase().max(254, "Email is too long").pipe(z.email("Enter a valid email address"));
 export const passwordSchema = z.string().min(10, "Password must be at least 10 characters").max(200, "Password must be at most 200 characters");
 
 export const signupInput = z.object({ name: merchantNameSchema, email: emailSchema, password: passwordSchema });
 
 const optionalText = (max: number) =>
-  z.string().trim().max(max, `Must be at most ${max} characters`).transform((v) => (v === "" ? null : v)).nullable();
+  z
+    .string()
+    .trim()
+    .max(max, `Must be at most ${max} characters`)
+    .transform((v) => (v === "" ? null : v))
+    .nullable();
 
 export const profileInput = z.object({
   name: merchantNameSchema,
@@ -51,4 +60,7 @@ export const profileInput = z.object({
     }),
 });
 
-export const totpCodeSchema = z.string().trim().regex(/^\d{6}$/, "Enter the 6-digit code from your app");
+export const totpCodeSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, "Enter the 6-digit code from your app");

@@ -20,11 +20,7 @@ export const merchantsInput = z.object({
 
 export const merchantInput = z.object({ merchantId: merchantIdSchema });
 
-export const suspendReasonSchema = z
-  .string()
-  .trim()
-  .min(3, "Give a reason of at least 3 characters")
-  .max(200, "Keep the reason to 200 characters or fewer");
+export const suspendReasonSchema = z.string().trim().min(3, "Give a reason of at least 3 characters").max(200, "Keep the reason to 200 characters or fewer");
 
 export const suspendInput = z.object({ merchantId: merchantIdSchema, reason: suspendReasonSchema });
 

@@ -22,14 +22,22 @@ export const cardSchema = z
       .number()
       .int()
       .transform((y) => (y < 100 ? 2000 + y : y))
-      .pipe(z.number().min(currentYear(), "The card has expired").max(currentYear() + 25, "Check the year")),
+      .pipe(
+        z
+          .number()
+          .min(currentYear(), "The card has expired")
+          .max(currentYear() + 25, "Check the year"),
+      ),
     cvv: z.string().regex(/^\d{3,4}$/, "3 or 4 digits"),
     name: z.string().trim().max(100).optional(),
   })
-  .refine((c) => {
-    const now = new Date();
-    return c.expiryYear > now.getFullYear() || c.expiryMonth >= now.getMonth() + 1;
-  }, { message: "The card has expired", path: ["expiryMonth"] });
+  .refine(
+    (c) => {
+      const now = new Date();
+      return c.expiryYear > now.getFullYear() || c.expiryMonth >= now.getMonth() + 1;
+    },
+    { message: "The card has expired", path: ["expiryMonth"] },
+  );
 
 export const payInput = z.discriminatedUnion("method", [
   // Two UPI shapes share method "UPI": an inner union on `flow` tells them apart.

@@ -2,11 +2,7 @@ import { z } from "zod";
 
 // Browser-safe schemas shared by the API keys page (client validation) and the keys router.
 
-export const keyLabelSchema = z
-  .string()
-  .trim()
-  .min(1, "Give the key a label, e.g. “Production server”")
-  .max(50, "Label must be at most 50 characters");
+export const keyLabelSchema = z.string().trim().min(1, "Give the key a label, e.g. “Production server”").max(50, "Label must be at most 50 characters");
 
 /** How long a rotated-out key keeps working: the choices the dashboard offers. */
 export const ROTATION_GRACE_OPTIONS = [

@@ -39,9 +39,7 @@ const datesOutOfOrder = { path: ["to"], message: "The end date is before the sta
 export const logFiltersSchema = z.object(logFilterFields).refine(datesInOrder, datesOutOfOrder);
 export type LogFilters = z.infer<typeof logFiltersSchema>;
 
-export const logsListInput = z
-  .object({ ...logFilterFields, cursor: cursorSchema.optional(), limit: limitSchema })
-  .refine(datesInOrder, datesOutOfOrder);
+export const logsListInput = z.object({ ...logFilterFields, cursor: cursorSchema.optional(), limit: limitSchema }).refine(datesInOrder, datesOutOfOrder);
 
 export const logsGetInput = z.object({
   requestId: requestIdSchema,

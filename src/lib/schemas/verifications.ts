@@ -27,4 +27,3 @@ export const verificationFiltersSchema = z.object({
 });
 
 export const verificationsListInput = verificationFiltersSchema.extend({ cursor: cursorSchema.optional(), limit: limitSchema });
-

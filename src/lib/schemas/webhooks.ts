@@ -112,5 +112,10 @@ export function eventsToStored(events: readonly string[]): string {
 }
 
 export function eventsFromStored(stored: string): string[] {
-  return stored === ALL_EVENTS ? [ALL_EVENTS] : stored.split(",").map((e) => e.trim()).filter(Boolean);
+  return stored === ALL_EVENTS
+    ? [ALL_EVENTS]
+    : stored
+        .split(",")
+        .map((e) => e.trim())
+        .filter(Boolean);
 }

@@ -14,9 +14,7 @@ if (typeof window !== "undefined") z.config({ jitless: true });
 export const { TRPCProvider, useTRPC } = createTRPCContext<DashboardRouter>();
 
 export function TrpcProviders({ children }: { children: React.ReactNode }) {
-  const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, retry: 1, refetchOnWindowFocus: false } } }),
-  );
+  const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, retry: 1, refetchOnWindowFocus: false } } }));
   const [trpcClient] = useState(() =>
     createTRPCClient<DashboardRouter>({
       // The custom header marks requests from our own pages (checked on every mutation).

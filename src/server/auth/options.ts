@@ -57,7 +57,11 @@ export function authOptions(): NextAuthOptions {
           authorizeWith(async () => {
             const user = await signInMerchant(
               getServices().db,
-              { email: String(credentials?.email ?? ""), password: String(credentials?.password ?? ""), code: credentials?.code ? String(credentials.code) : null },
+              {
+                email: String(credentials?.email ?? ""),
+                password: String(credentials?.password ?? ""),
+                code: credentials?.code ? String(credentials.code) : null,
+              },
               clientIp(req),
             );
             return { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion };

@@ -6,11 +6,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import {
-  bindMigrationAwareSqlAdapterFactory,
-  type SqlDriverAdapter,
-  type SqlMigrationAwareDriverAdapterFactory,
-} from "@prisma/driver-adapter-utils";
+import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
 import type { MigrationList, SchemaEngine, SchemaFilter } from "@prisma/schema-engine-wasm";
 import { createPrismaClient, dbProvider, sqliteAdapter, type Db } from "./client";
@@ -72,19 +68,11 @@ function tracked(factory: SqlMigrationAwareDriverAdapterFactory) {
   return { factory: wrapper, close };
 }
 
-async function withEngine<T>(
-  provider: DbProvider,
-  factory: SqlMigrationAwareDriverAdapterFactory,
-  fn: (engine: SchemaEngine) => Promise<T>,
-): Promise<T> {
+async function withEngine<T>(provider: DbProvider, factory: SqlMigrationAwareDriverAdapterFactory, fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
   const mod = await loadEngineModule();
   const { factory: t, close } = tracked(factory);
   const bound = bindMigrationAwareSqlAdapterFactory(t);
-  const engine = await mod.SchemaEngine.new(
-    { datamodels: [["schema.prisma", readSchemaForProvider(provider)]] },
-    () => {},
-    bound,
-  );
+  const engine = await mod.SchemaEngine.new({ datamodels: [["schema.prisma", readSchemaForProvider(provider)]] }, () => {}, bound);
   try {
     return await fn(engine);
   } catch (err) {
@@ -151,7 +139,9 @@ function adapterForUrl(databaseUrl: string): SqlMigrationAwareDriverAdapterFacto
 // pg_catalog columns the engine reads when describing a PostgreSQL schema have types that
 // @prisma/adapter-pg rejects ("Column type 'char' could not be deserialized"); they arrive as
 // text anyway, so they are declared text.
-const CATALOG_TEXT_OIDS = new Set([18 /* "char" */, 22 /* int2vector */, 24 /* regproc */, 30 /* oidvector */, 194 /* pg_node_tree */, 2205 /* regclass */, 2206 /* regtype */]);
+const CATALOG_TEXT_OIDS = new Set([
+  18 /* "char" */, 22 /* int2vector */, 24 /* regproc */, 30 /* oidvector */, 194 /* pg_node_tree */, 2205 /* regclass */, 2206 /* regtype */,
+]);
 
 type QueryResultLike = { fields?: { dataTypeID: number }[] };
 function textifyCatalogTypes(res: unknown): void {
@@ -199,9 +189,7 @@ export async function applyMigrations(databaseUrl: string): Promise<{ applied: s
   if (migrationsList.migrationDirectories.length === 0) {
     throw new Error(`No migrations in ${migrationsList.baseDir}`);
   }
-  const out = await withEngine(provider, adapterForUrl(databaseUrl), (engine) =>
-    engine.applyMigrations({ migrationsList, filters: NO_FILTER }),
-  );
+  const out = await withEngine(provider, adapterForUrl(databaseUrl), (engine) => engine.applyMigrations({ migrationsList, filters: NO_FILTER }));
   return { applied: out.appliedMigrationNames };
 }
 
@@ -226,9 +214,7 @@ export async function migrationStatus(dbOrUrl: Db | string): Promise<MigrationSt
     const exists =
       provider === "postgresql"
         ? await db.$queryRawUnsafe<{ t: string | null }[]>(`SELECT to_regclass('_prisma_migrations')::text AS t`)
-        : await db.$queryRawUnsafe<{ t: string | null }[]>(
-            `SELECT name AS t FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`,
-          );
+        : await db.$queryRawUnsafe<{ t: string | null }[]>(`SELECT name AS t FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`);
     const rows =
       exists.length > 0 && exists[0].t
         ? await db.$queryRawUnsafe<{ name: string; finished: unknown; rolled_back: unknown }[]>(

@@ -68,7 +68,15 @@ function printDemo(creds: DemoCredentials, appUrl: string, withSecrets: boolean,
         `         -H 'Content-Type: application/json' -d '${JSON.stringify(example)}'`,
         "",
       ]
-    : ["", "  Parakh is running with a demo merchant (SEED_DEMO=true):", `    Dashboard     ${appUrl}/login`, `    Email         ${creds.email}`, `    Merchant id   ${creds.merchantId}`, `    Password and sandbox keys: ${file}`, ""];
+    : [
+        "",
+        "  Parakh is running with a demo merchant (SEED_DEMO=true):",
+        `    Dashboard     ${appUrl}/login`,
+        `    Email         ${creds.email}`,
+        `    Merchant id   ${creds.merchantId}`,
+        `    Password and sandbox keys: ${file}`,
+        "",
+      ];
   process.stdout.write(lines.join("\n") + "\n");
 }
 
@@ -106,7 +114,12 @@ export async function startParakh(opts: StartOptions) {
   const baseHeaders = baseSecurityHeaders(config.appUrl.startsWith("https://"));
 
   /** Pages get a fresh script nonce (Next reads it from the request's CSP header) and their framing rule. */
-  async function handlePage(req: IncomingMessage, res: ServerResponse, pathname: string, handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>) {
+  async function handlePage(
+    req: IncomingMessage,
+    res: ServerResponse,
+    pathname: string,
+    handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  ) {
     const paymentId = checkoutPaymentIdOf(pathname);
     const frameAncestors = paymentId ? await checkoutFrameAncestors(services.db, paymentId).catch(() => []) : [];
     const headers = pageSecurityHeaders({ nonce: newNonce(), dev: opts.dev, frameAncestors });
@@ -140,7 +153,10 @@ export async function startParakh(opts: StartOptions) {
       void checkReadiness(services.db, ready).then((state) => {
         ready = state === "ready";
         if (ready) return sendJson(res, 200, { status: "ready" });
-        const { status, body } = errorPayload(new AppError("SERVICE_UNAVAILABLE", state === "migrations pending" ? "Database migrations are pending." : "The database is unreachable."), requestId);
+        const { status, body } = errorPayload(
+          new AppError("SERVICE_UNAVAILABLE", state === "migrations pending" ? "Database migrations are pending." : "The database is unreachable."),
+          requestId,
+        );
         sendJson(res, status, body);
       });
       return;

@@ -93,11 +93,7 @@ export async function enqueueJob(db: Db | DbTx, input: EnqueueJobInput): Promise
  * Deletes DONE jobs (and DEAD ones with `includeDead`) last updated before `olderThan`, in chunks
  * so no single statement holds the table for long. Returns the number deleted.
  */
-export async function purgeFinishedJobs(
-  db: Db,
-  olderThan: Date,
-  options: { includeDead?: boolean; chunkSize?: number } = {},
-): Promise<number> {
+export async function purgeFinishedJobs(db: Db, olderThan: Date, options: { includeDead?: boolean; chunkSize?: number } = {}): Promise<number> {
   const statuses: JobStatus[] = options.includeDead ? ["DONE", "DEAD"] : ["DONE"];
   const chunkSize = options.chunkSize ?? 1_000;
   let deleted = 0;
@@ -206,7 +202,13 @@ interface ActiveRun {
 }
 
 const CANDIDATE_SELECT = {
-  id: true, type: true, payload: true, attempts: true, maxAttempts: true, runAt: true, createdAt: true,
+  id: true,
+  type: true,
+  payload: true,
+  attempts: true,
+  maxAttempts: true,
+  runAt: true,
+  createdAt: true,
 } as const;
 
 /** Where a job is claimable at `now`: due and queued, or running under an expired lease. */

@@ -63,7 +63,5 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 function scrypt(password: string, salt: Buffer, keylen: number, opts: crypto.ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    crypto.scrypt(password.normalize("NFKC"), salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))),
-  );
+  return new Promise((resolve, reject) => crypto.scrypt(password.normalize("NFKC"), salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))));
 }

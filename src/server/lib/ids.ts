@@ -26,8 +26,29 @@ export function randomToken(length = 16): string {
 }
 
 export type IdPrefix =
-  | "mer" | "key" | "sig" | "wl" | "adm" | "idem" | "aud" | "ver" | "att" | "kyc_req" | "kyc_txn"
-  | "batch" | "evt" | "req" | "job" | "whe" | "del" | "led" | "wal" | "opa" | "rc" | "eml" | "prt";
+  | "mer"
+  | "key"
+  | "sig"
+  | "wl"
+  | "adm"
+  | "idem"
+  | "aud"
+  | "ver"
+  | "att"
+  | "kyc_req"
+  | "kyc_txn"
+  | "batch"
+  | "evt"
+  | "req"
+  | "job"
+  | "whe"
+  | "del"
+  | "led"
+  | "wal"
+  | "opa"
+  | "rc"
+  | "eml"
+  | "prt";
 
 export function newId(prefix: IdPrefix, length = 16): string {
   return `${prefix}_${randomToken(length)}`;

@@ -80,7 +80,7 @@ function compressIpv6(groups: string[]): string {
   const parts = groups.map((g) => parseInt(g, 16).toString(16));
   let bestStart = -1;
   let bestLen = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (parts[i] !== "0") {
       i++;
       continue;
@@ -127,15 +127,14 @@ export class IpMatcher {
  * The client IP: the TCP peer, or, when the peer is a trusted proxy, the right-most
  * X-Forwarded-For hop that is not itself trusted (contract B2).
  */
-export function resolveClientIp(
-  peer: string | undefined,
-  forwardedFor: string | string[] | undefined,
-  trusted: IpMatcher,
-): string {
+export function resolveClientIp(peer: string | undefined, forwardedFor: string | string[] | undefined, trusted: IpMatcher): string {
   const peerIp = normalizeIp(peer ?? "");
   if (!peerIp || trusted.size === 0 || !trusted.has(peerIp) || !forwardedFor) return peerIp;
   const header = Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor;
-  const hops = header.split(",").map((h) => normalizeIp(h)).filter(Boolean);
+  const hops = header
+    .split(",")
+    .map((h) => normalizeIp(h))
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = hops[i]!;
     if (!net.isIP(hop)) return peerIp;

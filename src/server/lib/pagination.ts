@@ -17,7 +17,8 @@ export function encodeCursor(row: Cursor): string {
 export function decodeCursor(cursor: string): Cursor {
   const [iso, id, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   const createdAt = new Date(iso ?? "");
-  if (!id || rest.length || Number.isNaN(createdAt.getTime())) throw new AppError("VALIDATION_ERROR", "This page link has expired; reload the list.", { field: "cursor" });
+  if (!id || rest.length || Number.isNaN(createdAt.getTime()))
+    throw new AppError("VALIDATION_ERROR", "This page link has expired; reload the list.", { field: "cursor" });
   return { createdAt, id };
 }
 

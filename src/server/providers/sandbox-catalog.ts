@@ -34,7 +34,11 @@ export const SANDBOX_PAN_ROWS: SandboxRow[] = [
 ];
 
 export const SANDBOX_UAN_ROWS: SandboxRow[] = [
-  { input: "100200300400", outcome: "`ACTIVE`, 1–3 employers, last contribution last month (any UAN not listed below)", expect: { field: "member_status", value: "ACTIVE" } },
+  {
+    input: "100200300400",
+    outcome: "`ACTIVE`, 1–3 employers, last contribution last month (any UAN not listed below)",
+    expect: { field: "member_status", value: "ACTIVE" },
+  },
   { input: "100200309991", outcome: "404 `UAN_NOT_FOUND`", expect: { error: "UAN_NOT_FOUND" } },
   { input: "100200309992", outcome: "`EXITED`, with `date_of_exit`", expect: { field: "member_status", value: "EXITED" } },
   { input: "100200309993", outcome: "`INACTIVE`", expect: { field: "member_status", value: "INACTIVE" } },
@@ -42,7 +46,11 @@ export const SANDBOX_UAN_ROWS: SandboxRow[] = [
 ];
 
 export const SANDBOX_PF_ROWS: SandboxRow[] = [
-  { input: "MH/BAN/0000064/000/0000123", outcome: "`ACTIVE`; slashes optional (`MHBAN00000640000000123`)", expect: { field: "member_status", value: "ACTIVE" } },
+  {
+    input: "MH/BAN/0000064/000/0000123",
+    outcome: "`ACTIVE`; slashes optional (`MHBAN00000640000000123`)",
+    expect: { field: "member_status", value: "ACTIVE" },
+  },
   { input: "MH/BAN/0000064/000/0009991", outcome: "404 `PF_NUMBER_NOT_FOUND`", expect: { error: "PF_NUMBER_NOT_FOUND" } },
   { input: "MH/BAN/0000064/000/0009992", outcome: "`EXITED`", expect: { field: "member_status", value: "EXITED" } },
   { input: "MH/BAN/0000064/000/0009993", outcome: "`INACTIVE`", expect: { field: "member_status", value: "INACTIVE" } },
@@ -53,7 +61,11 @@ export const SANDBOX_PF_ROWS: SandboxRow[] = [
 export const SANDBOX_PAYMENT_ROWS: SandboxRow[] = [
   { input: "UPI ID `success@parakh` (or any other UPI ID)", outcome: "`SUCCESS` after a short `PENDING`", expect: { field: "status", value: "SUCCESS" } },
   { input: "UPI ID `failure@parakh`", outcome: "`FAILED`", expect: { field: "status", value: "FAILED" } },
-  { input: "UPI ID `pending@parakh`", outcome: "stays `PENDING` (fails with `ATTEMPT_TIMEOUT` after 15 minutes)", expect: { field: "status", value: "PENDING" } },
+  {
+    input: "UPI ID `pending@parakh`",
+    outcome: "stays `PENDING` (fails with `ATTEMPT_TIMEOUT` after 15 minutes)",
+    expect: { field: "status", value: "PENDING" },
+  },
   { input: "Card `4111 1111 1111 1111` (or any other Luhn-valid number)", outcome: "`SUCCESS`", expect: { field: "status", value: "SUCCESS" } },
   { input: "Card `4000 0000 0000 0002`", outcome: "`FAILED`, `CARD_DECLINED`", expect: { field: "errorCode", value: "CARD_DECLINED" } },
   { input: "Card `4000 0000 0000 9995`", outcome: "`FAILED`, `INSUFFICIENT_FUNDS`", expect: { field: "errorCode", value: "INSUFFICIENT_FUNDS" } },
@@ -64,7 +76,8 @@ export const SANDBOX_TABLES: SandboxTable[] = [
   {
     title: "PAN",
     operations: ["POST /v1/identity/pan/verify"],
-    intro: "Every well-formed PAN answers, the same PAN always with the same record: a plausible name whose surname starts with the PAN's 5th letter for individuals, the category from the 4th letter. The serial (digits 6–9) picks the outcome:",
+    intro:
+      "Every well-formed PAN answers, the same PAN always with the same record: a plausible name whose surname starts with the PAN's 5th letter for individuals, the category from the 4th letter. The serial (digits 6–9) picks the outcome:",
     rows: SANDBOX_PAN_ROWS,
   },
   {
@@ -82,7 +95,8 @@ export const SANDBOX_TABLES: SandboxTable[] = [
   {
     title: "Payments on the hosted checkout page",
     operations: ["POST /api/checkout"],
-    intro: "Open the `checkoutUrl` of a sandbox payment and pay with these; UPI QR and app payments show a simulator with Success and Failure buttons, and netbanking a mock bank page.",
+    intro:
+      "Open the `checkoutUrl` of a sandbox payment and pay with these; UPI QR and app payments show a simulator with Success and Failure buttons, and netbanking a mock bank page.",
     rows: SANDBOX_PAYMENT_ROWS,
   },
 ];

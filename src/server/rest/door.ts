@@ -32,7 +32,9 @@ function decodeSafely(segment: string): string {
  * envelope instead of falling through to the pages.
  */
 export function restKindOf(pathname: string): EnvelopeKind | null {
-  const p = decodeSafely(pathname).replace(/\/{2,}/g, "/").toLowerCase();
+  const p = decodeSafely(pathname)
+    .replace(/\/{2,}/g, "/")
+    .toLowerCase();
   if (p === "/v1" || p.startsWith("/v1/")) return "v1";
   if (!p.startsWith("/api/") && p !== "/api") return null;
   const own =
@@ -59,7 +61,10 @@ function hasDotSegment(pathname: string): boolean {
 }
 
 class BodyError extends Error {
-  constructor(readonly code: ErrorCode, message?: string) {
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+  ) {
     super(message);
   }
 }
@@ -182,7 +187,15 @@ export function createRestDoor(services: AppServices, router: AnyRouter) {
         })
         .then(
           () => {
-            log.debug("request", { requestId: state.requestId, method: state.method, path: state.path, status: res.statusCode, latencyMs, merchantId: state.auth?.merchantId, errorCode: state.errorCode });
+            log.debug("request", {
+              requestId: state.requestId,
+              method: state.method,
+              path: state.path,
+              status: res.statusCode,
+              latencyMs,
+              merchantId: state.auth?.merchantId,
+              errorCode: state.errorCode,
+            });
             realEnd(chunk);
           },
           () => {
@@ -198,7 +211,14 @@ export function createRestDoor(services: AppServices, router: AnyRouter) {
     }) as typeof res.end;
   }
 
-  function sendError(state: RestState, req: IncomingMessage, res: ServerResponse, err: AppError | ErrorCode, message?: string, headers: Record<string, string> = {}) {
+  function sendError(
+    state: RestState,
+    req: IncomingMessage,
+    res: ServerResponse,
+    err: AppError | ErrorCode,
+    message?: string,
+    headers: Record<string, string> = {},
+  ) {
     const e = typeof err === "string" ? new AppError(err, message) : err;
     state.errorCode = e.code;
     res.statusCode = e.status;
@@ -236,7 +256,9 @@ export function createRestDoor(services: AppServices, router: AnyRouter) {
       const match = hasDotSegment(pathname) ? ({ kind: "none" } as const) : matchRoute(routes, method, pathname);
       if (match.kind === "none") return sendError(state, req, res, "NOT_FOUND", `No route ${method} ${pathname.slice(0, 200)}.`);
       if (match.kind === "wrong-method") {
-        return sendError(state, req, res, "METHOD_NOT_ALLOWED", `${method} is not allowed on ${pathname}; use ${match.allow.join(", ")}.`, { Allow: match.allow.join(", ") });
+        return sendError(state, req, res, "METHOD_NOT_ALLOWED", `${method} is not allowed on ${pathname}; use ${match.allow.join(", ")}.`, {
+          Allow: match.allow.join(", "),
+        });
       }
       const scheme = match.route.rest.auth;
 
@@ -248,7 +270,14 @@ export function createRestDoor(services: AppServices, router: AnyRouter) {
         if (!(err instanceof AppError)) throw err;
         const wait = services.failedAuthLimiter.fail(clientIp);
         if (wait > 0) {
-          return sendError(state, req, res, new AppError("RATE_LIMITED", "Too many requests with invalid credentials from this address; retry after the time in Retry-After.", { retryAfterSeconds: wait }));
+          return sendError(
+            state,
+            req,
+            res,
+            new AppError("RATE_LIMITED", "Too many requests with invalid credentials from this address; retry after the time in Retry-After.", {
+              retryAfterSeconds: wait,
+            }),
+          );
         }
         return sendError(state, req, res, err);
       }

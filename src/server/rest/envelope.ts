@@ -45,32 +45,28 @@ export function errorBody(kind: EnvelopeKind, requestId: string, e: ErrorBodyInp
 export const v1Envelope = <T extends z.ZodType>(data: T) =>
   z.object({ status: z.literal("success"), data, timestamp: z.string().meta({ description: "ISO 8601 UTC", example: "2026-11-22T10:15:30.123Z" }) });
 
-export const v1EnvelopeNoTimestamp = <T extends z.ZodType>(data: T) =>
-  z.object({ status: z.literal("success"), data });
+export const v1EnvelopeNoTimestamp = <T extends z.ZodType>(data: T) => z.object({ status: z.literal("success"), data });
 
 export const apiEnvelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
 
-export const apiEnvelopeWithMessage = <T extends z.ZodType>(data: T) =>
-  z.object({ success: z.literal(true), message: z.string(), data });
+export const apiEnvelopeWithMessage = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data });
 
 const fieldErrorSchema = z.object({ field: z.string(), message: z.string() });
 
-export const v1ErrorSchema = z
-  .object({
-    status: z.literal("error"),
-    error: z.object({ code: z.string(), message: z.string(), details: z.array(fieldErrorSchema).optional() }),
-    request_id: z.string(),
-    timestamp: z.string(),
-  });
+export const v1ErrorSchema = z.object({
+  status: z.literal("error"),
+  error: z.object({ code: z.string(), message: z.string(), details: z.array(fieldErrorSchema).optional() }),
+  request_id: z.string(),
+  timestamp: z.string(),
+});
 
-export const apiErrorSchema = z
-  .object({
-    success: z.literal(false),
-    error: z.object({
-      code: z.string(),
-      message: z.string(),
-      field: z.string().optional(),
-      details: z.array(fieldErrorSchema).optional(),
-    }),
-    requestId: z.string(),
-  });
+export const apiErrorSchema = z.object({
+  success: z.literal(false),
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    field: z.string().optional(),
+    details: z.array(fieldErrorSchema).optional(),
+  }),
+  requestId: z.string(),
+});

@@ -3,7 +3,6 @@ import type { Mode } from "@/lib/mode";
 import type { EnvelopeKind } from "@/server/rest/envelope";
 import type { VerificationRecord } from "@/server/services/audit/audit-writer";
 
-
 export interface RestAuth {
   merchantId: string;
   apiKeyId: string;

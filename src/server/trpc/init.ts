@@ -57,7 +57,11 @@ export const t = initTRPC
             ? { [cause.field]: cause.message }
             : undefined;
       const message =
-        cause instanceof ZodError ? "Please correct the highlighted fields." : error.code === "INTERNAL_SERVER_ERROR" && !appCode ? "Something went wrong. Please try again." : shape.message;
+        cause instanceof ZodError
+          ? "Please correct the highlighted fields."
+          : error.code === "INTERNAL_SERVER_ERROR" && !appCode
+            ? "Something went wrong. Please try again."
+            : shape.message;
       return { ...shape, message, data: { code: shape.data.code, httpStatus: shape.data.httpStatus, appCode, fieldErrors } };
     },
   });

@@ -55,7 +55,8 @@ export function mapValidationError(zerr: ZodError, rawInput: unknown, meta: Rest
     details.push({ field, message: `${field} ${describeIssue(issue, value)}` });
     if (specific || value === undefined) continue;
     // The first bad field (in schema order) with a code of its own names the error.
-    const own = issue.code === "custom" && typeof issue.params?.code === "string" ? (issue.params.code as ErrorCode) : meta?.fieldCodes?.[String(issue.path[0] ?? "")];
+    const own =
+      issue.code === "custom" && typeof issue.params?.code === "string" ? (issue.params.code as ErrorCode) : meta?.fieldCodes?.[String(issue.path[0] ?? "")];
     if (own) specific = { code: own, field: String(issue.path[0]), message: issue.code === "custom" ? `${field} ${issue.message}` : undefined };
   }
   if (specific) {
@@ -68,7 +69,14 @@ export function mapValidationError(zerr: ZodError, rawInput: unknown, meta: Rest
 export function mapError(error: unknown, rawInput: unknown, meta: RestMeta | undefined, requestId: string): MappedError {
   const cause = error instanceof TRPCError ? error.cause : error;
   if (cause instanceof AppError) {
-    return { code: cause.code, message: cause.message, details: cause.details, field: cause.field, retryAfterSeconds: cause.retryAfterSeconds, extra: cause.extra };
+    return {
+      code: cause.code,
+      message: cause.message,
+      details: cause.details,
+      field: cause.field,
+      retryAfterSeconds: cause.retryAfterSeconds,
+      extra: cause.extra,
+    };
   }
   if (error instanceof TRPCError && error.code === "BAD_REQUEST" && cause && (cause as Error).name === "ZodError") {
     return mapValidationError(cause as ZodError, rawInput, meta);

@@ -55,10 +55,21 @@ export function ForgotForm() {
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <div>
         <h1 className="text-lg font-semibold">{asAdmin ? "Reset your operator password" : "Reset your password"}</h1>
-        <p className="mt-1 text-sm text-slate-500">Enter the email you sign in with. We will send you a link to choose a new password; it also unlocks sign-in.</p>
+        <p className="mt-1 text-sm text-slate-500">
+          Enter the email you sign in with. We will send you a link to choose a new password; it also unlocks sign-in.
+        </p>
       </div>
       {error && <Notice tone="error">{error}</Notice>}
-      <Field label="Email" type="email" name="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} error={fieldError} required />
+      <Field
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="username"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={fieldError}
+        required
+      />
       <Button type="submit" className="w-full" loading={request.isPending}>
         Email me a reset link
       </Button>

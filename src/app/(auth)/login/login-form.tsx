@@ -8,7 +8,8 @@ import { Button, Field, Notice } from "@/components/ui";
 
 const MESSAGES: Record<string, string> = {
   INVALID_CREDENTIALS: "That email and password do not match an account.",
-  ACCOUNT_LOCKED: "Too many wrong passwords from this device, so sign-in to this account is paused here for 15 minutes. Wait, or reset your password to unlock it now.",
+  ACCOUNT_LOCKED:
+    "Too many wrong passwords from this device, so sign-in to this account is paused here for 15 minutes. Wait, or reset your password to unlock it now.",
   TOO_MANY_ATTEMPTS: "Too many failed attempts from this network. Try again in 15 minutes.",
   TOTP_INVALID: "That code is not right. Use the current code from your authenticator app, or a recovery code.",
   SIGN_IN_FAILED: "We could not sign you in. Please try again.",
@@ -88,7 +89,15 @@ export function LoginForm() {
         </Notice>
       )}
       <Field label="Email" type="email" name="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} required />
-      <Field label="Password" type="password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+      <Field
+        label="Password"
+        type="password"
+        name="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        required
+      />
       <p className="-mt-2 text-right text-sm">
         <Link className="text-brand-600 hover:underline" href={forgotHref}>
           Forgot your password?

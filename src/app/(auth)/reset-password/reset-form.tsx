@@ -83,8 +83,26 @@ export function ResetForm() {
           )}
         </Notice>
       )}
-      <Field label="New password" type="password" name="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password} required />
-      <Field label="New password again" type="password" name="confirm" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={errors.confirm} required />
+      <Field
+        label="New password"
+        type="password"
+        name="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={errors.password}
+        required
+      />
+      <Field
+        label="New password again"
+        type="password"
+        name="confirm"
+        autoComplete="new-password"
+        value={confirm}
+        onChange={(e) => setConfirm(e.target.value)}
+        error={errors.confirm}
+        required
+      />
       <Button type="submit" className="w-full" loading={reset.isPending} disabled={token === undefined}>
         Set new password
       </Button>

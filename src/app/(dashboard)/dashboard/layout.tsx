@@ -21,7 +21,12 @@ export default async function DashboardLayout({ children }: { children: React.Re
     <TrpcProviders>
       <ToastProvider>
         <ModeProvider initialMode={initialMode} liveEnabled={merchant.liveEnabled}>
-          <DashboardShell merchantName={merchant.name} email={merchant.email} suspended={merchant.status === "SUSPENDED"} supportEmail={getServices().config.supportEmail}>
+          <DashboardShell
+            merchantName={merchant.name}
+            email={merchant.email}
+            suspended={merchant.status === "SUSPENDED"}
+            supportEmail={getServices().config.supportEmail}
+          >
             {children}
           </DashboardShell>
         </ModeProvider>

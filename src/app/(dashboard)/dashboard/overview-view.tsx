@@ -45,8 +45,8 @@ function GoLiveCard() {
           <>
             <p className="font-medium text-slate-900">Go-live requested</p>
             <p className="text-slate-500">
-              Requested on {new Date(requested).toLocaleDateString("en-IN", { dateStyle: "medium", timeZone: "Asia/Kolkata" })}; waiting for an operator&apos;s approval. Live
-              keys unlock when it is approved.
+              Requested on {new Date(requested).toLocaleDateString("en-IN", { dateStyle: "medium", timeZone: "Asia/Kolkata" })}; waiting for an operator&apos;s
+              approval. Live keys unlock when it is approved.
             </p>
           </>
         ) : (
@@ -57,7 +57,10 @@ function GoLiveCard() {
         )}
       </div>
       {!requested && (
-        <Link href="/dashboard/settings" className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50">
+        <Link
+          href="/dashboard/settings"
+          className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50"
+        >
           Go to Settings
         </Link>
       )}
@@ -169,7 +172,10 @@ export function OverviewView() {
                   summary={`Calls per IST day, last 7 days: ${s.days.map((d) => `${d.date} ${d.calls} calls, ${d.errors} errors`).join("; ")}.`}
                 />
               </Card>
-              <Card title="Latency per day" description={s.exactLatency ? "Server time per call." : "Server time per call; busy days are estimated from their latest 10,000 calls."}>
+              <Card
+                title="Latency per day"
+                description={s.exactLatency ? "Server time per call." : "Server time per call; busy days are estimated from their latest 10,000 calls."}
+              >
                 <LineChart
                   labels={s.days.map((d, i) => dayLabel(d.date, i === s.days.length - 1))}
                   shortLabels={s.days.map((d, i) => dayLabel(d.date, i === s.days.length - 1, true))}

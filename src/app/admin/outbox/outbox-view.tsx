@@ -23,8 +23,8 @@ export function OutboxView({ smtpConfigured }: { smtpConfigured: boolean }) {
         <Notice tone="info">Email goes out through SMTP_URL. Sent messages keep their envelope only: a reset link is not stored once delivered.</Notice>
       ) : (
         <Notice tone="warning">
-          SMTP_URL is not set, so no email leaves this server: messages wait here. Pass a reset link on only to the account owner, through a channel you trust; it
-          works once, for 30 minutes.
+          SMTP_URL is not set, so no email leaves this server: messages wait here. Pass a reset link on only to the account owner, through a channel you trust;
+          it works once, for 30 minutes.
         </Notice>
       )}
       <Card>

@@ -13,8 +13,7 @@ export default function CheckoutNotFound() {
         </span>
         <h1 className="mt-4 text-lg font-semibold text-slate-900">We couldn&apos;t find this payment</h1>
         <p className="mt-2 text-sm text-slate-600">
-          The payment link may be mistyped or incomplete. Go back to the shop or app you were paying and start the payment
-          again; you have not been charged.
+          The payment link may be mistyped or incomplete. Go back to the shop or app you were paying and start the payment again; you have not been charged.
         </p>
       </div>
     </CheckoutFrame>

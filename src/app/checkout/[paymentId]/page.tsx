@@ -31,7 +31,13 @@ export default async function CheckoutPage({ params }: Params) {
   const token = issueCheckoutToken(payment.id, payment.expiresAt);
   // The same answer the page's polling gets, so the first paint already shows the right state.
   const initialState = await checkoutState(getServices().db, payment.id);
-  const upiIntent = upiIntentUrl({ payee: SANDBOX_UPI_PAYEE, payeeName: merchant.label, amount: formatPaise(payment.amountPaise), orderId: payment.orderId, paymentId: payment.id });
+  const upiIntent = upiIntentUrl({
+    payee: SANDBOX_UPI_PAYEE,
+    payeeName: merchant.label,
+    amount: formatPaise(payment.amountPaise),
+    orderId: payment.orderId,
+    paymentId: payment.id,
+  });
   const qrSvg = await QRCode.toString(upiIntent, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
   const amountLabel = formatRupees(payment.amountPaise);
   return (

@@ -33,11 +33,11 @@ export const accountRouter = router({
   requestGoLive: merchantSessionProcedure.mutation(({ ctx }) => requestGoLive(ctx.services.db, ctx.merchantId)),
 
   totpSetup: merchantSessionProcedure.mutation(({ ctx }) => beginTotpSetup(ctx.services.db, ctx.merchantId)),
-  totpEnable: merchantSessionProcedure.input(z.object({ code: totpCodeSchema })).mutation(({ ctx, input }) => enableTotp(ctx.services.db, ctx.merchantId, input.code)),
-  totpDisable: merchantSessionProcedure
-    .input(z.object({ password: passwordSchema.or(z.string().min(1)) }))
-    .mutation(async ({ ctx, input }) => {
-      await disableTotp(ctx.services.db, ctx.merchantId, input.password);
-      return { ok: true };
-    }),
+  totpEnable: merchantSessionProcedure
+    .input(z.object({ code: totpCodeSchema }))
+    .mutation(({ ctx, input }) => enableTotp(ctx.services.db, ctx.merchantId, input.code)),
+  totpDisable: merchantSessionProcedure.input(z.object({ password: passwordSchema.or(z.string().min(1)) })).mutation(async ({ ctx, input }) => {
+    await disableTotp(ctx.services.db, ctx.merchantId, input.password);
+    return { ok: true };
+  }),
 });

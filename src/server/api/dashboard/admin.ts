@@ -17,17 +17,13 @@ export const adminRouter = router({
 
   merchant: adminSessionProcedure.input(merchantInput).query(({ ctx, input }) => merchantForOperator(ctx.services.db, input.merchantId)),
 
-  approveGoLive: adminSessionProcedure
-    .input(merchantInput)
-    .mutation(({ ctx, input }) => approveGoLiveByOperator(ctx.services.db, ctx.admin, input.merchantId)),
+  approveGoLive: adminSessionProcedure.input(merchantInput).mutation(({ ctx, input }) => approveGoLiveByOperator(ctx.services.db, ctx.admin, input.merchantId)),
 
   suspend: adminSessionProcedure
     .input(suspendInput)
     .mutation(({ ctx, input }) => suspendMerchantByOperator(ctx.services.db, ctx.admin, input.merchantId, input.reason)),
 
-  reinstate: adminSessionProcedure
-    .input(merchantInput)
-    .mutation(({ ctx, input }) => reinstateMerchantByOperator(ctx.services.db, ctx.admin, input.merchantId)),
+  reinstate: adminSessionProcedure.input(merchantInput).mutation(({ ctx, input }) => reinstateMerchantByOperator(ctx.services.db, ctx.admin, input.merchantId)),
 
   actions: adminSessionProcedure.input(actionsInput).query(({ ctx, input }) => listOperatorActions(ctx.services.db, input)),
 

@@ -15,7 +15,10 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export const keysRouter = router({
   /** The mode's keys (never a secret or its hash), when its signing secret last changed, and the API addresses. */
   list: modeProcedure.query(async ({ ctx }) => {
-    const [keys, secret] = await Promise.all([listApiKeys(ctx.services.db, ctx.merchantId, ctx.mode), signingSecretStatus(ctx.services.db, ctx.merchantId, ctx.mode)]);
+    const [keys, secret] = await Promise.all([
+      listApiKeys(ctx.services.db, ctx.merchantId, ctx.mode),
+      signingSecretStatus(ctx.services.db, ctx.merchantId, ctx.mode),
+    ]);
     const now = Date.now();
     return {
       keys: keys.map((k) => ({
@@ -36,7 +39,9 @@ export const keysRouter = router({
     };
   }),
 
-  create: modeProcedure.input(createKeyInput).mutation(async ({ ctx, input }) => shownOnce(await createMerchantKey(ctx.services.db, ctx.merchantId, ctx.mode, input.label))),
+  create: modeProcedure
+    .input(createKeyInput)
+    .mutation(async ({ ctx, input }) => shownOnce(await createMerchantKey(ctx.services.db, ctx.merchantId, ctx.mode, input.label))),
 
   /** Replaces a key; the old one keeps working for `graceSeconds` (0 = stops now). */
   rotate: modeProcedure.input(rotateKeyInput).mutation(async ({ ctx, input }) => {

@@ -1,4 +1,11 @@
-import { WEBHOOK_MAX_ENDPOINTS, webhookCreateInput, webhookDeliveriesInput, webhookEndpointInput, webhookResendInput, webhookUpdateInput } from "@/lib/schemas/webhooks";
+import {
+  WEBHOOK_MAX_ENDPOINTS,
+  webhookCreateInput,
+  webhookDeliveriesInput,
+  webhookEndpointInput,
+  webhookResendInput,
+  webhookUpdateInput,
+} from "@/lib/schemas/webhooks";
 import { listDeliveries, resendDelivery } from "@/server/services/webhooks/deliveries";
 import { createEndpoint, deleteEndpoint, listEndpoints, sendTestEvent, updateEndpoint } from "@/server/services/webhooks/endpoints";
 import { modeProcedure } from "@/server/trpc/dashboard-procedures";

@@ -32,7 +32,9 @@ export const whitelistRouter = router({
     return entryOut(entry);
   }),
 
-  remove: merchantSessionProcedure.input(removeWhitelistInput).mutation(({ ctx, input }) => removeWhitelistEntryById(ctx.services.db, ctx.merchantId, input.id)),
+  remove: merchantSessionProcedure
+    .input(removeWhitelistInput)
+    .mutation(({ ctx, input }) => removeWhitelistEntryById(ctx.services.db, ctx.merchantId, input.id)),
 
   setEnforcement: merchantSessionProcedure.input(setEnforcementInput).mutation(async ({ ctx, input }) => {
     await setWhitelistEnforcement(ctx.services.db, ctx.merchantId, input.enforceOnAllApis);

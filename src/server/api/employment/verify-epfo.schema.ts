@@ -14,7 +14,10 @@ export const pfNumberField = z
   .string()
   .max(40)
   .trim()
-  .refine((v) => normalizePfNumber(v) !== null, "must be region (2 letters), office (3 letters), establishment (7 digits), extension (3 digits), member (7 digits)")
+  .refine(
+    (v) => normalizePfNumber(v) !== null,
+    "must be region (2 letters), office (3 letters), establishment (7 digits), extension (3 digits), member (7 digits)",
+  )
   .transform((v) => normalizePfNumber(v)!)
   .meta({
     description: "PF member id; slashes optional. Answers always use the slash form.",
@@ -61,8 +64,7 @@ export const verifyEpfoMeta = {
     path: "/v1/employment/epfo/verify",
     tags: ["Employment"],
     summary: "Verify an EPFO member account",
-    description:
-      "Looks up an EPFO member by exactly one of `uan` or `pf_number`. The success envelope has no `timestamp` (as specified).",
+    description: "Looks up an EPFO member by exactly one of `uan` or `pf_number`. The success envelope has no `timestamp` (as specified).",
   },
   rest: {
     auth: "bearer",

@@ -11,6 +11,10 @@ export const verifyEpfoProcedure = bearerProcedure
   .mutation(async ({ ctx, input }) => {
     const lookup = input.uan !== undefined ? { uan: input.uan } : { pfNumber: input.pf_number! };
     const provider = ctx.services.providers[ctx.auth.mode].epfo;
-    const data = await withVerificationRecord(ctx.rest, () => verifyEpfo(provider, lookup), (outcome) => epfoVerificationRecord(lookup, outcome));
+    const data = await withVerificationRecord(
+      ctx.rest,
+      () => verifyEpfo(provider, lookup),
+      (outcome) => epfoVerificationRecord(lookup, outcome),
+    );
     return v1OkNoTimestamp(data);
   });

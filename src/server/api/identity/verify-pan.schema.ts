@@ -13,11 +13,7 @@ export const panField = z
   .refine((pan) => pan.slice(5, 9) !== "0000", "must not have the serial 0000")
   .meta({ description: "PAN; trimmed and upper-cased before validation. The 4th letter is the holder category.", example: "ABCPK1234F" });
 
-export const holderNameField = z
-  .string()
-  .trim()
-  .min(1, "must not be empty")
-  .max(100, "must be at most 100 characters");
+export const holderNameField = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 
 export const verifyPanInput = z.object({
   pan: panField,

@@ -11,6 +11,10 @@ export const verifyPanProcedure = bearerProcedure
   .mutation(async ({ ctx, input }) => {
     const name = input.name ?? null;
     const provider = ctx.services.providers[ctx.auth.mode].pan;
-    const data = await withVerificationRecord(ctx.rest, () => verifyPan(provider, input.pan, name), (outcome) => panVerificationRecord(input.pan, name, outcome));
+    const data = await withVerificationRecord(
+      ctx.rest,
+      () => verifyPan(provider, input.pan, name),
+      (outcome) => panVerificationRecord(input.pan, name, outcome),
+    );
     return v1Ok(data);
   });

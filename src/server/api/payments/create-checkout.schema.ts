@@ -29,7 +29,16 @@ export const createCheckoutMeta = {
   },
   rest: {
     auth: "merchant",
-    errors: ["VALIDATION_ERROR", "INVALID_ORDER_ID", "INVALID_AMOUNT", "AMOUNT_LIMIT_EXCEEDED", "INVALID_REDIRECT_URL", "DUPLICATE_ORDER_ID", "ORDER_ALREADY_PAID", "SERVICE_UNAVAILABLE"],
+    errors: [
+      "VALIDATION_ERROR",
+      "INVALID_ORDER_ID",
+      "INVALID_AMOUNT",
+      "AMOUNT_LIMIT_EXCEEDED",
+      "INVALID_REDIRECT_URL",
+      "DUPLICATE_ORDER_ID",
+      "ORDER_ALREADY_PAID",
+      "SERVICE_UNAVAILABLE",
+    ],
     fieldCodes: { orderId: "INVALID_ORDER_ID" },
   },
 } satisfies Meta;

@@ -27,22 +27,77 @@ export interface SandboxEpfoOptions {
 
 /** Real-looking EPFO region/office pairs. */
 const OFFICES: readonly (readonly [string, string])[] = [
-  ["MH", "BAN"], ["MH", "PUN"], ["MH", "THN"], ["MH", "NGP"], ["DL", "CPM"], ["KN", "BNG"], ["KN", "MYS"],
-  ["TN", "MAS"], ["TN", "CBE"], ["TS", "HYD"], ["GJ", "AHD"], ["GJ", "SRT"], ["WB", "CAL"], ["HR", "GGN"],
-  ["UP", "NOI"], ["UP", "KNP"], ["RJ", "JPR"], ["MP", "IND"], ["KR", "KCH"], ["PB", "LDH"],
+  ["MH", "BAN"],
+  ["MH", "PUN"],
+  ["MH", "THN"],
+  ["MH", "NGP"],
+  ["DL", "CPM"],
+  ["KN", "BNG"],
+  ["KN", "MYS"],
+  ["TN", "MAS"],
+  ["TN", "CBE"],
+  ["TS", "HYD"],
+  ["GJ", "AHD"],
+  ["GJ", "SRT"],
+  ["WB", "CAL"],
+  ["HR", "GGN"],
+  ["UP", "NOI"],
+  ["UP", "KNP"],
+  ["RJ", "JPR"],
+  ["MP", "IND"],
+  ["KR", "KCH"],
+  ["PB", "LDH"],
 ];
 
 const EMPLOYER_PREFIXES = [
-  "SHREE GANESH", "SAI KRIPA", "NAVBHARAT", "SURYODAY", "VIJAYA", "KAVERI", "NARMADA", "HIMALAYA",
-  "GODAVARI", "ANNAPURNA", "MAHALAXMI", "JAI BHARAT", "OM SAI", "SHIVSHAKTI", "PRAGATI", "UNNATI",
-  "SAHYADRI", "TRIVENI", "SARASWATI", "GAYATRI", "NEELKANTH", "SWASTIK", "DEEPJYOTI", "AARAV", "VEDANTA",
+  "SHREE GANESH",
+  "SAI KRIPA",
+  "NAVBHARAT",
+  "SURYODAY",
+  "VIJAYA",
+  "KAVERI",
+  "NARMADA",
+  "HIMALAYA",
+  "GODAVARI",
+  "ANNAPURNA",
+  "MAHALAXMI",
+  "JAI BHARAT",
+  "OM SAI",
+  "SHIVSHAKTI",
+  "PRAGATI",
+  "UNNATI",
+  "SAHYADRI",
+  "TRIVENI",
+  "SARASWATI",
+  "GAYATRI",
+  "NEELKANTH",
+  "SWASTIK",
+  "DEEPJYOTI",
+  "AARAV",
+  "VEDANTA",
 ];
 
 const EMPLOYER_TRADES = [
-  "TEXTILES", "ENGINEERING WORKS", "INFOTECH", "PHARMACEUTICALS", "LOGISTICS", "AUTO COMPONENTS", "FOODS",
-  "CONSTRUCTIONS", "SOFTWARE SOLUTIONS", "STEEL INDUSTRIES", "PACKAGING", "ELECTRICALS", "GARMENTS",
-  "CHEMICALS", "AGRO INDUSTRIES", "HOSPITALITY SERVICES", "SECURITY SERVICES", "FACILITY SERVICES",
-  "PLASTICS", "HEALTHCARE",
+  "TEXTILES",
+  "ENGINEERING WORKS",
+  "INFOTECH",
+  "PHARMACEUTICALS",
+  "LOGISTICS",
+  "AUTO COMPONENTS",
+  "FOODS",
+  "CONSTRUCTIONS",
+  "SOFTWARE SOLUTIONS",
+  "STEEL INDUSTRIES",
+  "PACKAGING",
+  "ELECTRICALS",
+  "GARMENTS",
+  "CHEMICALS",
+  "AGRO INDUSTRIES",
+  "HOSPITALITY SERVICES",
+  "SECURITY SERVICES",
+  "FACILITY SERVICES",
+  "PLASTICS",
+  "HEALTHCARE",
 ];
 
 const EMPLOYER_SUFFIXES = ["PVT LTD", "PRIVATE LIMITED", "LIMITED", "LLP"];
@@ -100,13 +155,7 @@ function generatedAccount(draw: Draw): PfNumberParts {
   };
 }
 
-function buildMember(
-  seed: number,
-  uan: string,
-  status: MemberStatus,
-  newest: PfNumberParts | null,
-  nowMonth: number,
-): EpfoMember {
+function buildMember(seed: number, uan: string, status: MemberStatus, newest: PfNumberParts | null, nowMonth: number): EpfoMember {
   const draw = new Draw(seed);
   const count = 1 + draw.next(3);
   const history: EmploymentRecord[] = [];

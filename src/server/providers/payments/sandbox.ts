@@ -15,7 +15,11 @@ export const sandboxProcessor: PaymentProcessor = {
       case "UPI": {
         if (input.flow !== "collect") return { plan: { kind: "await-customer" } };
         const vpa = input.vpa.trim().toLowerCase();
-        if (vpa === "failure@parakh") return { vpa, plan: { kind: "fail", afterMs: SANDBOX_UPI_DELAY_MS, errorCode: "PAYMENT_DECLINED", errorMessage: "The payment was declined in the UPI app." } };
+        if (vpa === "failure@parakh")
+          return {
+            vpa,
+            plan: { kind: "fail", afterMs: SANDBOX_UPI_DELAY_MS, errorCode: "PAYMENT_DECLINED", errorMessage: "The payment was declined in the UPI app." },
+          };
         if (vpa === "pending@parakh") return { vpa, plan: { kind: "await-processor" } };
         return { vpa, plan: { kind: "succeed", afterMs: SANDBOX_UPI_DELAY_MS } };
       }
@@ -23,8 +27,10 @@ export const sandboxProcessor: PaymentProcessor = {
         const digits = normaliseCardNumber(input.number);
         if (!luhnValid(digits)) throw new AppError("VALIDATION_ERROR", "The card number is not valid.", { field: "number" });
         const card = { cardNetwork: cardNetwork(digits), cardLast4: digits.slice(-4) };
-        if (digits === "4000000000000002") return { ...card, plan: { kind: "fail", afterMs: 0, errorCode: "CARD_DECLINED", errorMessage: "The card was declined by the issuing bank." } };
-        if (digits === "4000000000009995") return { ...card, plan: { kind: "fail", afterMs: 0, errorCode: "INSUFFICIENT_FUNDS", errorMessage: "The card has insufficient funds." } };
+        if (digits === "4000000000000002")
+          return { ...card, plan: { kind: "fail", afterMs: 0, errorCode: "CARD_DECLINED", errorMessage: "The card was declined by the issuing bank." } };
+        if (digits === "4000000000009995")
+          return { ...card, plan: { kind: "fail", afterMs: 0, errorCode: "INSUFFICIENT_FUNDS", errorMessage: "The card has insufficient funds." } };
         return { ...card, plan: { kind: "succeed", afterMs: 0 } };
       }
       case "NETBANKING":

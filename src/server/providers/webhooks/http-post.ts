@@ -46,4 +46,3 @@ export function postWebhook(url: URL, target: { address: string; family: 4 | 6 }
     req.end(body);
   });
 }
-

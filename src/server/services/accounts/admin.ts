@@ -125,7 +125,11 @@ export async function listMerchantsForOperator(db: Db, input: { q?: string; filt
         })
       : [];
   const rows = [...pending, ...rest];
-  const usage = await usageByMerchant(db, rows.map((m) => m.id), now);
+  const usage = await usageByMerchant(
+    db,
+    rows.map((m) => m.id),
+    now,
+  );
   const total = pendingTotal + restTotal;
   return {
     items: rows.map((m) => ({
@@ -164,7 +168,17 @@ export async function merchantForOperator(db: Db, merchantId: string, now = new 
   });
   if (!m) throw new AppError("NOT_FOUND", `No merchant ${merchantId}.`);
 
-  const callSelect = { id: true, requestId: true, mode: true, method: true, path: true, status: true, latencyMs: true, errorCode: true, createdAt: true } as const;
+  const callSelect = {
+    id: true,
+    requestId: true,
+    mode: true,
+    method: true,
+    path: true,
+    status: true,
+    latencyMs: true,
+    errorCode: true,
+    createdAt: true,
+  } as const;
   // One query per mode follows the (merchantId, mode, createdAt) index instead of sorting every row.
   const [usage, locks, suspension, ...callsByMode] = await Promise.all([
     usageByMerchant(db, [merchantId], now),
@@ -172,9 +186,7 @@ export async function merchantForOperator(db: Db, merchantId: string, now = new 
     m.status === "SUSPENDED"
       ? db.operatorAction.findFirst({ where: { merchantId, action: "SUSPEND" }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] })
       : Promise.resolve(null),
-    ...MODES.map((mode) =>
-      db.auditLog.findMany({ where: { merchantId, mode }, orderBy: { createdAt: "desc" }, take: RECENT_CALLS, select: callSelect }),
-    ),
+    ...MODES.map((mode) => db.auditLog.findMany({ where: { merchantId, mode }, orderBy: { createdAt: "desc" }, take: RECENT_CALLS, select: callSelect })),
   ]);
   const recentCalls = callsByMode
     .flat()
@@ -242,7 +254,10 @@ export async function listOperatorActions(db: Db, input: { merchantId?: string; 
 }
 
 async function requireMerchantRow(db: Db, merchantId: string) {
-  const m = await db.merchant.findUnique({ where: { id: merchantId }, select: { id: true, name: true, status: true, liveEnabled: true, goLiveRequestedAt: true } });
+  const m = await db.merchant.findUnique({
+    where: { id: merchantId },
+    select: { id: true, name: true, status: true, liveEnabled: true, goLiveRequestedAt: true },
+  });
   if (!m) throw new AppError("NOT_FOUND", `No merchant ${merchantId}.`);
   return m;
 }

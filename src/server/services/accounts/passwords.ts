@@ -110,7 +110,10 @@ export async function resetPassword(db: Db, input: { token: string; password: st
     const row = await tx.passwordResetToken.findUniqueOrThrow({ where: { tokenHash } });
     const role: AccountRole = row.role === "admin" ? "admin" : "merchant";
     const where = { id: row.accountId };
-    const account = role === "merchant" ? await tx.merchant.findUnique({ where, select: { email: true } }) : await tx.adminUser.findUnique({ where, select: { email: true } });
+    const account =
+      role === "merchant"
+        ? await tx.merchant.findUnique({ where, select: { email: true } })
+        : await tx.adminUser.findUnique({ where, select: { email: true } });
     if (!account) throw new AppError("VALIDATION_ERROR", INVALID_LINK, { field: "token" });
     const data = { passwordHash, sessionVersion: { increment: 1 } };
     if (role === "merchant") await tx.merchant.update({ where, data });

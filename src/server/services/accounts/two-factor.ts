@@ -27,7 +27,8 @@ export async function enableTotp(db: Db, merchantId: string, code: string) {
   if (m.totpEnabled) throw new AppError("CONFLICT", "Two-factor sign-in is already on.");
   if (!m.totpSecretEnc) throw new AppError("CONFLICT", "Start the set-up first.");
   const secret = decrypt(m.totpSecretEnc, getConfig().secrets.encryptionKey);
-  if (!verifyTotp(secret, code)) throw new AppError("VALIDATION_ERROR", "That code is not right. Check the time on your phone and try the current code.", { field: "code" });
+  if (!verifyTotp(secret, code))
+    throw new AppError("VALIDATION_ERROR", "That code is not right. Check the time on your phone and try the current code.", { field: "code" });
   const codes = generateRecoveryCodes();
   await db.$transaction([
     db.recoveryCode.deleteMany({ where: { merchantId } }),

@@ -40,11 +40,34 @@ interface Pending {
 const MAX_BATCH = 400;
 
 const AUDIT_COLUMNS = [
-  "id", "requestId", "merchantId", "apiKeyId", "mode", "method", "path", "status", "latencyMs",
-  "clientIp", "userAgent", "requestBody", "responseBody", "errorCode", "createdAt",
+  "id",
+  "requestId",
+  "merchantId",
+  "apiKeyId",
+  "mode",
+  "method",
+  "path",
+  "status",
+  "latencyMs",
+  "clientIp",
+  "userAgent",
+  "requestBody",
+  "responseBody",
+  "errorCode",
+  "createdAt",
 ] as const;
 const VERIFICATION_COLUMNS = [
-  "id", "merchantId", "mode", "kind", "requestId", "subject", "nameQueried", "outcome", "nameMatch", "errorCode", "createdAt",
+  "id",
+  "merchantId",
+  "mode",
+  "kind",
+  "requestId",
+  "subject",
+  "nameQueried",
+  "outcome",
+  "nameMatch",
+  "errorCode",
+  "createdAt",
 ] as const;
 
 /**
@@ -60,7 +83,10 @@ export class AuditWriter {
   committed = 0;
   commits = 0;
 
-  constructor(private readonly inserter: BulkInserter, private readonly flushMs: number) {}
+  constructor(
+    private readonly inserter: BulkInserter,
+    private readonly flushMs: number,
+  ) {}
 
   write(record: AuditRecord): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -112,8 +138,21 @@ export class AuditWriter {
         table: "AuditLog",
         columns: AUDIT_COLUMNS,
         rows: records.map((r) => [
-          newId("aud"), r.requestId, r.merchantId, r.apiKeyId, r.mode, r.method, r.path, r.status, r.latencyMs,
-          r.clientIp, r.userAgent, r.requestBody, r.responseBody, r.errorCode, r.createdAt,
+          newId("aud"),
+          r.requestId,
+          r.merchantId,
+          r.apiKeyId,
+          r.mode,
+          r.method,
+          r.path,
+          r.status,
+          r.latencyMs,
+          r.clientIp,
+          r.userAgent,
+          r.requestBody,
+          r.responseBody,
+          r.errorCode,
+          r.createdAt,
         ]),
       },
       {

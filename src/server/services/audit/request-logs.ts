@@ -34,7 +34,17 @@ function logFilterWhere(f: LogFilters) {
 /** Rows scanned for one page of a path search before handing back a shorter page and a cursor. */
 const PATH_SCAN_LIMIT = 5000;
 
-const listColumns = { id: true, requestId: true, createdAt: true, method: true, path: true, status: true, latencyMs: true, clientIp: true, errorCode: true } as const;
+const listColumns = {
+  id: true,
+  requestId: true,
+  createdAt: true,
+  method: true,
+  path: true,
+  status: true,
+  latencyMs: true,
+  clientIp: true,
+  errorCode: true,
+} as const;
 
 /** A merchant's REST calls in one mode, newest first. */
 export async function listRequestLogs(db: Db, merchantId: string, mode: Mode, input: LogFilters & { cursor?: string; limit: number }) {
@@ -50,7 +60,7 @@ export async function listRequestLogs(db: Db, merchantId: string, mode: Mode, in
   const batch = Math.max(200, limit + 1);
   const matches: Awaited<ReturnType<typeof fetch>> = [];
   let after = input.cursor;
-  for (let scanned = 0; ; ) {
+  for (let scanned = 0; ;) {
     const rows = await fetch(after, batch);
     for (const r of rows) {
       if (r.path.includes(text)) matches.push(r);

@@ -31,12 +31,7 @@ export interface CreatedKey {
   createdAt: Date;
 }
 
-export async function createApiKey(
-  db: DbTx,
-  merchantId: string,
-  mode: Mode,
-  label = "Default",
-): Promise<CreatedKey> {
+export async function createApiKey(db: DbTx, merchantId: string, mode: Mode, label = "Default"): Promise<CreatedKey> {
   if (mode === "live") {
     const merchant = await db.merchant.findUnique({ where: { id: merchantId }, select: { liveEnabled: true } });
     if (!merchant?.liveEnabled) throw new AppError("LIVE_MODE_NOT_ENABLED");
@@ -54,12 +49,7 @@ export async function createApiKey(
 /**
  * Replaces a key with a new pair. The old key keeps working for `graceSeconds` (0 = stops now).
  */
-export async function rotateApiKey(
-  db: Db,
-  merchantId: string,
-  keyId: string,
-  graceSeconds: number,
-): Promise<CreatedKey> {
+export async function rotateApiKey(db: Db, merchantId: string, keyId: string, graceSeconds: number): Promise<CreatedKey> {
   // Only an active key not already rotating: a second rotation must not stretch or revive a grace period.
   const old = await db.apiKey.findFirst({ where: { id: keyId, merchantId, revokedAt: null, expiresAt: null } });
   if (!old) throw new AppError("NOT_FOUND", "No active API key with this id.");

@@ -45,7 +45,10 @@ export class AuthCache {
   private flushTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
 
-  constructor(private readonly db: Db, private readonly pollMs: number) {}
+  constructor(
+    private readonly db: Db,
+    private readonly pollMs: number,
+  ) {}
 
   start() {
     this.unsubscribe = onLocalAuthChange(() => this.clear());
@@ -109,7 +112,11 @@ export class AuthCache {
       include: {
         merchant: {
           select: {
-            id: true, status: true, liveEnabled: true, enforceWhitelistAll: true, checkoutExpiryMinutes: true,
+            id: true,
+            status: true,
+            liveEnabled: true,
+            enforceWhitelistAll: true,
+            checkoutExpiryMinutes: true,
             whitelist: { select: { cidr: true } },
           },
         },

@@ -16,5 +16,12 @@ export function epfoVerificationRecord(lookup: EpfoLookup, outcome: { result: Ep
   const subject = "uan" in lookup ? lookup.uan : lookup.pfNumber;
   if ("result" in outcome) return { kind: "EPFO", subject, nameQueried: null, outcome: outcome.result.member_status, nameMatch: null, errorCode: null };
   const code = outcome.error.code;
-  return { kind: "EPFO", subject, nameQueried: null, outcome: code === "UAN_NOT_FOUND" || code === "PF_NUMBER_NOT_FOUND" ? "NOT_FOUND" : "ERROR", nameMatch: null, errorCode: code };
+  return {
+    kind: "EPFO",
+    subject,
+    nameQueried: null,
+    outcome: code === "UAN_NOT_FOUND" || code === "PF_NUMBER_NOT_FOUND" ? "NOT_FOUND" : "ERROR",
+    nameMatch: null,
+    errorCode: code,
+  };
 }

@@ -21,9 +21,7 @@ export interface IdempotencyScope {
   body: Buffer | null;
 }
 
-export type IdempotencyStart =
-  | { kind: "new"; recordId: string }
-  | { kind: "replay"; status: number; body: string };
+export type IdempotencyStart = { kind: "new"; recordId: string } | { kind: "replay"; status: number; body: string };
 
 function isUniqueViolation(err: unknown): boolean {
   return typeof err === "object" && err !== null && (err as { code?: string }).code === "P2002";
@@ -50,8 +48,15 @@ export async function beginIdempotent(db: Db, scope: IdempotencyScope): Promise<
     try {
       await db.idempotencyRecord.create({
         data: {
-          id, merchantId: scope.merchantId, mode: scope.mode, key: scope.key, method: scope.method,
-          path: scope.path, requestHash, state: "IN_PROGRESS", expiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS),
+          id,
+          merchantId: scope.merchantId,
+          mode: scope.mode,
+          key: scope.key,
+          method: scope.method,
+          path: scope.path,
+          requestHash,
+          state: "IN_PROGRESS",
+          expiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS),
         },
       });
       return { kind: "new", recordId: id };

@@ -30,9 +30,7 @@ const MAX_RUN = 3;
 const MAX_TOKENS = 30;
 
 /** Dropped wherever they appear. */
-const HONORIFICS = new Set([
-  "MR", "MRS", "MS", "MISS", "SMT", "SHRIMATI", "SRIMATI", "SUSHRI", "SHRI", "KUM", "DR",
-]);
+const HONORIFICS = new Set(["MR", "MRS", "MS", "MISS", "SMT", "SHRIMATI", "SRIMATI", "SUSHRI", "SHRI", "KUM", "DR"]);
 /**
  * Titles only before the name, and even there maybe a name part (KUMARI ANITA = ANITA KUMARI), so a
  * leading run is scored both ways. Later in a name they are name parts (VENKATA SRI LAKSHMI).
@@ -40,9 +38,16 @@ const HONORIFICS = new Set([
 const LEADING_HONORIFICS = new Set(["SRI", "KUMARI", "MASTER"]);
 
 const ALIASES: Record<string, string> = {
-  MOHD: "MOHAMMAD", MD: "MOHAMMAD", MOHAMMED: "MOHAMMAD", MUHAMMAD: "MOHAMMAD",
-  MUHAMMED: "MOHAMMAD", MOHAMAD: "MOHAMMAD", MOHAMED: "MOHAMMAD", MOHAMMAD: "MOHAMMAD",
-  KR: "KUMAR", KUMAR: "KUMAR",
+  MOHD: "MOHAMMAD",
+  MD: "MOHAMMAD",
+  MOHAMMED: "MOHAMMAD",
+  MUHAMMAD: "MOHAMMAD",
+  MUHAMMED: "MOHAMMAD",
+  MOHAMAD: "MOHAMMAD",
+  MOHAMED: "MOHAMMAD",
+  MOHAMMAD: "MOHAMMAD",
+  KR: "KUMAR",
+  KUMAR: "KUMAR",
 };
 
 const APOSTROPHES = /['\u2019\u2018`]/g;
@@ -66,8 +71,7 @@ export function nameTokens(input: string): string[] {
   const len = s.length;
   for (let i = 0; i <= len; i++) {
     const c = i < len ? s.charCodeAt(i) : 32;
-    const word =
-      (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || (c > 127 && LETTER_OR_DIGIT.test(s.charAt(i)));
+    const word = (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || (c > 127 && LETTER_OR_DIGIT.test(s.charAt(i)));
     if (word) {
       if (start < 0) start = i;
     } else if (start >= 0) {

@@ -11,7 +11,9 @@ export async function listWhitelist(db: Db, merchantId: string) {
 export async function addWhitelistEntry(db: Db, merchantId: string, input: string, label = "") {
   const parsed = parseCidr(input);
   if (!parsed) {
-    throw new AppError("VALIDATION_ERROR", `"${input.slice(0, 60)}" is not an IPv4/IPv6 address or CIDR range (host bits must be zero, e.g. 10.0.0.0/8).`, { field: "ip" });
+    throw new AppError("VALIDATION_ERROR", `"${input.slice(0, 60)}" is not an IPv4/IPv6 address or CIDR range (host bits must be zero, e.g. 10.0.0.0/8).`, {
+      field: "ip",
+    });
   }
   if (label.length > 100) throw new AppError("VALIDATION_ERROR", "label must be at most 100 characters", { field: "label" });
   const exists = await db.ipWhitelistEntry.findUnique({ where: { merchantId_cidr: { merchantId, cidr: parsed.text } } });

@@ -33,7 +33,10 @@ export async function loadCheckoutPage(db: Db, paymentId: string) {
 /** What the hosted page shows now: status, the latest attempt and, once final, where to send the customer. */
 export async function checkoutState(db: Db, paymentId: string) {
   // A payment whose time is up is expired on sight, not only when the sweeper gets to it.
-  const due = await db.payment.findFirst({ where: { id: paymentId, status: { in: ["CREATED", "FAILED"] }, expiresAt: { lte: new Date() } }, select: { id: true } });
+  const due = await db.payment.findFirst({
+    where: { id: paymentId, status: { in: ["CREATED", "FAILED"] }, expiresAt: { lte: new Date() } },
+    select: { id: true },
+  });
   if (due) await expirePayment(db, due.id);
   const p = await db.payment.findUnique({ where: { id: paymentId }, include: { attempts: { orderBy: { createdAt: "desc" }, take: 1 } } });
   if (!p) throw new AppError("PAYMENT_NOT_FOUND");
@@ -48,7 +51,17 @@ export async function checkoutState(db: Db, paymentId: string) {
     bankReference: p.bankReference,
     method: p.method,
     attempt: a
-      ? { id: a.id, method: a.method, status: a.status, errorCode: a.errorCode, errorMessage: a.errorMessage, vpa: a.vpa, cardNetwork: a.cardNetwork, cardLast4: a.cardLast4, bank: a.bank }
+      ? {
+          id: a.id,
+          method: a.method,
+          status: a.status,
+          errorCode: a.errorCode,
+          errorMessage: a.errorMessage,
+          vpa: a.vpa,
+          cardNetwork: a.cardNetwork,
+          cardLast4: a.cardLast4,
+          bank: a.bank,
+        }
       : null,
     redirectTo: await redirectTarget(db, p.id),
   };
@@ -65,7 +78,14 @@ export async function payFromCheckout(db: Db, processors: Record<Mode, PaymentPr
   }
   const methodInput: PaymentMethodInput =
     pay.method === "CARD"
-      ? { method: "CARD", number: pay.card.number, expiryMonth: pay.card.expiryMonth, expiryYear: pay.card.expiryYear, cvv: pay.card.cvv, name: pay.card.name ?? null }
+      ? {
+          method: "CARD",
+          number: pay.card.number,
+          expiryMonth: pay.card.expiryMonth,
+          expiryYear: pay.card.expiryYear,
+          cvv: pay.card.cvv,
+          name: pay.card.name ?? null,
+        }
       : pay;
   await startAttempt(db, processors[p.mode as Mode], paymentId, methodInput);
   return checkoutState(db, paymentId);
@@ -88,7 +108,11 @@ export async function simulateCheckoutOutcome(db: Db, paymentId: string, outcome
     attempt.id,
     outcome === "SUCCESS"
       ? { outcome: "SUCCESS" }
-      : { outcome: "FAILED", errorCode: "PAYMENT_DECLINED", errorMessage: attempt.method === "NETBANKING" ? "The bank declined the payment." : "The payment was declined in the UPI app." },
+      : {
+          outcome: "FAILED",
+          errorCode: "PAYMENT_DECLINED",
+          errorMessage: attempt.method === "NETBANKING" ? "The bank declined the payment." : "The payment was declined in the UPI app.",
+        },
   );
   return checkoutState(db, paymentId);
 }

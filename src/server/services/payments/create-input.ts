@@ -39,7 +39,10 @@ export const redirectUrlField = z
     }
     if (!ok) ctx.addIssue({ code: "custom", message: "must be an absolute http or https URL", params: { code: "INVALID_REDIRECT_URL" } });
   })
-  .meta({ description: "Where the customer is sent after a final state, with paymentId, orderId, status and signature. https in live mode.", example: "https://shop.example/payment/return" });
+  .meta({
+    description: "Where the customer is sent after a final state, with paymentId, orderId, status and signature. https in live mode.",
+    example: "https://shop.example/payment/return",
+  });
 
 export const createCheckoutInput = z.object({
   orderId: orderIdField,
@@ -49,7 +52,10 @@ export const createCheckoutInput = z.object({
     .object({
       name: z.string().trim().min(1).max(100).nullish(),
       email: z.email("must be a valid email address").max(254).nullish(),
-      phone: z.string().regex(/^\+?[0-9]{10,15}$/, "must be 10 to 15 digits, optionally starting with +").nullish(),
+      phone: z
+        .string()
+        .regex(/^\+?[0-9]{10,15}$/, "must be 10 to 15 digits, optionally starting with +")
+        .nullish(),
     })
     .nullish(),
   lat: z.number().min(-90).max(90).nullish(),

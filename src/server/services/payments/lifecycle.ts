@@ -14,7 +14,6 @@ import { emitWebhookEvent, type WebhookEventType } from "@/server/services/webho
 /** No attempt stays PENDING longer than this (B5). */
 export const ATTEMPT_TIMEOUT_MS = 15 * 60 * 1000;
 
-
 async function emitPaymentEvent(tx: DbTx, paymentId: string, type: WebhookEventType) {
   const p = await tx.payment.findUniqueOrThrow({ where: { id: paymentId }, include: { attempts: { orderBy: { createdAt: "asc" } } } });
   await emitWebhookEvent(tx, { merchantId: p.merchantId, mode: p.mode, type, subjectId: p.id, data: { payment: statusView(p) } });
@@ -65,12 +64,31 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
   const now = new Date();
   const attemptId = newId("att");
   await db.$transaction(async (tx) => {
-    const moved = await transitionPayment(tx, payment, payment.status as PaymentStatus, "PENDING", { reason: "ATTEMPT_STARTED", attemptId, expiry: "before", now, data: { method: input.method } });
+    const moved = await transitionPayment(tx, payment, payment.status as PaymentStatus, "PENDING", {
+      reason: "ATTEMPT_STARTED",
+      attemptId,
+      expiry: "before",
+      now,
+      data: { method: input.method },
+    });
     if (!moved) throw new AppError("CONFLICT", "This payment changed meanwhile; refresh the page.");
     await tx.paymentAttempt.create({
-      data: { id: attemptId, paymentId, method: input.method, status: "PENDING", ...attemptDetails(input), createdAt: now, timeoutAt: new Date(now.getTime() + ATTEMPT_TIMEOUT_MS) },
+      data: {
+        id: attemptId,
+        paymentId,
+        method: input.method,
+        status: "PENDING",
+        ...attemptDetails(input),
+        createdAt: now,
+        timeoutAt: new Date(now.getTime() + ATTEMPT_TIMEOUT_MS),
+      },
     });
-    await enqueueJob(tx, { type: PAYMENT_JOBS.attemptTimeout, payload: { attemptId }, runAt: new Date(now.getTime() + ATTEMPT_TIMEOUT_MS), uniqueKey: `timeout:${attemptId}` });
+    await enqueueJob(tx, {
+      type: PAYMENT_JOBS.attemptTimeout,
+      payload: { attemptId },
+      runAt: new Date(now.getTime() + ATTEMPT_TIMEOUT_MS),
+      uniqueKey: `timeout:${attemptId}`,
+    });
   });
 
   let started: AttemptStart;
@@ -94,13 +112,17 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
   if ((plan.kind === "succeed" || plan.kind === "fail") && plan.afterMs > 0) {
     await enqueueJob(db, {
       type: PAYMENT_JOBS.processorResult,
-      payload: plan.kind === "succeed" ? { attemptId, outcome: "SUCCESS" } : { attemptId, outcome: "FAILED", errorCode: plan.errorCode, errorMessage: plan.errorMessage },
+      payload:
+        plan.kind === "succeed"
+          ? { attemptId, outcome: "SUCCESS" }
+          : { attemptId, outcome: "FAILED", errorCode: plan.errorCode, errorMessage: plan.errorMessage },
       runAt: new Date(now.getTime() + plan.afterMs),
       uniqueKey: `result:${attemptId}`,
     });
   }
   if (plan.kind === "succeed" && plan.afterMs === 0) await completeAttempt(db, attemptId, { outcome: "SUCCESS" });
-  if (plan.kind === "fail" && plan.afterMs === 0) await completeAttempt(db, attemptId, { outcome: "FAILED", errorCode: plan.errorCode, errorMessage: plan.errorMessage });
+  if (plan.kind === "fail" && plan.afterMs === 0)
+    await completeAttempt(db, attemptId, { outcome: "FAILED", errorCode: plan.errorCode, errorMessage: plan.errorMessage });
   return { attemptId };
 }
 
@@ -116,12 +138,14 @@ export async function completeAttempt(db: Db, attemptId: string, result: Attempt
   const applied = await db.$transaction(async (tx) => {
     const attempt = await tx.paymentAttempt.findUnique({ where: { id: attemptId }, include: { payment: true } });
     if (!attempt || attempt.status !== "PENDING") return null;
-    const bankReference = result.outcome === "SUCCESS" ? (result.bankReference ?? `PRK${now.getTime().toString().slice(-9)}${attemptId.slice(-4).toUpperCase()}`) : null;
+    const bankReference =
+      result.outcome === "SUCCESS" ? (result.bankReference ?? `PRK${now.getTime().toString().slice(-9)}${attemptId.slice(-4).toUpperCase()}`) : null;
     const claimed = await tx.paymentAttempt.updateMany({
       where: { id: attemptId, status: "PENDING" },
-      data: result.outcome === "SUCCESS"
-        ? { status: "SUCCESS", completedAt: now, bankReference }
-        : { status: "FAILED", completedAt: now, errorCode: result.errorCode, errorMessage: result.errorMessage },
+      data:
+        result.outcome === "SUCCESS"
+          ? { status: "SUCCESS", completedAt: now, bankReference }
+          : { status: "FAILED", completedAt: now, errorCode: result.errorCode, errorMessage: result.errorMessage },
     });
     if (claimed.count !== 1) return null;
     const p = attempt.payment;
@@ -148,7 +172,10 @@ export async function cancelPayment(db: Db, paymentId: string) {
     const p = await tx.payment.findUnique({ where: { id: paymentId } });
     if (!p) throw new AppError("PAYMENT_NOT_FOUND");
     if (p.status !== "CREATED" && p.status !== "FAILED") {
-      throw new AppError("CONFLICT", p.status === "PENDING" ? "A payment attempt is in progress; it can't be cancelled now." : `This payment is already ${p.status.toLowerCase()}.`);
+      throw new AppError(
+        "CONFLICT",
+        p.status === "PENDING" ? "A payment attempt is in progress; it can't be cancelled now." : `This payment is already ${p.status.toLowerCase()}.`,
+      );
     }
     if (p.expiresAt <= new Date()) throw new AppError("CONFLICT", "This payment has expired.");
     const moved = await transitionPayment(tx, p, p.status as PaymentStatus, "CANCELLED", { reason: "CANCELLED_BY_CUSTOMER", expiry: "before" });
@@ -171,7 +198,11 @@ export async function expirePayment(db: Db, paymentId: string): Promise<boolean>
 export async function timeoutAttempt(db: Db, attemptId: string): Promise<boolean> {
   const a = await db.paymentAttempt.findUnique({ where: { id: attemptId } });
   if (!a || a.status !== "PENDING" || a.timeoutAt > new Date()) return false;
-  return completeAttempt(db, attemptId, { outcome: "FAILED", errorCode: "ATTEMPT_TIMEOUT", errorMessage: "No result from the payment network within 15 minutes." });
+  return completeAttempt(db, attemptId, {
+    outcome: "FAILED",
+    errorCode: "ATTEMPT_TIMEOUT",
+    errorMessage: "No result from the payment network within 15 minutes.",
+  });
 }
 
 /** Where the customer goes on a final state: redirectUrl plus paymentId, orderId, status and signature (B5). */

@@ -15,7 +15,6 @@ import type { PaymentProcessor } from "@/server/providers/payments/types";
 
 type PaymentRow = NonNullable<Awaited<ReturnType<Db["payment"]["findUnique"]>>>;
 
-
 export function checkoutUrlFor(paymentId: string): string {
   return `${getConfig().checkoutUrl}/checkout/${paymentId}`;
 }
@@ -95,7 +94,11 @@ export async function createPayment(
       // hot path of checkout creation, holding the database lock only for three inserts.
       await bulk.insert([
         { table: "Payment", columns: Object.keys(payment), rows: [Object.values(payment)] },
-        { table: "PaymentEvent", columns: ["id", "paymentId", "fromStatus", "toStatus", "reason", "attemptId", "createdAt"], rows: [[newId("evt"), payment.id, null, "CREATED", "CREATED", null, now]] },
+        {
+          table: "PaymentEvent",
+          columns: ["id", "paymentId", "fromStatus", "toStatus", "reason", "attemptId", "createdAt"],
+          rows: [[newId("evt"), payment.id, null, "CREATED", "CREATED", null, now]],
+        },
         { table: "Job", columns: [...Object.keys(job), "attempts", "createdAt", "updatedAt"], rows: [[...Object.values(job), 0, now, now]] },
       ]);
       return { payment, created: true };

@@ -112,22 +112,59 @@ export async function getPaymentDetail(db: Db, merchantId: string, mode: Mode, p
 // ---- CSV export ----------------------------------------------------------------------------------
 
 export const PAYMENT_CSV_COLUMNS = [
-  "payment_id", "order_id", "amount", "currency", "status", "method", "description",
-  "customer_name", "customer_email", "customer_phone", "bank_reference", "created_at", "paid_at", "expires_at", "mode",
+  "payment_id",
+  "order_id",
+  "amount",
+  "currency",
+  "status",
+  "method",
+  "description",
+  "customer_name",
+  "customer_email",
+  "customer_phone",
+  "bank_reference",
+  "created_at",
+  "paid_at",
+  "expires_at",
+  "mode",
 ] as const;
 
 type PaymentCsvRow = {
-  id: string; orderId: string; amountPaise: number; currency: string; status: string; method: string | null; description: string | null;
-  customerName: string | null; customerEmail: string | null; customerPhone: string | null; bankReference: string | null;
-  createdAt: Date; paidAt: Date | null; expiresAt: Date; mode: string;
+  id: string;
+  orderId: string;
+  amountPaise: number;
+  currency: string;
+  status: string;
+  method: string | null;
+  description: string | null;
+  customerName: string | null;
+  customerEmail: string | null;
+  customerPhone: string | null;
+  bankReference: string | null;
+  createdAt: Date;
+  paidAt: Date | null;
+  expiresAt: Date;
+  mode: string;
 };
 
 /** Times are ISO 8601 UTC and amounts rupees with two decimals, as in the API. */
 function paymentCsvLine(p: PaymentCsvRow): string {
   return csvLine([
-    p.id, p.orderId, formatPaise(p.amountPaise), p.currency, p.status, p.method, p.description,
-    p.customerName, p.customerEmail, p.customerPhone, p.bankReference,
-    p.createdAt.toISOString(), iso(p.paidAt), p.expiresAt.toISOString(), p.mode,
+    p.id,
+    p.orderId,
+    formatPaise(p.amountPaise),
+    p.currency,
+    p.status,
+    p.method,
+    p.description,
+    p.customerName,
+    p.customerEmail,
+    p.customerPhone,
+    p.bankReference,
+    p.createdAt.toISOString(),
+    iso(p.paidAt),
+    p.expiresAt.toISOString(),
+    p.mode,
   ]);
 }
 

@@ -64,7 +64,15 @@ export async function transitionPayment(
   const res = await tx.payment.updateMany({ where, data });
   if (res.count !== 1) return false;
   await tx.paymentEvent.create({
-    data: { id: newId("evt"), paymentId: payment.id, fromStatus: from, toStatus: to, reason: opts.reason ?? null, attemptId: opts.attemptId ?? null, createdAt: now },
+    data: {
+      id: newId("evt"),
+      paymentId: payment.id,
+      fromStatus: from,
+      toStatus: to,
+      reason: opts.reason ?? null,
+      attemptId: opts.attemptId ?? null,
+      createdAt: now,
+    },
   });
   return true;
 }

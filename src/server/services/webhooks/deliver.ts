@@ -30,14 +30,19 @@ export async function attemptDelivery(db: Db, deliveryId: string, opts: { allowL
     const target = await resolveWebhookTarget(url, { allowLoopback: event.mode === "sandbox" && opts.allowLoopbackInSandbox });
     const secrets = await activeSigningSecrets(db, event.merchantId, event.mode as "sandbox" | "live");
     const t = Math.floor(Date.now() / 1000);
-    result = await postWebhook(url, target, {
-      "Content-Type": "application/json",
-      "User-Agent": "Parakh-Webhooks/1.0",
-      "X-Webhook-Id": event.id,
-      "X-Webhook-Event": event.type,
-      "X-Webhook-Timestamp": String(t),
-      "X-Webhook-Signature": webhookSignatureHeader(secrets, t, event.body),
-    }, event.body);
+    result = await postWebhook(
+      url,
+      target,
+      {
+        "Content-Type": "application/json",
+        "User-Agent": "Parakh-Webhooks/1.0",
+        "X-Webhook-Id": event.id,
+        "X-Webhook-Event": event.type,
+        "X-Webhook-Timestamp": String(t),
+        "X-Webhook-Signature": webhookSignatureHeader(secrets, t, event.body),
+      },
+      event.body,
+    );
   } catch (err) {
     result = { statusCode: null, excerpt: null, error: err instanceof UnsafeWebhookTarget ? `Refused: ${err.message}` : (err as Error).message, latencyMs: 0 };
   }
@@ -47,7 +52,15 @@ export async function attemptDelivery(db: Db, deliveryId: string, opts: { allowL
   const next = delivered || delay === undefined ? null : new Date(Date.now() + delay);
   await db.$transaction([
     db.webhookAttempt.create({
-      data: { id: newId("whe"), deliveryId, attemptNo, statusCode: result.statusCode, latencyMs: result.latencyMs, responseExcerpt: result.excerpt, error: result.error?.slice(0, 300) ?? null },
+      data: {
+        id: newId("whe"),
+        deliveryId,
+        attemptNo,
+        statusCode: result.statusCode,
+        latencyMs: result.latencyMs,
+        responseExcerpt: result.excerpt,
+        error: result.error?.slice(0, 300) ?? null,
+      },
     }),
     db.webhookDelivery.update({
       where: { id: deliveryId },

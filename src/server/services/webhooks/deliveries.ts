@@ -27,7 +27,15 @@ type DeliveryRow = {
   lastStatusCode: number | null;
   deliveredAt: Date | null;
   createdAt: Date;
-  attempts: { id: string; attemptNo: number; statusCode: number | null; latencyMs: number; responseExcerpt: string | null; error: string | null; createdAt: Date }[];
+  attempts: {
+    id: string;
+    attemptNo: number;
+    statusCode: number | null;
+    latencyMs: number;
+    responseExcerpt: string | null;
+    error: string | null;
+    createdAt: Date;
+  }[];
   event: { id: string; type: string; subjectId: string | null };
   endpoint: { id: string; description: string | null } | null;
 };
@@ -98,12 +106,18 @@ export async function listDeliveries(
  * retries. Receivers dedupe on the event id, so a resend is safe.
  */
 export async function resendDelivery(db: Db, merchantId: string, mode: Mode, deliveryId: string) {
-  const original = await db.webhookDelivery.findFirst({ where: { id: deliveryId, event: { merchantId, mode } }, select: { id: true, eventId: true, endpointId: true, url: true } });
+  const original = await db.webhookDelivery.findFirst({
+    where: { id: deliveryId, event: { merchantId, mode } },
+    select: { id: true, eventId: true, endpointId: true, url: true },
+  });
   if (!original) throw new AppError("NOT_FOUND", "No such webhook delivery in this mode.");
   const newDeliveryId = newId("del");
   await db.$transaction(async (tx) => {
     // A double click should not queue the same event twice before either has been tried.
-    const queued = await tx.webhookDelivery.findFirst({ where: { eventId: original.eventId, url: original.url, status: "PENDING", attemptCount: 0 }, select: { id: true } });
+    const queued = await tx.webhookDelivery.findFirst({
+      where: { eventId: original.eventId, url: original.url, status: "PENDING", attemptCount: 0 },
+      select: { id: true },
+    });
     if (queued) throw new AppError("CONFLICT", "This event is already queued for this URL; it goes out within seconds.");
     await tx.webhookDelivery.create({
       data: { id: newDeliveryId, eventId: original.eventId, endpointId: original.endpointId, url: original.url, status: "PENDING", nextAttemptAt: new Date() },

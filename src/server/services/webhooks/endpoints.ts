@@ -1,6 +1,13 @@
 import type { z } from "zod";
 import type { Mode } from "@/lib/mode";
-import { WEBHOOK_MAX_ENDPOINTS, WEBHOOK_TEST_EVENT_TYPE, eventsFromStored, eventsToStored, type webhookCreateInput, type webhookUpdateInput } from "@/lib/schemas/webhooks";
+import {
+  WEBHOOK_MAX_ENDPOINTS,
+  WEBHOOK_TEST_EVENT_TYPE,
+  eventsFromStored,
+  eventsToStored,
+  type webhookCreateInput,
+  type webhookUpdateInput,
+} from "@/lib/schemas/webhooks";
 import type { Db, DbTx } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { randomToken } from "@/server/lib/ids";
@@ -86,7 +93,15 @@ export async function createEndpoint(db: Db, merchantId: string, mode: Mode, inp
     const count = await tx.webhookEndpoint.count({ where: { merchantId, mode } });
     if (count >= WEBHOOK_MAX_ENDPOINTS) throw new AppError("CONFLICT", `At most ${WEBHOOK_MAX_ENDPOINTS} endpoints per mode; delete one first.`);
     return tx.webhookEndpoint.create({
-      data: { id: `we_${randomToken(16)}`, merchantId, mode, url: input.url, events: eventsToStored(input.events), description: input.description ?? null, enabled: true },
+      data: {
+        id: `we_${randomToken(16)}`,
+        merchantId,
+        mode,
+        url: input.url,
+        events: eventsToStored(input.events),
+        description: input.description ?? null,
+        enabled: true,
+      },
     });
   });
   return endpointView(created);
@@ -115,7 +130,10 @@ export async function deleteEndpoint(db: Db, merchantId: string, mode: Mode, end
   return db.$transaction(async (tx) => {
     const endpoint = await findEndpoint(tx, merchantId, mode, endpointId);
     // A PENDING delivery keeps retrying until it is no longer PENDING; deleting means "stop calling this URL".
-    const stopped = await tx.webhookDelivery.updateMany({ where: { endpointId: endpoint.id, status: "PENDING" }, data: { status: "FAILED", nextAttemptAt: null } });
+    const stopped = await tx.webhookDelivery.updateMany({
+      where: { endpointId: endpoint.id, status: "PENDING" },
+      data: { status: "FAILED", nextAttemptAt: null },
+    });
     await tx.webhookEndpoint.delete({ where: { id: endpoint.id } });
     return { id: endpoint.id, url: endpoint.url, stoppedDeliveries: stopped.count };
   });
@@ -152,8 +170,11 @@ const TEST_EVENTS_PER_MINUTE = 10;
 export async function sendTestEvent(db: Db, merchantId: string, mode: Mode, endpointId: string) {
   const endpoint = await findEndpoint(db, merchantId, mode, endpointId);
   const now = new Date();
-  const recent = await db.webhookEvent.count({ where: { merchantId, mode, type: WEBHOOK_TEST_EVENT_TYPE, createdAt: { gte: new Date(now.getTime() - 60_000) } } });
-  if (recent >= TEST_EVENTS_PER_MINUTE) throw new AppError("RATE_LIMITED", `At most ${TEST_EVENTS_PER_MINUTE} test events a minute; try again shortly.`, { retryAfterSeconds: 60 });
+  const recent = await db.webhookEvent.count({
+    where: { merchantId, mode, type: WEBHOOK_TEST_EVENT_TYPE, createdAt: { gte: new Date(now.getTime() - 60_000) } },
+  });
+  if (recent >= TEST_EVENTS_PER_MINUTE)
+    throw new AppError("RATE_LIMITED", `At most ${TEST_EVENTS_PER_MINUTE} test events a minute; try again shortly.`, { retryAfterSeconds: 60 });
   const data = { test: true, endpoint_id: endpoint.id, message: "A test event sent from the Parakh dashboard.", payment: samplePayment(mode, now) };
   const { eventId, deliveryIds } = await db.$transaction((tx) =>
     emitWebhookEvent(tx, { merchantId, mode, type: WEBHOOK_TEST_EVENT_TYPE, data, only: { endpointId: endpoint.id, url: endpoint.url }, at: now }),

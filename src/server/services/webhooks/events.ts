@@ -9,7 +9,13 @@ export type WebhookEventType = WebhookEventTypeValue;
 export const DELIVER_JOB = "webhook.deliver";
 
 export function endpointWants(events: string, type: string): boolean {
-  return events === "*" || events.split(",").map((e) => e.trim()).includes(type);
+  return (
+    events === "*" ||
+    events
+      .split(",")
+      .map((e) => e.trim())
+      .includes(type)
+  );
 }
 
 /**
@@ -45,7 +51,9 @@ export async function emitWebhookEvent(
   const deliveryIds: string[] = [];
   for (const t of targets) {
     const deliveryId = newId("del");
-    await tx.webhookDelivery.create({ data: { id: deliveryId, eventId: id, endpointId: t.endpointId, url: t.url, status: "PENDING", nextAttemptAt: createdAt } });
+    await tx.webhookDelivery.create({
+      data: { id: deliveryId, eventId: id, endpointId: t.endpointId, url: t.url, status: "PENDING", nextAttemptAt: createdAt },
+    });
     await enqueueJob(tx, { type: DELIVER_JOB, payload: { deliveryId }, uniqueKey: `deliver:${deliveryId}` });
     deliveryIds.push(deliveryId);
   }

@@ -11,7 +11,13 @@ export function webhookSignatureHeader(secrets: string[], timestampSeconds: numb
 }
 
 /** A receiver's check: any v1 matches, and the timestamp is within the tolerance. */
-export function verifyWebhookSignature(secret: string, header: string, rawBody: string, toleranceSeconds = 300, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
+export function verifyWebhookSignature(
+  secret: string,
+  header: string,
+  rawBody: string,
+  toleranceSeconds = 300,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): boolean {
   const fields = header.split(",").map((p) => p.trim().split("="));
   const t = Number(fields.find(([k]) => k === "t")?.[1]);
   if (!Number.isInteger(t) || Math.abs(nowSeconds - t) > toleranceSeconds) return false;

@@ -1,6 +1,4 @@
-import {
-  abandonIdempotent, beginIdempotent, completeIdempotent, shouldStoreResponse,
-} from "@/server/services/idempotency/idempotency";
+import { abandonIdempotent, beginIdempotent, completeIdempotent, shouldStoreResponse } from "@/server/services/idempotency/idempotency";
 import { t } from "@/server/trpc/init";
 import { errorEnvelopeFor } from "@/server/trpc/rest-errors";
 
@@ -13,7 +11,12 @@ export const idempotency = t.middleware(async (opts) => {
   const key = Array.isArray(raw) ? raw.join(",") : raw;
   const db = ctx.services.db;
   const start = await beginIdempotent(db, {
-    merchantId: rest.auth.merchantId, mode: rest.auth.mode, key, method: rest.method, path: rest.path, body: rest.rawBody,
+    merchantId: rest.auth.merchantId,
+    mode: rest.auth.mode,
+    key,
+    method: rest.method,
+    path: rest.path,
+    body: rest.rawBody,
   });
   if (start.kind === "replay") {
     rest.replayed = true;

@@ -84,7 +84,17 @@ export function CreateKeyDialog({ open, mode, onClose, onCreated }: { open: bool
   );
 }
 
-export function RotateKeyDialog({ target, mode, onClose, onRotated }: { target: KeyRow | null; mode: Mode; onClose: () => void; onRotated: (k: ShownOnceKey) => void }) {
+export function RotateKeyDialog({
+  target,
+  mode,
+  onClose,
+  onRotated,
+}: {
+  target: KeyRow | null;
+  mode: Mode;
+  onClose: () => void;
+  onRotated: (k: ShownOnceKey) => void;
+}) {
   const trpc = useTRPC();
   const toast = useToast();
   const refresh = useRefreshKeys();
@@ -107,7 +117,10 @@ export function RotateKeyDialog({ target, mode, onClose, onRotated }: { target: 
       void refresh();
       close();
       onRotated(res.key);
-      toast("success", res.oldKey.revoked ? "Key rotated. The old key has stopped working." : "Key rotated. The old key keeps working until its grace period ends.");
+      toast(
+        "success",
+        res.oldKey.revoked ? "Key rotated. The old key has stopped working." : "Key rotated. The old key keeps working until its grace period ends.",
+      );
     } catch (err) {
       setError(errorInfo(err).message);
       void refresh();
@@ -120,7 +133,8 @@ export function RotateKeyDialog({ target, mode, onClose, onRotated }: { target: 
         <form onSubmit={onSubmit} className="space-y-4">
           {error && <Notice tone="error">{error}</Notice>}
           <p className="text-sm text-slate-600">
-            <strong className="font-medium text-slate-900">{target.label}</strong> gets a new public and secret key. Deploy the new secret, then let the old one lapse.
+            <strong className="font-medium text-slate-900">{target.label}</strong> gets a new public and secret key. Deploy the new secret, then let the old one
+            lapse.
           </p>
           <fieldset>
             <legend className="text-sm font-medium text-slate-700">Old key keeps working</legend>
@@ -173,12 +187,11 @@ export function RevokeKeyDialog({ target, mode, isLastWorking, onClose }: { targ
         <div className="space-y-4">
           {error && <Notice tone="error">{error}</Notice>}
           <p className="text-sm text-slate-600">
-            Revoke <strong className="font-medium text-slate-900">{target.label}</strong> (<code className="break-all font-mono text-xs">{target.secretHint}</code>)? Requests using it
-            will fail with <code className="font-mono text-xs">401 UNAUTHORIZED</code> within a second. This cannot be undone.
+            Revoke <strong className="font-medium text-slate-900">{target.label}</strong> (
+            <code className="break-all font-mono text-xs">{target.secretHint}</code>)? Requests using it will fail with{" "}
+            <code className="font-mono text-xs">401 UNAUTHORIZED</code> within a second. This cannot be undone.
           </p>
-          {isLastWorking && (
-            <Notice tone="warning">This is your only working {mode} key: your integration will stop until you create a new one.</Notice>
-          )}
+          {isLastWorking && <Notice tone="warning">This is your only working {mode} key: your integration will stop until you create a new one.</Notice>}
           <div className="flex justify-end gap-2">
             <Button type="button" variant="secondary" onClick={close}>
               Cancel

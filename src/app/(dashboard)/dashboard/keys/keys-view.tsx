@@ -79,7 +79,10 @@ function KeyItem({ k, now, onRotate, onRevoke }: { k: ListedKey; now: number; on
         </div>
         <div>
           <dt className="text-xs text-slate-500">Secret key</dt>
-          <dd className="mt-0.5 flex min-h-7 items-center font-mono text-[13px] text-slate-800" title="The full secret is shown only once, when the key is created or rotated">
+          <dd
+            className="mt-0.5 flex min-h-7 items-center font-mono text-[13px] text-slate-800"
+            title="The full secret is shown only once, when the key is created or rotated"
+          >
             {k.secretHint}
           </dd>
         </div>
@@ -169,7 +172,9 @@ function KeysForMode({ mode }: { mode: Mode }) {
           )}
         </Card>
 
-        {list.data && <SigningSecretCard mode={mode} createdAt={list.data.signingSecret.createdAt} previousValidUntil={list.data.signingSecret.previousValidUntil} />}
+        {list.data && (
+          <SigningSecretCard mode={mode} createdAt={list.data.signingSecret.createdAt} previousValidUntil={list.data.signingSecret.previousValidUntil} />
+        )}
 
         {list.data && <ApiExamples mode={mode} merchantId={list.data.merchantId} apiBaseUrls={list.data.apiBaseUrls} keys={working} />}
       </div>

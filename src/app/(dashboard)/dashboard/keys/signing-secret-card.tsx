@@ -28,7 +28,10 @@ export function SigningSecretCard({ mode, createdAt, previousValidUntil }: { mod
       }
     >
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-        <code className="min-w-0 break-all rounded-md bg-slate-100 px-3 py-2 font-mono text-sm text-slate-800 sm:flex-1" aria-label={secret ? "Signing secret" : "Signing secret (hidden)"}>
+        <code
+          className="min-w-0 break-all rounded-md bg-slate-100 px-3 py-2 font-mono text-sm text-slate-800 sm:flex-1"
+          aria-label={secret ? "Signing secret" : "Signing secret (hidden)"}
+        >
           {secret ?? "whsec_••••••••••••••••"}
         </code>
         <div className="flex gap-2">
@@ -44,9 +47,7 @@ export function SigningSecretCard({ mode, createdAt, previousValidUntil }: { mod
               variant="secondary"
               size="sm"
               loading={reveal.isPending}
-              onClick={() =>
-                reveal.mutate({ mode }, { onSuccess: (r) => setSecret(r.secret), onError: (err) => toast("error", errorInfo(err).message) })
-              }
+              onClick={() => reveal.mutate({ mode }, { onSuccess: (r) => setSecret(r.secret), onError: (err) => toast("error", errorInfo(err).message) })}
             >
               Reveal
             </Button>
@@ -72,9 +73,9 @@ export function SigningSecretCard({ mode, createdAt, previousValidUntil }: { mod
         <div className="space-y-4">
           {rotateError && <Notice tone="error">{rotateError}</Notice>}
           <p className="text-sm text-slate-600">
-            A new secret signs everything from now on. The previous secret stays valid for <strong className="font-medium text-slate-900">24 hours</strong>: during that
-            time each webhook carries two <code className="font-mono text-xs">v1=</code> signatures, one per secret, so your receiver keeps working while you deploy the
-            new one.
+            A new secret signs everything from now on. The previous secret stays valid for <strong className="font-medium text-slate-900">24 hours</strong>:
+            during that time each webhook carries two <code className="font-mono text-xs">v1=</code> signatures, one per secret, so your receiver keeps working
+            while you deploy the new one.
           </p>
           <div className="flex justify-end gap-2">
             <Button type="button" variant="secondary" onClick={() => setConfirmOpen(false)}>

@@ -66,11 +66,38 @@ function FilterForm({ initial, onApply, onClear }: { initial: LogFilters; onAppl
         className={cx("mt-3 rounded-lg border border-slate-200 bg-white p-4 lg:mt-0 lg:block", open ? "block" : "hidden")}
       >
         <div className="grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,1.3fr)_minmax(0,1.2fr)_minmax(0,1.2fr)_minmax(0,2fr)]">
-          <Field className="col-span-2 lg:col-span-1" label="Path" name="path" placeholder="/v1/identity" value={draft.path} onChange={set("path")} error={errors.path} spellCheck={false} />
-          <SelectField className="col-span-2 lg:col-span-1" label="Status" name="status" value={draft.statusClass} onChange={(v) => setDraft((d) => ({ ...d, statusClass: v }))} options={STATUS_OPTIONS} error={errors.statusClass} />
+          <Field
+            className="col-span-2 lg:col-span-1"
+            label="Path"
+            name="path"
+            placeholder="/v1/identity"
+            value={draft.path}
+            onChange={set("path")}
+            error={errors.path}
+            spellCheck={false}
+          />
+          <SelectField
+            className="col-span-2 lg:col-span-1"
+            label="Status"
+            name="status"
+            value={draft.statusClass}
+            onChange={(v) => setDraft((d) => ({ ...d, statusClass: v }))}
+            options={STATUS_OPTIONS}
+            error={errors.statusClass}
+          />
           <Field label="From (IST)" name="from" type="date" value={draft.from} onChange={set("from")} error={errors.from} />
           <Field label="To (IST)" name="to" type="date" value={draft.to} onChange={set("to")} error={errors.to} min={draft.from || undefined} />
-          <Field className="col-span-2 lg:col-span-1" label="Request id" name="requestId" placeholder="req_…" value={draft.requestId} onChange={set("requestId")} error={errors.requestId} spellCheck={false} autoComplete="off" />
+          <Field
+            className="col-span-2 lg:col-span-1"
+            label="Request id"
+            name="requestId"
+            placeholder="req_…"
+            value={draft.requestId}
+            onChange={set("requestId")}
+            error={errors.requestId}
+            spellCheck={false}
+            autoComplete="off"
+          />
         </div>
         <div className="mt-3 flex flex-wrap items-center gap-2">
           <Button type="submit">Apply filters</Button>

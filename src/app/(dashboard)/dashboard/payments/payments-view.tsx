@@ -64,8 +64,26 @@ function FilterForm({ initial, onApply, onClear }: { initial: PaymentFilters; on
         className={cx("mt-3 rounded-lg border border-slate-200 bg-white p-4 lg:mt-0 lg:block", open ? "block" : "hidden")}
       >
         <div className="grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,1.2fr)_minmax(0,2fr)_minmax(0,1.2fr)_minmax(0,1.2fr)]">
-          <SelectField className="col-span-2 lg:col-span-1" label="Status" name="status" value={draft.status} onChange={(v) => setDraft((d) => ({ ...d, status: v }))} options={STATUS_OPTIONS} error={errors.status} />
-          <Field className="col-span-2 lg:col-span-1" label="Order id" name="orderId" placeholder="ORDER_123" value={draft.orderId} onChange={set("orderId")} error={errors.orderId} spellCheck={false} autoComplete="off" />
+          <SelectField
+            className="col-span-2 lg:col-span-1"
+            label="Status"
+            name="status"
+            value={draft.status}
+            onChange={(v) => setDraft((d) => ({ ...d, status: v }))}
+            options={STATUS_OPTIONS}
+            error={errors.status}
+          />
+          <Field
+            className="col-span-2 lg:col-span-1"
+            label="Order id"
+            name="orderId"
+            placeholder="ORDER_123"
+            value={draft.orderId}
+            onChange={set("orderId")}
+            error={errors.orderId}
+            spellCheck={false}
+            autoComplete="off"
+          />
           <Field label="From (IST)" name="from" type="date" value={draft.from} onChange={set("from")} error={errors.from} />
           <Field label="To (IST)" name="to" type="date" value={draft.to} onChange={set("to")} error={errors.to} min={draft.from || undefined} />
         </div>
@@ -123,7 +141,11 @@ function PaymentsTable({ items }: { items: PaymentItem[] }) {
         >
           <Td>{formatIst(p.createdAt, true)}</Td>
           <Td>
-            <Link href={detailHref(p)} className="block max-w-[16rem] truncate font-mono text-xs text-slate-900 hover:text-brand-700 hover:underline" title={p.orderId}>
+            <Link
+              href={detailHref(p)}
+              className="block max-w-[16rem] truncate font-mono text-xs text-slate-900 hover:text-brand-700 hover:underline"
+              title={p.orderId}
+            >
               {p.orderId}
             </Link>
             {p.customerName && <div className="mt-0.5 max-w-[16rem] truncate text-xs text-slate-500">{p.customerName}</div>}
@@ -240,7 +262,12 @@ export function PaymentsView() {
         actions={
           <div className="flex flex-wrap gap-2">
             <ExportButton query={paymentFiltersToQuery(filters, { mode })} />
-            <Button variant="secondary" onClick={() => void payments.refetch()} loading={payments.isRefetching && !payments.isFetchingNextPage} disabled={payments.isLoading}>
+            <Button
+              variant="secondary"
+              onClick={() => void payments.refetch()}
+              loading={payments.isRefetching && !payments.isFetchingNextPage}
+              disabled={payments.isLoading}
+            >
               Refresh
             </Button>
           </div>
@@ -268,7 +295,8 @@ export function PaymentsView() {
           ) : (
             <EmptyState title={`No ${modeName} payments yet`}>
               <p>
-                Create one from your server with <code className="font-mono text-xs">POST /api/checkout</code> and your {modeName} keys; it appears here at once. See the{" "}
+                Create one from your server with <code className="font-mono text-xs">POST /api/checkout</code> and your {modeName} keys; it appears here at
+                once. See the{" "}
                 <Link href="/docs" className="text-brand-600 hover:underline">
                   API docs
                 </Link>

@@ -37,8 +37,24 @@ export function PasswordChange() {
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid max-w-xl gap-4 sm:grid-cols-2">
-      <Field className="sm:col-span-2" label="Current password" type="password" autoComplete="current-password" value={form.currentPassword} onChange={set("currentPassword")} error={errors.currentPassword} />
-      <Field label="New password" type="password" autoComplete="new-password" value={form.newPassword} onChange={set("newPassword")} error={errors.newPassword} hint="At least 10 characters." />
+      <Field
+        className="sm:col-span-2"
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        value={form.currentPassword}
+        onChange={set("currentPassword")}
+        error={errors.currentPassword}
+      />
+      <Field
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        value={form.newPassword}
+        onChange={set("newPassword")}
+        error={errors.newPassword}
+        hint="At least 10 characters."
+      />
       <Field label="New password again" type="password" autoComplete="new-password" value={form.confirm} onChange={set("confirm")} error={errors.confirm} />
       <div className="sm:col-span-2">
         <Button type="submit" loading={change.isPending}>
@@ -63,7 +79,9 @@ export function SignOutEverywhere() {
       </Button>
       <Dialog open={open} onClose={() => setOpen(false)} title="Sign out everywhere?">
         <div className="space-y-4">
-          <p className="text-sm text-slate-600">Every browser signed in to this account is signed out within seconds, including this one. API keys keep working.</p>
+          <p className="text-sm text-slate-600">
+            Every browser signed in to this account is signed out within seconds, including this one. API keys keep working.
+          </p>
           <div className="flex justify-end gap-2">
             <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
               Cancel

@@ -7,7 +7,15 @@ import { profileInput, totpCodeSchema } from "@/lib/schemas/account";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 import { PasswordChange, SignOutEverywhere } from "./security-cards";
 
-type Profile = { name: string; displayName: string; supportEmail: string; brandColor: string; logoUrl: string; checkoutExpiryMinutes: number | string; checkoutFrameOrigins: string };
+type Profile = {
+  name: string;
+  displayName: string;
+  supportEmail: string;
+  brandColor: string;
+  logoUrl: string;
+  checkoutExpiryMinutes: number | string;
+  checkoutFrameOrigins: string;
+};
 
 function ProfileForm({ initial }: { initial: Profile }) {
   const trpc = useTRPC();
@@ -43,10 +51,37 @@ function ProfileForm({ initial }: { initial: Profile }) {
     <form onSubmit={onSubmit} noValidate className="grid gap-6 lg:grid-cols-[1fr_18rem]">
       <div className="grid gap-4 sm:grid-cols-2">
         <Field className="sm:col-span-2" label="Business name" value={form.name} onChange={set("name")} error={errors.name} />
-        <Field label="Display name on checkout" value={form.displayName} onChange={set("displayName")} error={errors.displayName} hint="Shown to customers; defaults to the business name." />
-        <Field label="Support email" type="email" value={form.supportEmail} onChange={set("supportEmail")} error={errors.supportEmail} hint="Shown on receipts." />
-        <Field label="Brand colour" value={form.brandColor} onChange={set("brandColor")} error={errors.brandColor} placeholder="#1F57D6" hint="Hex, e.g. #1F57D6." />
-        <Field label="Logo URL" value={form.logoUrl} onChange={set("logoUrl")} error={errors.logoUrl} placeholder="https://…" hint="An https:// image, square works best." />
+        <Field
+          label="Display name on checkout"
+          value={form.displayName}
+          onChange={set("displayName")}
+          error={errors.displayName}
+          hint="Shown to customers; defaults to the business name."
+        />
+        <Field
+          label="Support email"
+          type="email"
+          value={form.supportEmail}
+          onChange={set("supportEmail")}
+          error={errors.supportEmail}
+          hint="Shown on receipts."
+        />
+        <Field
+          label="Brand colour"
+          value={form.brandColor}
+          onChange={set("brandColor")}
+          error={errors.brandColor}
+          placeholder="#1F57D6"
+          hint="Hex, e.g. #1F57D6."
+        />
+        <Field
+          label="Logo URL"
+          value={form.logoUrl}
+          onChange={set("logoUrl")}
+          error={errors.logoUrl}
+          placeholder="https://…"
+          hint="An https:// image, square works best."
+        />
         <Field
           label="Checkout expiry (minutes)"
           type="number"
@@ -77,7 +112,9 @@ function ProfileForm({ initial }: { initial: Profile }) {
           {form.logoUrl.startsWith("https://") ? (
             <img src={form.logoUrl} alt="" className="h-8 w-8 rounded bg-white object-contain" />
           ) : (
-            <span className="flex h-8 w-8 items-center justify-center rounded bg-white/20 font-semibold">{(form.displayName || form.name || "P").slice(0, 1).toUpperCase()}</span>
+            <span className="flex h-8 w-8 items-center justify-center rounded bg-white/20 font-semibold">
+              {(form.displayName || form.name || "P").slice(0, 1).toUpperCase()}
+            </span>
           )}
           <span className="font-medium">{form.displayName || form.name || "Your business"}</span>
         </div>
@@ -109,7 +146,9 @@ function TwoFactor({ enabled }: { enabled: boolean }) {
   if (recovery) {
     return (
       <div className="space-y-3">
-        <Notice tone="success">Two-factor sign-in is on. Save these recovery codes somewhere safe: each works once if you lose your phone. They are not shown again.</Notice>
+        <Notice tone="success">
+          Two-factor sign-in is on. Save these recovery codes somewhere safe: each works once if you lose your phone. They are not shown again.
+        </Notice>
         <ul className="grid grid-cols-2 gap-2 font-mono text-sm sm:grid-cols-5" aria-label="Recovery codes">
           {recovery.map((c) => (
             <li key={c} className="rounded bg-slate-100 px-2 py-1 text-center">
@@ -149,7 +188,14 @@ function TwoFactor({ enabled }: { enabled: boolean }) {
               }
             }}
           >
-            <Field label="Your password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={passwordError} />
+            <Field
+              label="Your password"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              error={passwordError}
+            />
             <div className="flex justify-end gap-2">
               <Button type="button" variant="secondary" onClick={() => setDisableOpen(false)}>
                 Cancel
@@ -185,10 +231,17 @@ function TwoFactor({ enabled }: { enabled: boolean }) {
         }}
       >
         <p className="text-sm text-slate-600">
-          Scan this QR code with your authenticator app (Google Authenticator, Authy, 1Password…), or type the key below into it, then enter the 6-digit code it shows.
+          Scan this QR code with your authenticator app (Google Authenticator, Authy, 1Password…), or type the key below into it, then enter the 6-digit code it
+          shows.
         </p>
         <div className="flex flex-wrap items-center gap-4">
-          <img src={setup.data.qrCode} alt="QR code to add Parakh to your authenticator app" width={176} height={176} className="rounded border border-slate-200 bg-white" />
+          <img
+            src={setup.data.qrCode}
+            alt="QR code to add Parakh to your authenticator app"
+            width={176}
+            height={176}
+            className="rounded border border-slate-200 bg-white"
+          />
           <div className="min-w-0 flex-1 space-y-1">
             <p className="text-xs text-slate-500">Can&apos;t scan? Enter this key:</p>
             <div className="rounded-md bg-slate-100 px-3 py-2 font-mono text-sm break-all" aria-label="Set-up key">
@@ -197,9 +250,21 @@ function TwoFactor({ enabled }: { enabled: boolean }) {
           </div>
         </div>
         <p className="text-xs text-slate-500 break-all">
-          Or open <a className="text-brand-600 underline" href={setup.data.otpauthUrl}>this link</a> on the phone with your app.
+          Or open{" "}
+          <a className="text-brand-600 underline" href={setup.data.otpauthUrl}>
+            this link
+          </a>{" "}
+          on the phone with your app.
         </p>
-        <Field label="Code from your app" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} error={codeError} className="max-w-xs" />
+        <Field
+          label="Code from your app"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          error={codeError}
+          className="max-w-xs"
+        />
         <Button type="submit" loading={enable.isPending}>
           Turn on
         </Button>

@@ -158,7 +158,11 @@ function VerificationsTable({ items }: { items: Item[] }) {
           <Td>{formatIst(v.createdAt, true)}</Td>
           <Td>
             <div className="text-[11px] font-medium text-slate-500">{v.kind}</div>
-            <Link href={subjectHref(v.subject)} className="font-mono text-xs text-slate-900 hover:text-brand-700 hover:underline" title={`All checks of ${v.subject}`}>
+            <Link
+              href={subjectHref(v.subject)}
+              className="font-mono text-xs text-slate-900 hover:text-brand-700 hover:underline"
+              title={`All checks of ${v.subject}`}
+            >
               {v.subject}
             </Link>
           </Td>
@@ -182,7 +186,11 @@ function VerificationsTable({ items }: { items: Item[] }) {
             )}
           </Td>
           <Td>
-            <Link href={logHref(v.requestId)} className="block max-w-[12rem] truncate font-mono text-xs text-brand-600 hover:underline" title={`Open request ${v.requestId}`}>
+            <Link
+              href={logHref(v.requestId)}
+              className="block max-w-[12rem] truncate font-mono text-xs text-brand-600 hover:underline"
+              title={`Open request ${v.requestId}`}
+            >
               {v.requestId}
             </Link>
           </Td>
@@ -267,7 +275,9 @@ export function VerificationsView() {
           <ErrorState message={errorInfo(list.error).message} onRetry={() => void list.refetch()} />
         ) : items.length === 0 ? (
           hasFilters ? (
-            <EmptyState title={`No ${[filters.kind, "checks"].filter(Boolean).join(" ")}${filters.subject ? ` of ${filters.subject}` : ""} in ${modeName} mode`}>
+            <EmptyState
+              title={`No ${[filters.kind, "checks"].filter(Boolean).join(" ")}${filters.subject ? ` of ${filters.subject}` : ""} in ${modeName} mode`}
+            >
               <Button variant="secondary" className="mt-3" onClick={() => router.push(pathname)}>
                 Show all checks
               </Button>
@@ -275,8 +285,8 @@ export function VerificationsView() {
           ) : (
             <EmptyState title={`No verifications in ${modeName} mode yet`}>
               <p>
-                Calls to <code className="font-mono text-xs">/v1/identity/pan/verify</code> and <code className="font-mono text-xs">/v1/employment/epfo/verify</code> appear
-                here. See the{" "}
+                Calls to <code className="font-mono text-xs">/v1/identity/pan/verify</code> and{" "}
+                <code className="font-mono text-xs">/v1/employment/epfo/verify</code> appear here. See the{" "}
                 <Link href="/docs" className="text-brand-600 hover:underline">
                   API docs
                 </Link>

@@ -95,7 +95,12 @@ function EndpointForm({ endpoint, onDone }: { endpoint: Endpoint | null; onDone:
         <legend className="text-sm font-medium text-slate-700">Events to send</legend>
         <div className="mt-2 space-y-2">
           <label className="flex items-start gap-2 text-sm">
-            <input type="checkbox" className="mt-0.5 h-4 w-4 rounded border-slate-300" checked={all} onChange={(e) => (e.target.checked ? setEvents([ALL_EVENTS]) : setEvents([]))} />
+            <input
+              type="checkbox"
+              className="mt-0.5 h-4 w-4 rounded border-slate-300"
+              checked={all}
+              onChange={(e) => (e.target.checked ? setEvents([ALL_EVENTS]) : setEvents([]))}
+            />
             <span>
               <span className="font-medium text-slate-900">All events</span>
               <span className="block text-xs text-slate-500">Including event types added later.</span>

@@ -14,7 +14,14 @@ import { VerifyHelp } from "./verify-help";
 
 type EndpointRow = Endpoint & {
   stats: { delivered: number; failed: number; pending: number };
-  lastDelivery: { id: string; status: "PENDING" | "DELIVERED" | "FAILED"; lastStatusCode: number | null; attemptCount: number; eventType: string; createdAt: string } | null;
+  lastDelivery: {
+    id: string;
+    status: "PENDING" | "DELIVERED" | "FAILED";
+    lastStatusCode: number | null;
+    attemptCount: number;
+    eventType: string;
+    createdAt: string;
+  } | null;
 };
 
 function useRefreshWebhooks() {
@@ -55,7 +62,9 @@ function EnabledSwitch({ endpoint }: { endpoint: EndpointRow }) {
           endpoint.enabled ? "bg-brand-600" : "bg-slate-300",
         )}
       >
-        <span className={cx("inline-block h-5 w-5 rounded-full bg-white shadow transition-transform", endpoint.enabled ? "translate-x-5" : "translate-x-0.5")} />
+        <span
+          className={cx("inline-block h-5 w-5 rounded-full bg-white shadow transition-transform", endpoint.enabled ? "translate-x-5" : "translate-x-0.5")}
+        />
       </button>
     </div>
   );
@@ -168,7 +177,10 @@ function DeleteDialog({ target, onClose }: { target: EndpointRow | null; onClose
                   const r = await remove.mutateAsync({ mode, endpointId: target.id });
                   close();
                   void refresh();
-                  toast("success", `Endpoint deleted${r.stoppedDeliveries ? `; ${r.stoppedDeliveries} pending ${r.stoppedDeliveries === 1 ? "delivery" : "deliveries"} stopped` : ""}.`);
+                  toast(
+                    "success",
+                    `Endpoint deleted${r.stoppedDeliveries ? `; ${r.stoppedDeliveries} pending ${r.stoppedDeliveries === 1 ? "delivery" : "deliveries"} stopped` : ""}.`,
+                  );
                 } catch (err) {
                   setError(errorInfo(err).message);
                   void refresh();
@@ -189,7 +201,17 @@ const STATUS_OPTIONS = [
   ...WEBHOOK_DELIVERY_STATUSES.map((s) => ({ value: s, label: s === "PENDING" ? "Pending (queued or retrying)" : s === "DELIVERED" ? "Delivered" : "Failed" })),
 ];
 
-function Deliveries({ endpoints, endpointFilter, setEndpointFilter, headingRef }: { endpoints: EndpointRow[]; endpointFilter: string; setEndpointFilter: (v: string) => void; headingRef: React.RefObject<HTMLHeadingElement | null> }) {
+function Deliveries({
+  endpoints,
+  endpointFilter,
+  setEndpointFilter,
+  headingRef,
+}: {
+  endpoints: EndpointRow[];
+  endpointFilter: string;
+  setEndpointFilter: (v: string) => void;
+  headingRef: React.RefObject<HTMLHeadingElement | null>;
+}) {
   const trpc = useTRPC();
   const { mode } = useMode();
   const refresh = useRefreshWebhooks();
@@ -209,7 +231,10 @@ function Deliveries({ endpoints, endpointFilter, setEndpointFilter, headingRef }
   );
   const items = deliveries.data?.pages.flatMap((p) => p.items) ?? [];
   const filtered = Boolean(endpointFilter || status);
-  const endpointOptions = [{ value: "", label: "All endpoints" }, ...endpoints.map((e) => ({ value: e.id, label: e.description ? `${e.description} (${e.url})` : e.url }))];
+  const endpointOptions = [
+    { value: "", label: "All endpoints" },
+    ...endpoints.map((e) => ({ value: e.id, label: e.description ? `${e.description} (${e.url})` : e.url })),
+  ];
 
   return (
     <section className="rounded-lg border border-slate-200 bg-white" aria-labelledby="deliveries-heading">
@@ -220,7 +245,13 @@ function Deliveries({ endpoints, endpointFilter, setEndpointFilter, headingRef }
           </h2>
           <p className="mt-0.5 text-sm text-slate-500">Every event sent to your endpoints, newest first, with each attempt.</p>
         </div>
-        <Button variant="secondary" size="sm" onClick={() => void deliveries.refetch()} loading={deliveries.isRefetching && !deliveries.isFetchingNextPage} disabled={deliveries.isLoading}>
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => void deliveries.refetch()}
+          loading={deliveries.isRefetching && !deliveries.isFetchingNextPage}
+          disabled={deliveries.isLoading}
+        >
           Refresh
         </Button>
       </header>
@@ -256,7 +287,9 @@ function Deliveries({ endpoints, endpointFilter, setEndpointFilter, headingRef }
             </EmptyState>
           ) : (
             <EmptyState title="No deliveries yet">
-              {endpoints.length ? "Send a test event to an endpoint, or make a payment: each event sent shows up here." : "Add an endpoint, then send it a test event."}
+              {endpoints.length
+                ? "Send a test event to an endpoint, or make a payment: each event sent shows up here."
+                : "Add an endpoint, then send it a test event."}
             </EmptyState>
           )}
         </div>
@@ -295,7 +328,9 @@ export function WebhooksView() {
     trpc.webhooks.list.queryOptions(
       { mode },
       // A test event is attempted within a second or so: show its result on the endpoint without a reload.
-      { refetchInterval: (q) => (q.state.data?.endpoints.some((e) => e.lastDelivery?.status === "PENDING" && e.lastDelivery.attemptCount === 0) ? 1500 : false) },
+      {
+        refetchInterval: (q) => (q.state.data?.endpoints.some((e) => e.lastDelivery?.status === "PENDING" && e.lastDelivery.attemptCount === 0) ? 1500 : false),
+      },
     ),
   );
   const [editing, setEditing] = useState<EndpointRow | null>(null);
@@ -319,7 +354,11 @@ export function WebhooksView() {
         title="Webhooks"
         description={`Endpoints that receive ${mode} events, signed with your ${mode} signing secret.`}
         actions={
-          <Button onClick={() => setAdding(true)} disabled={!list.data || full} title={full ? `At most ${list.data?.maxEndpoints} endpoints per mode` : undefined}>
+          <Button
+            onClick={() => setAdding(true)}
+            disabled={!list.data || full}
+            title={full ? `At most ${list.data?.maxEndpoints} endpoints per mode` : undefined}
+          >
             Add endpoint
           </Button>
         }

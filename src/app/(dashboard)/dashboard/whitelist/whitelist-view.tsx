@@ -97,7 +97,15 @@ function AddEntryForm({ full, entryCount }: { full: boolean; entryCount: number 
         error={errors.ip}
         hint="IPv4 or IPv6; a range must start at its first address."
       />
-      <Field label="Label (optional)" name="label" placeholder="e.g. Production server" maxLength={110} value={form.label} onChange={set("label")} error={errors.label} />
+      <Field
+        label="Label (optional)"
+        name="label"
+        placeholder="e.g. Production server"
+        maxLength={110}
+        value={form.label}
+        onChange={set("label")}
+        error={errors.label}
+      />
       <Button type="submit" className="sm:mt-6" loading={add.isPending} disabled={full}>
         Add
       </Button>
@@ -211,9 +219,9 @@ function Enforcement({ on, listEmpty }: { on: boolean; listEmpty: boolean }) {
             Also enforce on /v1 and KYC APIs
           </p>
           <p id="enforce-desc" className="mt-1">
-            Payments (<code className="font-mono text-xs">/api/checkout</code>, <code className="font-mono text-xs">/api/payments</code>) always check this list. Turn
-            this on to also refuse identity, employment (<code className="font-mono text-xs">/v1</code>) and KYC (<code className="font-mono text-xs">/api/kyc</code>)
-            calls from addresses not on it. Applies to sandbox and live.
+            Payments (<code className="font-mono text-xs">/api/checkout</code>, <code className="font-mono text-xs">/api/payments</code>) always check this
+            list. Turn this on to also refuse identity, employment (<code className="font-mono text-xs">/v1</code>) and KYC (
+            <code className="font-mono text-xs">/api/kyc</code>) calls from addresses not on it. Applies to sandbox and live.
           </p>
         </div>
         <button
@@ -240,8 +248,8 @@ function Enforcement({ on, listEmpty }: { on: boolean; listEmpty: boolean }) {
             </Notice>
           ) : (
             <p className="text-sm text-slate-600">
-              Within a second, /v1 and KYC requests from addresses not on the list get <code className="font-mono text-xs">403 IP_NOT_WHITELISTED</code>. Make sure
-              every server that calls them is listed.
+              Within a second, /v1 and KYC requests from addresses not on the list get <code className="font-mono text-xs">403 IP_NOT_WHITELISTED</code>. Make
+              sure every server that calls them is listed.
             </p>
           )}
           <div className="flex justify-end gap-2">
@@ -275,10 +283,15 @@ export function WhitelistView() {
       ) : (
         <div className="space-y-6">
           {data.enforceOnAllApis && data.entries.length === 0 && (
-            <Notice tone="error">Your whitelist is empty and enforced on every API: all /v1, KYC and payments calls are being refused. Add your server’s IP.</Notice>
+            <Notice tone="error">
+              Your whitelist is empty and enforced on every API: all /v1, KYC and payments calls are being refused. Add your server’s IP.
+            </Notice>
           )}
           <CurrentIp ip={data.currentIp} listed={data.currentIpListed} />
-          <Card title={`Addresses (${data.entries.length})`} description={data.entries.length >= data.maxEntries ? `The list is full (${data.maxEntries}); remove an entry or use a CIDR range.` : undefined}>
+          <Card
+            title={`Addresses (${data.entries.length})`}
+            description={data.entries.length >= data.maxEntries ? `The list is full (${data.maxEntries}); remove an entry or use a CIDR range.` : undefined}
+          >
             <div className="space-y-5">
               <AddEntryForm full={data.entries.length >= data.maxEntries} entryCount={data.entries.length} />
               <EntryList entries={data.entries} enforceOnAllApis={data.enforceOnAllApis} />

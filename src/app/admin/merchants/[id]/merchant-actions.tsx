@@ -54,9 +54,7 @@ export function MerchantActions({ merchant }: { merchant: Target }) {
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap gap-2">
-        {!live && (
-          <Button onClick={() => setOpen("approve")}>Approve go-live</Button>
-        )}
+        {!live && <Button onClick={() => setOpen("approve")}>Approve go-live</Button>}
         {suspended ? (
           <Button variant="secondary" onClick={() => setOpen("reinstate")}>
             Reinstate
@@ -106,8 +104,8 @@ export function MerchantActions({ merchant }: { merchant: Target }) {
           }}
         >
           <p className="text-sm text-slate-700">
-            Every API call from {merchant.name} is refused with <code className="text-xs">MERCHANT_SUSPENDED</code> until you reinstate it. The merchant can still sign in to
-            the dashboard.
+            Every API call from {merchant.name} is refused with <code className="text-xs">MERCHANT_SUSPENDED</code> until you reinstate it. The merchant can
+            still sign in to the dashboard.
           </p>
           <Field
             label="Reason"

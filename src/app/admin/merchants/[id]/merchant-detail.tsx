@@ -87,13 +87,14 @@ export function MerchantDetail({ merchantId }: { merchantId: string }) {
         {m.status === "SUSPENDED" && (
           <Notice tone="error">
             <span className="font-medium">Suspended</span>
-            {m.suspension ? ` on ${formatDateTime(m.suspension.at)} by ${m.suspension.by}: ${m.suspension.reason ?? "no reason given"}.` : "."} Every API call is refused
-            with <code className="text-xs">MERCHANT_SUSPENDED</code>.
+            {m.suspension ? ` on ${formatDateTime(m.suspension.at)} by ${m.suspension.by}: ${m.suspension.reason ?? "no reason given"}.` : "."} Every API call
+            is refused with <code className="text-xs">MERCHANT_SUSPENDED</code>.
           </Notice>
         )}
         {m.goLive.state === "requested" && (
           <Notice tone="warning">
-            <span className="font-medium">Go-live requested on {formatDateTime(m.goLive.requestedAt)}.</span> Check the details here, then approve under Operator actions.
+            <span className="font-medium">Go-live requested on {formatDateTime(m.goLive.requestedAt)}.</span> Check the details here, then approve under
+            Operator actions.
           </Notice>
         )}
       </div>
@@ -113,7 +114,12 @@ export function MerchantDetail({ merchantId }: { merchantId: string }) {
                 ["Joined", formatDate(m.createdAt)],
                 ["Two-factor sign-in", m.totpEnabled ? "On" : "Off"],
                 ...(m.lockedUntil
-                  ? ([[m.lockedClients === 1 ? "Sign-in locked for one address until" : `Sign-in locked for ${m.lockedClients} addresses until`, formatDateTime(m.lockedUntil)]] as [string, React.ReactNode][])
+                  ? ([
+                      [
+                        m.lockedClients === 1 ? "Sign-in locked for one address until" : `Sign-in locked for ${m.lockedClients} addresses until`,
+                        formatDateTime(m.lockedUntil),
+                      ],
+                    ] as [string, React.ReactNode][])
                   : []),
               ]}
             />
@@ -140,9 +146,10 @@ export function MerchantDetail({ merchantId }: { merchantId: string }) {
           <Card title="Wallets and usage">
             <Facts
               rows={[
-                ...m.wallets.map(
-                  (w): [string, React.ReactNode] => [`${w.mode === "live" ? "Live" : "Sandbox"} wallet`, w.exists ? rupees.format(w.balancePaise / 100) : "Opens at go-live"],
-                ),
+                ...m.wallets.map((w): [string, React.ReactNode] => [
+                  `${w.mode === "live" ? "Live" : "Sandbox"} wallet`,
+                  w.exists ? rupees.format(w.balancePaise / 100) : "Opens at go-live",
+                ]),
                 ["API calls, last 7 days", formatCount(m.usage.last7Days)],
                 ["Sandbox calls, all time", formatCount(m.usage.sandbox)],
                 ["Live calls, all time", formatCount(m.usage.live)],

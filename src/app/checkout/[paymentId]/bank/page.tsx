@@ -26,7 +26,14 @@ export default async function MockBankPage({ params }: Params) {
   return (
     <CheckoutFrame sandbox>
       <TrpcProviders>
-        <MockBank paymentId={payment.id} token={token} state={state} merchantName={merchant.label} orderId={payment.orderId} amountLabel={formatRupees(payment.amountPaise)} />
+        <MockBank
+          paymentId={payment.id}
+          token={token}
+          state={state}
+          merchantName={merchant.label}
+          orderId={payment.orderId}
+          amountLabel={formatRupees(payment.amountPaise)}
+        />
       </TrpcProviders>
     </CheckoutFrame>
   );

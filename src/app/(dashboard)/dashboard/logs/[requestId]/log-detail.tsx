@@ -66,7 +66,9 @@ export function LogDetail({ requestId, id }: { requestId: string; id?: string })
         {code === "NOT_FOUND" || code === "BAD_REQUEST" ? (
           <EmptyState title={`No request ${requestId} in ${modeName} mode`}>
             <p>
-              {liveEnabled ? `It may have been made with your ${mode === "live" ? "sandbox" : "live"} keys: switch mode at the top of the page, or ` : "Check the id, or "}
+              {liveEnabled
+                ? `It may have been made with your ${mode === "live" ? "sandbox" : "live"} keys: switch mode at the top of the page, or `
+                : "Check the id, or "}
               <Link href={`/dashboard/logs?requestId=${encodeURIComponent(requestId)}`} className="text-brand-600 hover:underline">
                 search the request logs
               </Link>
@@ -119,7 +121,9 @@ export function LogDetail({ requestId, id }: { requestId: string; id?: string })
             <Row label="Client IP">
               <span className="font-mono text-[13px]">{r.clientIp}</span>
             </Row>
-            <Row label="User agent">{r.userAgent ? <span className="break-all font-mono text-[13px]">{r.userAgent}</span> : <span className="text-slate-500">Not sent</span>}</Row>
+            <Row label="User agent">
+              {r.userAgent ? <span className="break-all font-mono text-[13px]">{r.userAgent}</span> : <span className="text-slate-500">Not sent</span>}
+            </Row>
             <Row label="API key">
               {r.apiKey ? (
                 <span className="inline-flex flex-wrap items-center gap-2">
@@ -138,7 +142,10 @@ export function LogDetail({ requestId, id }: { requestId: string; id?: string })
             <ul className="space-y-1 text-sm">
               {r.sameRequestId.map((o) => (
                 <li key={o.id}>
-                  <Link href={`/dashboard/logs/${encodeURIComponent(r.requestId)}?id=${encodeURIComponent(o.id)}`} className="inline-flex flex-wrap items-center gap-2 text-brand-600 hover:underline">
+                  <Link
+                    href={`/dashboard/logs/${encodeURIComponent(r.requestId)}?id=${encodeURIComponent(o.id)}`}
+                    className="inline-flex flex-wrap items-center gap-2 text-brand-600 hover:underline"
+                  >
                     <span>{formatIst(o.createdAt)}</span>
                     <span className="font-mono text-xs">
                       {o.method} {o.path}
@@ -151,8 +158,8 @@ export function LogDetail({ requestId, id }: { requestId: string; id?: string })
           </Card>
         )}
         <p className="text-xs text-slate-500">
-          Bodies are shown as stored: secrets, OTPs, Aadhaar numbers, photos, addresses and card details are redacted before anything is written. Request headers
-          are not stored.
+          Bodies are shown as stored: secrets, OTPs, Aadhaar numbers, photos, addresses and card details are redacted before anything is written. Request
+          headers are not stored.
         </p>
         <div className="grid items-start gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
           <Body title="Request body" body={r.requestBody} />

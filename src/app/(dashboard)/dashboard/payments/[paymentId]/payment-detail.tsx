@@ -75,7 +75,7 @@ function Timeline({ d }: { d: Detail }) {
               </time>
             </div>
             <p className="mt-1 text-sm text-slate-700">
-              {label ?? (e.toStatus === "FAILED" && attempt?.errorMessage ? attempt.errorMessage : e.reason ?? "Status changed")}
+              {label ?? (e.toStatus === "FAILED" && attempt?.errorMessage ? attempt.errorMessage : (e.reason ?? "Status changed"))}
               {e.fromStatus && <span className="text-slate-400"> · from {e.fromStatus.toLowerCase()}</span>}
             </p>
             {(e.reason && !label) || attempt ? (
@@ -100,7 +100,9 @@ function Attempts({ d }: { d: Detail }) {
   if (d.attempts.length === 0) {
     return <EmptyState title="No attempts yet">The customer has not started paying on the checkout page.</EmptyState>;
   }
-  const status = (s: string) => <Badge tone={s === "SUCCESS" ? "green" : s === "FAILED" ? "red" : "blue"}>{s === "SUCCESS" ? "Succeeded" : s === "FAILED" ? "Failed" : "Pending"}</Badge>;
+  const status = (s: string) => (
+    <Badge tone={s === "SUCCESS" ? "green" : s === "FAILED" ? "red" : "blue"}>{s === "SUCCESS" ? "Succeeded" : s === "FAILED" ? "Failed" : "Pending"}</Badge>
+  );
   return (
     <>
       <div className="hidden md:block">
@@ -187,9 +189,7 @@ function Webhooks({ d, refresh }: { d: Detail; refresh: () => unknown }) {
             <span className="text-xs text-slate-500">{formatIst(w.createdAt, true)}</span>
           </h3>
           {w.deliveries.length === 0 ? (
-            <p className="mt-1 text-sm text-slate-500">
-              Not sent: no enabled endpoint was subscribed to this event when it happened.
-            </p>
+            <p className="mt-1 text-sm text-slate-500">Not sent: no enabled endpoint was subscribed to this event when it happened.</p>
           ) : (
             <ul className="-mx-4 mt-2 divide-y divide-slate-100 border-y border-slate-100 sm:mx-0 sm:rounded-md sm:border">
               {w.deliveries.map((x) => (
@@ -200,7 +200,9 @@ function Webhooks({ d, refresh }: { d: Detail; refresh: () => unknown }) {
         </section>
       ))}
       {deliveries.length > 0 && (
-        <p className="text-xs text-slate-500">Resend sends the same event (same id and body) again; your endpoint should ignore event ids it has already handled.</p>
+        <p className="text-xs text-slate-500">
+          Resend sends the same event (same id and body) again; your endpoint should ignore event ids it has already handled.
+        </p>
       )}
     </div>
   );
