@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { filtersFromQuery, filtersToQuery } from "@/lib/url-filters";
 
 // Browser-safe: the request-log filters, shared by the filter form (client validation) and logs.list.
 
@@ -33,13 +34,17 @@ const logFilterFields = {
   requestId: requestIdSchema.optional(),
 };
 
-const datesInOrder = (f: { from?: string; to?: string }) => !f.from || !f.to || f.from <= f.to;
-const datesOutOfOrder = { path: ["to"], message: "The end date is before the start date" };
+/** A filter's IST day range must not end before it starts; the error sits on `to`. */
+export const withDatesInOrder = <S extends z.ZodType<{ from?: string; to?: string }>>(schema: S) =>
+  schema.refine((f) => !f.from || !f.to || f.from <= f.to, { path: ["to"], message: "The end date is before the start date" });
 
-export const logFiltersSchema = z.object(logFilterFields).refine(datesInOrder, datesOutOfOrder);
+/** A list's filters plus its page: the procedure's input. */
+export const withPage = <T extends z.ZodRawShape>(fields: T) => z.object({ ...fields, cursor: cursorSchema.optional(), limit: limitSchema });
+
+export const logFiltersSchema = withDatesInOrder(z.object(logFilterFields));
 export type LogFilters = z.infer<typeof logFiltersSchema>;
 
-export const logsListInput = z.object({ ...logFilterFields, cursor: cursorSchema.optional(), limit: limitSchema }).refine(datesInOrder, datesOutOfOrder);
+export const logsListInput = withDatesInOrder(withPage(logFilterFields));
 
 export const logsGetInput = z.object({
   requestId: requestIdSchema,
@@ -47,36 +52,11 @@ export const logsGetInput = z.object({
   id: z.string().max(64).optional(),
 });
 
+/** The filters' URL query names (the status class is `status`). */
+const LOG_QUERY_NAMES = { path: "path", statusClass: "status", from: "from", to: "to", requestId: "requestId" } as const;
+
 /** Filters as they appear in the page's URL query; unknown or empty values are dropped. */
-export function logFiltersFromQuery(q: { get(name: string): string | null }): { filters: LogFilters; errors: Record<string, string> } {
-  const raw = {
-    path: q.get("path") || undefined,
-    statusClass: q.get("status") || undefined,
-    from: q.get("from") || undefined,
-    to: q.get("to") || undefined,
-    requestId: q.get("requestId") || undefined,
-  };
-  const parsed = logFiltersSchema.safeParse(raw);
-  if (parsed.success) return { filters: parsed.data, errors: {} };
-  const errors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0] ?? "form"), i.message]));
-  // Keep the valid filters so one bad parameter in a shared link does not hide everything else.
-  const filters: LogFilters = {};
-  for (const [k, v] of Object.entries(raw)) {
-    if (v === undefined || k in errors) continue;
-    const one = logFiltersSchema.safeParse({ [k]: v });
-    if (one.success) Object.assign(filters, one.data);
-  }
-  return { filters, errors };
-}
+export const logFiltersFromQuery = (q: { get(name: string): string | null }) => filtersFromQuery<LogFilters>(logFiltersSchema, LOG_QUERY_NAMES, q);
 
 /** The URL query for a set of filters (the same names logFiltersFromQuery reads). */
-export function logFiltersToQuery(f: LogFilters): string {
-  const q = new URLSearchParams();
-  if (f.path) q.set("path", f.path);
-  if (f.statusClass) q.set("status", f.statusClass);
-  if (f.from) q.set("from", f.from);
-  if (f.to) q.set("to", f.to);
-  if (f.requestId) q.set("requestId", f.requestId);
-  const s = q.toString();
-  return s ? `?${s}` : "";
-}
+export const logFiltersToQuery = (f: LogFilters) => filtersToQuery(f, LOG_QUERY_NAMES);

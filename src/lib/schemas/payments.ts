@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { PAGE_SIZE, cursorSchema, istDateSchema, limitSchema } from "@/lib/schemas/logs";
+import { PAGE_SIZE, istDateSchema, withDatesInOrder, withPage } from "@/lib/schemas/logs";
+import { filtersFromQuery, filtersToQuery } from "@/lib/url-filters";
 
 // Browser-safe: the payments list filters, shared by the filter form, payments.list and the CSV export.
 
@@ -28,48 +29,20 @@ const paymentFilterFields = {
   to: istDateSchema.optional(),
 };
 
-const datesInOrder = (f: { from?: string; to?: string }) => !f.from || !f.to || f.from <= f.to;
-const datesOutOfOrder = { path: ["to"], message: "The end date is before the start date" };
-
-export const paymentFiltersSchema = z.object(paymentFilterFields).refine(datesInOrder, datesOutOfOrder);
+export const paymentFiltersSchema = withDatesInOrder(z.object(paymentFilterFields));
 export type PaymentFilters = z.infer<typeof paymentFiltersSchema>;
 
-export const paymentsListInput = z
-  .object({ ...paymentFilterFields, cursor: cursorSchema.optional(), limit: limitSchema })
-  .refine(datesInOrder, datesOutOfOrder);
+export const paymentsListInput = withDatesInOrder(withPage(paymentFilterFields));
 
 export const paymentsGetInput = z.object({ paymentId: paymentIdSchema });
 
-/** Filters as they appear in a URL query (the page and the CSV export read the same names). */
-export function paymentFiltersFromQuery(q: { get(name: string): string | null }): { filters: PaymentFilters; errors: Record<string, string> } {
-  const raw = {
-    status: q.get("status") || undefined,
-    orderId: q.get("orderId") || undefined,
-    from: q.get("from") || undefined,
-    to: q.get("to") || undefined,
-  };
-  const parsed = paymentFiltersSchema.safeParse(raw);
-  if (parsed.success) return { filters: parsed.data, errors: {} };
-  const errors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0] ?? "form"), i.message]));
-  // Keep the valid filters so one bad parameter in a shared link does not hide everything else.
-  const filters: PaymentFilters = {};
-  for (const [k, v] of Object.entries(raw)) {
-    if (v === undefined || k in errors) continue;
-    const one = paymentFiltersSchema.safeParse({ [k]: v });
-    if (one.success) Object.assign(filters, one.data);
-  }
-  return { filters, errors };
-}
+const PAYMENT_QUERY_NAMES = { status: "status", orderId: "orderId", from: "from", to: "to" } as const;
 
-export function paymentFiltersToQuery(f: PaymentFilters, extra: Record<string, string> = {}): string {
-  const q = new URLSearchParams(extra);
-  if (f.status) q.set("status", f.status);
-  if (f.orderId) q.set("orderId", f.orderId);
-  if (f.from) q.set("from", f.from);
-  if (f.to) q.set("to", f.to);
-  const s = q.toString();
-  return s ? `?${s}` : "";
-}
+/** Filters as they appear in a URL query (the page and the CSV export read the same names). */
+export const paymentFiltersFromQuery = (q: { get(name: string): string | null }) =>
+  filtersFromQuery<PaymentFilters>(paymentFiltersSchema, PAYMENT_QUERY_NAMES, q);
+
+export const paymentFiltersToQuery = (f: PaymentFilters, extra: Record<string, string> = {}) => filtersToQuery(f, PAYMENT_QUERY_NAMES, extra);
 
 /** Human labels for the status filter and badges. */
 export const PAYMENT_STATUS_LABELS: Record<PaymentStatusValue, string> = {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { cursorSchema, limitSchema } from "@/lib/schemas/logs";
+import { withPage } from "@/lib/schemas/logs";
+import { filtersFromQuery, filtersToQuery } from "@/lib/url-filters";
 
 // Browser-safe: the verification-history filters, shared by the search form and verifications.list.
 
@@ -26,4 +27,14 @@ export const verificationFiltersSchema = z.object({
   subject: verificationSubjectSchema.optional(),
 });
 
-export const verificationsListInput = verificationFiltersSchema.extend({ cursor: cursorSchema.optional(), limit: limitSchema });
+export const verificationsListInput = withPage(verificationFiltersSchema.shape);
+
+export type VerificationFilters = z.output<typeof verificationFiltersSchema>;
+
+const VERIFICATION_QUERY_NAMES = { subject: "subject", kind: "kind" } as const;
+
+/** Filters as they appear in the page's URL query. */
+export const verificationFiltersFromQuery = (q: { get(name: string): string | null }) =>
+  filtersFromQuery<VerificationFilters>(verificationFiltersSchema, VERIFICATION_QUERY_NAMES, q);
+
+export const verificationFiltersToQuery = (f: VerificationFilters) => filtersToQuery(f, VERIFICATION_QUERY_NAMES);

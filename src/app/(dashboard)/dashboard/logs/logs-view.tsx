@@ -2,12 +2,12 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useMemo, useState } from "react";
-import { Button, Card, EmptyState, ErrorState, Field, LoadingState, Notice, PageHeader, Table, Td, Th, cx, LoadMoreFooter } from "@/components/ui";
+import { useRouter } from "next/navigation";
+import { FilterPanel, InvalidFiltersNotice, ListBody, RefreshButton, useFilterDraft, useUrlFilters } from "@/components/dashboard/list-page";
+import { Field, PageHeader, Table, Td, Th } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
 import { PAGE_SIZE, logFiltersFromQuery, logFiltersSchema, logFiltersToQuery, type LogFilters } from "@/lib/schemas/logs";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { useTRPC } from "@/lib/trpc/client";
 import { CopyIconButton, HttpStatusBadge, SelectField, formatIst, formatLatency } from "./parts";
 
 const STATUS_OPTIONS = [
@@ -20,96 +20,56 @@ const STATUS_OPTIONS = [
 type Draft = { path: string; statusClass: string; from: string; to: string; requestId: string };
 
 function FilterForm({ initial, onApply, onClear }: { initial: LogFilters; onApply: (f: LogFilters) => void; onClear: () => void }) {
-  const [draft, setDraft] = useState<Draft>({
-    path: initial.path ?? "",
-    statusClass: initial.statusClass ?? "",
-    from: initial.from ?? "",
-    to: initial.to ?? "",
-    requestId: initial.requestId ?? "",
-  });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const activeCount = Object.values(initial).filter(Boolean).length;
-  const active = activeCount > 0;
-  // On a phone the form folds away behind a button so the results come first.
-  const [open, setOpen] = useState(false);
-  const set = (k: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement>) => setDraft((d) => ({ ...d, [k]: e.target.value }));
-
-  function submit(e: React.FormEvent) {
-    e.preventDefault();
-    const raw = Object.fromEntries(Object.entries(draft).filter(([, v]) => v.trim() !== ""));
-    const parsed = logFiltersSchema.safeParse(raw);
-    if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0] ?? "form"), i.message])));
-      return;
-    }
-    setErrors({});
-    onApply(parsed.data);
-  }
+  const { draft, errors, set, setValue, submit } = useFilterDraft<Draft, LogFilters>(
+    { path: initial.path ?? "", statusClass: initial.statusClass ?? "", from: initial.from ?? "", to: initial.to ?? "", requestId: initial.requestId ?? "" },
+    logFiltersSchema,
+    onApply,
+  );
 
   return (
-    <div className="mb-4">
-      <div className="flex flex-wrap items-center gap-2 lg:hidden">
-        <Button type="button" variant="secondary" aria-expanded={open} aria-controls="log-filters" onClick={() => setOpen((o) => !o)}>
-          {open ? "Hide filters" : active ? `Filters (${activeCount})` : "Filters"}
-        </Button>
-        {active && !open && (
-          <Button type="button" variant="ghost" onClick={onClear}>
-            Clear filters
-          </Button>
-        )}
+    <FilterPanel
+      id="log-filters"
+      label="Filter requests"
+      activeCount={Object.values(initial).filter(Boolean).length}
+      onSubmit={submit}
+      onClear={onClear}
+      hint="Path matches text anywhere in the path or query string (case-sensitive). Dates are whole IST days."
+    >
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,1.3fr)_minmax(0,1.2fr)_minmax(0,1.2fr)_minmax(0,2fr)]">
+        <Field
+          className="col-span-2 lg:col-span-1"
+          label="Path"
+          name="path"
+          placeholder="/v1/identity"
+          value={draft.path}
+          onChange={set("path")}
+          error={errors.path}
+          spellCheck={false}
+        />
+        <SelectField
+          className="col-span-2 lg:col-span-1"
+          label="Status"
+          name="status"
+          value={draft.statusClass}
+          onChange={setValue("statusClass")}
+          options={STATUS_OPTIONS}
+          error={errors.statusClass}
+        />
+        <Field label="From (IST)" name="from" type="date" value={draft.from} onChange={set("from")} error={errors.from} />
+        <Field label="To (IST)" name="to" type="date" value={draft.to} onChange={set("to")} error={errors.to} min={draft.from || undefined} />
+        <Field
+          className="col-span-2 lg:col-span-1"
+          label="Request id"
+          name="requestId"
+          placeholder="req_…"
+          value={draft.requestId}
+          onChange={set("requestId")}
+          error={errors.requestId}
+          spellCheck={false}
+          autoComplete="off"
+        />
       </div>
-      <form
-        id="log-filters"
-        onSubmit={submit}
-        noValidate
-        aria-label="Filter requests"
-        className={cx("mt-3 rounded-lg border border-slate-200 bg-white p-4 lg:mt-0 lg:block", open ? "block" : "hidden")}
-      >
-        <div className="grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,1.3fr)_minmax(0,1.2fr)_minmax(0,1.2fr)_minmax(0,2fr)]">
-          <Field
-            className="col-span-2 lg:col-span-1"
-            label="Path"
-            name="path"
-            placeholder="/v1/identity"
-            value={draft.path}
-            onChange={set("path")}
-            error={errors.path}
-            spellCheck={false}
-          />
-          <SelectField
-            className="col-span-2 lg:col-span-1"
-            label="Status"
-            name="status"
-            value={draft.statusClass}
-            onChange={(v) => setDraft((d) => ({ ...d, statusClass: v }))}
-            options={STATUS_OPTIONS}
-            error={errors.statusClass}
-          />
-          <Field label="From (IST)" name="from" type="date" value={draft.from} onChange={set("from")} error={errors.from} />
-          <Field label="To (IST)" name="to" type="date" value={draft.to} onChange={set("to")} error={errors.to} min={draft.from || undefined} />
-          <Field
-            className="col-span-2 lg:col-span-1"
-            label="Request id"
-            name="requestId"
-            placeholder="req_…"
-            value={draft.requestId}
-            onChange={set("requestId")}
-            error={errors.requestId}
-            spellCheck={false}
-            autoComplete="off"
-          />
-        </div>
-        <div className="mt-3 flex flex-wrap items-center gap-2">
-          <Button type="submit">Apply filters</Button>
-          {active && (
-            <Button type="button" variant="ghost" onClick={onClear}>
-              Clear filters
-            </Button>
-          )}
-          <p className="text-xs text-slate-500">Path matches text anywhere in the path or query string (case-sensitive). Dates are whole IST days.</p>
-        </div>
-      </form>
-    </div>
+    </FilterPanel>
   );
 }
 
@@ -215,18 +175,11 @@ function LogsList({ items }: { items: LogItem[] }) {
 export function LogsView() {
   const { mode } = useMode();
   const trpc = useTRPC();
-  const router = useRouter();
-  const pathname = usePathname();
-  const searchParams = useSearchParams();
-  const queryKey = searchParams.toString();
-  const { filters, errors: urlErrors } = useMemo(() => logFiltersFromQuery(new URLSearchParams(queryKey)), [queryKey]);
-  const hasFilters = Object.values(filters).some(Boolean);
-
+  const { filters, urlErrors, queryKey, hasFilters, apply, clear } = useUrlFilters(logFiltersFromQuery, logFiltersToQuery);
   const logs = useInfiniteQuery(
     trpc.logs.list.infiniteQueryOptions({ mode, ...filters, limit: PAGE_SIZE }, { getNextPageParam: (last) => last.nextCursor ?? undefined }),
   );
   const items = logs.data?.pages.flatMap((p) => p.items) ?? [];
-  const apply = (f: LogFilters) => router.push(`${pathname}${logFiltersToQuery(f)}`);
   const modeName = mode === "live" ? "live" : "sandbox";
 
   return (
@@ -234,58 +187,37 @@ export function LogsView() {
       <PageHeader
         title="Request logs"
         description={`Every REST call made with your ${modeName} keys, newest first. Bodies are stored redacted.`}
-        actions={
-          <Button variant="secondary" onClick={() => void logs.refetch()} loading={logs.isRefetching && !logs.isFetchingNextPage} disabled={logs.isLoading}>
-            Refresh
-          </Button>
-        }
+        actions={<RefreshButton query={logs} />}
       />
       {/* Re-mounted when the URL changes so the form always shows the filters in effect. */}
-      <FilterForm key={queryKey} initial={filters} onApply={apply} onClear={() => router.push(pathname)} />
-      {Object.keys(urlErrors).length > 0 && (
-        <div className="mb-4">
-          <Notice tone="warning">Some filters in this link were not valid and are ignored: {Object.values(urlErrors).join("; ")}.</Notice>
-        </div>
-      )}
-      <Card>
-        {logs.isLoading ? (
-          <LoadingState label="Loading requests…" />
-        ) : logs.isError && !logs.data ? (
-          <ErrorState message={errorInfo(logs.error).message} onRetry={() => void logs.refetch()} />
-        ) : items.length === 0 ? (
-          hasFilters ? (
-            <EmptyState title="No requests match these filters">
-              <Button variant="secondary" className="mt-3" onClick={() => router.push(pathname)}>
-                Clear filters
-              </Button>
-            </EmptyState>
-          ) : (
-            <EmptyState title={`No API calls in ${modeName} mode yet`}>
-              <p>
-                Calls with your {modeName} keys appear here as they happen. Get a key on the{" "}
-                <Link href="/dashboard/keys" className="text-brand-600 hover:underline">
-                  API keys
-                </Link>{" "}
-                page and see the{" "}
-                <Link href="/docs" className="text-brand-600 hover:underline">
-                  API docs
-                </Link>
-                .
-              </p>
-            </EmptyState>
-          )
-        ) : (
-          <>
-            <div className="hidden lg:block">
-              <LogsTable items={items} />
-            </div>
-            <div className="lg:hidden">
-              <LogsList items={items} />
-            </div>
-            <LoadMoreFooter count={items.length} noun={["request", "requests"]} query={logs} />
-          </>
-        )}
-      </Card>
+      <FilterForm key={queryKey} initial={filters} onApply={apply} onClear={clear} />
+      <InvalidFiltersNotice errors={urlErrors} />
+      <ListBody
+        query={logs}
+        items={items}
+        loadingLabel="Loading requests…"
+        filtered={hasFilters}
+        emptyFiltered={{ title: "No requests match these filters", onClear: clear }}
+        emptyNone={{
+          title: `No API calls in ${modeName} mode yet`,
+          children: (
+            <p>
+              Calls with your {modeName} keys appear here as they happen. Get a key on the{" "}
+              <Link href="/dashboard/keys" className="text-brand-600 hover:underline">
+                API keys
+              </Link>{" "}
+              page and see the{" "}
+              <Link href="/docs" className="text-brand-600 hover:underline">
+                API docs
+              </Link>
+              .
+            </p>
+          ),
+        }}
+        table={(rows) => <LogsTable items={rows} />}
+        list={(rows) => <LogsList items={rows} />}
+        noun={["request", "requests"]}
+      />
     </>
   );
 }

@@ -2,9 +2,10 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useMemo, useState } from "react";
-import { Button, Card, EmptyState, ErrorState, Field, LoadingState, Notice, PageHeader, Table, Td, Th, cx, useToast, LoadMoreFooter } from "@/components/ui";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { FilterPanel, InvalidFiltersNotice, ListBody, RefreshButton, useFilterDraft, useUrlFilters } from "@/components/dashboard/list-page";
+import { Button, Field, PageHeader, Table, Td, Th, useToast } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
 import { formatRupees } from "@/lib/money";
 import {
@@ -16,7 +17,7 @@ import {
   paymentFiltersToQuery,
   type PaymentFilters,
 } from "@/lib/schemas/payments";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { useTRPC } from "@/lib/trpc/client";
 import { CopyIconButton, SelectField, formatIst } from "../logs/parts";
 import { PaymentStatusBadge, methodLabel } from "./parts";
 
@@ -25,79 +26,46 @@ const STATUS_OPTIONS = [{ value: "", label: "Any status" }, ...PAYMENT_STATUSES.
 type Draft = { status: string; orderId: string; from: string; to: string };
 
 function FilterForm({ initial, onApply, onClear }: { initial: PaymentFilters; onApply: (f: PaymentFilters) => void; onClear: () => void }) {
-  const [draft, setDraft] = useState<Draft>({ status: initial.status ?? "", orderId: initial.orderId ?? "", from: initial.from ?? "", to: initial.to ?? "" });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const activeCount = Object.values(initial).filter(Boolean).length;
-  // On a phone the form folds away behind a button so the results come first.
-  const [open, setOpen] = useState(false);
-  const set = (k: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement>) => setDraft((d) => ({ ...d, [k]: e.target.value }));
-
-  function submit(e: React.FormEvent) {
-    e.preventDefault();
-    const raw = Object.fromEntries(Object.entries(draft).filter(([, v]) => v.trim() !== ""));
-    const parsed = paymentFiltersSchema.safeParse(raw);
-    if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0] ?? "form"), i.message])));
-      return;
-    }
-    setErrors({});
-    onApply(parsed.data);
-  }
+  const { draft, errors, set, setValue, submit } = useFilterDraft<Draft, PaymentFilters>(
+    { status: initial.status ?? "", orderId: initial.orderId ?? "", from: initial.from ?? "", to: initial.to ?? "" },
+    paymentFiltersSchema,
+    onApply,
+  );
 
   return (
-    <div className="mb-4">
-      <div className="flex flex-wrap items-center gap-2 lg:hidden">
-        <Button type="button" variant="secondary" aria-expanded={open} aria-controls="payment-filters" onClick={() => setOpen((o) => !o)}>
-          {open ? "Hide filters" : activeCount ? `Filters (${activeCount})` : "Filters"}
-        </Button>
-        {activeCount > 0 && !open && (
-          <Button type="button" variant="ghost" onClick={onClear}>
-            Clear filters
-          </Button>
-        )}
+    <FilterPanel
+      id="payment-filters"
+      label="Filter payments"
+      activeCount={Object.values(initial).filter(Boolean).length}
+      onSubmit={submit}
+      onClear={onClear}
+      hint="The order id must match exactly. Dates are whole IST days."
+    >
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,1.2fr)_minmax(0,2fr)_minmax(0,1.2fr)_minmax(0,1.2fr)]">
+        <SelectField
+          className="col-span-2 lg:col-span-1"
+          label="Status"
+          name="status"
+          value={draft.status}
+          onChange={setValue("status")}
+          options={STATUS_OPTIONS}
+          error={errors.status}
+        />
+        <Field
+          className="col-span-2 lg:col-span-1"
+          label="Order id"
+          name="orderId"
+          placeholder="ORDER_123"
+          value={draft.orderId}
+          onChange={set("orderId")}
+          error={errors.orderId}
+          spellCheck={false}
+          autoComplete="off"
+        />
+        <Field label="From (IST)" name="from" type="date" value={draft.from} onChange={set("from")} error={errors.from} />
+        <Field label="To (IST)" name="to" type="date" value={draft.to} onChange={set("to")} error={errors.to} min={draft.from || undefined} />
       </div>
-      <form
-        id="payment-filters"
-        onSubmit={submit}
-        noValidate
-        aria-label="Filter payments"
-        className={cx("mt-3 rounded-lg border border-slate-200 bg-white p-4 lg:mt-0 lg:block", open ? "block" : "hidden")}
-      >
-        <div className="grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,1.2fr)_minmax(0,2fr)_minmax(0,1.2fr)_minmax(0,1.2fr)]">
-          <SelectField
-            className="col-span-2 lg:col-span-1"
-            label="Status"
-            name="status"
-            value={draft.status}
-            onChange={(v) => setDraft((d) => ({ ...d, status: v }))}
-            options={STATUS_OPTIONS}
-            error={errors.status}
-          />
-          <Field
-            className="col-span-2 lg:col-span-1"
-            label="Order id"
-            name="orderId"
-            placeholder="ORDER_123"
-            value={draft.orderId}
-            onChange={set("orderId")}
-            error={errors.orderId}
-            spellCheck={false}
-            autoComplete="off"
-          />
-          <Field label="From (IST)" name="from" type="date" value={draft.from} onChange={set("from")} error={errors.from} />
-          <Field label="To (IST)" name="to" type="date" value={draft.to} onChange={set("to")} error={errors.to} min={draft.from || undefined} />
-        </div>
-        <div className="mt-3 flex flex-wrap items-center gap-2">
-          <Button type="submit">Apply filters</Button>
-          {activeCount > 0 && (
-            <Button type="button" variant="ghost" onClick={onClear}>
-              Clear filters
-            </Button>
-          )}
-          <p className="text-xs text-slate-500">The order id must match exactly. Dates are whole IST days.</p>
-        </div>
-      </form>
-    </div>
+    </FilterPanel>
   );
 }
 
@@ -240,18 +208,11 @@ function ExportButton({ query }: { query: string }) {
 export function PaymentsView() {
   const { mode } = useMode();
   const trpc = useTRPC();
-  const router = useRouter();
-  const pathname = usePathname();
-  const searchParams = useSearchParams();
-  const queryKey = searchParams.toString();
-  const { filters, errors: urlErrors } = useMemo(() => paymentFiltersFromQuery(new URLSearchParams(queryKey)), [queryKey]);
-  const hasFilters = Object.values(filters).some(Boolean);
-
+  const { filters, urlErrors, queryKey, hasFilters, apply, clear } = useUrlFilters(paymentFiltersFromQuery, paymentFiltersToQuery);
   const payments = useInfiniteQuery(
     trpc.payments.list.infiniteQueryOptions({ mode, ...filters, limit: PAGE_SIZE }, { getNextPageParam: (last) => last.nextCursor ?? undefined }),
   );
   const items = payments.data?.pages.flatMap((p) => p.items) ?? [];
-  const apply = (f: PaymentFilters) => router.push(`${pathname}${paymentFiltersToQuery(f)}`);
   const modeName = mode === "live" ? "live" : "sandbox";
 
   return (
@@ -262,60 +223,36 @@ export function PaymentsView() {
         actions={
           <div className="flex flex-wrap gap-2">
             <ExportButton query={paymentFiltersToQuery(filters, { mode })} />
-            <Button
-              variant="secondary"
-              onClick={() => void payments.refetch()}
-              loading={payments.isRefetching && !payments.isFetchingNextPage}
-              disabled={payments.isLoading}
-            >
-              Refresh
-            </Button>
+            <RefreshButton query={payments} />
           </div>
         }
       />
       {/* Re-mounted when the URL changes so the form always shows the filters in effect. */}
-      <FilterForm key={queryKey} initial={filters} onApply={apply} onClear={() => router.push(pathname)} />
-      {Object.keys(urlErrors).length > 0 && (
-        <div className="mb-4">
-          <Notice tone="warning">Some filters in this link were not valid and are ignored: {Object.values(urlErrors).join("; ")}.</Notice>
-        </div>
-      )}
-      <Card>
-        {payments.isLoading ? (
-          <LoadingState label="Loading payments…" />
-        ) : payments.isError && !payments.data ? (
-          <ErrorState message={errorInfo(payments.error).message} onRetry={() => void payments.refetch()} />
-        ) : items.length === 0 ? (
-          hasFilters ? (
-            <EmptyState title="No payments match these filters">
-              <Button variant="secondary" className="mt-3" onClick={() => router.push(pathname)}>
-                Clear filters
-              </Button>
-            </EmptyState>
-          ) : (
-            <EmptyState title={`No ${modeName} payments yet`}>
-              <p>
-                Create one from your server with <code className="font-mono text-xs">POST /api/checkout</code> and your {modeName} keys; it appears here at
-                once. See the{" "}
-                <Link href="/docs" className="text-brand-600 hover:underline">
-                  API docs
-                </Link>
-                .
-              </p>
-            </EmptyState>
-          )
-        ) : (
-          <>
-            <div className="hidden lg:block">
-              <PaymentsTable items={items} />
-            </div>
-            <div className="lg:hidden">
-              <PaymentsList items={items} />
-            </div>
-            <LoadMoreFooter count={items.length} noun={["payment", "payments"]} query={payments} />
-          </>
-        )}
-      </Card>
+      <FilterForm key={queryKey} initial={filters} onApply={apply} onClear={clear} />
+      <InvalidFiltersNotice errors={urlErrors} />
+      <ListBody
+        query={payments}
+        items={items}
+        loadingLabel="Loading payments…"
+        filtered={hasFilters}
+        emptyFiltered={{ title: "No payments match these filters", onClear: clear }}
+        emptyNone={{
+          title: `No ${modeName} payments yet`,
+          children: (
+            <p>
+              Create one from your server with <code className="font-mono text-xs">POST /api/checkout</code> and your {modeName} keys; it appears here at once.
+              See the{" "}
+              <Link href="/docs" className="text-brand-600 hover:underline">
+                API docs
+              </Link>
+              .
+            </p>
+          ),
+        }}
+        table={(rows) => <PaymentsTable items={rows} />}
+        list={(rows) => <PaymentsList items={rows} />}
+        noun={["payment", "payments"]}
+      />
     </>
   );
 }

@@ -2,44 +2,20 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useMemo, useState } from "react";
-import { Badge, Button, Card, EmptyState, ErrorState, Field, LoadingState, Notice, PageHeader, Table, Td, Th, LoadMoreFooter } from "@/components/ui";
+import { useState } from "react";
+import { InvalidFiltersNotice, ListBody, RefreshButton, fieldErrors, useUrlFilters } from "@/components/dashboard/list-page";
+import { Badge, Button, Field, PageHeader, Table, Td, Th } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
 import { PAGE_SIZE } from "@/lib/schemas/logs";
-import { verificationFiltersSchema } from "@/lib/schemas/verifications";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { verificationFiltersFromQuery, verificationFiltersSchema, verificationFiltersToQuery, type VerificationFilters } from "@/lib/schemas/verifications";
+import { useTRPC } from "@/lib/trpc/client";
 import { SelectField, formatIst } from "../logs/parts";
-
-type Filters = { kind?: "PAN" | "EPFO"; subject?: string };
 
 const KIND_OPTIONS = [
   { value: "", label: "PAN and EPFO" },
   { value: "PAN", label: "PAN" },
   { value: "EPFO", label: "EPFO" },
 ];
-
-/** Filters from the URL query; an invalid value is dropped and reported. */
-function filtersFromQuery(q: URLSearchParams): { filters: Filters; invalid: string[] } {
-  const filters: Filters = {};
-  const invalid: string[] = [];
-  for (const name of ["kind", "subject"] as const) {
-    const v = q.get(name);
-    if (!v) continue;
-    const one = verificationFiltersSchema.safeParse({ [name]: v });
-    if (one.success) Object.assign(filters, one.data);
-    else invalid.push(name);
-  }
-  return { filters, invalid };
-}
-
-function toQuery(f: Filters): string {
-  const q = new URLSearchParams();
-  if (f.subject) q.set("subject", f.subject);
-  if (f.kind) q.set("kind", f.kind);
-  const s = q.toString();
-  return s ? `?${s}` : "";
-}
 
 const OUTCOME_TONES: Record<string, "green" | "amber" | "red" | "slate"> = {
   VALID: "green",
@@ -94,7 +70,7 @@ type Item = {
 const logHref = (requestId: string) => `/dashboard/logs/${encodeURIComponent(requestId)}`;
 const subjectHref = (subject: string) => `/dashboard/verifications?subject=${encodeURIComponent(subject)}`;
 
-function SearchForm({ initial, onApply, onClear }: { initial: Filters; onApply: (f: Filters) => void; onClear: () => void }) {
+function SearchForm({ initial, onApply, onClear }: { initial: VerificationFilters; onApply: (f: VerificationFilters) => void; onClear: () => void }) {
   const [subject, setSubject] = useState(initial.subject ?? "");
   const [kind, setKind] = useState<string>(initial.kind ?? "");
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -103,10 +79,7 @@ function SearchForm({ initial, onApply, onClear }: { initial: Filters; onApply: 
   function submit(e: React.FormEvent) {
     e.preventDefault();
     const parsed = verificationFiltersSchema.safeParse({ subject: subject.trim() || undefined, kind: kind || undefined });
-    if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0] ?? "form"), i.message])));
-      return;
-    }
+    if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
     setErrors({});
     onApply(parsed.data);
   }
@@ -238,14 +211,8 @@ function VerificationsList({ items }: { items: Item[] }) {
 export function VerificationsView() {
   const { mode } = useMode();
   const trpc = useTRPC();
-  const router = useRouter();
-  const pathname = usePathname();
-  const searchParams = useSearchParams();
-  const queryKey = searchParams.toString();
-  const { filters, invalid } = useMemo(() => filtersFromQuery(new URLSearchParams(queryKey)), [queryKey]);
-  const hasFilters = Boolean(filters.kind || filters.subject);
+  const { filters, urlErrors, queryKey, hasFilters, apply, clear } = useUrlFilters(verificationFiltersFromQuery, verificationFiltersToQuery);
   const modeName = mode === "live" ? "live" : "sandbox";
-
   const list = useInfiniteQuery(
     trpc.verifications.list.infiniteQueryOptions({ mode, ...filters, limit: PAGE_SIZE }, { getNextPageParam: (last) => last.nextCursor ?? undefined }),
   );
@@ -256,56 +223,38 @@ export function VerificationsView() {
       <PageHeader
         title="Verifications"
         description={`PAN and EPFO checks made with your ${modeName} keys, newest first.`}
-        actions={
-          <Button variant="secondary" onClick={() => void list.refetch()} loading={list.isRefetching && !list.isFetchingNextPage} disabled={list.isLoading}>
-            Refresh
-          </Button>
-        }
+        actions={<RefreshButton query={list} />}
       />
-      <SearchForm key={queryKey} initial={filters} onApply={(f) => router.push(`${pathname}${toQuery(f)}`)} onClear={() => router.push(pathname)} />
-      {invalid.length > 0 && (
-        <div className="mb-4">
-          <Notice tone="warning">Ignored an invalid {invalid.join(" and ")} in this link.</Notice>
-        </div>
-      )}
-      <Card>
-        {list.isLoading ? (
-          <LoadingState label="Loading verifications…" />
-        ) : list.isError && !list.data ? (
-          <ErrorState message={errorInfo(list.error).message} onRetry={() => void list.refetch()} />
-        ) : items.length === 0 ? (
-          hasFilters ? (
-            <EmptyState
-              title={`No ${[filters.kind, "checks"].filter(Boolean).join(" ")}${filters.subject ? ` of ${filters.subject}` : ""} in ${modeName} mode`}
-            >
-              <Button variant="secondary" className="mt-3" onClick={() => router.push(pathname)}>
-                Show all checks
-              </Button>
-            </EmptyState>
-          ) : (
-            <EmptyState title={`No verifications in ${modeName} mode yet`}>
-              <p>
-                Calls to <code className="font-mono text-xs">/v1/identity/pan/verify</code> and{" "}
-                <code className="font-mono text-xs">/v1/employment/epfo/verify</code> appear here. See the{" "}
-                <Link href="/docs" className="text-brand-600 hover:underline">
-                  API docs
-                </Link>
-                .
-              </p>
-            </EmptyState>
-          )
-        ) : (
-          <>
-            <div className="hidden lg:block">
-              <VerificationsTable items={items} />
-            </div>
-            <div className="lg:hidden">
-              <VerificationsList items={items} />
-            </div>
-            <LoadMoreFooter count={items.length} noun={["check", "checks"]} query={list} note=" · name match: 90+ match, 70–89.99 partial, below 70 no match" />
-          </>
-        )}
-      </Card>
+      <SearchForm key={queryKey} initial={filters} onApply={apply} onClear={clear} />
+      <InvalidFiltersNotice errors={urlErrors} />
+      <ListBody
+        query={list}
+        items={items}
+        loadingLabel="Loading verifications…"
+        filtered={hasFilters}
+        emptyFiltered={{
+          title: `No ${[filters.kind, "checks"].filter(Boolean).join(" ")}${filters.subject ? ` of ${filters.subject}` : ""} in ${modeName} mode`,
+          clearLabel: "Show all checks",
+          onClear: clear,
+        }}
+        emptyNone={{
+          title: `No verifications in ${modeName} mode yet`,
+          children: (
+            <p>
+              Calls to <code className="font-mono text-xs">/v1/identity/pan/verify</code> and{" "}
+              <code className="font-mono text-xs">/v1/employment/epfo/verify</code> appear here. See the{" "}
+              <Link href="/docs" className="text-brand-600 hover:underline">
+                API docs
+              </Link>
+              .
+            </p>
+          ),
+        }}
+        table={(rows) => <VerificationsTable items={rows} />}
+        list={(rows) => <VerificationsList items={rows} />}
+        noun={["check", "checks"]}
+        note=" · name match: 90+ match, 70–89.99 partial, below 70 no match"
+      />
     </>
   );
 }
