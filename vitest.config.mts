@@ -25,6 +25,8 @@ export default defineConfig({
           // each file has its own server, database and ports. (Measured: 6 min → under 4 on 2 cores.)
           fileParallelism: true,
           maxWorkers: 2,
+          // Run after the unit project when both are started together (`vitest run`).
+          sequence: { groupOrder: 1 },
         },
       },
     ],
