@@ -83,3 +83,9 @@ export function whitelistEntryCreatedAt(merchantId: string, cidr: string): Date 
 export function setCheckoutFrameOrigins(merchantId: string, origins: string | null): void {
   withDb((db) => db.prepare("UPDATE Merchant SET checkoutFrameOrigins = ? WHERE id = ?").run(origins, merchantId));
 }
+
+/** Bodies of the email kept in the outbox for this recipient, oldest first (the e2e server has no SMTP). */
+export function outboxBodiesTo(to: string): string[] {
+  const rows = withDb((db) => db.prepare("SELECT body FROM EmailMessage WHERE \"to\" = ? ORDER BY rowid").all(to)) as { body: string | null }[];
+  return rows.map((r) => r.body ?? "");
+}
