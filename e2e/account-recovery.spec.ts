@@ -35,7 +35,10 @@ async function signUp(page: Page, m: Merchant) {
   await page.getByLabel("Work email").fill(m.email);
   await page.getByLabel("Password").fill(m.password);
   await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByRole("dialog", { name: "Your sandbox API key" }).getByRole("button", { name: /saved it/i }).click();
+  await page
+    .getByRole("dialog", { name: "Your sandbox API key" })
+    .getByRole("button", { name: /saved it/i })
+    .click();
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
@@ -208,7 +211,10 @@ test("a suspended merchant reads a banner and a read-only dashboard until reinst
   await page.getByRole("button", { name: "Create key" }).first().click();
   await page.getByRole("dialog", { name: "Create a sandbox key" }).getByLabel("Label").fill("After reinstatement");
   await page.getByRole("dialog", { name: "Create a sandbox key" }).getByRole("button", { name: "Create key" }).click();
-  await page.getByRole("dialog", { name: /key/i }).getByRole("button", { name: /saved it/i }).click();
+  await page
+    .getByRole("dialog", { name: /key/i })
+    .getByRole("button", { name: /saved it/i })
+    .click();
   await expect(page.getByRole("heading", { name: "After reinstatement" })).toBeVisible();
   expect(apiKeysOf(merchantId)).toHaveLength(2);
 });

@@ -86,6 +86,6 @@ export function setCheckoutFrameOrigins(merchantId: string, origins: string | nu
 
 /** Bodies of the email kept in the outbox for this recipient, oldest first (the e2e server has no SMTP). */
 export function outboxBodiesTo(to: string): string[] {
-  const rows = withDb((db) => db.prepare("SELECT body FROM EmailMessage WHERE \"to\" = ? ORDER BY rowid").all(to)) as { body: string | null }[];
+  const rows = withDb((db) => db.prepare('SELECT body FROM EmailMessage WHERE "to" = ? ORDER BY rowid').all(to)) as { body: string | null }[];
   return rows.map((r) => r.body ?? "");
 }
