@@ -66,6 +66,8 @@ export default defineConfig({
       NEXTAUTH_URL: BASE_URL,
       // Sandbox webhooks to the tests' own loopback receivers.
       WEBHOOK_SANDBOX_ALLOW_LOOPBACK: "true",
+      // Every spec signs up its own merchants from this one address.
+      SIGNUPS_PER_ADDRESS_PER_HOUR: "1000",
     },
   },
 });

@@ -27,6 +27,8 @@ export default defineConfig({
           maxWorkers: 2,
           // Run after the unit project when both are started together (`vitest run`).
           sequence: { groupOrder: 1 },
+          // Suites sign up many merchants from one address; the limit has a test of its own.
+          env: { SIGNUPS_PER_ADDRESS_PER_HOUR: "10000" },
         },
       },
     ],

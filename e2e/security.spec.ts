@@ -1,4 +1,5 @@
 import http from "node:http";
+import net from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import { setCheckoutFrameOrigins } from "./helpers/db";
 import { createCheckout, demoCredentials } from "./helpers/merchant";
@@ -93,7 +94,7 @@ test.describe("browser security headers", () => {
   test("the hosted checkout is framed only by the origins its merchant lists", async ({ page, request }) => {
     const payment = await createCheckout(request);
     const checkoutUrl = new URL(payment.checkoutUrl).pathname;
-    const site = await startFramingSite(new URL(checkoutUrl, test.info().project.use.baseURL).toString());
+    const site = await startFramingSite(payment.checkoutUrl);
     try {
       // Nobody by default: the browser refuses to render the page inside the shop's frame.
       const denied = await request.get(checkoutUrl);
@@ -115,5 +116,66 @@ test.describe("browser security headers", () => {
       setCheckoutFrameOrigins(demoCredentials().merchantId, null);
       site.close();
     }
+  });
+});
+
+/** Sends raw bytes to the e2e server and collects the answer: until the socket closes, a whole answer has come, or `waitMs` passes. */
+function rawExchange(baseURL: string, text: string, waitMs = 3000): Promise<{ answer: string; closed: boolean }> {
+  const port = Number(new URL(baseURL).port);
+  return new Promise((resolve) => {
+    let answer = "";
+    const socket = net.connect({ host: "127.0.0.1", port }, () => socket.write(text));
+    const done = (closed: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ answer, closed });
+    };
+    const timer = setTimeout(() => done(false), waitMs);
+    socket.on("data", (c) => {
+      answer += c.toString();
+      // A complete answer: its head, and as many body bytes as it announced.
+      const head = answer.indexOf("\r\n\r\n");
+      const length = Number(/content-length: (\d+)/i.exec(answer)?.[1] ?? NaN);
+      if (head !== -1 && Buffer.byteLength(answer.slice(head + 4)) >= length) done(false);
+    });
+    socket.on("close", () => done(true));
+    socket.on("error", () => undefined);
+  });
+}
+
+test.describe("requests the pages never see", () => {
+  test("an Upgrade request is answered like any request, not held open", async ({ baseURL }) => {
+    for (const path of ["/api/health", "/v1/identity/pan/verify", "/favicon.ico", "/checkout/pay_1_nothing"]) {
+      const { answer } = await rawExchange(baseURL!, `GET ${path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n`);
+      expect(answer, path).toMatch(/^HTTP\/1\.1 \d{3}/);
+    }
+  });
+
+  test("odd methods, broken encodings and absolute-form targets get a clear 4xx, never a 500", async ({ baseURL }) => {
+    const cases: [string, number][] = [
+      ["TRACE /api/trpc/account.me HTTP/1.1", 405],
+      ["GET /checkout/%ff HTTP/1.1", 400],
+      ["GET /dashboard/logs/% HTTP/1.1", 400],
+      ["GET http://evil.example/login HTTP/1.1", 400],
+    ];
+    for (const [line, status] of cases) {
+      const { answer } = await rawExchange(baseURL!, `${line}\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(answer.slice(0, 12), line).toBe(`HTTP/1.1 ${status}`);
+      expect(answer, line).toContain('"success":false');
+    }
+  });
+
+  test("the dashboard's endpoints take small bodies and small batches only", async ({ request }) => {
+    const big = await request.post("/api/trpc/security.requestPasswordReset", {
+      headers: { "Content-Type": "application/json", "x-parakh-csrf": "1" },
+      data: { email: `${"a".repeat(100_000)}@example.com` },
+    });
+    expect(big.status()).toBe(413);
+    const form = await request.post("/api/auth/callback/merchant", { headers: { "Content-Type": "application/json" }, data: "{" });
+    expect(form.status()).toBe(415);
+    const calls = Array.from({ length: 11 }, () => "account.me").join(",");
+    const input = JSON.stringify(Object.fromEntries(Array.from({ length: 11 }, (_, i) => [i, {}])));
+    const batch = await request.get(`/api/trpc/${calls}?batch=1&input=${encodeURIComponent(input)}`);
+    expect(batch.status()).toBe(400);
   });
 });

@@ -32,6 +32,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(0).default(10_000),
   /** Requests with invalid credentials per client address per minute before 429 (0 = no limit). */
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(30),
+  /** Dashboard sign-ups per client address per hour (each creates keys and a funded sandbox wallet). */
+  SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(10),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(2557),
   /** Longest the audit writer waits to group records into one commit. */
   AUDIT_FLUSH_MS: z.coerce.number().min(0).max(1000).default(0),
@@ -138,6 +140,7 @@ function buildConfig(source: NodeJS.ProcessEnv) {
       .filter(Boolean),
     rateLimitPerSecond: env.RATE_LIMIT_PER_SECOND,
     authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE,
+    signupsPerAddressPerHour: env.SIGNUPS_PER_ADDRESS_PER_HOUR,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     auditFlushMs: env.AUDIT_FLUSH_MS,
     authCachePollMs: env.AUTH_CACHE_POLL_MS,

@@ -21,6 +21,8 @@ delete process.env.BASE_URL;
 // requireUser (server components) reads the session through next-auth and redirects through Next.
 const nextAuthSession = vi.hoisted(() => ({ current: null as null | { user: Record<string, unknown> } }));
 vi.mock("next-auth", async (importOriginal) => ({ ...(await importOriginal<object>()), getServerSession: async () => nextAuthSession.current }));
+// Layouts learn the page's path from a header the server sets; here no page was asked for.
+vi.mock("next/headers", () => ({ headers: async () => new Headers() }));
 vi.mock("next/navigation", () => ({
   redirect: (url: string) => {
     throw new Error(`REDIRECT ${url}`);

@@ -99,11 +99,11 @@ describe("REST door against a stranger", () => {
     );
     const growth = databaseBytes() - before;
     expect(growth).toBeLessThan(1024 * 1024);
-    // Every request is on record; the first refusals are 401, past the per-address limit 429.
+    // The first refusals are recorded (401, bodies not kept), and the first 429 that says the
+    // address went over its limit; the refusals after it are answered and counted, not stored.
     const rows = await db.auditLog.findMany({ where: { clientIp: "127.0.0.5" }, select: { requestBody: true, status: true } });
-    expect(rows).toHaveLength(500);
     expect(rows.filter((r) => r.status === 401)).toHaveLength(30);
-    expect(rows.filter((r) => r.status === 429)).toHaveLength(470);
+    expect(rows.filter((r) => r.status === 429)).toHaveLength(1);
     expect(rows.every((r) => r.requestBody === null)).toBe(true);
     // A client may see its connection closed before the answer (the server stops reading), never another status.
     expect(statuses.every((s) => s === 401 || s === 429 || s === -1)).toBe(true);
@@ -134,6 +134,54 @@ describe("REST door against a stranger", () => {
     expect(ok.status).toBe(200);
   });
 
+  it("counts unknown routes and wrong methods toward the same limit, and keeps their records short", async () => {
+    const longPath = `/api/payments/${"x".repeat(15_000)}/status`;
+    const agent = "a".repeat(600);
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const r = await rawRequest(
+        i % 2 ? "POST" : "GET",
+        i % 2 ? longPath : `/v1/nothing/${"y".repeat(15_000)}`,
+        i % 2 ? {} : undefined,
+        { "User-Agent": agent },
+        "127.0.0.8",
+      );
+      statuses.push(r.status);
+      if (r.status !== 429) expect(r.json.error.message.length).toBeLessThan(400);
+    }
+    expect(statuses.slice(0, 30).every((s) => s === 404 || s === 405)).toBe(true);
+    expect(statuses.slice(30).every((s) => s === 429)).toBe(true);
+    const rows = await db.auditLog.findMany({ where: { userAgent: { startsWith: "aaaa" } }, select: { path: true, userAgent: true, status: true } });
+    expect(rows).toHaveLength(31);
+    for (const r of rows) {
+      expect(r.path.length).toBeLessThanOrEqual(256);
+      expect(r.userAgent!.length).toBeLessThanOrEqual(256);
+    }
+  });
+
+  it("keeps only an excerpt of a refused body, counted in bytes", async () => {
+    // 786 KB of three-byte characters: under the 1 MiB body limit, refused for its 100-character name limit.
+    const r = await request(server.url, "/v1/identity/pan/verify", {
+      body: { pan: "ABCPK1234F", name: "一".repeat(262_000) },
+      headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "X-Request-Id": "cjk-excerpt-1" },
+    });
+    expect(r.status).toBe(400);
+    const row = await db.auditLog.findFirst({ where: { requestId: "cjk-excerpt-1" } });
+    expect(Buffer.byteLength(row!.requestBody!)).toBeLessThanOrEqual(9 * 1024);
+    expect(JSON.parse(row!.requestBody!)).toMatchObject({ truncated: true, originalBytes: expect.any(Number) });
+  });
+
+  it("refuses JSON nested too deeply with VALIDATION_ERROR, not a 500", async () => {
+    const deep = `{"pan":"ABCPK1234F","x":${"[".repeat(10_000)}${"]".repeat(10_000)}}`;
+    const r = await request(server.url, "/v1/identity/pan/verify", {
+      rawBody: deep,
+      headers: { Authorization: `Bearer ${m.sandbox.secretKey}`, "Content-Type": "application/json" },
+    });
+    expect(r.status).toBe(400);
+    expect(r.json).toMatchObject({ status: "error", error: { code: "VALIDATION_ERROR" } });
+    expect(server.logs()).not.toMatch(/Maximum call stack/);
+  });
+
   it("keeps at most 1 KiB of a very long URL in the audit record", async () => {
     const long = `/v1/identity/pan/verify?${"x".repeat(8000)}`;
     const r = await request(server.url, long, {
@@ -151,12 +199,14 @@ describe("REST door against a stranger", () => {
     rawPath: string,
     body: unknown,
     headers: Record<string, string>,
+    localAddress?: string,
   ): Promise<{ status: number; headers: http.IncomingHttpHeaders; json: any }> {
     return new Promise((resolve, reject) => {
       const payload = body === undefined ? "" : JSON.stringify(body);
       const req = http.request(
         {
           host: "127.0.0.1",
+          localAddress,
           port: server.port,
           path: rawPath,
           method,

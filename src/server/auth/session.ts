@@ -1,5 +1,7 @@
 import { getServerSession } from "next-auth";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { safeNextPath } from "@/lib/safe-next";
 import { authOptions, type Role } from "@/server/auth/options";
 import { sessionIsCurrent } from "@/server/services/accounts/sessions";
 import { getServices } from "@/server/services";
@@ -8,8 +10,12 @@ function signInUrl(role: Role, next: string, ended = false) {
   return `/login?next=${encodeURIComponent(next)}${role === "admin" ? "&as=admin" : ""}${ended ? "&ended=1" : ""}`;
 }
 
-/** The signed-in user of a server component, or a redirect to /login (also when the session was revoked). */
-export async function requireUser(role: Role, next: string) {
+/**
+ * The signed-in user of a server component, or a redirect to /login (also when the session was
+ * revoked) that comes back to the page asked for, or to `fallback`.
+ */
+export async function requireUser(role: Role, fallback: string) {
+  const next = safeNextPath((await headers()).get("x-parakh-page-path"), fallback);
   const session = await getServerSession(authOptions());
   if (!session?.user?.id || session.user.role !== role) redirect(signInUrl(role, next));
   if (!(await sessionIsCurrent(getServices().db, role, session.user.id, session.user.sessionVersion))) redirect(signInUrl(role, next, true));

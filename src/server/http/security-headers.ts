@@ -57,6 +57,8 @@ export function pageSecurityHeaders(opts: PageSecurityOptions): Record<string, s
 
 /** The payment id of a hosted checkout path (`/checkout/<id>` and its sub-pages), if any. */
 export function checkoutPaymentIdOf(pathname: string): string | null {
+  // Dot segments (in any encoding) could lead from a checkout path to another page: no framing then.
+  if (/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(pathname)) return null;
   const m = /^\/checkout\/(pay_[A-Za-z0-9_]{1,80})(?:\/|$)/.exec(pathname);
   return m ? m[1]! : null;
 }

@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import { restRouter } from "@/server/api/rest-router";
@@ -19,10 +20,12 @@ import { ensureDemoMerchant, type DemoCredentials } from "@/server/services/merc
 import { panVerifyRequestExample } from "@/server/rest/openapi-examples";
 import { serveDocsAsset } from "@/server/http/static-docs";
 import { guardConnections } from "@/server/http/connection-guard";
+import { pageRequestProblem } from "@/server/http/page-guard";
 import { API_CONTENT_SECURITY_POLICY, baseSecurityHeaders, checkoutPaymentIdOf, newNonce, pageSecurityHeaders } from "@/server/http/security-headers";
 import { checkoutFrameAncestors } from "@/server/services/merchants/checkout-framing";
 import { createJobRunner } from "@/server/jobs/handlers";
 import { purgeFinishedJobs } from "@/server/jobs/queue";
+import { purgeOldEmails } from "@/server/services/email/email";
 
 export interface StartOptions {
   dev: boolean;
@@ -33,6 +36,8 @@ export interface StartOptions {
 
 /** Header through which pages learn the client IP this server resolved (never taken from the client). */
 export const CLIENT_IP_HEADER = "x-parakh-client-ip";
+/** Header through which layouts learn the page's own path and query (for "sign in, then back here"). */
+export const PAGE_PATH_HEADER = "x-parakh-page-path";
 
 const RETENTION_INTERVAL_MS = 6 * 60 * 60 * 1000;
 const FINISHED_JOB_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -101,7 +106,11 @@ export async function startParakh(opts: StartOptions) {
   let nextUpgrade: ((req: IncomingMessage, socket: import("node:stream").Duplex, head: Buffer) => Promise<void>) | undefined;
   if (opts.servePages) {
     const { default: next } = await import("next");
-    const app = next({ dev: opts.dev, dir: path.resolve(process.cwd()), hostname: config.host, port: config.port });
+    // Next attaches its own 'upgrade' listener to the server of the first request it handles, and
+    // leaves every upgrade it does not recognise open for good. It gets an inert emitter instead:
+    // this server decides what an Upgrade request means (see below).
+    const inert = new EventEmitter() as unknown as http.Server;
+    const app = next({ dev: opts.dev, dir: path.resolve(process.cwd()), hostname: config.host, port: config.port, httpServer: inert });
     await app.prepare();
     nextHandler = app.getRequestHandler();
     nextUpgrade = app.getUpgradeHandler();
@@ -173,7 +182,19 @@ export async function startParakh(opts: StartOptions) {
       const { status, body } = errorPayload(new AppError("NOT_FOUND", "This instance serves the API only."), requestId);
       return sendJson(res, status, body);
     }
+    const problem = pageRequestProblem(req, pathname);
+    if (problem) {
+      // Whatever body was announced is not read: the connection closes after the answer.
+      res.setHeader("Connection", "close");
+      const { status, body } = errorPayload(problem, requestId);
+      return sendJson(res, status, body);
+    }
     req.headers[CLIENT_IP_HEADER] = clientIp;
+    // Next's own data requests carry _rsc; the page to come back to does not.
+    req.headers[PAGE_PATH_HEADER] = url
+      .replace(/([?&])_rsc=[^&]*&?/, "$1")
+      .replace(/[?&]$/, "")
+      .slice(0, 2000);
     handlePage(req, res, pathname, nextHandler).catch((err) => {
       log.error("page handler failed", { err });
       if (!res.headersSent) {
@@ -190,9 +211,13 @@ export async function startParakh(opts: StartOptions) {
   server.setTimeout(config.http.idleTimeoutMs);
   server.maxConnections = config.http.maxConnections;
   guardConnections(server, { maxPerAddress: config.http.maxConnectionsPerIp });
-  if (nextUpgrade) {
+  // Only development has a websocket (Next's reload channel). Without an 'upgrade' listener Node
+  // answers an Upgrade request as a plain request; with one, every other upgrade would be a socket
+  // nobody reads or closes, so those are dropped at once.
+  if (nextUpgrade && opts.dev) {
     server.on("upgrade", (req, socket, head) => {
-      // A websocket (development reloads) may stay quiet for long; the idle timeout is for HTTP.
+      if (!(req.url ?? "").startsWith("/_next/webpack-hmr")) return void socket.destroy();
+      // The reload channel may stay quiet for long; the idle timeout is for HTTP.
       (socket as import("node:net").Socket).setTimeout?.(0);
       void nextUpgrade!(req, socket, head);
     });
@@ -217,7 +242,9 @@ export async function startParakh(opts: StartOptions) {
       const idem = await purgeExpiredIdempotency(services.db);
       // Finished jobs are only history (every payment leaves an expiry job); DEAD ones stay for inspection.
       const jobs = await purgeFinishedJobs(services.db, new Date(Date.now() - FINISHED_JOB_RETENTION_MS));
-      if (audit || idem || jobs) log.info("retention purge", { auditRecords: audit, idempotencyRecords: idem, finishedJobs: jobs });
+      // Reset links in old messages are long dead; the messages themselves are kept 30 days.
+      const emails = await purgeOldEmails(services.db);
+      if (audit || idem || jobs || emails) log.info("retention purge", { auditRecords: audit, idempotencyRecords: idem, finishedJobs: jobs, emails });
     } catch (err) {
       log.warn("retention purge failed", { err });
     }

@@ -61,6 +61,20 @@ function toBits(address: string, family: "ipv4" | "ipv6"): number[] {
   return bits;
 }
 
+/**
+ * The address a limit counts: IPv4 as is, IPv6 by its /64 (one customer's block: counting single
+ * IPv6 addresses would let one client rotate through billions of them).
+ */
+export function rateLimitKey(address: string): string {
+  const ip = normalizeIp(address);
+  if (!ip.includes(":")) return ip;
+  try {
+    return `${expandIpv6(ip).slice(0, 4).join(":")}::/64`;
+  } catch {
+    return ip;
+  }
+}
+
 function expandIpv6(address: string): string[] {
   let addr = address;
   const v4 = addr.match(/(\d+\.\d+\.\d+\.\d+)$/);

@@ -15,8 +15,14 @@ import type { Context } from "@/server/trpc/init";
 
 /** Requests past this are not even drained: the connection is closed after the 413. */
 const DRAIN_LIMIT = 64 * 1024 * 1024;
-/** Longest path kept in an audit record; the rest of a long URL tells nothing a prefix does not. */
+/**
+ * What an audit record keeps of a request. A caller without valid credentials gets a short record;
+ * a refused call (4xx) an excerpt of its body; a served call its body up to the redaction cap.
+ */
 const AUDIT_PATH_CHARS = 1024;
+const STRANGER_PATH_CHARS = 256;
+const STRANGER_AGENT_CHARS = 256;
+const REFUSED_BODY_BYTES = 8 * 1024;
 
 function decodeSafely(segment: string): string {
   try {
@@ -58,6 +64,20 @@ function hasDotSegment(pathname: string): boolean {
     const d = decodeSafely(seg);
     return d === "." || d === "..";
   });
+}
+
+/** No operation's body nests this deep; deeper JSON only serves to exhaust the stack downstream. */
+const MAX_JSON_DEPTH = 32;
+
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(v as object)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 class BodyError extends Error {
@@ -165,8 +185,12 @@ export function createRestDoor(services: AppServices, router: AnyRouter) {
     const realEnd = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
     res.end = ((chunk?: unknown) => {
       if (state.replacementBody !== undefined) chunk = state.replacementBody;
+      // Past its limit a stranger's refusals are counted, not stored: one record a minute says it began.
+      if (state.unrecorded) return realEnd(chunk);
       const text = typeof chunk === "string" ? chunk : Buffer.isBuffer(chunk) ? chunk.toString("utf8") : "";
       const latencyMs = Math.round((performance.now() - state.startedAt) * 100) / 100;
+      const known = state.auth !== null;
+      const pathChars = known ? AUDIT_PATH_CHARS : STRANGER_PATH_CHARS;
       services.auditWriter
         .write({
           requestId: state.requestId,
@@ -174,12 +198,12 @@ export function createRestDoor(services: AppServices, router: AnyRouter) {
           apiKeyId: state.auth?.apiKeyId ?? null,
           mode: state.auth?.mode ?? null,
           method: state.method,
-          path: state.path.length > AUDIT_PATH_CHARS ? state.path.slice(0, AUDIT_PATH_CHARS) : state.path,
+          path: state.path.length > pathChars ? state.path.slice(0, pathChars) : state.path,
           status: res.statusCode,
           latencyMs,
           clientIp: state.clientIp,
-          userAgent: state.userAgent,
-          requestBody: redactedBodyText(state.rawBody),
+          userAgent: known || state.userAgent === null ? state.userAgent : state.userAgent.slice(0, STRANGER_AGENT_CHARS),
+          requestBody: redactedBodyText(state.rawBody, res.statusCode >= 400 ? REFUSED_BODY_BYTES : undefined),
           responseBody: redactedBodyText(text),
           errorCode: state.errorCode,
           createdAt: new Date(),
@@ -253,12 +277,28 @@ export function createRestDoor(services: AppServices, router: AnyRouter) {
     auditThenEnd(state, res);
 
     try {
+      /** A refusal before any credentials were accepted: counted per address, 429 past the limit. */
+      const refuse = (err: AppError, headers: Record<string, string> = {}) => {
+        const verdict = services.failedAuthLimiter.fail(clientIp);
+        if (verdict.wait === 0) return sendError(state, req, res, err, undefined, headers);
+        if (verdict.firstOver) log.warn("address over its limit of refused requests", { clientIp, retryAfterSeconds: verdict.wait });
+        else state.unrecorded = true;
+        return sendError(
+          state,
+          req,
+          res,
+          new AppError("RATE_LIMITED", "Too many refused requests from this address; retry after the time in Retry-After.", {
+            retryAfterSeconds: verdict.wait,
+          }),
+        );
+      };
+
+      const shown = pathname.slice(0, 200);
       const match = hasDotSegment(pathname) ? ({ kind: "none" } as const) : matchRoute(routes, method, pathname);
-      if (match.kind === "none") return sendError(state, req, res, "NOT_FOUND", `No route ${method} ${pathname.slice(0, 200)}.`);
+      if (match.kind === "none") return refuse(new AppError("NOT_FOUND", `No route ${method} ${shown}.`));
       if (match.kind === "wrong-method") {
-        return sendError(state, req, res, "METHOD_NOT_ALLOWED", `${method} is not allowed on ${pathname}; use ${match.allow.join(", ")}.`, {
-          Allow: match.allow.join(", "),
-        });
+        const allow = match.allow.join(", ");
+        return refuse(new AppError("METHOD_NOT_ALLOWED", `${method} is not allowed on ${shown}; use ${allow}.`), { Allow: allow });
       }
       const scheme = match.route.rest.auth;
 
@@ -268,18 +308,7 @@ export function createRestDoor(services: AppServices, router: AnyRouter) {
         key = await identifyKey(services, scheme, req.headers);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
-        const wait = services.failedAuthLimiter.fail(clientIp);
-        if (wait > 0) {
-          return sendError(
-            state,
-            req,
-            res,
-            new AppError("RATE_LIMITED", "Too many requests with invalid credentials from this address; retry after the time in Retry-After.", {
-              retryAfterSeconds: wait,
-            }),
-          );
-        }
-        return sendError(state, req, res, err);
+        return refuse(err);
       }
       // Known from here on, so refused calls (suspended, IP, rate limit) still show in the merchant's log.
       state.auth = restAuthOf(key);
@@ -304,6 +333,9 @@ export function createRestDoor(services: AppServices, router: AnyRouter) {
         }
         if (body === null || typeof body !== "object" || Array.isArray(body)) {
           return sendError(state, req, res, "VALIDATION_ERROR", "The request body must be a JSON object.");
+        }
+        if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
+          return sendError(state, req, res, "VALIDATION_ERROR", `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
         }
         (req as IncomingMessage & { body?: unknown }).body = body;
       }

@@ -31,6 +31,8 @@ export interface RestState {
   replayed: boolean;
   /** The envelope to send instead of what the adapter wrote (its own refusals). */
   replacementBody?: string;
+  /** A stranger's refusal past the address's limit: answered, counted, not stored. */
+  unrecorded?: boolean;
 }
 
 const states = new WeakMap<IncomingMessage, RestState>();

@@ -5,6 +5,7 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { Button, Field, Notice } from "@/components/ui";
+import { safeNextPath } from "@/lib/safe-next";
 
 const MESSAGES: Record<string, string> = {
   INVALID_CREDENTIALS: "That email and password do not match an account.",
@@ -24,15 +25,11 @@ const NOTICES: Record<string, string> = {
 };
 
 /** Only same-site paths: `next` must never send the user elsewhere after sign-in. */
-function safeNext(value: string | null, fallback: string) {
-  return value && value.startsWith("/") && !value.startsWith("//") ? value : fallback;
-}
-
 export function LoginForm() {
   const router = useRouter();
   const params = useSearchParams();
   const asAdmin = params.get("as") === "admin";
-  const next = safeNext(params.get("next"), asAdmin ? "/admin" : "/dashboard");
+  const next = safeNextPath(params.get("next"), asAdmin ? "/admin" : "/dashboard");
   const notice = NOTICES[params.get("notice") ?? (params.get("ended") ? "ended" : "")];
   const forgotHref = `/forgot-password${asAdmin ? "?as=admin" : ""}`;
   const [email, setEmail] = useState("");

@@ -3,7 +3,7 @@ import { passwordSchema, profileInput, signupInput, totpCodeSchema } from "@/lib
 import { apiBaseUrls } from "@/server/lib/api-base-urls";
 import { merchantAccount, requestGoLive, updateMerchantProfile } from "@/server/services/merchants/account";
 import { beginTotpSetup, disableTotp, enableTotp } from "@/server/services/accounts/two-factor";
-import { createMerchant } from "@/server/services/merchants/merchants";
+import { signUpMerchant } from "@/server/services/accounts/signup";
 import { merchantSessionProcedure, publicDashboardProcedure } from "@/server/trpc/dashboard-procedures";
 import { router } from "@/server/trpc/init";
 
@@ -14,7 +14,7 @@ export const accountRouter = router({
    * first API call needs no second key.
    */
   signup: publicDashboardProcedure.input(signupInput).mutation(async ({ ctx, input }) => {
-    const m = await createMerchant(ctx.services.db, input);
+    const m = await signUpMerchant(ctx.services.db, input, ctx.clientIp ?? null, ctx.services.config.signupsPerAddressPerHour);
     const { key } = m.sandbox;
     return {
       merchantId: m.merchantId,

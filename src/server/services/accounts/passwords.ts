@@ -4,7 +4,15 @@ import { AppError } from "@/server/errors";
 import { hashPassword, sha256Hex, verifyPassword } from "@/server/lib/crypto";
 import { newId, randomToken } from "@/server/lib/ids";
 import { log } from "@/server/lib/logger";
-import { clearThrottle, finishFailure, noteIpFailure, startAttempt, throttleSubject, type AccountRole } from "@/server/services/accounts/throttle";
+import {
+  clearThrottle,
+  finishFailure,
+  releaseIpAttempt,
+  reserveIpAttempt,
+  startAttempt,
+  throttleSubject,
+  type AccountRole,
+} from "@/server/services/accounts/throttle";
 import { sendEmail } from "@/server/services/email/email";
 
 export const RESET_TOKEN_MINUTES = 30;
@@ -102,6 +110,9 @@ export async function requestPasswordReset(
  */
 export async function resetPassword(db: Db, input: { token: string; password: string }, now = new Date()): Promise<{ role: AccountRole }> {
   const tokenHash = sha256Hex(input.token.trim());
+  // A link that cannot work is refused before any hashing: a stranger's guesses cost no scrypt.
+  const usable = await db.passwordResetToken.findFirst({ where: { tokenHash, usedAt: null, expiresAt: { gt: now } }, select: { id: true } });
+  if (!usable) throw new AppError("VALIDATION_ERROR", INVALID_LINK, { field: "token" });
   // Hashed before the transaction: scrypt is slow and must not hold the database's write lock.
   const passwordHash = await hashPassword(input.password);
   return db.$transaction(async (tx) => {
@@ -137,13 +148,15 @@ export async function changeMerchantPassword(db: Db, merchantId: string, input: 
   const now = Date.now();
   const attempt = await startAttempt(db, "merchant", m.email, ip, now);
   if (attempt.locked) throw new AppError("RATE_LIMITED", "Too many wrong passwords. Wait 15 minutes, or reset your password from the sign-in page.");
+  if (!reserveIpAttempt(ip, now))
+    throw new AppError("RATE_LIMITED", "Too many wrong passwords from this network. Wait 15 minutes, or reset your password from the sign-in page.");
   if (!(await verifyPassword(input.currentPassword, m.passwordHash))) {
-    noteIpFailure(ip, now);
     const outcome = await finishFailure(db, attempt, now);
     if (outcome === "locked") throw new AppError("RATE_LIMITED", "Too many wrong passwords. Wait 15 minutes, or reset your password from the sign-in page.");
     throw new AppError("VALIDATION_ERROR", "The current password is not right.", { field: "currentPassword" });
   }
   await clearThrottle(db, attempt);
+  releaseIpAttempt(ip);
   const passwordHash = await hashPassword(input.newPassword);
   await db.merchant.update({ where: { id: merchantId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
   log.info("password changed", { merchantId });

@@ -2,11 +2,22 @@ import type { Db } from "@/server/db/client";
 import { decrypt, hashPassword, sha256Hex, verifyPassword } from "@/server/lib/crypto";
 import { getConfig } from "@/server/config";
 import { matchTotpStep } from "@/server/services/accounts/totp";
-import { clearThrottle, noteIpFailure, ipBlocked, startAttempt, finishFailure, undoAttempt, type AccountRole } from "@/server/services/accounts/throttle";
+import {
+  clearThrottle,
+  releaseIpAttempt,
+  reserveIpAttempt,
+  startAttempt,
+  finishFailure,
+  undoAttempt,
+  type AccountRole,
+} from "@/server/services/accounts/throttle";
 
 export { SLOW_DOWN_AFTER, LOCK_AFTER, LOCK_MINUTES } from "@/server/services/accounts/throttle";
 
 export type SignInFailure = "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "TOTP_REQUIRED" | "TOTP_INVALID" | "TOO_MANY_ATTEMPTS";
+
+/** Longest password any account can have (the sign-up and change forms allow 200). */
+const MAX_PASSWORD_LENGTH = 200;
 
 export class SignInError extends Error {
   constructor(readonly code: SignInFailure) {
@@ -51,17 +62,24 @@ async function signIn(
   ip: string,
 ): Promise<SignedIn> {
   const now = Date.now();
-  if (ipBlocked(ip, now)) throw new SignInError("TOO_MANY_ATTEMPTS");
+  // Counted before the password is checked (per address and per email+address), so parallel
+  // guesses cannot slip past either limit.
+  if (!reserveIpAttempt(ip, now)) throw new SignInError("TOO_MANY_ATTEMPTS");
   const email = input.email.trim().toLowerCase().slice(0, 320);
-  // Counted before the password is checked, so parallel guesses cannot slip past the lock.
-  const attempt = await startAttempt(db, role, email, ip, now);
+  let attempt: Awaited<ReturnType<typeof startAttempt>>;
+  try {
+    attempt = await startAttempt(db, role, email, ip, now);
+  } catch (err) {
+    releaseIpAttempt(ip);
+    throw err;
+  }
   if (attempt.locked) throw new SignInError("ACCOUNT_LOCKED");
   const account = email.length <= 254 ? await store.find(email) : null;
 
   dummyHash ??= hashPassword("parakh-dummy-password");
-  const passwordOk = await verifyPassword(input.password, account?.passwordHash ?? (await dummyHash));
+  // Real passwords are at most 200 characters: a longer one is wrong without hashing megabytes.
+  const passwordOk = input.password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(input.password, account?.passwordHash ?? (await dummyHash)));
   const fail = async (code: SignInFailure): Promise<never> => {
-    noteIpFailure(ip, now);
     if ((await finishFailure(db, attempt, now)) === "locked") throw new SignInError("ACCOUNT_LOCKED");
     throw new SignInError(code);
   };
@@ -73,6 +91,7 @@ async function signIn(
       // The right password alone neither counts as a failure nor clears earlier ones (that would
       // let wrong codes be retried without end).
       await undoAttempt(db, attempt);
+      releaseIpAttempt(ip);
       throw new SignInError("TOTP_REQUIRED");
     }
     const secret = decrypt(account.totpSecretEnc, getConfig().secrets.encryptionKey);
@@ -86,6 +105,7 @@ async function signIn(
     if (!ok) return fail("TOTP_INVALID");
   }
   await clearThrottle(db, attempt);
+  releaseIpAttempt(ip);
   return { id: account.id, email: account.email, name: account.name, role, sessionVersion: account.sessionVersion };
 }
 

@@ -29,16 +29,36 @@ export interface Attempt {
 
 const ipFailures = new Map<string, { count: number; since: number }>();
 
-export function ipBlocked(ip: string, now: number): boolean {
-  const e = ipFailures.get(ip);
-  return !!e && now - e.since < IP_WINDOW_MS && e.count >= IP_MAX_FAILURES;
+/**
+ * Takes one of the IP's failure slots before the password is checked (false when none is left), so
+ * parallel guesses cannot all pass the check before any is counted. A success gives it back.
+ */
+export function reserveIpAttempt(ip: string, now: number): boolean {
+  let e = ipFailures.get(ip);
+  if (!e || now - e.since >= IP_WINDOW_MS) {
+    if (ipFailures.size >= 50_000) evictIpWindows(now);
+    e = { count: 0, since: now };
+    ipFailures.set(ip, e);
+  }
+  if (e.count >= IP_MAX_FAILURES) return false;
+  e.count++;
+  return true;
 }
 
-export function noteIpFailure(ip: string, now: number) {
+/** The attempt did not fail (signed in, or only asked for its second factor): its slot comes back. */
+export function releaseIpAttempt(ip: string) {
   const e = ipFailures.get(ip);
-  if (!e || now - e.since >= IP_WINDOW_MS) ipFailures.set(ip, { count: 1, since: now });
-  else e.count++;
-  if (ipFailures.size > 50_000) ipFailures.clear();
+  if (e && e.count > 0) e.count--;
+}
+
+/** Drops finished windows first, then the oldest, instead of forgetting every address at once. */
+function evictIpWindows(now: number) {
+  for (const [k, e] of ipFailures) if (now - e.since >= IP_WINDOW_MS) ipFailures.delete(k);
+  let excess = ipFailures.size - 45_000;
+  for (const k of ipFailures.keys()) {
+    if (excess-- <= 0) break;
+    ipFailures.delete(k);
+  }
 }
 
 // Keyed hashes: the table holds no email or IP in clear, and rows cannot be matched to people without the key.

@@ -1,6 +1,7 @@
 import type { Db } from "@/server/db/client";
 import type { BulkInserter } from "@/server/db/bulk-insert";
 import { newId } from "@/server/lib/ids";
+import { redactString } from "@/server/services/audit/redact";
 import { log } from "@/server/lib/logger";
 
 /** A verification row written with the request's audit record (same group commit). */
@@ -160,7 +161,20 @@ export class AuditWriter {
         columns: VERIFICATION_COLUMNS,
         rows: verified.map((r) => {
           const v = r.verification!;
-          return [newId("ver"), r.merchantId, r.mode, v.kind, r.requestId, v.subject, v.nameQueried, v.outcome, v.nameMatch, v.errorCode, r.createdAt];
+          // The name as sent is kept for the history, but never a card or Aadhaar number typed into it.
+          return [
+            newId("ver"),
+            r.merchantId,
+            r.mode,
+            v.kind,
+            r.requestId,
+            v.subject,
+            v.nameQueried === null ? null : redactString(v.nameQueried),
+            v.outcome,
+            v.nameMatch,
+            v.errorCode,
+            r.createdAt,
+          ];
         }),
       },
     ]);

@@ -57,7 +57,8 @@ const REDACTED_KEYS = new Set([
 /** Fields whose digits are identifiers a merchant must be able to read (a UAN has 12 digits). */
 const READABLE_KEYS = new Set(["uan", "pfnumber", "requestid", "paymentid", "attemptid", "merchantid", "orderid", "merchantorderid"]);
 
-const MAX_STORED_CHARS = 256 * 1024;
+/** Most bytes of one stored body; a larger one keeps its first half and its size. */
+export const MAX_STORED_BYTES = 256 * 1024;
 
 function normaliseKey(key: string): string {
   return key.replace(/[^a-z0-9]/gi, "").toLowerCase();
@@ -65,10 +66,10 @@ function normaliseKey(key: string): string {
 
 /**
  * One pass over a string: our own ids (kept), secret keys, and digit runs that may be grouped by
- * single spaces or dashes ("4111 1111 1111 1111"), each bounded by non-digits.
+ * spaces, tabs, dots or dashes ("4111 1111 1111 1111", "4111.1111…"), each bounded by non-digits.
  */
 const SCAN =
-  /\b((?:pay|req|att|mer|key|evt|kyc_req|kyc_txn|batch|rfnd|ver|aud|whe|del|job|led|wal|idem)_[A-Za-z0-9_]+)|((?:sk_(?:test|live)_|whsec_)[A-Za-z0-9]+|\bsk_[A-Za-z0-9_]{16,})|(?<!\d)((?:\d[ -]?){11,18}\d)(?!\d)/g;
+  /\b((?:pay|req|att|mer|key|evt|kyc_req|kyc_txn|batch|rfnd|ver|aud|whe|del|job|led|wal|idem)_[A-Za-z0-9_]+)|((?:sk_(?:test|live)_|whsec_)[A-Za-z0-9]+|\bsk_[A-Za-z0-9_]{16,})|(?<!\d)((?:\d[ \t.-]{0,2}){11,18}\d)(?!\d)/g;
 
 function sensitiveDigits(digits: string): boolean {
   if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits)) return true;
@@ -80,7 +81,7 @@ export function redactString(value: string): string {
   return value.replace(SCAN, (match, ownId: string | undefined, secret: string | undefined, run: string | undefined) => {
     if (ownId) return match;
     if (secret) return "[REDACTED]";
-    if (run && sensitiveDigits(run.replace(/[ -]/g, ""))) return "[REDACTED]";
+    if (run && sensitiveDigits(run.replace(/[ \t.-]/g, ""))) return "[REDACTED]";
     return match;
   });
 }
@@ -106,20 +107,24 @@ export function redactValue(value: unknown, depth = 0, readable = false): unknow
   return value;
 }
 
-/** JSON text of the redacted value, capped so a batch body cannot bloat the log. */
-export function redactedJson(value: unknown): string | null {
+/** JSON text of the redacted value, capped in bytes (not characters: CJK text is 3 bytes a character). */
+export function redactedJson(value: unknown, maxBytes = MAX_STORED_BYTES): string | null {
   if (value === undefined) return null;
   const text = JSON.stringify(redactValue(value));
-  if (text.length <= MAX_STORED_CHARS) return text;
-  return JSON.stringify({ truncated: true, originalChars: text.length, head: text.slice(0, MAX_STORED_CHARS / 2) });
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= maxBytes) return text;
+  const head = Buffer.from(text)
+    .subarray(0, Math.floor(maxBytes / 2))
+    .toString("utf8");
+  return JSON.stringify({ truncated: true, originalBytes: bytes, head });
 }
 
 /** Parses a body for redaction; non-JSON text is not stored verbatim (it may hold anything). */
-export function redactedBodyText(raw: Buffer | string | null | undefined): string | null {
+export function redactedBodyText(raw: Buffer | string | null | undefined, maxBytes = MAX_STORED_BYTES): string | null {
   if (raw === null || raw === undefined || raw.length === 0) return null;
   const text = typeof raw === "string" ? raw : raw.toString("utf8");
   try {
-    return redactedJson(JSON.parse(text));
+    return redactedJson(JSON.parse(text), maxBytes);
   } catch {
     return JSON.stringify({ unparsed: true, bytes: Buffer.byteLength(text) });
   }

@@ -1,8 +1,18 @@
+import { rateLimitKey } from "@/server/lib/ip";
+
 /**
- * Counts refused credentials per client address in fixed windows. Once an address passes the limit,
- * its further requests without valid credentials get 429 instead of 401 until the window ends;
- * requests with valid credentials from it are never refused here. In memory, per instance.
+ * Counts requests refused before any credentials were accepted (unknown routes, wrong methods,
+ * invalid keys) per client address, in fixed windows. Past the limit an address gets 429 instead,
+ * until its window ends; requests with valid credentials from it are never refused here. IPv6
+ * clients are counted by their /64, the block one customer usually holds. In memory, per instance.
  */
+export interface RefusalVerdict {
+  /** Seconds to wait when the address is over its limit, else 0. */
+  wait: number;
+  /** True for the first refusal over the limit in this window (the one worth recording). */
+  firstOver: boolean;
+}
+
 export class FailedAuthLimiter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
 
@@ -12,18 +22,20 @@ export class FailedAuthLimiter {
     private readonly maxTracked = 100_000,
   ) {}
 
-  /** Records a refusal; returns the seconds to wait when the address is over its limit, else 0. */
-  fail(address: string, now = Date.now()): number {
-    if (this.limit <= 0) return 0;
-    let w = this.windows.get(address);
+  /** Records a refusal and says whether the address is now over its limit. */
+  fail(address: string, now = Date.now()): RefusalVerdict {
+    if (this.limit <= 0) return { wait: 0, firstOver: false };
+    const key = rateLimitKey(address);
+    let w = this.windows.get(key);
     if (!w || w.resetAt <= now) {
-      this.windows.delete(address);
+      this.windows.delete(key);
       if (this.windows.size >= this.maxTracked) this.evict(now);
       w = { count: 0, resetAt: now + this.windowMs };
-      this.windows.set(address, w);
+      this.windows.set(key, w);
     }
     w.count++;
-    return w.count > this.limit ? Math.max(1, Math.ceil((w.resetAt - now) / 1000)) : 0;
+    if (w.count <= this.limit) return { wait: 0, firstOver: false };
+    return { wait: Math.max(1, Math.ceil((w.resetAt - now) / 1000)), firstOver: w.count === this.limit + 1 };
   }
 
   /** Drops finished windows, then the oldest, so a flood of addresses cannot grow the map without bound. */

@@ -77,3 +77,11 @@ export async function listEmails(db: Db, input: { cursor?: string | null }, page
     nextCursor: rows.length > pageSize ? page[page.length - 1]!.id : null,
   };
 }
+
+/** Outbox and sent-message records older than this are dropped by the retention purge. */
+export const EMAIL_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+export async function purgeOldEmails(db: Db, now = Date.now()): Promise<number> {
+  const res = await db.emailMessage.deleteMany({ where: { createdAt: { lt: new Date(now - EMAIL_RETENTION_MS) } } });
+  return res.count;
+}

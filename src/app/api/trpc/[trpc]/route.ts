@@ -2,6 +2,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getToken } from "next-auth/jwt";
 import type { NextRequest } from "next/server";
 import { dashboardRouter } from "@/server/api/dashboard/router";
+import { TRPC_MAX_BATCH } from "@/lib/trpc/limits";
 import { getConfig } from "@/server/config";
 import { isSameOriginRequest } from "@/server/http/same-origin";
 import { getServices } from "@/server/services";
@@ -13,6 +14,8 @@ function handler(req: NextRequest) {
     endpoint: "/api/trpc",
     req,
     router: dashboardRouter,
+    // A batch is one HTTP request doing many calls; bound it (the client's batch link uses the same size).
+    maxBatchSize: TRPC_MAX_BATCH,
     createContext: async (): Promise<Context> => {
       const token = await getToken({ req, secret: getConfig().secrets.nextAuthSecret });
       const sameOrigin = isSameOriginRequest(req.headers.get("x-parakh-csrf"), req.headers.get("origin"), req.headers.get("host"));
