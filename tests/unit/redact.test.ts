@@ -141,12 +141,18 @@ describe("redactedJson size cap", () => {
     expect(full.length).toBeGreaterThan(CAP);
 
     const stored = redactedJson({ items })!;
-    const parsed = JSON.parse(stored) as { truncated: boolean; originalChars: number; head: string };
+    const parsed = JSON.parse(stored) as { truncated: boolean; originalBytes: number; head: string };
     expect(parsed.truncated).toBe(true);
-    expect(parsed.originalChars).toBe(full.length);
+    expect(parsed.originalBytes).toBe(full.length);
     expect(parsed.head).toBe(full.slice(0, CAP / 2));
     expect(stored.length).toBeLessThanOrEqual(CAP + 100);
     expect(stored.length).toBeLessThan(full.length / 2);
+  });
+
+  it("counts the cap in bytes, so three-byte characters cannot store three times as much", () => {
+    const stored = redactedJson({ name: "一".repeat(200_000) })!;
+    expect(Buffer.byteLength(stored)).toBeLessThanOrEqual(CAP + 100);
+    expect(JSON.parse(stored)).toMatchObject({ truncated: true, originalBytes: expect.any(Number) });
   });
 
   it("redacts before truncating", () => {
