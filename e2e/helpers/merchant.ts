@@ -19,7 +19,7 @@ export function demoCredentials(): DemoCredentials {
   return JSON.parse(fs.readFileSync(credentialsFile(), "utf8")) as DemoCredentials;
 }
 
-/** The sandbox merchant headers of the payments API (A4–A6). */
+/** The sandbox merchant headers of the payments API. */
 export function merchantHeaders(c = demoCredentials()): Record<string, string> {
   return { "x-merchant-id": c.merchantId, "x-api-key": c.sandbox.publicKey, "x-secret-key": c.sandbox.secretKey };
 }

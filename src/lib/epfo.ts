@@ -1,4 +1,4 @@
-/** UAN and PF number format rules (contract B4). Pure and browser-safe. */
+/** UAN and PF number format rules. Pure and browser-safe. */
 
 export const UAN_PATTERN = "^\\d{12}$";
 

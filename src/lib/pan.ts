@@ -1,4 +1,4 @@
-/** PAN format rules (contract B3). Pure and browser-safe. */
+/** PAN format rules. Pure and browser-safe. */
 
 /** 3 letters, a category letter, the name initial, a 4-digit serial and a check letter. */
 export const PAN_PATTERN = "^[A-Z]{3}[PCHFATBLJG][A-Z][0-9]{4}[A-Z]$";

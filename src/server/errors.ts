@@ -1,7 +1,7 @@
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server";
 
 /**
- * The one error-code registry (contract B10). Services throw `AppError(code)`; the REST door turns it
+ * The one error-code registry (every code is listed in /docs per operation). Services throw `AppError(code)`; the REST door turns it
  * into the contract envelope with this status, the dashboard into a tRPC error with `trpc`.
  */
 export const ERROR_CODES = {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 
 // The door runs in-process here with a router built from the same procedure builders later
-// capabilities use, so each B2 scheme is proven before any payment or KYC route exists.
+// capabilities use, so each credential scheme is proven before any payment or KYC route exists.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-auth-"));
 process.env.DATA_DIR = dataDir;
 process.env.DATABASE_URL = `file:${path.join(dataDir, "parakh.db")}`;

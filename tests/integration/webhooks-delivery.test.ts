@@ -44,7 +44,7 @@ async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, timeo
   }
 }
 
-describe("webhook delivery (B7) through the server's job runner", () => {
+describe("webhook delivery through the server's job runner", () => {
   let server: TestServer;
   let db: Db;
   let m: MerchantFixture;

@@ -48,7 +48,7 @@ describe("newPaymentId", () => {
     const ms = Number(m![1]);
     expect(ms).toBeGreaterThanOrEqual(before);
     expect(ms).toBeLessThanOrEqual(after);
-    // At least 64 bits of randomness (B1): 62^11 > 2^64.
+    // At least 64 bits of randomness: 62^11 > 2^64.
     expect(m![2]!.length).toBeGreaterThanOrEqual(11);
   });
 

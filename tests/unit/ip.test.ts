@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { IpMatcher, normalizeIp, parseCidr, resolveClientIp } from "@/server/lib/ip";
 
 describe("normalizeIp", () => {
-  it("unwraps IPv4-mapped IPv6 (contract B2)", () => {
+  it("unwraps IPv4-mapped IPv6", () => {
     expect(normalizeIp("::ffff:1.2.3.4")).toBe("1.2.3.4");
     expect(normalizeIp("::FFFF:1.2.3.4")).toBe("1.2.3.4");
   });

@@ -32,7 +32,7 @@ describe("nameTokens", () => {
   });
 });
 
-describe("nameMatchScore: contract calibration (B3)", () => {
+describe("nameMatchScore: the calibration the API promises", () => {
   it("identical → 100", () => {
     expect(both("RAKESH KUMAR SINGH", "RAKESH KUMAR SINGH")).toBe(100);
   });

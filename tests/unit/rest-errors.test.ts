@@ -284,9 +284,9 @@ describe("errorBody", () => {
   });
 });
 
-describe("ERROR_CODES matches the contract's B10 registry", () => {
-  // Contract B10, written out as the source of truth.
-  const B10: Record<number, string[]> = {
+describe("ERROR_CODES matches the error-code registry of the API contract", () => {
+  // The error-code registry of the API contract, written out as the source of truth.
+  const CONTRACT_CODES: Record<number, string[]> = {
     400: [
       "VALIDATION_ERROR",
       "INVALID_JSON",
@@ -320,10 +320,10 @@ describe("ERROR_CODES matches the contract's B10 registry", () => {
     503: ["SOURCE_UNAVAILABLE", "SERVICE_UNAVAILABLE"],
     504: ["SOURCE_TIMEOUT"],
   };
-  // Codes the service adds beyond B10 (additive, allowed).
+  // Codes the service adds beyond the contract's registry (additive, allowed).
   const EXTRAS: Record<string, number> = { FORBIDDEN: 403, CONFLICT: 409 };
 
-  const contractEntries = Object.entries(B10).flatMap(([status, codes]) => codes.map((code) => [code, Number(status)] as const));
+  const contractEntries = Object.entries(CONTRACT_CODES).flatMap(([status, codes]) => codes.map((code) => [code, Number(status)] as const));
 
   it.each(contractEntries)("%s → HTTP %i", (code, status) => {
     expect(code in ERROR_CODES).toBe(true);
@@ -332,7 +332,7 @@ describe("ERROR_CODES matches the contract's B10 registry", () => {
     expect(new AppError(code as ErrorCode).status).toBe(status);
   });
 
-  it("has no codes beyond B10 other than the listed extras, with their statuses", () => {
+  it("has no codes beyond the contract registry other than the listed extras, with their statuses", () => {
     const inContract = new Set(contractEntries.map(([code]) => code));
     const beyond = Object.keys(ERROR_CODES).filter((c) => !inContract.has(c));
     expect(beyond.sort()).toEqual(Object.keys(EXTRAS).sort());

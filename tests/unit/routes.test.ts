@@ -98,7 +98,7 @@ describe("buildRouteTable", () => {
   });
 });
 
-describe("isRestPath (contract B1)", () => {
+describe("isRestPath: which paths are the REST API", () => {
   it.each([
     "/v1",
     "/v1/identity/pan/verify",

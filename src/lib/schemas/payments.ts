@@ -4,14 +4,14 @@ import { filtersFromQuery, filtersToQuery } from "@/lib/url-filters";
 
 // Browser-safe: the payments list filters, shared by the filter form, payments.list and the CSV export.
 
-/** B5's statuses; the server's state machine has the same list (a test keeps them equal). */
+/** The payment statuses; the server's state machine has the same list (a test keeps them equal). */
 export const PAYMENT_STATUSES = ["CREATED", "PENDING", "SUCCESS", "FAILED", "EXPIRED", "CANCELLED"] as const;
 export const paymentStatusSchema = z.enum(PAYMENT_STATUSES, { error: "Choose a status from the list" });
 export type PaymentStatusValue = z.infer<typeof paymentStatusSchema>;
 
 export { PAGE_SIZE };
 
-/** The merchant's orderId (B5 shape); matched exactly. */
+/** The merchant's orderId (as POST /api/checkout takes it); matched exactly. */
 export const orderIdFilterSchema = z
   .string()
   .trim()

@@ -4,7 +4,7 @@ import { cursorSchema, limitSchema } from "@/lib/schemas/logs";
 // Browser-safe schemas shared by the Webhooks page (client validation) and the webhooks router.
 // The server adds webhookUrlProblem's host checks (live: public hosts only) on top.
 
-/** B7's event types (the one list: the server's emitter uses it too). */
+/** The webhook event types (the one list: the server's emitter uses it too). */
 export const WEBHOOK_EVENT_TYPES = [
   "payment.success",
   "payment.failed",
@@ -72,7 +72,7 @@ export const webhookDescriptionSchema = z
   .transform((v) => (v === "" ? null : v))
   .nullable();
 
-/** Live endpoints must be https (B7); the server also refuses private and loopback hosts there. */
+/** Live endpoints must be https; the server also refuses private and loopback hosts there. */
 const liveNeedsHttps = (v: { mode: "sandbox" | "live"; url?: string }, ctx: z.RefinementCtx) => {
   if (v.mode === "live" && v.url && /^http:/i.test(v.url.trim())) ctx.addIssue({ code: "custom", path: ["url"], message: "Live webhooks must use https" });
 };

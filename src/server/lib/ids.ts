@@ -54,7 +54,7 @@ export function newId(prefix: IdPrefix, length = 16): string {
   return `${prefix}_${randomToken(length)}`;
 }
 
-/** `pay_<ms timestamp>_<random>` (contract A4). */
+/** `pay_<ms timestamp>_<random>`, the payment id format of the original interface. */
 export function newPaymentId(): string {
   return `pay_${Date.now()}_${randomToken(14)}`;
 }

@@ -1,6 +1,6 @@
 import net from "node:net";
 
-/** `::ffff:a.b.c.d` is the same host as `a.b.c.d` (contract B2). */
+/** `::ffff:a.b.c.d` is the same host as `a.b.c.d`. */
 export function normalizeIp(ip: string): string {
   const trimmed = ip.trim();
   const lower = trimmed.toLowerCase();
@@ -139,7 +139,7 @@ export class IpMatcher {
 
 /**
  * The client IP: the TCP peer, or, when the peer is a trusted proxy, the right-most
- * X-Forwarded-For hop that is not itself trusted (contract B2).
+ * X-Forwarded-For hop that is not itself trusted.
  */
 export function resolveClientIp(peer: string | undefined, forwardedFor: string | string[] | undefined, trusted: IpMatcher): string {
   const peerIp = normalizeIp(peer ?? "");

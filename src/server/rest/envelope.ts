@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { ERROR_CODES, type ErrorCode, type FieldError } from "@/server/errors";
 
-/** The two REST envelope families of contract B1: `/v1` (snake_case) and `/api` (camelCase). */
+/** The two REST envelope families: `/v1` (snake_case) and `/api` (camelCase). */
 export type EnvelopeKind = "v1" | "api";
 
 export function v1Ok<T>(data: T) {
   return { status: "success" as const, data, timestamp: new Date().toISOString() };
 }
 
-/** `/v1/employment/epfo/verify` has no timestamp (contract A2). */
+/** `/v1/employment/epfo/verify` answers without a timestamp (the original interface says so). */
 export function v1OkNoTimestamp<T>(data: T) {
   return { status: "success" as const, data };
 }

@@ -8,7 +8,7 @@ import type { AppServices } from "@/server/services";
 
 /** What a REST operation declares beside its OpenAPI path; read by the door, middlewares and docs. */
 export interface RestMeta {
-  /** Which credentials the operation takes (B2). */
+  /** Which credentials the operation takes (see src/server/rest/credentials.ts). */
   auth: "bearer" | "merchant" | "kyc";
   /** Codes the operation itself can answer with; the door's common codes are added in the docs. */
   errors: ErrorCode[];

@@ -9,13 +9,13 @@ import { t } from "@/server/trpc/init";
  */
 const restProcedure = t.procedure.use(restEnvelope);
 
-/** `/v1/*`: bearer secret key (B2). */
+/** `/v1/*`: the secret key as a bearer token. */
 export const bearerProcedure = restProcedure.use(bearerAuth).use(idempotency);
 
-/** `/api/checkout`, `/api/payments/*`: merchant headers + IP whitelist (B2). */
+/** `/api/checkout`, `/api/payments/*`: merchant id, public and secret key headers, from a whitelisted IP. */
 export const merchantProcedure = restProcedure.use(merchantAuth).use(idempotency);
 
-/** `/api/kyc/*`: KYC headers, server-only (B2). */
+/** `/api/kyc/*`: public and secret key headers, server to server only. */
 export const kycProcedure = restProcedure.use(kycAuth).use(idempotency);
 
 export const publicProcedure = t.procedure;

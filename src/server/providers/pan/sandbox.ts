@@ -1,5 +1,5 @@
 /**
- * Sandbox PAN source (contract B8): every well-formed PAN answers, the same PAN always with the
+ * Sandbox PAN source (the README's sandbox fixtures): every well-formed PAN answers, the same PAN always with the
  * same record, and the serial (digits 6–9) picks the special outcomes:
  *
  *   9991 INVALID (not on record, name null)   9992 DEACTIVATED   9993 DELETED

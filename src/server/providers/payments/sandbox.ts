@@ -7,7 +7,7 @@ export const SANDBOX_UPI_DELAY_MS = 2500;
 
 export const SANDBOX_BANKS = ["HDFC Bank", "ICICI Bank", "State Bank of India", "Axis Bank", "Kotak Mahindra Bank", "Punjab National Bank"] as const;
 
-/** Contract B8 payments fixtures; never calls out. */
+/** The sandbox payment fixtures (UPI ids and test cards, listed in the README); never calls out. */
 export const sandboxProcessor: PaymentProcessor = {
   configured: true,
   async startAttempt(_payment, input: PaymentMethodInput): Promise<AttemptStart> {

@@ -74,7 +74,7 @@ const VERIFICATION_COLUMNS = [
 /**
  * Group commit for the audit log: records that arrive while a commit is running go into the next
  * one, so under load many requests share one transaction. `write` resolves only after the record
- * is committed, which is what lets the REST door hold the response until it is durable (B9).
+ * is committed, which is what lets the REST door hold the response until it is durable.
  */
 export class AuditWriter {
   private queue: Pending[] = [];

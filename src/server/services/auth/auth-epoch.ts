@@ -2,7 +2,7 @@ import type { Db } from "@/server/db/client";
 
 /**
  * Any change to keys, whitelist, go-live or suspension bumps one counter; every app instance polls
- * it and drops its auth cache when it moves, so changes apply everywhere within one second (B2).
+ * it and drops its auth cache when it moves, so changes apply everywhere within one second.
  */
 export async function bumpAuthEpoch(db: Db): Promise<void> {
   await db.authEpoch.upsert({

@@ -37,7 +37,7 @@ export function validateIdempotencyKey(key: string) {
 }
 
 /**
- * Claims the key (B1): a new record in IN_PROGRESS, a replay of a finished one, or an error for
+ * Claims the key: a new record in IN_PROGRESS, a replay of a finished one, or an error for
  * a different body (422) or one still running (409). Expired records are replaced.
  */
 export async function beginIdempotent(db: Db, scope: IdempotencyScope): Promise<IdempotencyStart> {

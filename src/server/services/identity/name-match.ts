@@ -1,5 +1,5 @@
 /**
- * Name match for PAN verification (contract B3): a 0–100 score with two decimals.
+ * Name match for PAN verification: a 0–100 score with two decimals.
  *
  * Names are reduced to tokens (upper case, punctuation and honorifics dropped). Tokens are paired
  * one-to-one regardless of order; a pair can also be one token against a run of 2–3 adjacent

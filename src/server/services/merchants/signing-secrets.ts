@@ -4,7 +4,7 @@ import { decrypt, encrypt } from "@/server/lib/crypto";
 import { newId, randomToken } from "@/server/lib/ids";
 import type { Mode } from "@/lib/mode";
 
-/** Old secrets stay valid this long after a rotation (B7). */
+/** Old secrets stay valid this long after a rotation, so receivers can switch without missing events. */
 export const SIGNING_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 
 export async function createSigningSecret(db: DbTx, merchantId: string, mode: Mode): Promise<string> {
@@ -33,7 +33,7 @@ export async function currentSigningSecret(db: Db, merchantId: string, mode: Mod
 
 export async function rotateSigningSecret(db: Db, merchantId: string, mode: Mode): Promise<string> {
   const now = new Date();
-  // At most two secrets are ever valid (B7: two v1 values during a rotation): a secret still in
+  // At most two secrets are ever valid (two v1 values during a rotation): a secret still in
   // its grace period from an earlier rotation stops now.
   await db.signingSecret.updateMany({ where: { merchantId, mode, expiresAt: { gt: now } }, data: { expiresAt: now } });
   await db.signingSecret.updateMany({

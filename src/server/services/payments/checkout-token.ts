@@ -11,7 +11,7 @@ function mac(paymentId: string, expiresAtMs: number): string {
   return crypto.createHmac("sha256", tokenKey()).update(`${paymentId}|${expiresAtMs}`).digest("base64url");
 }
 
-/** `_token` (B5): bound to the payment and its expiry, verifiable without a database read. */
+/** The checkout `_token`: bound to the payment and its expiry, verifiable without a database read. */
 export function issueCheckoutToken(paymentId: string, expiresAt: Date): string {
   const exp = expiresAt.getTime();
   return `ct1.${exp.toString(36)}.${mac(paymentId, exp)}`;

@@ -11,7 +11,7 @@ import { redirectSignature } from "@/server/services/payments/signature";
 import { isFinal, transitionPayment, type PaymentStatus } from "@/server/services/payments/state-machine";
 import { emitWebhookEvent, type WebhookEventType } from "@/server/services/webhooks/events";
 
-/** No attempt stays PENDING longer than this (B5). */
+/** No attempt stays PENDING longer than this: then it fails with ATTEMPT_TIMEOUT. */
 export const ATTEMPT_TIMEOUT_MS = 15 * 60 * 1000;
 
 async function emitPaymentEvent(tx: DbTx, paymentId: string, type: WebhookEventType) {
@@ -205,7 +205,7 @@ export async function timeoutAttempt(db: Db, attemptId: string): Promise<boolean
   });
 }
 
-/** Where the customer goes on a final state: redirectUrl plus paymentId, orderId, status and signature (B5). */
+/** Where the customer goes on a final state: redirectUrl plus paymentId, orderId, status and signature. */
 export async function redirectTarget(db: Db, paymentId: string): Promise<string | null> {
   const p = await db.payment.findUnique({ where: { id: paymentId } });
   if (!p?.redirectUrl || !isFinal(p.status)) return null;

@@ -19,7 +19,7 @@ export function checkoutUrlFor(paymentId: string): string {
   return `${getConfig().checkoutUrl}/checkout/${paymentId}`;
 }
 
-/** A4's response `data`. */
+/** The `data` of a created payment (POST /api/checkout). */
 export function createdView(p: PaymentRow) {
   return {
     paymentId: p.id,
@@ -44,7 +44,7 @@ export interface CreatedPayment {
 }
 
 /**
- * A4 + B5 order rules: one open payment per order id (same amount → the same payment back,
+ * The order rules: one open payment per order id (same amount → the same payment back,
  * different amount → DUPLICATE_ORDER_ID), a paid order is never paid again (ORDER_ALREADY_PAID),
  * and after expiry or cancellation a new payment may be made.
  */
@@ -137,7 +137,7 @@ export async function findMerchantPayment(db: Db, merchantId: string, mode: Mode
 type AttemptRow = NonNullable<Awaited<ReturnType<Db["paymentAttempt"]["findUnique"]>>>;
 type PaymentWithAttempts = PaymentRow & { attempts: AttemptRow[] };
 
-/** B5 status `data`; also the `data.payment` of payment webhooks. */
+/** The status `data` (GET /api/payments/{id}/status); also the `data.payment` of payment webhooks. */
 export function statusView(p: PaymentWithAttempts) {
   const customer = p.customerName || p.customerEmail || p.customerPhone ? { name: p.customerName, email: p.customerEmail, phone: p.customerPhone } : null;
   return {

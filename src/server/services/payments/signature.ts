@@ -1,6 +1,6 @@
 import { hmacSha256Hex, safeEqual } from "@/server/lib/crypto";
 
-/** B5: hex(HMAC_SHA256(signing_secret, orderId + "|" + paymentId + "|" + status)); the key is the whole `whsec_…` string. */
+/** The redirect signature: hex(HMAC_SHA256(signing_secret, orderId + "|" + paymentId + "|" + status)); the key is the whole `whsec_…` string. */
 export function redirectSignature(signingSecret: string, orderId: string, paymentId: string, status: string): string {
   return hmacSha256Hex(Buffer.from(signingSecret, "utf8"), `${orderId}|${paymentId}|${status}`);
 }

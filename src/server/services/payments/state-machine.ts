@@ -6,7 +6,7 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const FINAL_STATUSES: readonly PaymentStatus[] = ["SUCCESS", "EXPIRED", "CANCELLED"];
 
-/** Contract B5, as data: the only moves a payment can make. SUCCESS is never left. */
+/** The payment statuses as data: the only moves a payment can make. SUCCESS is never left. */
 export const TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
   CREATED: ["PENDING", "EXPIRED", "CANCELLED"],
   PENDING: ["SUCCESS", "FAILED"],

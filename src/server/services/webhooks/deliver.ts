@@ -8,7 +8,7 @@ import { DELIVERY_TIMEOUT_MS, postWebhook, type SendResult } from "@/server/prov
 
 export { DELIVERY_TIMEOUT_MS };
 
-/** B7 retry schedule after the first attempt: 1 m, 5 m, 10 m, 30 m, 1 h, 2 h, 4 h, 6 h, 6 h (about 20 h). */
+/** Retry schedule after the first attempt: 1 m, 5 m, 10 m, 30 m, 1 h, 2 h, 4 h, 6 h, 6 h (about 20 h). */
 export const RETRY_DELAYS_MS = [1, 5, 10, 30, 60, 120, 240, 360, 360].map((m) => m * 60_000);
 /**
  * One delivery attempt (the `webhook.deliver` job). Signs the stored body's exact bytes, records the

@@ -2,7 +2,7 @@ import dns from "node:dns/promises";
 import net from "node:net";
 import { IpMatcher, normalizeIp } from "@/server/lib/ip";
 
-/** Addresses a webhook may never reach in live mode (B7): private, loopback, link-local, metadata, reserved. */
+/** Addresses a webhook may never reach in live mode: private, loopback, link-local, metadata, reserved. */
 const BLOCKED = new IpMatcher([
   "0.0.0.0/8",
   "10.0.0.0/8",

@@ -2,7 +2,7 @@ import { abandonIdempotent, beginIdempotent, completeIdempotent, shouldStoreResp
 import { t } from "@/server/trpc/init";
 import { errorEnvelopeFor } from "@/server/trpc/rest-errors";
 
-/** `Idempotency-Key` on REST POSTs (B1). Runs after auth: keys are scoped to merchant and mode. */
+/** `Idempotency-Key` on REST POSTs. Runs after auth: keys are scoped to merchant and mode. */
 export const idempotency = t.middleware(async (opts) => {
   const { ctx } = opts;
   const rest = ctx.rest;

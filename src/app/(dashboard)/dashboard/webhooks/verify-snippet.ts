@@ -1,6 +1,6 @@
 // Kept apart from the component so a test can run the snippet against the server's signing.
 
-/** The receiver's check, in Node: the same rule as the server's signing (B7). */
+/** The receiver's check, in Node: the same rule as the server's signing. */
 export const VERIFY_SNIPPET = `import crypto from "node:crypto";
 
 // header: the X-Webhook-Signature value, "t=<unix seconds>,v1=<hex>[,v1=<hex>]"
