@@ -96,8 +96,9 @@ const config = [
     },
   },
   {
-    // Doors (pages, routes, routers, the REST door, tRPC) call services; they never query Prisma themselves.
+    // Doors (pages, routes, routers, the REST door, tRPC, the operator CLI) call services; they never query Prisma themselves.
     files: [
+      "scripts/cli.ts",
       "src/app/**/*.{ts,tsx}",
       "src/server/api/**/*.ts",
       "src/server/trpc/**/*.ts",

@@ -3,8 +3,16 @@ import { getConfig } from "@/server/config";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { applyMigrations } from "@/server/db/migrate";
 import { AppError } from "@/server/errors";
-import { createApiKey, revokeApiKey, rotateApiKey } from "@/server/services/auth/api-keys";
-import { approveGoLive, createAdmin, createMerchant, setMerchantStatus, setWhitelistEnforcement } from "@/server/services/merchants/merchants";
+import { createApiKey, listAllKeys, revokeApiKey, rotateApiKey } from "@/server/services/auth/api-keys";
+import {
+  approveGoLive,
+  createAdmin,
+  createMerchant,
+  listAllMerchants,
+  requireMerchant,
+  setMerchantStatus,
+  setWhitelistEnforcement,
+} from "@/server/services/merchants/merchants";
 import { addWhitelistEntry, listWhitelist, removeWhitelistEntry } from "@/server/services/merchants/whitelist";
 
 const USAGE = `Parakh operator CLI
@@ -40,12 +48,6 @@ function need(flags: Flags, name: string): string {
   return v;
 }
 
-async function requireMerchant(db: Db, id: string) {
-  const m = await db.merchant.findUnique({ where: { id } });
-  if (!m) throw new AppError("NOT_FOUND", `No merchant ${id}.`);
-  return m;
-}
-
 async function run(db: Db, group: string, action: string, f: Flags): Promise<{ result: Record<string, unknown>; text: string }> {
   const key = `${group} ${action}`;
   switch (key) {
@@ -62,10 +64,7 @@ async function run(db: Db, group: string, action: string, f: Flags): Promise<{ r
       };
     }
     case "merchant list": {
-      const rows = await db.merchant.findMany({
-        orderBy: { createdAt: "asc" },
-        select: { id: true, name: true, email: true, status: true, liveEnabled: true, createdAt: true },
-      });
+      const rows = await listAllMerchants(db);
       return {
         result: { merchants: rows },
         text: rows.map((r) => `${r.id}  ${r.status.padEnd(9)} ${r.liveEnabled ? "live" : "sandbox"}  ${r.email}  ${r.name}`).join("\n") || "No merchants.",
@@ -125,7 +124,7 @@ async function run(db: Db, group: string, action: string, f: Flags): Promise<{ r
     case "key list": {
       const merchantId = need(f, "merchant");
       await requireMerchant(db, merchantId);
-      const rows = await db.apiKey.findMany({ where: { merchantId }, orderBy: { createdAt: "asc" } });
+      const rows = await listAllKeys(db, merchantId);
       const keys = rows.map((r) => ({
         keyId: r.id,
         mode: r.mode,

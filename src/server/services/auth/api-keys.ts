@@ -142,3 +142,12 @@ export async function revokeMerchantKey(db: Db, merchantId: string, mode: Mode, 
   await revokeApiKey(db, merchantId, key.id);
   return { id: key.id, revoked: true as const };
 }
+
+/** A merchant's keys in both modes, oldest first, without the secret hash (for operator tools). */
+export function listAllKeys(db: Db, merchantId: string) {
+  return db.apiKey.findMany({
+    where: { merchantId },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, mode: true, label: true, publicKey: true, secretHint: true, createdAt: true, lastUsedAt: true, expiresAt: true, revokedAt: true },
+  });
+}

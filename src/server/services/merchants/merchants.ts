@@ -42,12 +42,6 @@ export async function createMerchant(db: Db, input: CreateMerchantInput): Promis
   return { merchantId: id, name, email, sandbox: { key, signingSecret } };
 }
 
-async function requireMerchant(db: Db, merchantId: string) {
-  const m = await db.merchant.findUnique({ where: { id: merchantId } });
-  if (!m) throw new AppError("NOT_FOUND", `No merchant ${merchantId}.`);
-  return m;
-}
-
 /** Operator approval: live mode unlocks and gets its own signing secret. */
 export async function approveGoLive(db: Db, merchantId: string) {
   const m = await requireMerchant(db, merchantId);
@@ -85,4 +79,19 @@ export async function createAdmin(db: Db, emailInput: string, password: string) 
   const id = newId("adm");
   await db.adminUser.create({ data: { id, email: email.data, passwordHash: await hashPassword(password) } });
   return { adminId: id, email: email.data };
+}
+
+/** A merchant by id, or NOT_FOUND (for operator tools). */
+export async function requireMerchant(db: Db, merchantId: string) {
+  const m = await db.merchant.findUnique({ where: { id: merchantId } });
+  if (!m) throw new AppError("NOT_FOUND", `No merchant ${merchantId}.`);
+  return m;
+}
+
+/** Every merchant, oldest first (for operator tools). */
+export function listAllMerchants(db: Db) {
+  return db.merchant.findMany({
+    orderBy: { createdAt: "asc" },
+    select: { id: true, name: true, email: true, status: true, liveEnabled: true, createdAt: true },
+  });
 }
