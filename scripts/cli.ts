@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { getConfig } from "@/server/config";
-import { createPrismaClient, type Db } from "@/server/db/client";
+import { closeDatabase, createPrismaClient, type Db } from "@/server/db/client";
 import { applyMigrations } from "@/server/db/migrate";
 import { AppError } from "@/server/errors";
 import { createApiKey, listAllKeys, revokeApiKey, rotateApiKey } from "@/server/services/auth/api-keys";
@@ -229,7 +229,7 @@ async function main(): Promise<number> {
     else process.stderr.write(`Error (${code}): ${message}\n`);
     return 1;
   } finally {
-    await db.$disconnect();
+    await closeDatabase(db);
   }
 }
 
