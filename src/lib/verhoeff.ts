@@ -22,7 +22,6 @@ const P = [
   [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
   [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
 ];
-const INV = [0, 4, 3, 2, 1, 5, 6, 7, 8, 9];
 
 /** True when the last digit is the Verhoeff check digit of the others. */
 export function verhoeffValid(digits: string): boolean {
@@ -30,11 +29,4 @@ export function verhoeffValid(digits: string): boolean {
   let c = 0;
   for (let i = 0; i < digits.length; i++) c = D[c]![P[i % 8]![digits.charCodeAt(digits.length - 1 - i) - 48]!]!;
   return c === 0;
-}
-
-/** The check digit to append to `digits`. */
-export function verhoeffCheckDigit(digits: string): number {
-  let c = 0;
-  for (let i = 0; i < digits.length; i++) c = D[c]![P[(i + 1) % 8]![digits.charCodeAt(digits.length - 1 - i) - 48]!]!;
-  return INV[c]!;
 }
