@@ -4,13 +4,12 @@ import { createMerchantKey, listApiKeys, revokeMerchantKey, rotateModeKey, type 
 import { revealSigningSecret, rotateSigningSecret, SIGNING_SECRET_GRACE_MS, signingSecretStatus } from "@/server/services/merchants/signing-secrets";
 import { modeProcedure } from "@/server/trpc/dashboard-procedures";
 import { router } from "@/server/trpc/init";
+import { isoOrNull } from "@/server/lib/dates";
 
 /** The one place a secret key leaves the server: right after create or rotate. */
 function shownOnce(k: CreatedKey) {
   return { id: k.id, label: k.label, publicKey: k.publicKey, secretKey: k.secretKey, secretHint: k.secretHint, createdAt: k.createdAt.toISOString() };
 }
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export const keysRouter = router({
   /** The mode's keys (never a secret or its hash), when its signing secret last changed, and the API addresses. */
@@ -27,12 +26,12 @@ export const keysRouter = router({
         publicKey: k.publicKey,
         secretHint: k.secretHint,
         createdAt: k.createdAt.toISOString(),
-        lastUsedAt: iso(k.lastUsedAt),
-        expiresAt: iso(k.expiresAt),
-        revokedAt: iso(k.revokedAt),
+        lastUsedAt: isoOrNull(k.lastUsedAt),
+        expiresAt: isoOrNull(k.expiresAt),
+        revokedAt: isoOrNull(k.revokedAt),
         status: keyStatus(k, now),
       })),
-      signingSecret: { createdAt: iso(secret.createdAt), previousValidUntil: iso(secret.previousValidUntil) },
+      signingSecret: { createdAt: isoOrNull(secret.createdAt), previousValidUntil: isoOrNull(secret.previousValidUntil) },
       // For the page's example calls: the x-merchant-id / merchantId value and where each API lives.
       merchantId: ctx.merchantId,
       apiBaseUrls: apiBaseUrls(ctx.services.config),

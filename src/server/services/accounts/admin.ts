@@ -8,6 +8,7 @@ import { bumpAuthEpoch } from "@/server/services/auth/auth-epoch";
 import { recordOperatorAction, type OperatorActionKind } from "@/server/services/accounts/operator-actions";
 import { activeLocks } from "@/server/services/accounts/throttle";
 import { approveGoLive } from "@/server/services/merchants/merchants";
+import { isoOrNull } from "@/server/lib/dates";
 
 // What the operator area (/admin) reads and does. Dates leave as ISO strings: the dashboard's
 // tRPC link has no transformer, so that is what the browser receives anyway.
@@ -42,10 +43,6 @@ const FILTERS: Record<MerchantFilter, Prisma.MerchantWhereInput> = {
 function goLiveState(m: { liveEnabled: boolean; goLiveRequestedAt: Date | null }): GoLiveState {
   if (m.liveEnabled) return "live";
   return m.goLiveRequestedAt ? "requested" : "sandbox";
-}
-
-function iso(d: Date | null): string | null {
-  return d ? d.toISOString() : null;
 }
 
 function searchWhere(q: string | undefined): Prisma.MerchantWhereInput {
@@ -137,7 +134,7 @@ export async function listMerchantsForOperator(db: Db, input: { q?: string; filt
       name: m.name,
       email: m.email,
       status: m.status as "ACTIVE" | "SUSPENDED",
-      goLive: { state: goLiveState(m), requestedAt: iso(m.goLiveRequestedAt), approvedAt: iso(m.goLiveApprovedAt) },
+      goLive: { state: goLiveState(m), requestedAt: isoOrNull(m.goLiveRequestedAt), approvedAt: isoOrNull(m.goLiveApprovedAt) },
       usage: usage.get(m.id)!,
       createdAt: m.createdAt.toISOString(),
     })),
@@ -211,11 +208,11 @@ export async function merchantForOperator(db: Db, merchantId: string, now = new 
     suspension: suspension ? { reason: suspension.details, at: suspension.createdAt.toISOString(), by: suspension.adminEmail } : null,
     totpEnabled: m.totpEnabled,
     // Sign-in locks are per client address; operators see how many and the latest end.
-    lockedUntil: locks.until ? locks.until.toISOString() : null,
+    lockedUntil: isoOrNull(locks.until),
     lockedClients: locks.clients,
     createdAt: m.createdAt.toISOString(),
     updatedAt: m.updatedAt.toISOString(),
-    goLive: { state: goLiveState(m), requestedAt: iso(m.goLiveRequestedAt), approvedAt: iso(m.goLiveApprovedAt) },
+    goLive: { state: goLiveState(m), requestedAt: isoOrNull(m.goLiveRequestedAt), approvedAt: isoOrNull(m.goLiveApprovedAt) },
     keys,
     whitelist: { entries: m._count.whitelist, enforceAll: m.enforceWhitelistAll },
     wallets: MODES.map((mode) => {

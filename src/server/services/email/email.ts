@@ -3,6 +3,7 @@ import type { Config } from "@/server/config";
 import type { Db } from "@/server/db/client";
 import { newId } from "@/server/lib/ids";
 import { log } from "@/server/lib/logger";
+import { isoOrNull } from "@/server/lib/dates";
 
 export interface OutgoingEmail {
   to: string;
@@ -72,7 +73,7 @@ export async function listEmails(db: Db, input: { cursor?: string | null }, page
       status: r.status as "OUTBOX" | "SENDING" | "SENT" | "FAILED",
       error: r.error,
       createdAt: r.createdAt.toISOString(),
-      sentAt: r.sentAt ? r.sentAt.toISOString() : null,
+      sentAt: isoOrNull(r.sentAt),
     })),
     nextCursor: rows.length > pageSize ? page[page.length - 1]!.id : null,
   };

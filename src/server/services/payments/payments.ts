@@ -12,6 +12,7 @@ import { newJobRow } from "@/server/jobs/queue";
 import { PAYMENT_JOBS } from "@/server/services/payments/jobs";
 import type { CreatePaymentInput } from "@/server/services/payments/create-input";
 import type { PaymentProcessor } from "@/server/providers/payments/types";
+import { isoOrNull } from "@/server/lib/dates";
 
 type PaymentRow = NonNullable<Awaited<ReturnType<Db["payment"]["findUnique"]>>>;
 
@@ -157,12 +158,12 @@ export function statusView(p: PaymentWithAttempts) {
       errorCode: a.errorCode,
       errorMessage: a.errorMessage,
       createdAt: a.createdAt.toISOString(),
-      completedAt: a.completedAt ? a.completedAt.toISOString() : null,
+      completedAt: isoOrNull(a.completedAt),
     })),
     redirectUrl: p.redirectUrl,
     createdAt: p.createdAt.toISOString(),
     expiresAt: p.expiresAt.toISOString(),
-    paidAt: p.paidAt ? p.paidAt.toISOString() : null,
+    paidAt: isoOrNull(p.paidAt),
     bankReference: p.bankReference,
     mode: p.mode as Mode,
   };

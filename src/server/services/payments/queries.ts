@@ -8,8 +8,7 @@ import { afterCursor, encodeCursor, newestFirst, toPage } from "@/server/lib/pag
 import { checkoutUrlFor, findMerchantPayment } from "@/server/services/payments/payments";
 import { isFinal } from "@/server/services/payments/state-machine";
 import { deliveriesBySubject } from "@/server/services/webhooks/deliveries";
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+import { isoOrNull } from "@/server/lib/dates";
 
 /** The list's filters as a where (always inside the merchant + mode scope). */
 function paymentFilterWhere(f: PaymentFilters) {
@@ -52,7 +51,7 @@ export async function listPayments(db: Db, merchantId: string, mode: Mode, input
       customerName: p.customerName,
       customerEmail: p.customerEmail,
       createdAt: p.createdAt.toISOString(),
-      paidAt: iso(p.paidAt),
+      paidAt: isoOrNull(p.paidAt),
     })),
     nextCursor,
   };
@@ -80,7 +79,7 @@ export async function getPaymentDetail(db: Db, merchantId: string, mode: Mode, p
       checkoutUrl: isFinal(p.status) ? null : checkoutUrlFor(p.id),
       createdAt: p.createdAt.toISOString(),
       expiresAt: p.expiresAt.toISOString(),
-      paidAt: iso(p.paidAt),
+      paidAt: isoOrNull(p.paidAt),
       updatedAt: p.updatedAt.toISOString(),
     },
     attempts: p.attempts.map((a) => ({
@@ -95,7 +94,7 @@ export async function getPaymentDetail(db: Db, merchantId: string, mode: Mode, p
       errorMessage: a.errorMessage,
       bankReference: a.bankReference,
       createdAt: a.createdAt.toISOString(),
-      completedAt: iso(a.completedAt),
+      completedAt: isoOrNull(a.completedAt),
     })),
     timeline: p.events.map((e) => ({
       id: e.id,
@@ -162,7 +161,7 @@ function paymentCsvLine(p: PaymentCsvRow): string {
     p.customerPhone,
     p.bankReference,
     p.createdAt.toISOString(),
-    iso(p.paidAt),
+    isoOrNull(p.paidAt),
     p.expiresAt.toISOString(),
     p.mode,
   ]);

@@ -6,6 +6,7 @@ import { activeSigningSecrets } from "@/server/services/merchants/signing-secret
 import { findMerchantPayment } from "@/server/services/payments/payments";
 import { matchesRedirectSignature } from "@/server/services/payments/signature";
 import type { PaymentStatus } from "@/server/services/payments/state-machine";
+import { isoOrNull } from "@/server/lib/dates";
 
 /**
  * What a merchant's server checks after a redirect: the signature it received (recomputed from the
@@ -34,7 +35,7 @@ export async function verifyPayment(
     amount: formatPaise(p.amountPaise),
     currency: "INR" as const,
     method: p.method,
-    paidAt: p.paidAt ? p.paidAt.toISOString() : null,
+    paidAt: isoOrNull(p.paidAt),
     bankReference: p.bankReference,
   };
 }

@@ -6,8 +6,7 @@ import { afterCursor, newestFirst, toPage } from "@/server/lib/pagination";
 import { enqueueJob } from "@/server/jobs/queue";
 import { findEndpoint } from "@/server/services/webhooks/endpoints";
 import { DELIVER_JOB } from "@/server/services/webhooks/events";
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+import { isoOrNull } from "@/server/lib/dates";
 
 /** What the dashboard reads with a delivery: every attempt, its event and its endpoint. */
 export const deliveryInclude = {
@@ -52,9 +51,9 @@ export function deliveryView(d: DeliveryRow) {
     url: d.url,
     status: d.status as "PENDING" | "DELIVERED" | "FAILED",
     attemptCount: d.attemptCount,
-    nextAttemptAt: iso(d.nextAttemptAt),
+    nextAttemptAt: isoOrNull(d.nextAttemptAt),
     lastStatusCode: d.lastStatusCode,
-    deliveredAt: iso(d.deliveredAt),
+    deliveredAt: isoOrNull(d.deliveredAt),
     createdAt: d.createdAt.toISOString(),
     attempts: d.attempts.map((a) => ({
       id: a.id,

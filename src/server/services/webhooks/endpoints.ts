@@ -14,8 +14,7 @@ import { randomToken } from "@/server/lib/ids";
 import { newestFirst } from "@/server/lib/pagination";
 import { emitWebhookEvent } from "@/server/services/webhooks/events";
 import { webhookUrlProblem } from "@/server/services/webhooks/ssrf";
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+import { isoOrNull } from "@/server/lib/dates";
 
 function endpointView(e: { id: string; url: string; events: string; description: string | null; enabled: boolean; createdAt: Date; updatedAt: Date }) {
   return {
@@ -80,7 +79,7 @@ export async function listEndpoints(db: Db, merchantId: string, mode: Mode) {
             attemptCount: last.attemptCount,
             eventType: last.event.type,
             createdAt: last.createdAt.toISOString(),
-            deliveredAt: iso(last.deliveredAt),
+            deliveredAt: isoOrNull(last.deliveredAt),
           }
         : null,
     };
