@@ -35,11 +35,13 @@ const EnvSchema = z.object({
   /** Dashboard sign-ups per client address per hour (each creates keys and a funded sandbox wallet). */
   SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(10),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(2557),
+  /** Days a KYC call's full result stays (encrypted) for the merchant to re-read; then only its masked summary. 0 keeps none. */
+  KYC_RESULT_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   /** Longest the audit writer waits to group records into one commit. */
   AUDIT_FLUSH_MS: z.coerce.number().min(0).max(1000).default(0),
   AUTH_CACHE_POLL_MS: z.coerce.number().int().min(50).max(1000).default(250),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
-  /** Live upstream for PAN/EPFO; until set, live calls answer 503 SOURCE_UNAVAILABLE. */
+  /** Live upstream for PAN/EPFO (and Aadhaar, bank KYC); until set, live calls answer 503 SOURCE_UNAVAILABLE. */
   PAN_SOURCE_URL: z.url().optional(),
   EPFO_SOURCE_URL: z.url().optional(),
   ENCRYPTION_KEY: base64Key.optional(),
@@ -142,6 +144,7 @@ function buildConfig(source: NodeJS.ProcessEnv) {
     authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE,
     signupsPerAddressPerHour: env.SIGNUPS_PER_ADDRESS_PER_HOUR,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+    kycResultRetentionDays: env.KYC_RESULT_RETENTION_DAYS,
     auditFlushMs: env.AUDIT_FLUSH_MS,
     authCachePollMs: env.AUTH_CACHE_POLL_MS,
     logLevel: env.LOG_LEVEL,

@@ -3,6 +3,7 @@ import { verifyPanProcedure } from "@/server/api/identity/verify-pan";
 import { createCheckoutProcedure } from "@/server/api/payments/create-checkout";
 import { paymentStatusProcedure } from "@/server/api/payments/payment-status";
 import { verifyPaymentProcedure } from "@/server/api/payments/verify-payment";
+import { bankKycProcedure, generateOtpProcedure, panKycProcedure, verifyOtpProcedure } from "@/server/api/kyc/kyc";
 import { router } from "@/server/trpc/init";
 
 /** Every public REST operation (`/v1`, `/api`), served by the REST door and described in /api/openapi.json. */
@@ -13,6 +14,12 @@ export const restRouter = router({
     createCheckout: createCheckoutProcedure,
     verify: verifyPaymentProcedure,
     status: paymentStatusProcedure,
+  }),
+  kyc: router({
+    aadhaarGenerateOtp: generateOtpProcedure,
+    aadhaarVerifyOtp: verifyOtpProcedure,
+    panVerify: panKycProcedure,
+    bankVerify: bankKycProcedure,
   }),
 });
 

@@ -26,6 +26,7 @@ import { checkoutFrameAncestors } from "@/server/services/merchants/checkout-fra
 import { createJobRunner } from "@/server/jobs/handlers";
 import { purgeFinishedJobs } from "@/server/jobs/queue";
 import { purgeOldEmails } from "@/server/services/email/email";
+import { purgeKycData, sweepUnfinishedKyc } from "@/server/services/kyc/maintenance";
 
 export interface StartOptions {
   dev: boolean;
@@ -40,6 +41,8 @@ export const CLIENT_IP_HEADER = "x-parakh-client-ip";
 export const PAGE_PATH_HEADER = "x-parakh-page-path";
 
 const RETENTION_INTERVAL_MS = 6 * 60 * 60 * 1000;
+/** How often holds and OTP claims left by a crashed call are undone (they count as stale after minutes). */
+const KYC_SWEEP_INTERVAL_MS = 60 * 1000;
 const FINISHED_JOB_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 function sendJson(res: ServerResponse, status: number, body: unknown) {
@@ -244,7 +247,17 @@ export async function startParakh(opts: StartOptions) {
       const jobs = await purgeFinishedJobs(services.db, new Date(Date.now() - FINISHED_JOB_RETENTION_MS));
       // Reset links in old messages are long dead; the messages themselves are kept 30 days.
       const emails = await purgeOldEmails(services.db);
-      if (audit || idem || jobs || emails) log.info("retention purge", { auditRecords: audit, idempotencyRecords: idem, finishedJobs: jobs, emails });
+      const kyc = await purgeKycData(services.db);
+      if (audit || idem || jobs || emails || kyc.results || kyc.otpRequests) {
+        log.info("retention purge", {
+          auditRecords: audit,
+          idempotencyRecords: idem,
+          finishedJobs: jobs,
+          emails,
+          kycResults: kyc.results,
+          otpRequests: kyc.otpRequests,
+        });
+      }
     } catch (err) {
       log.warn("retention purge failed", { err });
     }
@@ -252,12 +265,22 @@ export async function startParakh(opts: StartOptions) {
   const retentionTimer = setInterval(retention, RETENTION_INTERVAL_MS);
   retentionTimer.unref();
   setTimeout(retention, 10_000).unref();
+  const kycSweepTimer = setInterval(async () => {
+    try {
+      const swept = await sweepUnfinishedKyc(services.db);
+      if (swept.holds || swept.otpRequests) log.warn("released unfinished KYC calls", swept);
+    } catch (err) {
+      log.warn("KYC sweep failed", { err });
+    }
+  }, KYC_SWEEP_INTERVAL_MS);
+  kycSweepTimer.unref();
 
   async function shutdown(signal: string) {
     if (closing) return;
     closing = true;
     log.info("shutting down", { signal, inFlight });
     clearInterval(retentionTimer);
+    clearInterval(kycSweepTimer);
     server.close();
     server.closeIdleConnections();
     const deadline = setTimeout(() => {

@@ -48,7 +48,8 @@ export type IdPrefix =
   | "opa"
   | "rc"
   | "eml"
-  | "prt";
+  | "prt"
+  | "hold";
 
 export function newId(prefix: IdPrefix, length = 16): string {
   return `${prefix}_${randomToken(length)}`;

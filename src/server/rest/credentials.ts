@@ -60,7 +60,13 @@ export async function identifyKey(services: AppServices, scheme: AuthScheme, hea
 }
 
 export function restAuthOf(key: CachedKey): RestAuth {
-  return { merchantId: key.merchantId, apiKeyId: key.id, mode: key.mode, checkoutExpiryMinutes: key.merchant.checkoutExpiryMinutes };
+  return {
+    merchantId: key.merchantId,
+    apiKeyId: key.id,
+    mode: key.mode,
+    checkoutExpiryMinutes: key.merchant.checkoutExpiryMinutes,
+    kycFees: key.merchant.kycFees,
+  };
 }
 
 /** What applies to every valid key: suspension, go-live, the IP whitelist, the per-key rate limit. */

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Mode } from "@/lib/mode";
+import type { KycFees } from "@/lib/kyc";
 import type { EnvelopeKind } from "@/server/rest/envelope";
 import type { VerificationRecord } from "@/server/services/audit/audit-writer";
 
@@ -9,6 +10,7 @@ export interface RestAuth {
   mode: Mode;
   /** Merchant settings the hot paths need, from the auth cache (no database read). */
   checkoutExpiryMinutes: number;
+  kycFees: KycFees;
 }
 
 /** Everything the REST door knows about one request, shared by the door and the middlewares. */

@@ -18,6 +18,8 @@ export interface RestMeta {
   successStatus?: number;
   /** Largest accepted body in bytes (default 1 MiB; batches 8 MiB). */
   bodyLimit?: number;
+  /** The answer holds personal data (KYC): a stored idempotent response is encrypted. */
+  sensitive?: boolean;
 }
 
 export type Meta = OpenApiMeta<{ rest?: RestMeta }>;

@@ -44,7 +44,7 @@ export function pick<T>(list: readonly T[], hash: number, salt: number): T {
 // ---------------------------------------------------------------------------------------------
 // Name material. Surnames carry a naming tradition so first names fit them.
 
-type Tradition = "G" | "M" | "C";
+export type Tradition = "G" | "M" | "C";
 
 const SURNAMES: Record<Tradition, readonly string[]> = {
   G: [
@@ -502,11 +502,20 @@ function surnameFor(letter: string, hash: number, salt: number): Surname {
   return pick(SURNAMES_BY_INITIAL.get(letter) ?? ALL_SURNAMES, hash, salt);
 }
 
+export interface SandboxPerson {
+  /** FIRST [MIDDLE] SURNAME, upper case. */
+  name: string;
+  first: string;
+  surname: string;
+  female: boolean;
+  tradition: Tradition;
+}
+
 /**
- * A full name, FIRST [MIDDLE] SURNAME, upper case. The surname starts with `surnameInitial` when
- * given (any A–Z letter has one); otherwise it is picked freely.
+ * A person, named FIRST [MIDDLE] SURNAME in upper case. The surname starts with `surnameInitial`
+ * when given (any A–Z letter has one); otherwise it is picked freely.
  */
-export function sandboxPersonName(hash: number, surnameInitial?: string): string {
+export function sandboxPerson(hash: number, surnameInitial?: string): SandboxPerson {
   const letter = surnameInitial ?? A_TO_Z.charAt(mix32(hash, 1) % 26);
   const surname = surnameFor(letter, hash, 2);
   const female = (mix32(hash, 3) & 1) === 1;
@@ -514,7 +523,29 @@ export function sandboxPersonName(hash: number, surnameInitial?: string): string
   const first = pick(female ? pools.female : pools.male, hash, 4);
   const middles = MIDDLE_NAMES[surname.tradition][female ? "female" : "male"].filter((m) => m !== first && m !== surname.name);
   const withMiddle = middles.length > 0 && mix32(hash, 5) % 5 < 2;
-  return withMiddle ? `${first} ${pick(middles, hash, 6)} ${surname.name}` : `${first} ${surname.name}`;
+  const name = withMiddle ? `${first} ${pick(middles, hash, 6)} ${surname.name}` : `${first} ${surname.name}`;
+  return { name, first, surname: surname.name, female, tradition: surname.tradition };
+}
+
+/** The full name of `sandboxPerson(hash, surnameInitial)`. */
+export function sandboxPersonName(hash: number, surnameInitial?: string): string {
+  return sandboxPerson(hash, surnameInitial).name;
+}
+
+/** A man of the same family (father or husband): same surname and tradition, another first name. */
+export function sandboxRelativeName(person: SandboxPerson, hash: number, salt: number): string {
+  const firsts = FIRST_NAMES[person.tradition].male.filter((f) => f !== person.first);
+  const middles = MIDDLE_NAMES[person.tradition].male.filter((m) => m !== person.surname);
+  const first = pick(firsts, hash, salt);
+  const middle =
+    middles.length > 0 && mix32(hash, salt + 1) % 5 < 2
+      ? pick(
+          middles.filter((m) => m !== first),
+          hash,
+          salt + 2,
+        )
+      : null;
+  return middle ? `${first} ${middle} ${person.surname}` : `${first} ${person.surname}`;
 }
 
 /** Surnames and places by initial: the first word of an entity name. */
@@ -577,6 +608,9 @@ function entityName(category: PanCategory, letter: string, hash: number): string
 
 // ---------------------------------------------------------------------------------------------
 
+/** Date of birth (or incorporation) on every sandbox record. */
+export const SANDBOX_PAN_DOB = "1990-01-01";
+
 const SERIAL_STATUS: Record<string, PanRecordStatus> = {
   "9991": "INVALID",
   "9992": "DEACTIVATED",
@@ -605,6 +639,8 @@ export function sandboxPanRecord(pan: string): PanRecord {
     name: status === "INVALID" ? null : entityName(category, pan.charAt(4), fnv1a32(pan)),
     category,
     aadhaarSeedingStatus,
+    // One date for every sandbox record, so PAN KYC's dobMatch is predictable (README fixtures).
+    dob: status === "INVALID" ? null : SANDBOX_PAN_DOB,
     remarks: null,
   };
 }

@@ -11,6 +11,8 @@ export interface PanRecord {
   name: string | null;
   category: PanCategory;
   aadhaarSeedingStatus: AadhaarSeedingStatus;
+  /** Date of birth or incorporation on record (YYYY-MM-DD); null when not on record. */
+  dob: string | null;
   /** Event marks from the source (e.g. deceased, deactivated); null when there are none. */
   remarks: string | null;
 }

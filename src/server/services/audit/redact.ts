@@ -69,7 +69,7 @@ function normaliseKey(key: string): string {
  * spaces, tabs, dots or dashes ("4111 1111 1111 1111", "4111.1111…"), each bounded by non-digits.
  */
 const SCAN =
-  /\b((?:pay|req|att|mer|key|evt|kyc_req|kyc_txn|batch|rfnd|ver|aud|whe|del|job|led|wal|idem)_[A-Za-z0-9_]+)|((?:sk_(?:test|live)_|whsec_)[A-Za-z0-9]+|\bsk_[A-Za-z0-9_]{16,})|(?<!\d)((?:\d[ \t.-]{0,2}){11,18}\d)(?!\d)/g;
+  /\b((?:pay|req|att|mer|key|evt|kyc_req|kyc_txn|batch|rfnd|ver|aud|whe|del|job|led|wal|idem|hold)_[A-Za-z0-9_]+)|((?:sk_(?:test|live)_|whsec_)[A-Za-z0-9]+|\bsk_[A-Za-z0-9_]{16,})|(?<!\d)((?:\d[ \t.-]{0,2}){11,18}\d)(?!\d)/g;
 
 function sensitiveDigits(digits: string): boolean {
   if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits)) return true;

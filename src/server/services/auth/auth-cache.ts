@@ -5,6 +5,7 @@ import type { Mode } from "@/lib/mode";
 import { onLocalAuthChange, readAuthEpoch } from "@/server/services/auth/auth-epoch";
 import { hashSecretKey, isKeyUsable } from "@/server/services/auth/api-keys";
 import { safeEqual } from "@/server/lib/crypto";
+import type { KycFees } from "@/lib/kyc";
 
 export interface CachedMerchant {
   id: string;
@@ -12,6 +13,8 @@ export interface CachedMerchant {
   liveEnabled: boolean;
   enforceWhitelistAll: boolean;
   checkoutExpiryMinutes: number;
+  /** KYC fees in paise; an operator's change bumps the auth epoch like any key change. */
+  kycFees: KycFees;
   whitelist: IpMatcher;
 }
 
@@ -117,6 +120,9 @@ export class AuthCache {
             liveEnabled: true,
             enforceWhitelistAll: true,
             checkoutExpiryMinutes: true,
+            kycFeeAadhaarPaise: true,
+            kycFeePanPaise: true,
+            kycFeeBankPaise: true,
             whitelist: { select: { cidr: true } },
           },
         },
@@ -141,6 +147,7 @@ export class AuthCache {
         liveEnabled: row.merchant.liveEnabled,
         enforceWhitelistAll: row.merchant.enforceWhitelistAll,
         checkoutExpiryMinutes: row.merchant.checkoutExpiryMinutes,
+        kycFees: { AADHAAR_OTP: row.merchant.kycFeeAadhaarPaise, PAN: row.merchant.kycFeePanPaise, BANK: row.merchant.kycFeeBankPaise },
         whitelist: new IpMatcher(row.merchant.whitelist.map((w) => w.cidr)),
       },
     };

@@ -1,7 +1,7 @@
 import type { Db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
-import { sha256Hex } from "@/server/lib/crypto";
+import { decrypt, encrypt, sha256Hex } from "@/server/lib/crypto";
 import type { Mode } from "@/lib/mode";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -19,6 +19,8 @@ export interface IdempotencyScope {
   method: string;
   path: string;
   body: Buffer | null;
+  /** Set for answers holding personal data (KYC): the stored response is AES-256-GCM encrypted with it. */
+  encryptionKey?: string;
 }
 
 export type IdempotencyStart = { kind: "new"; recordId: string } | { kind: "replay"; status: number; body: string };
@@ -77,16 +79,19 @@ export async function beginIdempotent(db: Db, scope: IdempotencyScope): Promise<
     if (existing.state !== "DONE" || existing.responseStatus === null || existing.responseBody === null) {
       throw new AppError("IDEMPOTENCY_KEY_IN_USE");
     }
-    return { kind: "replay", status: existing.responseStatus, body: existing.responseBody };
+    // JSON starts with "{"; an encrypted body with its version tag.
+    const body = existing.responseBody.startsWith("{") || !scope.encryptionKey ? existing.responseBody : decrypt(existing.responseBody, scope.encryptionKey);
+    return { kind: "replay", status: existing.responseStatus, body };
   }
   throw new AppError("IDEMPOTENCY_KEY_IN_USE");
 }
 
-export async function completeIdempotent(db: Db, recordId: string, status: number, body: unknown) {
+export async function completeIdempotent(db: Db, recordId: string, status: number, body: unknown, encryptionKey?: string) {
+  const json = JSON.stringify(body);
   // updateMany: a record retaken after its lease is gone, and that is no reason to fail the answer.
   await db.idempotencyRecord.updateMany({
     where: { id: recordId, state: "IN_PROGRESS" },
-    data: { state: "DONE", responseStatus: status, responseBody: JSON.stringify(body) },
+    data: { state: "DONE", responseStatus: status, responseBody: encryptionKey ? encrypt(json, encryptionKey) : json },
   });
 }
 

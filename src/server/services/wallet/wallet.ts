@@ -1,10 +1,24 @@
-import type { DbTx } from "@/server/db/client";
+import type { Db, DbTx } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
+import { formatPaise } from "@/lib/money";
 import type { Mode } from "@/lib/mode";
+import { emitWebhookEvent } from "@/server/services/webhooks/events";
+
+/**
+ * The prepaid wallet. `balancePaise` is the sum of the ledger; `availablePaise` is the balance less
+ * open holds. Every change is a conditional update (never read-modify-write) with its ledger row in
+ * the same transaction, so concurrent calls cannot drive a wallet below zero or lose a debit.
+ */
 
 /** Test credit every new merchant's sandbox wallet starts with (₹10,000.00). */
 export const SANDBOX_OPENING_CREDIT_PAISE = 1_000_000;
+
+/** The largest single credit (₹1,00,00,000); the payments cap does not apply to wallets. */
+export const MAX_WALLET_CREDIT_PAISE = 1_000_000_000;
+
+/** A hold still HELD after this long belongs to a call whose process died: the sweeper releases it. */
+export const STALE_HOLD_MS = 5 * 60 * 1000;
 
 export async function ensureWallet(tx: DbTx, merchantId: string, mode: Mode) {
   const existing = await tx.wallet.findUnique({ where: { merchantId_mode: { merchantId, mode } } });
@@ -12,31 +26,144 @@ export async function ensureWallet(tx: DbTx, merchantId: string, mode: Mode) {
   return tx.wallet.create({ data: { id: newId("wal"), merchantId, mode } });
 }
 
-/** Adds money: one conditional increment and its ledger row, in the caller's transaction. */
-export async function creditWallet(tx: DbTx, merchantId: string, mode: Mode, amountPaise: number, reason: string, reference: string | null) {
-  if (!Number.isInteger(amountPaise) || amountPaise <= 0) throw new AppError("VALIDATION_ERROR", "A credit must be a positive whole number of paise.");
-  const wallet = await ensureWallet(tx, merchantId, mode);
-  const updated = await tx.wallet.update({ where: { id: wallet.id }, data: { balancePaise: { increment: amountPaise } } });
-  await tx.ledgerEntry.create({
-    data: { id: newId("led"), walletId: wallet.id, merchantId, mode, amountPaise, balanceAfterPaise: updated.balancePaise, reason, reference },
-  });
-  return updated.balancePaise;
+function requirePaise(amountPaise: number, what: string) {
+  if (!Number.isInteger(amountPaise) || amountPaise <= 0) throw new AppError("VALIDATION_ERROR", `${what} must be a positive whole number of paise.`);
+}
+
+async function appendLedger(
+  tx: DbTx,
+  w: { id: string; merchantId: string; mode: string },
+  amountPaise: number,
+  balanceAfterPaise: number,
+  reason: string,
+  reference: string | null,
+) {
+  const id = newId("led");
+  await tx.ledgerEntry.create({ data: { id, walletId: w.id, merchantId: w.merchantId, mode: w.mode, amountPaise, balanceAfterPaise, reason, reference } });
+  return id;
 }
 
 /**
- * Takes money only if the balance covers it: a conditional update (`balance >= amount`), never a
- * read-modify-write, so concurrent debits cannot drive a wallet below zero.
+ * After a debit: below the threshold and not yet alerted → one wallet.low_balance event (the flag is
+ * set conditionally, so of two racing debits only one sends it). After a credit back at or above it,
+ * the alert is re-armed.
  */
+async function checkLowBalance(tx: DbTx, walletId: string) {
+  const w = await tx.wallet.findUniqueOrThrow({ where: { id: walletId } });
+  const threshold = w.lowBalanceThresholdPaise;
+  if (threshold === null) return;
+  if (w.balancePaise < threshold && !w.lowBalanceAlerted) {
+    const { count } = await tx.wallet.updateMany({ where: { id: w.id, lowBalanceAlerted: false }, data: { lowBalanceAlerted: true } });
+    if (count === 1) {
+      await emitWebhookEvent(tx, {
+        merchantId: w.merchantId,
+        mode: w.mode,
+        type: "wallet.low_balance",
+        subjectId: w.id,
+        data: { wallet: { mode: w.mode, balance: formatPaise(w.balancePaise), threshold: formatPaise(threshold), currency: "INR" } },
+      });
+    }
+  } else if (w.balancePaise >= threshold && w.lowBalanceAlerted) {
+    await tx.wallet.updateMany({ where: { id: w.id, lowBalanceAlerted: true }, data: { lowBalanceAlerted: false } });
+  }
+}
+
+/** Adds money: one conditional increment and its ledger row, in the caller's transaction. Returns the balance after. */
+export async function creditWallet(tx: DbTx, merchantId: string, mode: Mode, amountPaise: number, reason: string, reference: string | null) {
+  requirePaise(amountPaise, "A credit");
+  if (amountPaise > MAX_WALLET_CREDIT_PAISE) throw new AppError("VALIDATION_ERROR", "One credit may be at most ₹1,00,00,000.00.");
+  const wallet = await ensureWallet(tx, merchantId, mode);
+  const updated = await tx.wallet.update({
+    where: { id: wallet.id },
+    data: { balancePaise: { increment: amountPaise }, availablePaise: { increment: amountPaise } },
+  });
+  await appendLedger(tx, updated, amountPaise, updated.balancePaise, reason, reference);
+  if (updated.lowBalanceAlerted) await checkLowBalance(tx, updated.id);
+  return updated.balancePaise;
+}
+
+/** Takes money outright (an operator's debit) only if the available balance covers it. Returns the balance after. */
 export async function debitWallet(tx: DbTx, merchantId: string, mode: Mode, amountPaise: number, reason: string, reference: string | null) {
-  if (!Number.isInteger(amountPaise) || amountPaise <= 0) throw new AppError("VALIDATION_ERROR", "A debit must be a positive whole number of paise.");
+  requirePaise(amountPaise, "A debit");
   const res = await tx.wallet.updateMany({
-    where: { merchantId, mode, balancePaise: { gte: amountPaise } },
-    data: { balancePaise: { decrement: amountPaise } },
+    where: { merchantId, mode, availablePaise: { gte: amountPaise } },
+    data: { balancePaise: { decrement: amountPaise }, availablePaise: { decrement: amountPaise } },
   });
   if (res.count === 0) throw new AppError("INSUFFICIENT_BALANCE");
   const wallet = await tx.wallet.findUniqueOrThrow({ where: { merchantId_mode: { merchantId, mode } } });
-  await tx.ledgerEntry.create({
-    data: { id: newId("led"), walletId: wallet.id, merchantId, mode, amountPaise: -amountPaise, balanceAfterPaise: wallet.balancePaise, reason, reference },
-  });
+  await appendLedger(tx, wallet, -amountPaise, wallet.balancePaise, reason, reference);
+  await checkLowBalance(tx, wallet.id);
   return wallet.balancePaise;
+}
+
+export interface HoldInput {
+  merchantId: string;
+  mode: Mode;
+  amountPaise: number;
+  reason: string;
+  requestId?: string | null;
+}
+
+/**
+ * Reserves a fee before a charged call reaches its source: 402 INSUFFICIENT_BALANCE when the
+ * available balance does not cover it. The hold row and the decrement commit together.
+ */
+export async function placeHold(db: Db, h: HoldInput): Promise<string> {
+  requirePaise(h.amountPaise, "A hold");
+  return db.$transaction(async (tx) => {
+    const wallet = await tx.wallet.findUnique({ where: { merchantId_mode: { merchantId: h.merchantId, mode: h.mode } }, select: { id: true } });
+    const { count } = wallet
+      ? await tx.wallet.updateMany({ where: { id: wallet.id, availablePaise: { gte: h.amountPaise } }, data: { availablePaise: { decrement: h.amountPaise } } })
+      : { count: 0 };
+    if (count === 0) throw new AppError("INSUFFICIENT_BALANCE");
+    const id = newId("hold");
+    await tx.walletHold.create({
+      data: { id, walletId: wallet!.id, merchantId: h.merchantId, mode: h.mode, amountPaise: h.amountPaise, reason: h.reason, requestId: h.requestId ?? null },
+    });
+    return id;
+  });
+}
+
+export interface CapturedHold {
+  ledgerEntryId: string;
+  amountPaise: number;
+  balanceAfterPaise: number;
+}
+
+/**
+ * Turns a hold into the debit and its ledger entry, in the caller's transaction (which also records
+ * what was paid for). A hold no longer HELD (swept as stale) is not taken twice: the call fails.
+ */
+export async function captureHold(tx: DbTx, holdId: string, reference: string): Promise<CapturedHold> {
+  const now = new Date();
+  const { count } = await tx.walletHold.updateMany({ where: { id: holdId, state: "HELD" }, data: { state: "CAPTURED", settledAt: now } });
+  if (count === 0) throw new AppError("INTERNAL_ERROR", "The wallet hold was released before the charge.");
+  const hold = await tx.walletHold.findUniqueOrThrow({ where: { id: holdId } });
+  const wallet = await tx.wallet.update({ where: { id: hold.walletId }, data: { balancePaise: { decrement: hold.amountPaise } } });
+  const ledgerEntryId = await appendLedger(tx, wallet, -hold.amountPaise, wallet.balancePaise, hold.reason, reference);
+  if (wallet.lowBalanceThresholdPaise !== null) await checkLowBalance(tx, wallet.id);
+  return { ledgerEntryId, amountPaise: hold.amountPaise, balanceAfterPaise: wallet.balancePaise };
+}
+
+/** Gives a held fee back (the call was not answered 200). Releasing twice, or after a capture, does nothing. */
+export async function releaseHold(db: Db, holdId: string): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.walletHold.updateMany({ where: { id: holdId, state: "HELD" }, data: { state: "RELEASED", settledAt: new Date() } });
+    if (count === 0) return false;
+    const hold = await tx.walletHold.findUniqueOrThrow({ where: { id: holdId }, select: { walletId: true, amountPaise: true } });
+    await tx.wallet.update({ where: { id: hold.walletId }, data: { availablePaise: { increment: hold.amountPaise } } });
+    return true;
+  });
+}
+
+/** Releases holds left HELD by calls that never finished (a crash between hold and settle). */
+export async function releaseStaleHolds(db: Db, now = new Date()): Promise<number> {
+  const stale = await db.walletHold.findMany({
+    where: { state: "HELD", createdAt: { lt: new Date(now.getTime() - STALE_HOLD_MS) } },
+    select: { id: true },
+    take: 500,
+  });
+  let released = 0;
+  for (const h of stale) if (await releaseHold(db, h.id)) released++;
+  return released;
 }

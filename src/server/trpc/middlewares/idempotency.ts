@@ -10,6 +10,7 @@ export const idempotency = t.middleware(async (opts) => {
   if (!rest?.auth || rest.method !== "POST" || raw === undefined) return opts.next();
   const key = Array.isArray(raw) ? raw.join(",") : raw;
   const db = ctx.services.db;
+  const encryptionKey = opts.meta?.rest?.sensitive ? ctx.services.config.secrets.encryptionKey : undefined;
   const start = await beginIdempotent(db, {
     merchantId: rest.auth.merchantId,
     mode: rest.auth.mode,
@@ -17,6 +18,7 @@ export const idempotency = t.middleware(async (opts) => {
     method: rest.method,
     path: rest.path,
     body: rest.rawBody,
+    encryptionKey,
   });
   if (start.kind === "replay") {
     rest.replayed = true;
@@ -33,7 +35,7 @@ export const idempotency = t.middleware(async (opts) => {
     const input = await opts.getRawInput().catch(() => undefined);
     data = errorEnvelopeFor(result.error, rest, input, opts.meta?.rest);
   }
-  if (shouldStoreResponse(rest.status, rest.errorCode)) await completeIdempotent(db, start.recordId, rest.status, data);
+  if (shouldStoreResponse(rest.status, rest.errorCode)) await completeIdempotent(db, start.recordId, rest.status, data, encryptionKey);
   else await abandonIdempotent(db, start.recordId);
   return { ...result, ok: true as const, data, ctx } as unknown as typeof result;
 });
