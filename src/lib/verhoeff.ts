@@ -22,6 +22,7 @@ const P = [
   [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
   [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
 ];
+const INV = [0, 4, 3, 2, 1, 5, 6, 7, 8, 9];
 
 /** True when the last digit is the Verhoeff check digit of the others. */
 export function verhoeffValid(digits: string): boolean {
@@ -29,4 +30,13 @@ export function verhoeffValid(digits: string): boolean {
   let c = 0;
   for (let i = 0; i < digits.length; i++) c = D[c]![P[i % 8]![digits.charCodeAt(digits.length - 1 - i) - 48]!]!;
   return c === 0;
+}
+
+/** The check digit to append to `digits` (a non-empty digit string) so that `verhoeffValid` holds. */
+export function verhoeffDigit(digits: string): string {
+  if (!/^\d+$/.test(digits)) throw new RangeError("Verhoeff input must be digits");
+  let c = 0;
+  // Positions shift by one: the check digit will take position 0.
+  for (let i = 0; i < digits.length; i++) c = D[c]![P[(i + 1) % 8]![digits.charCodeAt(digits.length - 1 - i) - 48]!]!;
+  return String(INV[c]!);
 }

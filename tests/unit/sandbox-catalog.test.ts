@@ -1,10 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { isAppError } from "@/server/errors";
+import { sandboxAadhaarProvider } from "@/server/providers/aadhaar/sandbox";
+import { sandboxBankProvider } from "@/server/providers/bank/sandbox";
 import { sandboxEpfoProvider } from "@/server/providers/epfo/sandbox";
 import { sandboxPanProvider } from "@/server/providers/pan/sandbox";
 import { sandboxProcessor } from "@/server/providers/payments/sandbox";
 import type { PaymentMethodInput } from "@/server/providers/payments/types";
-import { SANDBOX_PAN_ROWS, SANDBOX_PAYMENT_ROWS, SANDBOX_PF_ROWS, SANDBOX_UAN_ROWS, type SandboxRow } from "@/server/providers/sandbox-catalog";
+import {
+  SANDBOX_AADHAAR_ROWS,
+  SANDBOX_BANK_ROWS,
+  SANDBOX_PAN_ROWS,
+  SANDBOX_PAYMENT_ROWS,
+  SANDBOX_PF_ROWS,
+  SANDBOX_UAN_ROWS,
+  type SandboxRow,
+} from "@/server/providers/sandbox-catalog";
 import { verifyEpfo } from "@/server/services/employment/verify-epfo";
 import { panVerifyRequestExample } from "@/server/rest/openapi-examples";
 import { verifyPan } from "@/server/services/identity/verify-pan";
@@ -36,6 +46,21 @@ async function paymentOutcome(input: string): Promise<Record<string, unknown>> {
   return { status: "PENDING" };
 }
 
+/** generate-otp, then verify-otp with the documented OTP. */
+async function aadhaarOutcome(aadhaarNumber: string): Promise<Record<string, unknown>> {
+  const sent = await sandboxAadhaarProvider.sendOtp(aadhaarNumber);
+  const result = await sandboxAadhaarProvider.submitOtp(aadhaarNumber, sent.reference, "123456");
+  return { status: result.kind === "verified" ? "VERIFIED" : "INVALID_OTP" };
+}
+
+/** The account is the last backticked number; the IFSC the one shown, else any valid one. */
+async function bankOutcome(input: string): Promise<Record<string, unknown>> {
+  const account = [...input.matchAll(/`(\d{9,18})`/g)].at(-1)?.[1];
+  const ifsc = /`([A-Z]{4}0[A-Z0-9]{6})`/.exec(input)?.[1] ?? "SBIN0000001";
+  if (!account) throw new Error(`no account number in ${input}`);
+  return { ...(await sandboxBankProvider.verifyAccount(account, ifsc)) };
+}
+
 describe("the documented sandbox test values", () => {
   it.each(SANDBOX_PAN_ROWS)("PAN $input → $outcome", (row) => check(row, async () => ({ ...(await verifyPan(sandboxPanProvider, row.input, null)) })));
 
@@ -44,6 +69,10 @@ describe("the documented sandbox test values", () => {
   it.each(SANDBOX_PF_ROWS)("PF number $input → $outcome", (row) =>
     check(row, async () => ({ ...(await verifyEpfo(sandboxEpfoProvider, { pfNumber: row.input })) })),
   );
+
+  it.each(SANDBOX_AADHAAR_ROWS)("Aadhaar $input → $outcome", (row) => check(row, () => aadhaarOutcome(row.input)));
+
+  it.each(SANDBOX_BANK_ROWS)("bank $input → $outcome", (row) => check(row, () => bankOutcome(row.input)));
 
   it.each(SANDBOX_PAYMENT_ROWS)("payment $input → $outcome", (row) => check(row, () => paymentOutcome(row.input)));
 

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { isValidAadhaar, withVerhoeffDigit } from "@/lib/aadhaar";
 import { formatPfNumber, isValidUan, parsePfNumber } from "@/lib/epfo";
 import { PAN_CATEGORIES, type PanCategoryLetter } from "@/lib/pan";
 import { AppError } from "@/server/errors";
+import { SANDBOX_AADHAAR_PHOTO, SANDBOX_PLACES, sandboxAadhaarProvider } from "@/server/providers/aadhaar/sandbox";
+import type { AadhaarEkyc } from "@/server/providers/aadhaar/types";
+import { SANDBOX_BANK_NAMES, sandboxBankProvider } from "@/server/providers/bank/sandbox";
 import { createSandboxEpfoProvider, sandboxEpfoProvider } from "@/server/providers/epfo/sandbox";
 import type { EpfoMember } from "@/server/providers/epfo/types";
 import { sandboxPanProvider } from "@/server/providers/pan/sandbox";
@@ -337,5 +341,225 @@ describe("sandbox EPFO provider", () => {
       expect(byPf.pf_number).toBe(e.pf_number);
       expect(byPf.employer).toBe(e.employer);
     }
+  });
+});
+
+describe("sandbox Aadhaar provider", () => {
+  const OTP = "123456";
+  const PERSON = /^[A-Z]+( [A-Z]+){1,2}$/;
+
+  async function ekyc(n: string): Promise<AadhaarEkyc> {
+    const sent = await sandboxAadhaarProvider.sendOtp(n);
+    const r = await sandboxAadhaarProvider.submitOtp(n, sent.reference, OTP);
+    if (r.kind !== "verified") throw new Error(`${n} not verified`);
+    return r.ekyc;
+  }
+
+  /** Valid numbers spread over the space, none with a special serial. */
+  const ordinary = Array.from({ length: 300 }, (_, i) => withVerhoeffDigit(String(20_000_000_000 + i * 263_167_001).slice(0, 11))).filter(
+    (n) => !["9991", "9992", "9998"].includes(n.slice(7, 11)),
+  );
+
+  it("the happy fixtures send an OTP to a mobile ending in four digits and verify with 123456", async () => {
+    for (const n of ["234567890009", "999999990019"]) {
+      const sent = await sandboxAadhaarProvider.sendOtp(n);
+      expect(sent.mobileLast4).toMatch(/^\d{4}$/);
+      expect(sent.reference).toMatch(/^uidai_[0-9a-f]{16}$/);
+      const r = await sandboxAadhaarProvider.submitOtp(n, sent.reference, OTP);
+      expect(r.kind).toBe("verified");
+    }
+  });
+
+  it("is deterministic: same number, same mobile and record, across separate OTP requests", async () => {
+    for (const n of ["234567890009", "999999990019", ...ordinary.slice(0, 20)]) {
+      const a = await sandboxAadhaarProvider.sendOtp(n);
+      const b = await sandboxAadhaarProvider.sendOtp(n);
+      expect(a.mobileLast4).toBe(b.mobileLast4);
+      expect(a.reference).not.toBe(b.reference);
+      expect(await ekyc(n)).toEqual(await ekyc(n));
+    }
+  });
+
+  it("submitOtp needs no memory of sendOtp: any reference verifies", async () => {
+    const r = await sandboxAadhaarProvider.submitOtp("234567890009", "uidai_from_before_a_restart", OTP);
+    expect(r.kind).toBe("verified");
+  });
+
+  it("a wrong OTP is wrong-otp, never an error", async () => {
+    const sent = await sandboxAadhaarProvider.sendOtp("234567890009");
+    for (const otp of ["000000", "654321", "12345", "1234567", "", " 123456"]) {
+      expect(await sandboxAadhaarProvider.submitOtp("234567890009", sent.reference, otp)).toEqual({ kind: "wrong-otp" });
+    }
+  });
+
+  it("every record is complete and consistent", async () => {
+    const places = new Set(SANDBOX_PLACES.map((p) => `${p.pincode}|${p.vtc}|${p.district}|${p.state}`));
+    for (const n of ordinary) {
+      const e = await ekyc(n);
+      expect(e.name, n).toMatch(PERSON);
+      expect(e.dob).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      // A real calendar date in range, and the year agrees.
+      expect(new Date(`${e.dob}T00:00:00Z`).toISOString().slice(0, 10)).toBe(e.dob);
+      expect(e.yearOfBirth).toBe(e.dob.slice(0, 4));
+      expect(Number(e.yearOfBirth)).toBeGreaterThanOrEqual(1960);
+      expect(Number(e.yearOfBirth)).toBeLessThanOrEqual(2004);
+      expect(["M", "F"]).toContain(e.gender);
+      const relation = e.gender === "M" ? /^S\/O / : /^(D|W)\/O /;
+      expect(e.careOf, n).toMatch(relation);
+      const relative = e.careOf.slice(4);
+      expect(relative).toMatch(PERSON);
+      // Same family name, another person.
+      expect(relative.split(" ").at(-1)).toBe(e.name.split(" ").at(-1));
+      expect(relative.split(" ")[0]).not.toBe(e.name.split(" ")[0]);
+      const a = e.address;
+      for (const key of ["house", "vtc", "postOffice", "subDistrict", "district", "state", "country", "pincode"] as const)
+        expect(a[key], `${n} ${key}`).not.toBe("");
+      expect(a.country).toBe("India");
+      expect(a.pincode).toMatch(/^[1-9]\d{5}$/);
+      expect(places.has(`${a.pincode}|${a.vtc}|${a.district}|${a.state}`)).toBe(true);
+      const parts = Object.values(a).filter((p) => p !== "");
+      expect(e.fullAddress.startsWith(`${a.house}, `)).toBe(true);
+      expect(e.fullAddress.endsWith(`, ${a.state}, India, ${a.pincode}`)).toBe(true);
+      for (const part of parts) expect(e.fullAddress).toContain(part);
+      expect(e.fullAddress).not.toMatch(/, ,|^,|,$/);
+      expect(e.photo).toBe(SANDBOX_AADHAAR_PHOTO);
+    }
+  });
+
+  it("records vary: names, both genders, many places and birth years", async () => {
+    const records = await Promise.all(ordinary.map(ekyc));
+    expect(new Set(records.map((e) => e.name)).size).toBeGreaterThan(ordinary.length * 0.8);
+    expect(new Set(records.map((e) => e.gender))).toEqual(new Set(["M", "F"]));
+    expect(new Set(records.map((e) => e.address.pincode)).size).toBeGreaterThan(20);
+    expect(new Set(records.map((e) => e.yearOfBirth)).size).toBeGreaterThan(30);
+    expect(records.some((e) => e.address.landmark === "")).toBe(true);
+    expect(records.some((e) => e.careOf.startsWith("W/O "))).toBe(true);
+    expect(records.some((e) => e.careOf.startsWith("D/O "))).toBe(true);
+  });
+
+  it("the photo is a small baseline JPEG, base64 without a data: prefix", () => {
+    expect(SANDBOX_AADHAAR_PHOTO).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);
+    const bytes = Buffer.from(SANDBOX_AADHAAR_PHOTO, "base64");
+    expect(bytes.toString("base64")).toBe(SANDBOX_AADHAAR_PHOTO);
+    expect(bytes.subarray(0, 3).toString("hex")).toBe("ffd8ff");
+    expect(bytes.subarray(-2).toString("hex")).toBe("ffd9");
+    // SOF0: baseline DCT, every decoder reads it.
+    expect(bytes.includes(Buffer.from([0xff, 0xc0]))).toBe(true);
+    expect(SANDBOX_AADHAAR_PHOTO.length).toBeLessThan(4096);
+  });
+
+  it("9991 → AADHAAR_MOBILE_NOT_LINKED, 9992 → AADHAAR_LOCKED, 9998 → SOURCE_UNAVAILABLE with Retry-After", async () => {
+    const notLinked = await rejection(sandboxAadhaarProvider.sendOtp("234567899917"));
+    expect(notLinked.code).toBe("AADHAAR_MOBILE_NOT_LINKED");
+    expect(notLinked.status).toBe(422);
+    expect((await rejection(sandboxAadhaarProvider.sendOtp("234567899929"))).code).toBe("AADHAAR_LOCKED");
+    const down = await rejection(sandboxAadhaarProvider.sendOtp("234567899986"));
+    expect(down.code).toBe("SOURCE_UNAVAILABLE");
+    expect(down.retryAfterSeconds).toBe(30);
+    expect((await rejection(sandboxAadhaarProvider.submitOtp("234567899986", "uidai_x", OTP))).code).toBe("SOURCE_UNAVAILABLE");
+  });
+
+  it("the serial is digits 8–11 whatever the rest of the number", async () => {
+    for (const first7 of ["2000000", "5555555", "9876543"]) {
+      expect((await rejection(sandboxAadhaarProvider.sendOtp(withVerhoeffDigit(`${first7}9991`)))).code).toBe("AADHAAR_MOBILE_NOT_LINKED");
+      expect((await rejection(sandboxAadhaarProvider.sendOtp(withVerhoeffDigit(`${first7}9992`)))).code).toBe("AADHAAR_LOCKED");
+      expect((await rejection(sandboxAadhaarProvider.sendOtp(withVerhoeffDigit(`${first7}9998`)))).code).toBe("SOURCE_UNAVAILABLE");
+      for (const serial of ["9990", "9993", "9997", "9999"]) {
+        const n = withVerhoeffDigit(`${first7}${serial}`);
+        expect(isValidAadhaar(n)).toBe(true);
+        expect((await ekyc(n)).name).toMatch(PERSON);
+      }
+    }
+  });
+
+  it("refuses an invalid number", async () => {
+    expect((await rejection(sandboxAadhaarProvider.sendOtp("234567890001"))).code).toBe("INVALID_AADHAAR");
+    expect((await rejection(sandboxAadhaarProvider.submitOtp("134567890009", "uidai_x", OTP))).code).toBe("INVALID_AADHAAR");
+  });
+});
+
+describe("sandbox bank provider", () => {
+  const UPPER_ALNUM_12 = /^[A-Z0-9]{12}$/;
+
+  it("an ordinary account is VALID with a name, a reference and the branch's details", async () => {
+    const r = await sandboxBankProvider.verifyAccount("50100012345678", "HDFC0000240");
+    expect(r.accountExists).toBe(true);
+    expect(r.accountStatus).toBe("VALID");
+    expect(r.nameAtBank).toMatch(/^[A-Z]+( [A-Z]+){1,2}$/);
+    expect(r.bankReference).toMatch(UPPER_ALNUM_12);
+    expect(r.ifscDetails.bank).toBe("HDFC Bank");
+    for (const v of Object.values(r.ifscDetails)) expect(v).not.toBe("");
+  });
+
+  it("is deterministic for an account and IFSC; the branch follows the IFSC alone", async () => {
+    const a = await sandboxBankProvider.verifyAccount("50100012345678", "HDFC0000240");
+    expect(await sandboxBankProvider.verifyAccount("50100012345678", "HDFC0000240")).toEqual(a);
+    const other = await sandboxBankProvider.verifyAccount("50100012345679", "HDFC0000240");
+    expect(other.ifscDetails).toEqual(a.ifscDetails);
+    expect(other.bankReference).not.toBe(a.bankReference);
+  });
+
+  it("names and references vary with account and IFSC", async () => {
+    const names = new Set<string>();
+    const refs = new Set<string>();
+    for (let i = 0; i < 200; i++) {
+      const r = await sandboxBankProvider.verifyAccount(String(1_000_000_000 + i * 7_919_123), i % 2 ? "SBIN0001234" : "ICIC0000999");
+      if (r.accountStatus !== "VALID") continue;
+      names.add(r.nameAtBank!);
+      refs.add(r.bankReference);
+      expect(r.bankReference).toMatch(UPPER_ALNUM_12);
+    }
+    expect(names.size).toBeGreaterThan(150);
+    expect(refs.size).toBeGreaterThan(190);
+  });
+
+  it("the bank comes from the IFSC code; an unknown code still gets a name", async () => {
+    for (const [code, bank] of Object.entries(SANDBOX_BANK_NAMES)) {
+      expect((await sandboxBankProvider.verifyAccount("123456789", `${code}0000001`)).ifscDetails.bank).toBe(bank);
+    }
+    expect(SANDBOX_BANK_NAMES.SBIN).toBe("State Bank of India");
+    expect(SANDBOX_BANK_NAMES.UTIB).toBe("Axis Bank");
+    expect((await sandboxBankProvider.verifyAccount("123456789", "QWER0000001")).ifscDetails.bank).toBe("QWER BANK");
+  });
+
+  it("branch, city and state are a real place", async () => {
+    const places = new Set(SANDBOX_PLACES.map((p) => `${p.vtc}|${p.state}`));
+    const cities = new Set<string>();
+    for (let i = 0; i < 100; i++) {
+      const d = (await sandboxBankProvider.verifyAccount("123456789012", `SBIN0${String(i * 97).padStart(6, "0")}`)).ifscDetails;
+      expect(places.has(`${d.city}|${d.state}`)).toBe(true);
+      expect(d.branch).not.toBe("");
+      cities.add(d.city);
+    }
+    expect(cities.size).toBeGreaterThan(10);
+  });
+
+  it("0000 → not found, 1111 → BLOCKED, 2222 → PENDING without a name", async () => {
+    const missing = await sandboxBankProvider.verifyAccount("123456780000", "SBIN0000001");
+    expect(missing).toMatchObject({ accountExists: false, accountStatus: "INVALID", nameAtBank: null });
+    expect(missing.bankReference).toMatch(UPPER_ALNUM_12);
+    expect(missing.ifscDetails.bank).toBe("State Bank of India");
+    const blocked = await sandboxBankProvider.verifyAccount("123456781111", "SBIN0000001");
+    expect(blocked).toMatchObject({ accountExists: true, accountStatus: "BLOCKED" });
+    expect(blocked.nameAtBank).toMatch(/^[A-Z]+( [A-Z]+){1,2}$/);
+    const pending = await sandboxBankProvider.verifyAccount("123456782222", "SBIN0000001");
+    expect(pending).toMatchObject({ accountExists: true, accountStatus: "PENDING", nameAtBank: null });
+  });
+
+  it("9998 → SOURCE_UNAVAILABLE with Retry-After", async () => {
+    const err = await rejection(sandboxBankProvider.verifyAccount("123456789998", "SBIN0000001"));
+    expect(err.code).toBe("SOURCE_UNAVAILABLE");
+    expect(err.retryAfterSeconds).toBe(30);
+  });
+
+  it("other repeated endings are ordinary", async () => {
+    for (const end of ["3333", "9999", "9997", "0001"]) {
+      expect((await sandboxBankProvider.verifyAccount(`12345678${end}`, "SBIN0000001")).accountStatus).toBe("VALID");
+    }
+  });
+
+  it("refuses invalid input", async () => {
+    expect((await rejection(sandboxBankProvider.verifyAccount("12345678", "SBIN0000001"))).code).toBe("INVALID_ACCOUNT_NUMBER");
+    expect((await rejection(sandboxBankProvider.verifyAccount("123456789", "sbin0000001"))).code).toBe("INVALID_IFSC");
   });
 });

@@ -57,6 +57,36 @@ export const SANDBOX_PF_ROWS: SandboxRow[] = [
   { input: "MH/BAN/0000064/000/0009998", outcome: "503 `SOURCE_UNAVAILABLE`", expect: { error: "SOURCE_UNAVAILABLE" } },
 ];
 
+/** Aadhaar numbers as sent to generate-otp; the expectation is the verify-otp answer after OTP `123456`. */
+export const SANDBOX_AADHAAR_ROWS: SandboxRow[] = [
+  {
+    input: "234567890009",
+    outcome: "OTP sent; `123456` answers `VERIFIED` with the same eKYC record every time (any valid number not listed below)",
+    expect: { field: "status", value: "VERIFIED" },
+  },
+  { input: "999999990019", outcome: "`VERIFIED`, another person", expect: { field: "status", value: "VERIFIED" } },
+  { input: "234567899917", outcome: "422 `AADHAAR_MOBILE_NOT_LINKED` from generate-otp", expect: { error: "AADHAAR_MOBILE_NOT_LINKED" } },
+  { input: "234567899929", outcome: "422 `AADHAAR_LOCKED` from generate-otp", expect: { error: "AADHAAR_LOCKED" } },
+  { input: "234567899986", outcome: "503 `SOURCE_UNAVAILABLE`", expect: { error: "SOURCE_UNAVAILABLE" } },
+];
+
+/** Account numbers (with any valid IFSC unless one is shown). */
+export const SANDBOX_BANK_ROWS: SandboxRow[] = [
+  {
+    input: "Account `50100012345678`, IFSC `HDFC0000240`",
+    outcome: "`VALID`, `accountExists: true`, with a name fixed by account and IFSC (any account not listed below)",
+    expect: { field: "accountStatus", value: "VALID" },
+  },
+  {
+    input: "Account ending `0000`, e.g. `123456780000`",
+    outcome: "`INVALID`, `accountExists: false`, `nameAtBank` null",
+    expect: { field: "accountStatus", value: "INVALID" },
+  },
+  { input: "Account ending `1111`, e.g. `123456781111`", outcome: "`BLOCKED`", expect: { field: "accountStatus", value: "BLOCKED" } },
+  { input: "Account ending `2222`, e.g. `123456782222`", outcome: "`PENDING` (`nameAtBank` null)", expect: { field: "accountStatus", value: "PENDING" } },
+  { input: "Account ending `9998`, e.g. `123456789998`", outcome: "503 `SOURCE_UNAVAILABLE`", expect: { error: "SOURCE_UNAVAILABLE" } },
+];
+
 /** Hosted-page fixtures: the payment attempt's outcome. */
 export const SANDBOX_PAYMENT_ROWS: SandboxRow[] = [
   { input: "UPI ID `success@parakh` (or any other UPI ID)", outcome: "`SUCCESS` after a short `PENDING`", expect: { field: "status", value: "SUCCESS" } },
@@ -91,6 +121,20 @@ export const SANDBOX_TABLES: SandboxTable[] = [
     operations: ["POST /v1/employment/epfo/verify"],
     intro: "Every well-formed PF number answers as the member account it names; the member number's last four digits pick the outcome:",
     rows: SANDBOX_PF_ROWS,
+  },
+  {
+    title: "Aadhaar OTP KYC",
+    operations: ["POST /api/kyc/aadhaar/generate-otp", "POST /api/kyc/aadhaar/verify-otp"],
+    intro:
+      "Any valid Aadhaar number works (12 digits, first digit 2–9, Verhoeff check digit) and the OTP is always `123456`; any other OTP is wrong. The four digits before the check digit pick the outcome:",
+    rows: SANDBOX_AADHAAR_ROWS,
+  },
+  {
+    title: "Bank account KYC",
+    operations: ["POST /api/kyc/bank/verify"],
+    intro:
+      "Any valid IFSC and account number answer, the same pair always the same way; the bank comes from the IFSC's first four letters. The account's last four digits pick the outcome:",
+    rows: SANDBOX_BANK_ROWS,
   },
   {
     title: "Payments on the hosted checkout page",

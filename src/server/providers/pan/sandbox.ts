@@ -535,17 +535,10 @@ export function sandboxPersonName(hash: number, surnameInitial?: string): string
 /** A man of the same family (father or husband): same surname and tradition, another first name. */
 export function sandboxRelativeName(person: SandboxPerson, hash: number, salt: number): string {
   const firsts = FIRST_NAMES[person.tradition].male.filter((f) => f !== person.first);
-  const middles = MIDDLE_NAMES[person.tradition].male.filter((m) => m !== person.surname);
   const first = pick(firsts, hash, salt);
-  const middle =
-    middles.length > 0 && mix32(hash, salt + 1) % 5 < 2
-      ? pick(
-          middles.filter((m) => m !== first),
-          hash,
-          salt + 2,
-        )
-      : null;
-  return middle ? `${first} ${middle} ${person.surname}` : `${first} ${person.surname}`;
+  const middles = MIDDLE_NAMES[person.tradition].male.filter((m) => m !== person.surname && m !== first);
+  const withMiddle = middles.length > 0 && mix32(hash, salt + 1) % 5 < 2;
+  return withMiddle ? `${first} ${pick(middles, hash, salt + 2)} ${person.surname}` : `${first} ${person.surname}`;
 }
 
 /** Surnames and places by initial: the first word of an entity name. */

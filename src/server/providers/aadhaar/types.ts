@@ -1,0 +1,48 @@
+/** Address parts as UIDAI's eKYC gives them; any part may be empty except vtc, district, state, country and pincode. */
+export interface AadhaarAddress {
+  house: string;
+  street: string;
+  landmark: string;
+  locality: string;
+  /** Village, town or city. */
+  vtc: string;
+  postOffice: string;
+  subDistrict: string;
+  district: string;
+  state: string;
+  country: string;
+  /** 6 digits. */
+  pincode: string;
+}
+
+export interface AadhaarEkyc {
+  name: string;
+  /** YYYY-MM-DD */
+  dob: string;
+  /** YYYY, the year of `dob`. */
+  yearOfBirth: string;
+  gender: "M" | "F" | "T";
+  /** Relation and name, e.g. "S/O RAJESH KUMAR". */
+  careOf: string;
+  address: AadhaarAddress;
+  /** The non-empty address parts in field order joined with ", ", a name repeated before the state (e.g. city = district) only once. */
+  fullAddress: string;
+  /** Base64 JPEG, no data: prefix. */
+  photo: string;
+}
+
+export interface AadhaarOtpSent {
+  /** Last four digits of the linked mobile, e.g. "4321". */
+  mobileLast4: string;
+  /** The source's reference for this OTP, passed back to submitOtp. */
+  reference: string;
+}
+
+export type AadhaarOtpResult = { kind: "verified"; ekyc: AadhaarEkyc } | { kind: "wrong-otp" };
+
+export interface AadhaarProvider {
+  /** `aadhaarNumber` is already valid. Throws AppError AADHAAR_MOBILE_NOT_LINKED, AADHAAR_LOCKED, SOURCE_UNAVAILABLE or SOURCE_TIMEOUT. */
+  sendOtp(aadhaarNumber: string): Promise<AadhaarOtpSent>;
+  /** The source checks the OTP. Throws SOURCE_UNAVAILABLE / SOURCE_TIMEOUT on source failure. */
+  submitOtp(aadhaarNumber: string, reference: string, otp: string): Promise<AadhaarOtpResult>;
+}

@@ -1,0 +1,23 @@
+export type BankAccountStatus = "VALID" | "INVALID" | "BLOCKED" | "CLOSED" | "PENDING";
+
+export interface IfscDetails {
+  bank: string;
+  branch: string;
+  city: string;
+  state: string;
+}
+
+export interface BankAccountCheck {
+  accountExists: boolean;
+  accountStatus: BankAccountStatus;
+  /** Name the bank holds, upper case; null when the account does not exist, or while the penny-drop is PENDING (no name has come back yet). */
+  nameAtBank: string | null;
+  /** The penny-drop's bank reference (UTR-like, 12 chars). */
+  bankReference: string;
+  ifscDetails: IfscDetails;
+}
+
+export interface BankProvider {
+  /** Inputs already valid (accountNumber 9–18 digits, ifsc matches IFSC_PATTERN). Throws SOURCE_UNAVAILABLE / SOURCE_TIMEOUT. */
+  verifyAccount(accountNumber: string, ifsc: string): Promise<BankAccountCheck>;
+}
