@@ -14,6 +14,10 @@ import {
   setWhitelistEnforcement,
 } from "@/server/services/merchants/merchants";
 import { addWhitelistEntry, listWhitelist, removeWhitelistEntry } from "@/server/services/merchants/whitelist";
+import { adjustWalletByOperator, walletOverview } from "@/server/services/wallet/operator";
+import { CLI_OPERATOR } from "@/server/services/accounts/operator-actions";
+import { parseAmountToPaise } from "@/lib/money";
+import type { Mode } from "@/lib/mode";
 
 const USAGE = `Parakh operator CLI
 
@@ -32,6 +36,9 @@ Usage: npm run -s cli -- <command> [options] [--json]
   key list          --merchant ID
   key rotate        --merchant ID --key KEY_ID [--grace-seconds N]   (default 0: old key stops now)
   key revoke        --merchant ID --key KEY_ID
+  wallet show       --merchant ID [--mode sandbox|live]
+  wallet credit     --merchant ID --mode sandbox|live --amount RUPEES --reason TEXT
+  wallet debit      --merchant ID --mode sandbox|live --amount RUPEES --reason TEXT
   admin create      --email E --password P
 
 --json prints exactly one JSON object on stdout; logs and errors go to stderr.
@@ -41,6 +48,13 @@ Changes reach running servers within one second.`;
 class UsageError extends Error {}
 
 type Flags = Record<string, string | boolean | undefined>;
+
+function modeFlag(flags: Flags, required: boolean): Mode | undefined {
+  const v = flags.mode;
+  if (v === undefined && !required) return undefined;
+  if (v !== "sandbox" && v !== "live") throw new UsageError("--mode takes sandbox or live");
+  return v;
+}
 
 function need(flags: Flags, name: string): string {
   const v = flags[name];
@@ -162,6 +176,37 @@ async function run(db: Db, group: string, action: string, f: Flags): Promise<{ r
       await revokeApiKey(db, merchantId, need(f, "key"));
       return { result: { keyId: f.key, merchantId, revoked: true }, text: `Key ${f.key} revoked.` };
     }
+    case "wallet show": {
+      const merchantId = need(f, "merchant");
+      const wallets = await walletOverview(db, merchantId, modeFlag(f, false));
+      return {
+        result: { merchantId, wallets },
+        text:
+          wallets
+            .map((w) =>
+              [
+                `${w.mode}: balance ₹${w.balance} (available ₹${w.available}, on hold ₹${w.onHold})`,
+                ...w.recentEntries.map(
+                  (e) => `  ${e.createdAt}  ${e.amount.padStart(12)}  → ${e.balanceAfter.padStart(12)}  ${e.reason}  ${e.reference ?? ""}`,
+                ),
+              ].join("\n"),
+            )
+            .join("\n") || "No wallets.",
+      };
+    }
+    case "wallet credit":
+    case "wallet debit": {
+      const amountPaise = parseAmountToPaise(need(f, "amount"));
+      if (amountPaise === null || amountPaise <= 0) throw new UsageError("--amount takes rupees with at most two decimals, e.g. 500 or 1250.50");
+      const r = await adjustWalletByOperator(db, CLI_OPERATOR, {
+        merchantId: need(f, "merchant"),
+        mode: modeFlag(f, true)!,
+        direction: action === "credit" ? "credit" : "debit",
+        amountPaise,
+        reason: need(f, "reason"),
+      });
+      return { result: r, text: `${action === "credit" ? "Credited" : "Debited"} ₹${r.amount} (${r.mode}); balance now ₹${r.balance}.` };
+    }
     case "admin create": {
       const a = await createAdmin(db, need(f, "email"), need(f, "password"));
       return { result: a, text: `Admin ${a.email} created (${a.adminId}).` };
@@ -193,6 +238,8 @@ async function main(): Promise<number> {
         mode: { type: "string" },
         key: { type: "string" },
         "grace-seconds": { type: "string" },
+        amount: { type: "string" },
+        reason: { type: "string" },
       },
     });
   } catch (err) {

@@ -74,3 +74,30 @@ export async function setKycFees(db: Db, actor: OperatorActor, merchantId: strin
   await bumpAuthEpoch(db);
   return { merchantId, fees: { AADHAAR_OTP: formatPaise(fees.AADHAAR_OTP), PAN: formatPaise(fees.PAN), BANK: formatPaise(fees.BANK) } };
 }
+
+/** Both wallets of a merchant with their latest ledger entries, for the operator CLI. */
+export async function walletOverview(db: Db, merchantId: string, mode?: Mode, recent = 10) {
+  const merchant = await db.merchant.findUnique({ where: { id: merchantId }, select: { id: true } });
+  if (!merchant) throw new AppError("NOT_FOUND", "No merchant with this id.");
+  const wallets = await db.wallet.findMany({ where: { merchantId, ...(mode ? { mode } : {}) }, orderBy: { mode: "desc" } });
+  return Promise.all(
+    wallets.map(async (w) => {
+      const entries = await db.ledgerEntry.findMany({ where: { walletId: w.id }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: recent });
+      return {
+        mode: w.mode as Mode,
+        balance: formatPaise(w.balancePaise),
+        available: formatPaise(w.availablePaise),
+        onHold: formatPaise(w.balancePaise - w.availablePaise),
+        lowBalanceThreshold: w.lowBalanceThresholdPaise === null ? null : formatPaise(w.lowBalanceThresholdPaise),
+        recentEntries: entries.map((e) => ({
+          id: e.id,
+          amount: formatPaise(e.amountPaise),
+          balanceAfter: formatPaise(e.balanceAfterPaise),
+          reason: e.reason,
+          reference: e.reference,
+          createdAt: e.createdAt.toISOString(),
+        })),
+      };
+    }),
+  );
+}

@@ -89,7 +89,7 @@ export async function debitWallet(tx: DbTx, merchantId: string, mode: Mode, amou
     where: { merchantId, mode, availablePaise: { gte: amountPaise } },
     data: { balancePaise: { decrement: amountPaise }, availablePaise: { decrement: amountPaise } },
   });
-  if (res.count === 0) throw new AppError("INSUFFICIENT_BALANCE");
+  if (res.count === 0) throw new AppError("INSUFFICIENT_BALANCE", "The wallet's available balance is below this amount.");
   const wallet = await tx.wallet.findUniqueOrThrow({ where: { merchantId_mode: { merchantId, mode } } });
   await appendLedger(tx, wallet, -amountPaise, wallet.balancePaise, reason, reference);
   await checkLowBalance(tx, wallet.id);

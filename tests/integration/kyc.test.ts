@@ -1,0 +1,475 @@
+import crypto from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPrismaClient, type Db } from "@/server/db/client";
+import { withVerhoeffDigit } from "@/lib/aadhaar";
+import { request, type HttpResult } from "../helpers/http";
+import { cli, createMerchantViaCli, type MerchantFixture } from "../helpers/server";
+import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
+
+const HAPPY = "234567890009";
+
+/** A valid Aadhaar number nobody used before, avoiding the sandbox's outcome digits. */
+function freshAadhaar(): string {
+  for (;;) {
+    const first11 = `${2 + crypto.randomInt(8)}${String(crypto.randomInt(1e10)).padStart(10, "0")}`;
+    if (["9991", "9992", "9998"].includes(first11.slice(7, 11))) continue;
+    return withVerhoeffDigit(first11);
+  }
+}
+
+describe.each(DB_TARGETS)("KYC API on %s", (target) => {
+  let env: Started;
+  let m: MerchantFixture;
+  let db: Db;
+
+  const headers = (who: MerchantFixture = m) => ({ "x-api-key": who.sandbox.publicKey, "x-api-secret": who.sandbox.secretKey });
+  const post = (path: string, body: Record<string, unknown>, opts: { who?: MerchantFixture; extra?: Record<string, string> } = {}) =>
+    request(env.server.url, path, {
+      method: "POST",
+      body: { merchantId: (opts.who ?? m).merchantId, ...body },
+      headers: { ...headers(opts.who), ...opts.extra },
+    });
+  const generate = (aadhaarNumber: string, who?: MerchantFixture) => post("/api/kyc/aadhaar/generate-otp", { aadhaarNumber }, { who });
+  const verify = (body: Record<string, unknown>, opts: { who?: MerchantFixture; extra?: Record<string, string> } = {}) =>
+    post("/api/kyc/aadhaar/verify-otp", body, opts);
+  const panKyc = (body: Record<string, unknown>, opts: { who?: MerchantFixture; extra?: Record<string, string> } = {}) =>
+    post("/api/kyc/pan/verify", body, opts);
+  const bankKyc = (body: Record<string, unknown>, opts: { who?: MerchantFixture } = {}) => post("/api/kyc/bank/verify", body, opts);
+
+  async function wallet(who: MerchantFixture = m, mode = "sandbox") {
+    return db.wallet.findUniqueOrThrow({ where: { merchantId_mode: { merchantId: who.merchantId, mode } } });
+  }
+  async function ledgerSum(who: MerchantFixture = m, mode = "sandbox") {
+    const rows = await db.ledgerEntry.findMany({ where: { merchantId: who.merchantId, mode }, select: { amountPaise: true } });
+    return rows.reduce((s, r) => s + r.amountPaise, 0);
+  }
+  /** Sets the sandbox wallet to exactly `paise` through the operator CLI (a ledgered debit or credit). */
+  async function setBalance(who: MerchantFixture, paise: number) {
+    const w = await wallet(who);
+    const diff = paise - w.balancePaise;
+    if (diff === 0) return;
+    const args = [
+      "wallet",
+      diff > 0 ? "credit" : "debit",
+      "--merchant",
+      who.merchantId,
+      "--mode",
+      "sandbox",
+      "--amount",
+      (Math.abs(diff) / 100).toFixed(2),
+      "--reason",
+      "test setup",
+    ];
+    const r = await cli(env.server.env, args);
+    expect(r.code, r.stderr).toBe(0);
+  }
+  /** Moves a number's OTP requests back in time (the resend and window rules read createdAt). */
+  async function age(ms: number) {
+    const rows = await db.kycOtpRequest.findMany({ where: { merchantId: m.merchantId } });
+    for (const r of rows) await db.kycOtpRequest.update({ where: { id: r.id }, data: { createdAt: new Date(r.createdAt.getTime() - ms) } });
+  }
+  const expectError = (r: HttpResult, status: number, code: string) => {
+    expect(r.status, r.text).toBe(status);
+    expect(r.json).toMatchObject({ success: false, error: { code } });
+    expect(r.json.requestId).toMatch(/^req_/);
+  };
+
+  beforeAll(async () => {
+    env = await startFor(target);
+    m = await createMerchantViaCli(env.server.env);
+    db = createPrismaClient(env.server.databaseUrl);
+  });
+  afterAll(async () => {
+    await db?.$disconnect();
+    await env?.stop();
+  });
+
+  describe("Aadhaar OTP", () => {
+    it("sends an OTP, then verifies it charged once with the eKYC record", async () => {
+      const before = await wallet();
+      const g = await generate(HAPPY);
+      expect(g.status, g.text).toBe(200);
+      expect(g.json).toMatchObject({ success: true, message: expect.stringMatching(/ending \d{4}/) });
+      const d = g.json.data;
+      expect(Object.keys(d).sort()).toEqual(["expiresAt", "message", "requestId", "resendAvailableAt"]);
+      expect(d.requestId).toMatch(/^kyc_req_[A-Za-z0-9]{16}$/);
+      expect(new Date(d.expiresAt).getTime() - Date.now()).toBeGreaterThan(9 * 60_000);
+      expect(new Date(d.resendAvailableAt).getTime() - Date.now()).toBeLessThanOrEqual(60_000);
+      expect(d.message).not.toContain(HAPPY);
+      // Generating is never charged.
+      expect((await wallet()).balancePaise).toBe(before.balancePaise);
+
+      const v = await verify({ aadhaarNumber: HAPPY, otp: "123456", requestId: d.requestId });
+      expect(v.status, v.text).toBe(200);
+      expect(v.json.success).toBe(true);
+      expect(typeof v.json.message).toBe("string");
+      const k = v.json.data;
+      expect(Object.keys(k).sort()).toEqual(
+        [
+          "address",
+          "careOf",
+          "charge",
+          "dob",
+          "fullAddress",
+          "gender",
+          "kycTransactionId",
+          "maskedAadhaar",
+          "name",
+          "photo",
+          "requestId",
+          "status",
+          "verifiedAt",
+          "walletBalance",
+          "yearOfBirth",
+        ].sort(),
+      );
+      expect(k).toMatchObject({ requestId: d.requestId, status: "VERIFIED", maskedAadhaar: "XXXXXXXX0009", charge: { amount: "3.00", currency: "INR" } });
+      expect(Object.keys(k.address).sort()).toEqual(
+        ["country", "district", "house", "landmark", "locality", "pincode", "postOffice", "state", "street", "subDistrict", "vtc"].sort(),
+      );
+      expect(k.dob).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(k.dob.slice(0, 4)).toBe(k.yearOfBirth);
+      expect(Buffer.from(k.photo, "base64").subarray(0, 2).toString("hex")).toBe("ffd8");
+      expect(k.kycTransactionId).toMatch(/^kyc_txn_/);
+      const after = await wallet();
+      expect(after.balancePaise).toBe(before.balancePaise - 300);
+      expect(after.availablePaise).toBe(after.balancePaise);
+      expect(k.walletBalance).toBe((after.balancePaise / 100).toFixed(2));
+      expect(await ledgerSum()).toBe(after.balancePaise);
+
+      const txn = await db.kycTransaction.findUniqueOrThrow({ where: { id: k.kycTransactionId } });
+      expect(txn).toMatchObject({ kind: "AADHAAR_OTP", outcome: "VERIFIED", subjectMasked: "XXXXXXXX0009", feePaise: 300, otpRequestId: d.requestId });
+      const entry = await db.ledgerEntry.findUniqueOrThrow({ where: { id: txn.ledgerEntryId } });
+      expect(entry).toMatchObject({ amountPaise: -300, balanceAfterPaise: after.balancePaise, reason: "KYC_AADHAAR", reference: k.kycTransactionId });
+      // The OTP is single use.
+      expectError(await verify({ aadhaarNumber: HAPPY, otp: "123456", requestId: d.requestId }), 409, "OTP_ALREADY_USED");
+      expectError(await verify({ aadhaarNumber: HAPPY, otp: "123456" }), 409, "OTP_ALREADY_USED");
+      expect((await wallet()).balancePaise).toBe(after.balancePaise);
+    });
+
+    it.each([
+      ["234567890008", "a wrong check digit"],
+      ["134567890009", "a first digit of 1"],
+      ["23456789000", "11 digits"],
+      ["2345678900090", "13 digits"],
+      ["23456789000a", "a letter"],
+      [234567890009, "a number instead of a string"],
+    ])("refuses %s (%s) with 400 INVALID_AADHAAR", async (aadhaarNumber, _why) => {
+      const r = await generate(aadhaarNumber as string);
+      expectError(r, 400, "INVALID_AADHAAR");
+      expect(r.json.error.field).toBe("aadhaarNumber");
+    });
+
+    it("accepts the number grouped with spaces", async () => {
+      const n = freshAadhaar();
+      const r = await generate(`${n.slice(0, 4)} ${n.slice(4, 8)} ${n.slice(8)}`);
+      expect(r.status, r.text).toBe(200);
+    });
+
+    it("enforces 60 s between sends and 5 sends per 30 minutes", async () => {
+      const n = freshAadhaar();
+      expect((await generate(n)).status).toBe(200);
+      const soon = await generate(n);
+      expectError(soon, 429, "OTP_RESEND_TOO_SOON");
+      expect(Number(soon.headers["retry-after"])).toBeGreaterThan(0);
+      expect(Number(soon.headers["retry-after"])).toBeLessThanOrEqual(60);
+      for (let i = 0; i < 4; i++) {
+        await age(61_000);
+        expect((await generate(n)).status).toBe(200);
+      }
+      await age(61_000);
+      const limited = await generate(n);
+      expectError(limited, 429, "OTP_GENERATION_LIMIT");
+      expect(Number(limited.headers["retry-after"])).toBeGreaterThan(60);
+      // Another merchant's limits are its own.
+      const other = await createMerchantViaCli(env.server.env, "Other Store");
+      expect((await generate(n, other)).status).toBe(200);
+    });
+
+    it("counts wrong OTPs, locks on the third, and charges none of it", async () => {
+      const n = freshAadhaar();
+      const { requestId } = (await generate(n)).json.data;
+      const before = (await wallet()).balancePaise;
+      const w1 = await verify({ aadhaarNumber: n, otp: "000000" });
+      expectError(w1, 422, "INVALID_OTP");
+      expect(w1.json.error.attemptsRemaining).toBe(2);
+      const w2 = await verify({ aadhaarNumber: n, otp: "111111", requestId });
+      expect(w2.json.error.attemptsRemaining).toBe(1);
+      expectError(await verify({ aadhaarNumber: n, otp: "222222" }), 429, "OTP_ATTEMPTS_EXCEEDED");
+      // Locked: even the right OTP is refused.
+      expectError(await verify({ aadhaarNumber: n, otp: "123456", requestId }), 429, "OTP_ATTEMPTS_EXCEEDED");
+      expect((await wallet()).balancePaise).toBe(before);
+      expect(await db.walletHold.count({ where: { merchantId: m.merchantId, state: "HELD" } })).toBe(0);
+    });
+
+    it("answers 410 for an expired OTP and 404 for unknown requests", async () => {
+      const n = freshAadhaar();
+      const { requestId } = (await generate(n)).json.data;
+      await db.kycOtpRequest.update({ where: { id: requestId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+      expectError(await verify({ aadhaarNumber: n, otp: "123456", requestId }), 410, "OTP_EXPIRED");
+      expectError(await verify({ aadhaarNumber: n, otp: "123456" }), 410, "OTP_EXPIRED");
+      expectError(await verify({ aadhaarNumber: freshAadhaar(), otp: "123456" }), 404, "OTP_REQUEST_NOT_FOUND");
+      expectError(await verify({ aadhaarNumber: n, otp: "123456", requestId: "kyc_req_doesnotexist00" }), 404, "OTP_REQUEST_NOT_FOUND");
+      // A requestId of another number is not found for this one.
+      const other = freshAadhaar();
+      const otherReq = (await generate(other)).json.data.requestId;
+      expectError(await verify({ aadhaarNumber: n, otp: "123456", requestId: otherReq }), 404, "OTP_REQUEST_NOT_FOUND");
+    });
+
+    it.each([
+      [{ otp: "12345" }, "five digits"],
+      [{ otp: 123456 }, "a number"],
+      [{ otp: "12345a" }, "a letter"],
+      [{}, "missing"],
+    ])("refuses an OTP that is %s… with 400 VALIDATION_ERROR", async (body) => {
+      expectError(await verify({ aadhaarNumber: HAPPY, ...body }), 400, "VALIDATION_ERROR");
+    });
+
+    it.each([
+      ["234567899917", 422, "AADHAAR_MOBILE_NOT_LINKED"],
+      ["234567899929", 422, "AADHAAR_LOCKED"],
+      ["234567899986", 503, "SOURCE_UNAVAILABLE"],
+    ])("sandbox %s answers %i %s", async (n, status, code) => {
+      expectError(await generate(n), status, code);
+      expect(await db.kycOtpRequest.count({ where: { maskedAadhaar: `XXXXXXXX${n.slice(8)}`, merchantId: m.merchantId } })).toBe(0);
+    });
+
+    it("answers 402 before the source when the wallet is short, and the OTP stays usable", async () => {
+      const poor = await createMerchantViaCli(env.server.env, "Poor Store");
+      await setBalance(poor, 299);
+      const n = freshAadhaar();
+      const { requestId } = (await generate(n, poor)).json.data;
+      expectError(await verify({ aadhaarNumber: n, otp: "123456", requestId }, { who: poor }), 402, "INSUFFICIENT_BALANCE");
+      expect((await db.kycOtpRequest.findUniqueOrThrow({ where: { id: requestId } })).state).toBe("OPEN");
+      await setBalance(poor, 300);
+      const ok = await verify({ aadhaarNumber: n, otp: "123456", requestId }, { who: poor });
+      expect(ok.status, ok.text).toBe(200);
+      expect(ok.json.data.walletBalance).toBe("0.00");
+      expect(await ledgerSum(poor)).toBe(0);
+    });
+
+    it("gives one success and one OTP_ALREADY_USED for two concurrent right OTPs, charged once", async () => {
+      const n = freshAadhaar();
+      const { requestId } = (await generate(n)).json.data;
+      const before = (await wallet()).balancePaise;
+      const answers = await Promise.all([verify({ aadhaarNumber: n, otp: "123456", requestId }), verify({ aadhaarNumber: n, otp: "123456", requestId })]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      expect(answers.find((a) => a.status === 409)!.json.error.code).toBe("OTP_ALREADY_USED");
+      const after = await wallet();
+      expect(after.balancePaise).toBe(before - 300);
+      expect(after.availablePaise).toBe(after.balancePaise);
+      expect(await db.kycTransaction.count({ where: { otpRequestId: requestId } })).toBe(1);
+    });
+  });
+
+  describe("PAN and bank KYC", () => {
+    it("answers PAN KYC per B6 with dob and name matching, charged ₹1.00", async () => {
+      const before = (await wallet()).balancePaise;
+      const r = await panKyc({ pan: "abcpk1234f", name: "Arjun Kapoor", dob: "1990-01-01" });
+      expect(r.status, r.text).toBe(200);
+      const d = r.json.data;
+      expect(Object.keys(d).sort()).toEqual(
+        ["aadhaarSeedingStatus", "category", "charge", "dobMatch", "kycTransactionId", "nameMatch", "pan", "registeredName", "status", "walletBalance"].sort(),
+      );
+      expect(d).toMatchObject({
+        pan: "ABCPK1234F",
+        status: "VALID",
+        category: "INDIVIDUAL",
+        dobMatch: true,
+        aadhaarSeedingStatus: "LINKED",
+        charge: { amount: "1.00" },
+      });
+      expect(d.nameMatch).toEqual({ score: expect.any(Number), result: expect.stringMatching(/^(MATCH|PARTIAL|NO_MATCH)$/) });
+      expect((await wallet()).balancePaise).toBe(before - 100);
+      expect((await panKyc({ pan: "ABCPK1234F", dob: "1991-02-03" })).json.data).toMatchObject({ dobMatch: false, nameMatch: null });
+      expect((await panKyc({ pan: "ABCPK1234F" })).json.data.dobMatch).toBeNull();
+    });
+
+    it("charges an INVALID PAN (an answer) but not a source failure", async () => {
+      const before = (await wallet()).balancePaise;
+      const invalid = await panKyc({ pan: "ABCPK9991F", dob: "1990-01-01" });
+      expect(invalid.status).toBe(200);
+      expect(invalid.json.data).toMatchObject({ status: "INVALID", registeredName: null, dobMatch: null });
+      expectError(await panKyc({ pan: "ABCPK9998F" }), 503, "SOURCE_UNAVAILABLE");
+      expectError(await panKyc({ pan: "ABCPK9997F" }), 504, "SOURCE_TIMEOUT");
+      expect((await wallet()).balancePaise).toBe(before - 100);
+      expect(await db.walletHold.count({ where: { merchantId: m.merchantId, state: "HELD" } })).toBe(0);
+    });
+
+    it.each([
+      [{ pan: "ABCPK0000F" }, "INVALID_PAN"],
+      [{ pan: "ABCXK1234F" }, "INVALID_PAN"],
+      [{ pan: "ABCPK1234F", dob: "1990-02-30" }, "VALIDATION_ERROR"],
+      [{ pan: "ABCPK1234F", dob: "01-01-1990" }, "VALIDATION_ERROR"],
+      [{ pan: "ABCPK1234F", name: "" }, "VALIDATION_ERROR"],
+    ])("refuses PAN KYC %j with %s", async (body, code) => {
+      expectError(await panKyc(body), 400, code);
+    });
+
+    it("answers bank KYC for each sandbox account status, charged ₹2.00 each", async () => {
+      const before = (await wallet()).balancePaise;
+      const valid = await bankKyc({ accountNumber: "50100123456789", ifsc: "hdfc0001234", name: "Someone" });
+      expect(valid.status, valid.text).toBe(200);
+      const d = valid.json.data;
+      expect(Object.keys(d).sort()).toEqual(
+        ["accountExists", "accountStatus", "bankReference", "charge", "ifscDetails", "kycTransactionId", "nameAtBank", "nameMatch", "walletBalance"].sort(),
+      );
+      expect(d).toMatchObject({ accountExists: true, accountStatus: "VALID", ifscDetails: { bank: "HDFC Bank" }, charge: { amount: "2.00" } });
+      expect(d.nameAtBank).toMatch(/^[A-Z .]+$/);
+      expect((await bankKyc({ accountNumber: "123456780000", ifsc: "SBIN0000001" })).json.data).toMatchObject({
+        accountExists: false,
+        accountStatus: "INVALID",
+      });
+      expect((await bankKyc({ accountNumber: "123456781111", ifsc: "SBIN0000001" })).json.data.accountStatus).toBe("BLOCKED");
+      expect((await bankKyc({ accountNumber: "123456782222", ifsc: "SBIN0000001" })).json.data.accountStatus).toBe("PENDING");
+      expectError(await bankKyc({ accountNumber: "123456789998", ifsc: "SBIN0000001" }), 503, "SOURCE_UNAVAILABLE");
+      expect((await wallet()).balancePaise).toBe(before - 4 * 200);
+      const txn = await db.kycTransaction.findUniqueOrThrow({ where: { id: d.kycTransactionId } });
+      expect(txn.subjectMasked).toBe("XXXXXXXXXX6789 @ HDFC0001234");
+    });
+
+    it.each([
+      [{ accountNumber: "12345678", ifsc: "SBIN0000001" }, "INVALID_ACCOUNT_NUMBER"],
+      [{ accountNumber: "1234567890123456789", ifsc: "SBIN0000001" }, "INVALID_ACCOUNT_NUMBER"],
+      [{ accountNumber: "12345678901a", ifsc: "SBIN0000001" }, "INVALID_ACCOUNT_NUMBER"],
+      [{ accountNumber: "123456789012", ifsc: "SBIN1000001" }, "INVALID_IFSC"],
+      [{ accountNumber: "123456789012", ifsc: "SBI0000001" }, "INVALID_IFSC"],
+      [{ accountNumber: "123456789012" }, "VALIDATION_ERROR"],
+    ])("refuses bank KYC %j with %s", async (body, code) => {
+      expectError(await bankKyc(body), 400, code);
+    });
+  });
+
+  describe("who may call", () => {
+    it("refuses browsers with 403 BROWSER_REQUEST_FORBIDDEN and sends no CORS headers", async () => {
+      const r = await panKyc({ pan: "ABCPK1234F" }, { extra: { Origin: "https://shop.example" } });
+      expectError(r, 403, "BROWSER_REQUEST_FORBIDDEN");
+      expect(Object.keys(r.headers).filter((h) => h.startsWith("access-control-"))).toEqual([]);
+      const preflight = await request(env.server.url, "/api/kyc/pan/verify", {
+        method: "OPTIONS",
+        headers: { Origin: "https://shop.example", "Access-Control-Request-Method": "POST" },
+      });
+      expect(preflight.status).toBeGreaterThanOrEqual(400);
+      expect(Object.keys(preflight.headers).filter((h) => h.startsWith("access-control-"))).toEqual([]);
+    });
+
+    it("needs the key pair (401) of the body's merchant (403 MERCHANT_MISMATCH)", async () => {
+      const r = await request(env.server.url, "/api/kyc/pan/verify", { method: "POST", body: { merchantId: m.merchantId, pan: "ABCPK1234F" } });
+      expectError(r, 401, "UNAUTHORIZED");
+      const swapped = await request(env.server.url, "/api/kyc/pan/verify", {
+        method: "POST",
+        body: { merchantId: m.merchantId, pan: "ABCPK1234F" },
+        headers: { "x-api-key": m.sandbox.publicKey, "x-api-secret": m.sandbox.secretKey.replace(/.$/, "x") },
+      });
+      expectError(swapped, 401, "UNAUTHORIZED");
+      expectError(await panKyc({ pan: "ABCPK1234F", merchantId: "mer_someoneelse0000" }), 403, "MERCHANT_MISMATCH");
+      expectError(await panKyc({ pan: "ABCPK1234F", merchantId: undefined }), 400, "VALIDATION_ERROR");
+    });
+
+    it("answers live calls 503 from the unconfigured source, without a charge", async () => {
+      const shop = await createMerchantViaCli(env.server.env, "Live Store");
+      expect((await cli(env.server.env, ["merchant", "go-live", "--merchant", shop.merchantId])).code).toBe(0);
+      const key = await cli(env.server.env, ["key", "create", "--merchant", shop.merchantId, "--mode", "live", "--json"]);
+      expect(key.code, key.stderr).toBe(0);
+      const live = { ...shop, sandbox: { ...shop.sandbox, publicKey: key.json.publicKey, secretKey: key.json.secretKey } };
+      expect(
+        (await cli(env.server.env, ["wallet", "credit", "--merchant", shop.merchantId, "--mode", "live", "--amount", "100", "--reason", "first top-up"])).code,
+      ).toBe(0);
+      expectError(await panKyc({ pan: "ABCPK1234F" }, { who: live }), 503, "SOURCE_UNAVAILABLE");
+      expectError(await generate(HAPPY, live), 503, "SOURCE_UNAVAILABLE");
+      expect((await wallet(shop, "live")).balancePaise).toBe(10_000);
+    });
+  });
+
+  describe("money under concurrency", () => {
+    it("lets exactly 50 of 200 parallel charged calls through on a wallet that affords 50", async () => {
+      const shop = await createMerchantViaCli(env.server.env, "Race Store");
+      await setBalance(shop, 50 * 100);
+      const answers = await Promise.all(Array.from({ length: 200 }, () => panKyc({ pan: "ABCPK1234F" }, { who: shop })));
+      const counts = answers.reduce<Record<number, number>>((acc, a) => ((acc[a.status] = (acc[a.status] ?? 0) + 1), acc), {});
+      expect(counts).toEqual({ 200: 50, 402: 150 });
+      for (const a of answers.filter((x) => x.status === 402)) expect(a.json.error.code).toBe("INSUFFICIENT_BALANCE");
+      const w = await wallet(shop);
+      expect(w.balancePaise).toBe(0);
+      expect(w.availablePaise).toBe(0);
+      expect(await ledgerSum(shop)).toBe(0);
+      expect(await db.kycTransaction.count({ where: { merchantId: shop.merchantId } })).toBe(50);
+      expect(await db.walletHold.count({ where: { merchantId: shop.merchantId, state: "HELD" } })).toBe(0);
+      // Every answer's balance is distinct: no two debits saw the same balance.
+      const balances = answers.filter((a) => a.status === 200).map((a) => a.json.data.walletBalance);
+      expect(new Set(balances).size).toBe(50);
+    });
+
+    it("replays an Idempotency-Key without a second charge, and stores the answer encrypted", async () => {
+      const before = (await wallet()).balancePaise;
+      const key = `kyc-${crypto.randomUUID()}`;
+      const first = await panKyc({ pan: "ABCPK1234F", name: "Arjun" }, { extra: { "Idempotency-Key": key } });
+      const again = await panKyc({ pan: "ABCPK1234F", name: "Arjun" }, { extra: { "Idempotency-Key": key } });
+      expect(first.status).toBe(200);
+      expect(again.status).toBe(200);
+      expect(again.headers["idempotent-replayed"]).toBe("true");
+      expect(again.json).toEqual(first.json);
+      expect((await wallet()).balancePaise).toBe(before - 100);
+      const stored = await db.idempotencyRecord.findFirstOrThrow({ where: { key } });
+      expect(stored.responseBody).not.toContain("ABCPK1234F");
+      expect(stored.responseBody).not.toContain(first.json.data.registeredName);
+      expect(stored.responseBody!.startsWith("v1.")).toBe(true);
+      expectError(await panKyc({ pan: "ABCPK9994F" }, { extra: { "Idempotency-Key": key } }), 422, "IDEMPOTENCY_KEY_MISMATCH");
+    });
+
+    it("releases a hold left by a call that never finished, and not twice", async () => {
+      process.env.DATA_DIR = env.server.dataDir;
+      const { placeHold, releaseStaleHolds, STALE_HOLD_MS } = await import("@/server/services/wallet/wallet");
+      const before = await wallet();
+      const holdId = await placeHold(db, { merchantId: m.merchantId, mode: "sandbox", amountPaise: 300, reason: "KYC_AADHAAR" });
+      expect((await wallet()).availablePaise).toBe(before.availablePaise - 300);
+      expect(await releaseStaleHolds(db)).toBe(0);
+      await db.walletHold.update({ where: { id: holdId }, data: { createdAt: new Date(Date.now() - STALE_HOLD_MS - 1000) } });
+      expect(await releaseStaleHolds(db)).toBe(1);
+      expect(await releaseStaleHolds(db)).toBe(0);
+      const after = await wallet();
+      expect(after.availablePaise).toBe(before.availablePaise);
+      expect(after.balancePaise).toBe(before.balancePaise);
+    });
+  });
+
+  it("keeps no Aadhaar number, photo, address or OTP in any table, the request log or the server log", async () => {
+    const n = freshAadhaar();
+    const g = await generate(n);
+    expect(g.status).toBe(200);
+    expectError(await verify({ aadhaarNumber: n, otp: "654321" }), 422, "INVALID_OTP");
+    const key = `kyc-${crypto.randomUUID()}`;
+    const v = await verify({ aadhaarNumber: n, otp: "123456" }, { extra: { "Idempotency-Key": key } });
+    expect(v.status, v.text).toBe(200);
+    const replay = await verify({ aadhaarNumber: n, otp: "123456" }, { extra: { "Idempotency-Key": key } });
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    const k = v.json.data;
+    const secrets = [n, `${n.slice(0, 4)} ${n.slice(4, 8)} ${n.slice(8)}`, k.photo, k.fullAddress, k.address.house, k.address.street, k.careOf].filter(
+      (s: string) => s && s.length >= 6,
+    );
+    // Let the audit writer's group commit land.
+    await new Promise((r) => setTimeout(r, 300));
+    const tables: string[] =
+      target === "sqlite"
+        ? (await db.$queryRawUnsafe<{ name: string }[]>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)).map((t) => t.name)
+        : (await db.$queryRawUnsafe<{ table_name: string }[]>(`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()`)).map(
+            (t) => t.table_name,
+          );
+    expect(tables).toContain("KycTransaction");
+    let rows = 0;
+    for (const table of tables) {
+      const all = await db.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM "${table}"`);
+      for (const row of all) {
+        rows++;
+        const text = JSON.stringify(row, (_k, v) => (typeof v === "bigint" ? String(v) : v));
+        for (const s of secrets) expect(text.includes(s), `${table} holds ${s.slice(0, 24)}…`).toBe(false);
+        for (const value of Object.values(row)) expect(value, `${table} holds the OTP as a value`).not.toBe("123456");
+        expect(text).not.toMatch(/"otp\\?"\s*:\s*\\?"(123456|654321)/);
+      }
+    }
+    expect(rows).toBeGreaterThan(50);
+    const logs = env.server.logs();
+    for (const s of secrets) expect(logs.includes(s), `server log holds ${s.slice(0, 24)}…`).toBe(false);
+    expect(logs).not.toMatch(/otp\W{0,4}(123456|654321)/i);
+  });
+});
