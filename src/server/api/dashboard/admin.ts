@@ -8,6 +8,8 @@ import {
   suspendMerchantByOperator,
 } from "@/server/services/accounts/admin";
 import { listEmails } from "@/server/services/email/email";
+import { kycFeesInput, walletAdjustInput } from "@/lib/schemas/wallet";
+import { adjustWalletByOperator, setKycFees } from "@/server/services/wallet/operator";
 import { adminSessionProcedure } from "@/server/trpc/dashboard-procedures";
 import { router } from "@/server/trpc/init";
 
@@ -24,6 +26,24 @@ export const adminRouter = router({
     .mutation(({ ctx, input }) => suspendMerchantByOperator(ctx.services.db, ctx.admin, input.merchantId, input.reason)),
 
   reinstate: adminSessionProcedure.input(merchantInput).mutation(({ ctx, input }) => reinstateMerchantByOperator(ctx.services.db, ctx.admin, input.merchantId)),
+
+  /** A merchant's fee per KYC call, typed in rupees; recorded as KYC_FEES. */
+  setKycFees: adminSessionProcedure
+    .input(kycFeesInput)
+    .mutation(({ ctx, input }) =>
+      setKycFees(ctx.services.db, ctx.admin, input.merchantId, { AADHAAR_OTP: input.aadhaarOtp, PAN: input.pan, BANK: input.bank }),
+    ),
+
+  /** Credits or debits a merchant's wallet with a reason; recorded as WALLET_CREDIT or WALLET_DEBIT. */
+  adjustWallet: adminSessionProcedure.input(walletAdjustInput).mutation(({ ctx, input }) =>
+    adjustWalletByOperator(ctx.services.db, ctx.admin, {
+      merchantId: input.merchantId,
+      mode: input.mode,
+      direction: input.direction,
+      amountPaise: input.amount,
+      reason: input.reason,
+    }),
+  ),
 
   actions: adminSessionProcedure.input(actionsInput).query(({ ctx, input }) => listOperatorActions(ctx.services.db, input)),
 

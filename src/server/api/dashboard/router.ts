@@ -2,11 +2,13 @@ import { accountRouter } from "@/server/api/dashboard/account";
 import { adminRouter } from "@/server/api/dashboard/admin";
 import { checkoutRouter } from "@/server/api/dashboard/checkout";
 import { keysRouter } from "@/server/api/dashboard/keys";
+import { kycRouter } from "@/server/api/dashboard/kyc";
 import { logsRouter } from "@/server/api/dashboard/logs";
 import { overviewRouter } from "@/server/api/dashboard/overview";
 import { paymentsRouter } from "@/server/api/dashboard/payments";
 import { securityRouter } from "@/server/api/dashboard/security";
 import { verificationsRouter } from "@/server/api/dashboard/verifications";
+import { walletRouter } from "@/server/api/dashboard/wallet";
 import { webhooksRouter } from "@/server/api/dashboard/webhooks";
 import { whitelistRouter } from "@/server/api/dashboard/whitelist";
 import { router } from "@/server/trpc/init";
@@ -24,6 +26,8 @@ export const dashboardRouter = router({
   checkout: checkoutRouter,
   payments: paymentsRouter,
   webhooks: webhooksRouter,
+  wallet: walletRouter,
+  kyc: kycRouter,
 });
 
 export type DashboardRouter = typeof dashboardRouter;

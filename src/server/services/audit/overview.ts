@@ -47,6 +47,12 @@ async function statusCounts(db: Db, where: { merchantId: string; mode: string; c
   return { calls, errors, serverErrors };
 }
 
+/** Charged KYC calls in a range and the fees they cost, over the (merchantId, mode, createdAt) index. */
+async function kycCounts(db: Db, where: { merchantId: string; mode: string; createdAt: Range }) {
+  const agg = await db.kycTransaction.aggregate({ where, _count: { _all: true }, _sum: { feePaise: true } });
+  return { calls: agg._count._all, feesPaise: agg._sum.feePaise ?? 0 };
+}
+
 /**
  * The Overview numbers for one mode over the last 7 IST days (today included). Every query is
  * bounded by the (merchantId, mode, createdAt) index to one day: exact counts per status, and
@@ -84,9 +90,11 @@ export async function overviewStats(db: Db, merchantId: string, mode: Mode, now 
   const errors = days.reduce((s, d) => s + d.errors, 0);
   const serverErrors = days.reduce((s, d) => s + d.serverErrors, 0);
   const week = perDay.flatMap((d) => d.weighted);
-  const [wallet, anyCall] = await Promise.all([
+  const [wallet, anyCall, kycToday, kycWeek] = await Promise.all([
     db.wallet.findUnique({ where: { merchantId_mode: { merchantId, mode } }, select: { balancePaise: true } }),
     calls > 0 ? Promise.resolve(true) : db.auditLog.findFirst({ where: { merchantId, mode }, select: { id: true } }).then(Boolean),
+    kycCounts(db, { merchantId, mode, createdAt: dayRanges[OVERVIEW_DAYS - 1]! }),
+    kycCounts(db, { merchantId, mode, createdAt: { gte: dayRanges[0]!.gte, lt: dayRanges[OVERVIEW_DAYS - 1]!.lt } }),
   ]);
 
   return {
@@ -103,6 +111,8 @@ export async function overviewStats(db: Db, merchantId: string, mode: Mode, now 
     p95: weightedPercentile(week, 0.95),
     exactLatency: days.every((d) => d.exactLatency),
     wallet: wallet ? { balancePaise: wallet.balancePaise } : null,
+    /** Charged KYC calls (each one a KYC transaction): today and over the 7 days, with the fees paid. */
+    kyc: { today: kycToday.calls, calls: kycWeek.calls, feesPaise: kycWeek.feesPaise },
     /** False until the mode's first REST call ever (older than 7 days counts too). */
     hasCalls: anyCall,
   };
