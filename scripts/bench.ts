@@ -3,7 +3,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { createPrismaClient } from "@/server/db/client";
+import { createPrismaClient, type Db } from "@/server/db/client";
+import { newId } from "@/server/lib/ids";
+import { maskAadhaar } from "@/lib/aadhaar";
+import { CLI_OPERATOR } from "@/server/services/accounts/operator-actions";
+import { aadhaarLookupHash, OTP_TTL_MS } from "@/server/services/kyc/aadhaar-otp";
+import { adjustWalletByOperator } from "@/server/services/wallet/operator";
 import { startPostgres } from "../tests/helpers/postgres";
 
 /**
@@ -120,6 +125,7 @@ async function benchParakh(db: BenchDb, baseline: Result) {
     body: JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor" }),
   });
   const base = `http://127.0.0.1:${server.port}`;
+  const kyc = await benchKyc(db, base, databaseUrl, dataDir, creds);
   const merchantHeaders = { "x-merchant-id": creds.merchantId, "x-api-key": creds.sandbox.publicKey, "x-secret-key": creds.sandbox.secretKey };
   let order = 0;
   const checkout = await load(`POST /api/checkout (${db})`, {
@@ -147,6 +153,103 @@ async function benchParakh(db: BenchDb, baseline: Result) {
     { ...result, ratio: ratio(result), peakRssMb: server.peakRssMb(), audited, pagesBuilt },
     { ...checkout, ratio: ratio(checkout), peakRssMb: server.peakRssMb() },
     { ...status, ratio: ratio(status), peakRssMb: server.peakRssMb(), firstByte },
+    ...kyc.map((k) => ({
+      ...k,
+      ratio: ratio(k),
+      ratioToPanVerify: Math.round((k.requestsPerSec / result.requestsPerSec) * 100) / 100,
+      peakRssMb: server.peakRssMb(),
+    })),
+  ];
+}
+
+const BENCH_AADHAAR = "234567890009";
+
+/** The ledger after a charged run: its sum must equal the balance, with no hold left open. */
+async function ledgerCheck(client: Db, merchantId: string) {
+  // autocannon stops with calls still in flight; let them settle before reading.
+  await new Promise((r) => setTimeout(r, 1000));
+  const wallet = await client.wallet.findUniqueOrThrow({ where: { merchantId_mode: { merchantId, mode: "sandbox" } } });
+  const sum = await client.ledgerEntry.aggregate({ where: { walletId: wallet.id }, _sum: { amountPaise: true } });
+  const openHolds = await client.walletHold.count({ where: { walletId: wallet.id, state: "HELD" } });
+  const charged = await client.kycTransaction.count({ where: { merchantId } });
+  return {
+    balancePaise: wallet.balancePaise,
+    ledgerSumPaise: sum._sum.amountPaise ?? 0,
+    ledgerEqualsBalance: sum._sum.amountPaise === wallet.balancePaise,
+    openHolds,
+    charged,
+  };
+}
+
+/**
+ * PAN KYC on one merchant's one hot wallet row, and Aadhaar verify-otp on OTP requests made ahead
+ * (each OTP is single use, and sending is limited per number, so the requests are written directly).
+ */
+async function benchKyc(
+  db: BenchDb,
+  base: string,
+  databaseUrl: string,
+  dataDir: string,
+  creds: { merchantId: string; sandbox: { publicKey: string; secretKey: string } },
+) {
+  const client = createPrismaClient(databaseUrl);
+  // Enough balance that no call of the run is refused for money.
+  await adjustWalletByOperator(client, CLI_OPERATOR, {
+    merchantId: creds.merchantId,
+    mode: "sandbox",
+    direction: "credit",
+    amountPaise: 1_000_000_000,
+    reason: "bench",
+  });
+  const kycHeaders = { "content-type": "application/json", "x-api-key": creds.sandbox.publicKey, "x-api-secret": creds.sandbox.secretKey };
+  const pan = await load(`POST /api/kyc/pan/verify (${db})`, {
+    url: `${base}/api/kyc/pan/verify`,
+    method: "POST",
+    headers: kycHeaders,
+    body: JSON.stringify({ merchantId: creds.merchantId, pan: "ABCPK1234F", name: "Arjun Kapoor", dob: "1990-01-01" }),
+  });
+  const afterPan = await ledgerCheck(client, creds.merchantId);
+
+  const secrets = JSON.parse(fs.readFileSync(path.join(dataDir, "secrets.json"), "utf8")) as { hashKey: string };
+  const aadhaarHash = aadhaarLookupHash(secrets.hashKey, BENCH_AADHAAR);
+  const ids: string[] = [];
+  const needed = 4000 * (SECONDS + 2);
+  for (let done = 0; done < needed; done += 2000) {
+    const rows = Array.from({ length: 2000 }, () => {
+      const id = newId("kyc_req");
+      ids.push(id);
+      return {
+        id,
+        merchantId: creds.merchantId,
+        mode: "sandbox",
+        aadhaarHash,
+        maskedAadhaar: maskAadhaar(BENCH_AADHAAR),
+        mobileLast4: "4321",
+        sourceReference: "bench",
+        expiresAt: new Date(Date.now() + OTP_TTL_MS),
+      };
+    });
+    await client.kycOtpRequest.createMany({ data: rows });
+  }
+  let next = 0;
+  const otp = await load(`POST /api/kyc/aadhaar/verify-otp (${db})`, {
+    url: `${base}/api/kyc/aadhaar/verify-otp`,
+    method: "POST",
+    headers: kycHeaders,
+    requests: [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ merchantId: creds.merchantId, aadhaarNumber: BENCH_AADHAAR, otp: "123456", requestId: ids[next++ % ids.length] }),
+        }),
+      },
+    ],
+  });
+  const afterOtp = await ledgerCheck(client, creds.merchantId);
+  await client.$disconnect();
+  return [
+    { ...pan, ledger: afterPan },
+    { ...otp, ledger: afterOtp },
   ];
 }
 
@@ -194,6 +297,15 @@ async function main() {
         `| ${r.name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ratio} | ${r.peakRssMb} | ${r.audited === undefined ? "-" : `${r.audited} / ≥${r.total}`} |`,
     ),
   ];
+  for (const r of rows) {
+    const ledger = r.ledger as Awaited<ReturnType<typeof ledgerCheck>> | undefined;
+    if (ledger) {
+      lines.push(
+        "",
+        `${r.name}: ${r.ratioToPanVerify}× the req/s of /v1 PAN verify in this run; after it ${ledger.charged} charged KYC calls in all, balance ${ledger.balancePaise} paise, ledger sum ${ledger.ledgerSumPaise} (${ledger.ledgerEqualsBalance ? "equal" : "NOT EQUAL"}), open holds ${ledger.openHolds}`,
+      );
+    }
+  }
   for (const r of rows)
     if (r.firstByte)
       lines.push(

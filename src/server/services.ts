@@ -1,6 +1,7 @@
 import { getConfig, type Config } from "@/server/config";
 import { createBulkInserter, type BulkInserter } from "@/server/db/bulk-insert";
 import { createPrismaClient, type Db } from "@/server/db/client";
+import { createWalletStore, type WalletStore } from "@/server/db/wallet-store";
 import { createProviders, type ProviderSet } from "@/server/providers";
 import { sandboxProcessor, unconfiguredProcessor } from "@/server/providers/payments/sandbox";
 import type { PaymentProcessor } from "@/server/providers/payments/types";
@@ -20,6 +21,8 @@ export interface AppServices {
   failedAuthLimiter: FailedAuthLimiter;
   /** Direct multi-table inserts for hot paths (audit log, payment creation). */
   bulk: BulkInserter;
+  /** Holds and captures of charged calls (KYC fees) on the wallet's hot row. */
+  walletStore: WalletStore;
   providers: Record<Mode, ProviderSet>;
   paymentProcessors: Record<Mode, PaymentProcessor>;
 }
@@ -41,6 +44,7 @@ export function getServices(): AppServices {
       authCache: new AuthCache(db, config.authCachePollMs),
       auditWriter: new AuditWriter(bulk, config.auditFlushMs),
       bulk,
+      walletStore: createWalletStore(db, config.databaseUrl, config.sqliteSynchronous),
       rateLimiter: new RateLimiter(config.rateLimitPerSecond),
       failedAuthLimiter: new FailedAuthLimiter(config.authFailuresPerMinute),
       providers: createProviders(config),

@@ -221,7 +221,7 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
       [{ otp: 123456 }, "a number"],
       [{ otp: "12345a" }, "a letter"],
       [{}, "missing"],
-    ])("refuses an OTP that is %s… with 400 VALIDATION_ERROR", async (body) => {
+    ])("refuses an OTP %j (%s) with 400 VALIDATION_ERROR", async (body, _what) => {
       expectError(await verify({ aadhaarNumber: HAPPY, ...body }), 400, "VALIDATION_ERROR");
     });
 
@@ -419,14 +419,28 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
 
     it("releases a hold left by a call that never finished, and not twice", async () => {
       process.env.DATA_DIR = env.server.dataDir;
-      const { placeHold, releaseStaleHolds, STALE_HOLD_MS } = await import("@/server/services/wallet/wallet");
+      const { releaseStaleHolds, STALE_HOLD_MS } = await import("@/server/services/wallet/wallet");
+      const { createWalletStore } = await import("@/server/db/wallet-store");
+      const store = createWalletStore(db, env.server.databaseUrl);
       const before = await wallet();
-      const holdId = await placeHold(db, { merchantId: m.merchantId, mode: "sandbox", amountPaise: 300, reason: "KYC_AADHAAR" });
+      const holdId = `hold_${crypto.randomUUID().replace(/-/g, "")}`;
+      expect(
+        await store.placeHold({
+          id: holdId,
+          merchantId: m.merchantId,
+          mode: "sandbox",
+          amountPaise: 300,
+          reason: "KYC_AADHAAR",
+          requestId: null,
+          createdAt: new Date(),
+        }),
+      ).toBe(true);
       expect((await wallet()).availablePaise).toBe(before.availablePaise - 300);
-      expect(await releaseStaleHolds(db)).toBe(0);
+      expect(await releaseStaleHolds(db, store)).toBe(0);
       await db.walletHold.update({ where: { id: holdId }, data: { createdAt: new Date(Date.now() - STALE_HOLD_MS - 1000) } });
-      expect(await releaseStaleHolds(db)).toBe(1);
-      expect(await releaseStaleHolds(db)).toBe(0);
+      expect(await releaseStaleHolds(db, store)).toBe(1);
+      expect(await releaseStaleHolds(db, store)).toBe(0);
+      store.close();
       const after = await wallet();
       expect(after.availablePaise).toBe(before.availablePaise);
       expect(after.balancePaise).toBe(before.balancePaise);

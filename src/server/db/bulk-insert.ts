@@ -1,6 +1,7 @@
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { DEFAULT_SQLITE_SYNCHRONOUS, Prisma, type Db, type SqliteSynchronous } from "./client";
-import { providerFromUrl, sqliteFilePath } from "./provider";
+import { providerFromUrl } from "./provider";
+import { acquireHotConnection } from "./sqlite-hot";
 
 /** Rows for one table; column names are trusted constants, never user input. */
 export interface BulkRows {
@@ -23,10 +24,7 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * synchronous wait can never block the event loop while a Prisma transaction holds the lock.
  */
 function sqliteInserter(databaseUrl: string, synchronous: SqliteSynchronous): BulkInserter {
-  const conn = new Database(sqliteFilePath(databaseUrl));
-  conn.pragma("journal_mode = WAL");
-  conn.pragma(`synchronous = ${synchronous === "FULL" ? "FULL" : "NORMAL"}`);
-  conn.pragma("busy_timeout = 0");
+  const { conn, write, release } = acquireHotConnection(databaseUrl, synchronous);
   const statements = new Map<string, Database.Statement>();
   const statementFor = (b: BulkRows) => {
     const key = `${b.table}(${b.columns.join(",")})`;
@@ -48,21 +46,9 @@ function sqliteInserter(databaseUrl: string, synchronous: SqliteSynchronous): Bu
   });
   return {
     async insert(batches) {
-      const deadline = Date.now() + 10_000;
-      for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
-        try {
-          run(batches);
-          return;
-        } catch (err) {
-          const code = (err as { code?: string }).code;
-          if ((code !== "SQLITE_BUSY" && code !== "SQLITE_LOCKED") || Date.now() > deadline) throw err;
-          await new Promise((r) => setTimeout(r, delay));
-        }
-      }
+      await write(() => run(batches));
     },
-    close() {
-      conn.close();
-    },
+    close: release,
   };
 }
 

@@ -267,7 +267,7 @@ export async function startParakh(opts: StartOptions) {
   setTimeout(retention, 10_000).unref();
   const kycSweepTimer = setInterval(async () => {
     try {
-      const swept = await sweepUnfinishedKyc(services.db);
+      const swept = await sweepUnfinishedKyc(services.db, services.walletStore);
       if (swept.holds || swept.otpRequests) log.warn("released unfinished KYC calls", swept);
     } catch (err) {
       log.warn("KYC sweep failed", { err });

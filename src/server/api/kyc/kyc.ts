@@ -27,7 +27,12 @@ function callerOf(auth: RestAuth, rest: RestState | null, kind: KycKind): KycCal
 }
 
 function vaultOf(services: AppServices): KycVault {
-  return { encryptionKey: services.config.secrets.encryptionKey, retentionDays: services.config.kycResultRetentionDays };
+  return {
+    db: services.db,
+    store: services.walletStore,
+    encryptionKey: services.config.secrets.encryptionKey,
+    retentionDays: services.config.kycResultRetentionDays,
+  };
 }
 
 export const generateOtpProcedure = kycProcedure
@@ -53,7 +58,6 @@ export const verifyOtpProcedure = kycProcedure
   .mutation(async ({ ctx, input }) => {
     const { services, auth } = ctx;
     const data = await verifyAadhaarOtp(
-      services.db,
       services.config.secrets.hashKey,
       vaultOf(services),
       services.providers[auth.mode].aadhaar,
@@ -73,7 +77,7 @@ export const panKycProcedure = kycProcedure
   .output(panKycOutput)
   .mutation(async ({ ctx, input }) => {
     const { services, auth } = ctx;
-    const data = await panKyc(services.db, vaultOf(services), services.providers[auth.mode].pan, callerOf(auth, ctx.rest, "PAN"), {
+    const data = await panKyc(vaultOf(services), services.providers[auth.mode].pan, callerOf(auth, ctx.rest, "PAN"), {
       pan: input.pan,
       name: input.name ?? null,
       dob: input.dob ?? null,
@@ -87,7 +91,7 @@ export const bankKycProcedure = kycProcedure
   .output(bankKycOutput)
   .mutation(async ({ ctx, input }) => {
     const { services, auth } = ctx;
-    const data = await bankKyc(services.db, vaultOf(services), services.providers[auth.mode].bank, callerOf(auth, ctx.rest, "BANK"), {
+    const data = await bankKyc(vaultOf(services), services.providers[auth.mode].bank, callerOf(auth, ctx.rest, "BANK"), {
       accountNumber: input.accountNumber,
       ifsc: input.ifsc,
       name: input.name ?? null,

@@ -111,19 +111,19 @@ function refusalFor(row: { state: string; expiresAt: Date }, now = Date.now()): 
  * conditional updates, so of two concurrent right OTPs one succeeds and one gets OTP_ALREADY_USED.
  */
 export async function verifyAadhaarOtp(
-  db: Db,
   hashKey: string,
   vault: KycVault,
   provider: AadhaarProvider,
   caller: KycCaller,
   input: { aadhaarNumber: string; otp: string; requestId: string | null },
 ) {
+  const db = vault.db;
   const scope = { merchantId: caller.merchantId, mode: caller.mode, aadhaarHash: aadhaarLookupHash(hashKey, input.aadhaarNumber) };
   const request = await findOtpRequest(db, scope, input.requestId);
   const refused = refusalFor(request);
   if (refused) throw refused;
 
-  return runChargedKyc(db, vault, caller, "AADHAAR_OTP", async () => {
+  return runChargedKyc(vault, caller, "AADHAAR_OTP", async () => {
     const claimed = await db.kycOtpRequest.updateMany({
       where: { id: request.id, state: "OPEN", expiresAt: { gt: new Date() } },
       data: { state: "VERIFYING", claimedAt: new Date() },
@@ -152,10 +152,6 @@ export async function verifyAadhaarOtp(
     return {
       data: { requestId: request.id, status: "VERIFIED" as const, maskedAadhaar: request.maskedAadhaar, ...ekyc, verifiedAt: verifiedAt.toISOString() },
       summary: { kind: "AADHAAR_OTP", subjectMasked: request.maskedAadhaar, outcome: "VERIFIED", otpRequestId: request.id },
-      settle: async (tx) => {
-        const done = await tx.kycOtpRequest.updateMany({ where: { id: request.id, state: "VERIFYING" }, data: { state: "VERIFIED", verifiedAt } });
-        if (done.count === 0) throw new AppError("OTP_ALREADY_USED");
-      },
     };
   });
 }

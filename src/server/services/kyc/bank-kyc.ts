@@ -1,18 +1,11 @@
-import type { Db } from "@/server/db/client";
 import { maskAccountNumber } from "@/lib/kyc";
 import type { BankProvider } from "@/server/providers/bank/types";
 import { runChargedKyc, type KycCaller, type KycVault } from "@/server/services/kyc/charge";
 import { nameMatchOf } from "@/server/services/kyc/pan-kyc";
 
 /** Bank account KYC: a penny-drop style check with the branch's IFSC details. Every account status is an answer, and charged. */
-export async function bankKyc(
-  db: Db,
-  vault: KycVault,
-  provider: BankProvider,
-  caller: KycCaller,
-  input: { accountNumber: string; ifsc: string; name: string | null },
-) {
-  return runChargedKyc(db, vault, caller, "BANK", async () => {
+export async function bankKyc(vault: KycVault, provider: BankProvider, caller: KycCaller, input: { accountNumber: string; ifsc: string; name: string | null }) {
+  return runChargedKyc(vault, caller, "BANK", async () => {
     const check = await provider.verifyAccount(input.accountNumber, input.ifsc);
     const nameMatch = nameMatchOf(input.name, check.nameAtBank);
     return {

@@ -1,11 +1,13 @@
-import type { Db, DbTx } from "@/server/db/client";
+import type { Db } from "@/server/db/client";
+import type { WalletStore } from "@/server/db/wallet-store";
+import { AppError } from "@/server/errors";
 import { encrypt } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
 import { log } from "@/server/lib/logger";
 import { formatPaise } from "@/lib/money";
 import type { Mode } from "@/lib/mode";
 import { KYC_LEDGER_REASON, type KycKind } from "@/lib/kyc";
-import { captureHold, placeHold, releaseHold } from "@/server/services/wallet/wallet";
+import { alertLowBalance } from "@/server/services/wallet/wallet";
 
 export interface KycCaller {
   merchantId: string;
@@ -14,8 +16,10 @@ export interface KycCaller {
   feePaise: number;
 }
 
-/** Where the full result of a KYC call is kept, encrypted, and for how long. */
+/** Where charged calls are held and settled, and where their full results are kept (encrypted) and for how long. */
 export interface KycVault {
+  db: Db;
+  store: WalletStore;
   encryptionKey: string;
   retentionDays: number;
 }
@@ -33,43 +37,53 @@ export interface KycSummary {
   subjectMasked: string;
   outcome: string;
   nameMatchScore?: number | null;
+  /** An OTP request that becomes VERIFIED with the charge (the charge fails if it is no longer VERIFYING). */
   otpRequestId?: string | null;
 }
 
 /**
  * A KYC call charged exactly once, and only when it answers: the fee is held before the source is
  * called (402 when the wallet cannot cover it), and the answer turns the hold into the debit, the
- * ledger entry and the KYC transaction in one database transaction. Anything else releases the hold.
- * `settle` runs inside that transaction for the call's own state (e.g. the OTP request).
+ * ledger entry and the KYC transaction in one database transaction. Anything else releases it.
  */
 export async function runChargedKyc<T extends object>(
-  db: Db,
   vault: KycVault,
   caller: KycCaller,
   kind: KycKind,
-  call: () => Promise<{ data: T; summary: KycSummary; settle?: (tx: DbTx) => Promise<void> }>,
+  call: () => Promise<{ data: T; summary: KycSummary }>,
 ): Promise<T & KycChargeFields> {
-  const holdId = await placeHold(db, {
+  const holdId = newId("hold");
+  const held = await vault.store.placeHold({
+    id: holdId,
     merchantId: caller.merchantId,
     mode: caller.mode,
     amountPaise: caller.feePaise,
     reason: KYC_LEDGER_REASON[kind],
     requestId: caller.requestId,
+    createdAt: new Date(),
   });
+  if (!held) throw new AppError("INSUFFICIENT_BALANCE");
   try {
-    const { data, summary, settle } = await call();
+    const { data, summary } = await call();
     const kycTransactionId = newId("kyc_txn");
-    return await db.$transaction(async (tx) => {
-      const captured = await captureHold(tx, holdId, kycTransactionId);
-      const answer = {
-        ...data,
-        kycTransactionId,
-        charge: { amount: formatPaise(captured.amountPaise), currency: "INR" as const },
-        walletBalance: formatPaise(captured.balanceAfterPaise),
-      };
-      const keep = vault.retentionDays > 0;
-      await tx.kycTransaction.create({
-        data: {
+    const at = new Date();
+    const ledgerId = newId("led");
+    let answer: T & KycChargeFields;
+    const captured = await vault.store.capture({
+      holdId,
+      ledgerId,
+      reference: kycTransactionId,
+      at,
+      otpRequestId: summary.otpRequestId,
+      record: ({ amountPaise, balanceAfterPaise }) => {
+        answer = {
+          ...data,
+          kycTransactionId,
+          charge: { amount: formatPaise(amountPaise), currency: "INR" as const },
+          walletBalance: formatPaise(balanceAfterPaise),
+        };
+        const keep = vault.retentionDays > 0;
+        return {
           id: kycTransactionId,
           merchantId: caller.merchantId,
           mode: caller.mode,
@@ -79,19 +93,25 @@ export async function runChargedKyc<T extends object>(
           subjectMasked: summary.subjectMasked,
           outcome: summary.outcome,
           nameMatchScore: summary.nameMatchScore ?? null,
-          feePaise: captured.amountPaise,
-          balanceAfterPaise: captured.balanceAfterPaise,
-          ledgerEntryId: captured.ledgerEntryId,
+          feePaise: amountPaise,
+          balanceAfterPaise,
+          ledgerEntryId: ledgerId,
           resultEnc: keep ? encrypt(JSON.stringify(answer), vault.encryptionKey) : null,
-          resultExpiresAt: keep ? new Date(Date.now() + vault.retentionDays * 86_400_000) : null,
-        },
-      });
-      await settle?.(tx);
-      return answer;
+          resultExpiresAt: keep ? new Date(at.getTime() + vault.retentionDays * 86_400_000) : null,
+          createdAt: at,
+        };
+      },
     });
+    if (captured === "otp-not-verifying") throw new AppError("OTP_ALREADY_USED");
+    if (captured === "hold-not-held") throw new AppError("INTERNAL_ERROR", "The wallet hold was released before the charge.");
+    const { lowBalanceThresholdPaise: threshold } = captured;
+    if (threshold !== null && captured.balanceAfterPaise < threshold && !captured.lowBalanceAlerted) {
+      await alertLowBalance(vault.db, captured.walletId).catch((err: unknown) => log.warn("low-balance alert failed", { err }));
+    }
+    return answer!;
   } catch (err) {
     // If even the release fails, the stale-hold sweeper gives the fee back later.
-    await releaseHold(db, holdId).catch((releaseErr: unknown) => log.warn("wallet hold release failed", { holdId, err: releaseErr }));
+    await vault.store.release(holdId, new Date()).catch((releaseErr: unknown) => log.warn("wallet hold release failed", { holdId, err: releaseErr }));
     throw err;
   }
 }

@@ -1,4 +1,3 @@
-import type { Db } from "@/server/db/client";
 import { maskPan } from "@/lib/kyc";
 import type { PanProvider } from "@/server/providers/pan/types";
 import { nameMatchResult, nameMatchScore, type NameMatchResult } from "@/server/services/identity/name-match";
@@ -20,14 +19,8 @@ export function nameMatchOf(sent: string | null, onRecord: string | null): NameM
  * PAN KYC: the PAN source and the name matcher of PAN verification, plus a date-of-birth check,
  * charged from the wallet. Every status is an answer (INVALID included), so every one is charged.
  */
-export async function panKyc(
-  db: Db,
-  vault: KycVault,
-  provider: PanProvider,
-  caller: KycCaller,
-  input: { pan: string; name: string | null; dob: string | null },
-) {
-  return runChargedKyc(db, vault, caller, "PAN", async () => {
+export async function panKyc(vault: KycVault, provider: PanProvider, caller: KycCaller, input: { pan: string; name: string | null; dob: string | null }) {
+  return runChargedKyc(vault, caller, "PAN", async () => {
     const record = await provider.lookup(input.pan);
     const nameMatch = nameMatchOf(input.name, record.name);
     return {

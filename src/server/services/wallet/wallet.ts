@@ -1,4 +1,5 @@
 import type { Db, DbTx } from "@/server/db/client";
+import type { WalletStore } from "@/server/db/wallet-store";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
 import { formatPaise } from "@/lib/money";
@@ -96,74 +97,19 @@ export async function debitWallet(tx: DbTx, merchantId: string, mode: Mode, amou
   return wallet.balancePaise;
 }
 
-export interface HoldInput {
-  merchantId: string;
-  mode: Mode;
-  amountPaise: number;
-  reason: string;
-  requestId?: string | null;
-}
-
-/**
- * Reserves a fee before a charged call reaches its source: 402 INSUFFICIENT_BALANCE when the
- * available balance does not cover it. The hold row and the decrement commit together.
- */
-export async function placeHold(db: Db, h: HoldInput): Promise<string> {
-  requirePaise(h.amountPaise, "A hold");
-  return db.$transaction(async (tx) => {
-    const wallet = await tx.wallet.findUnique({ where: { merchantId_mode: { merchantId: h.merchantId, mode: h.mode } }, select: { id: true } });
-    const { count } = wallet
-      ? await tx.wallet.updateMany({ where: { id: wallet.id, availablePaise: { gte: h.amountPaise } }, data: { availablePaise: { decrement: h.amountPaise } } })
-      : { count: 0 };
-    if (count === 0) throw new AppError("INSUFFICIENT_BALANCE");
-    const id = newId("hold");
-    await tx.walletHold.create({
-      data: { id, walletId: wallet!.id, merchantId: h.merchantId, mode: h.mode, amountPaise: h.amountPaise, reason: h.reason, requestId: h.requestId ?? null },
-    });
-    return id;
-  });
-}
-
-export interface CapturedHold {
-  ledgerEntryId: string;
-  amountPaise: number;
-  balanceAfterPaise: number;
-}
-
-/**
- * Turns a hold into the debit and its ledger entry, in the caller's transaction (which also records
- * what was paid for). A hold no longer HELD (swept as stale) is not taken twice: the call fails.
- */
-export async function captureHold(tx: DbTx, holdId: string, reference: string): Promise<CapturedHold> {
-  const now = new Date();
-  const { count } = await tx.walletHold.updateMany({ where: { id: holdId, state: "HELD" }, data: { state: "CAPTURED", settledAt: now } });
-  if (count === 0) throw new AppError("INTERNAL_ERROR", "The wallet hold was released before the charge.");
-  const hold = await tx.walletHold.findUniqueOrThrow({ where: { id: holdId } });
-  const wallet = await tx.wallet.update({ where: { id: hold.walletId }, data: { balancePaise: { decrement: hold.amountPaise } } });
-  const ledgerEntryId = await appendLedger(tx, wallet, -hold.amountPaise, wallet.balancePaise, hold.reason, reference);
-  if (wallet.lowBalanceThresholdPaise !== null) await checkLowBalance(tx, wallet.id);
-  return { ledgerEntryId, amountPaise: hold.amountPaise, balanceAfterPaise: wallet.balancePaise };
-}
-
-/** Gives a held fee back (the call was not answered 200). Releasing twice, or after a capture, does nothing. */
-export async function releaseHold(db: Db, holdId: string): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    const { count } = await tx.walletHold.updateMany({ where: { id: holdId, state: "HELD" }, data: { state: "RELEASED", settledAt: new Date() } });
-    if (count === 0) return false;
-    const hold = await tx.walletHold.findUniqueOrThrow({ where: { id: holdId }, select: { walletId: true, amountPaise: true } });
-    await tx.wallet.update({ where: { id: hold.walletId }, data: { availablePaise: { increment: hold.amountPaise } } });
-    return true;
-  });
+/** Sends the low-balance alert a charge made due (the charge itself ran on the wallet store's hot path). */
+export async function alertLowBalance(db: Db, walletId: string) {
+  await db.$transaction((tx) => checkLowBalance(tx, walletId));
 }
 
 /** Releases holds left HELD by calls that never finished (a crash between hold and settle). */
-export async function releaseStaleHolds(db: Db, now = new Date()): Promise<number> {
+export async function releaseStaleHolds(db: Db, store: WalletStore, now = new Date()): Promise<number> {
   const stale = await db.walletHold.findMany({
     where: { state: "HELD", createdAt: { lt: new Date(now.getTime() - STALE_HOLD_MS) } },
     select: { id: true },
     take: 500,
   });
   let released = 0;
-  for (const h of stale) if (await releaseHold(db, h.id)) released++;
+  for (const h of stale) if (await store.release(h.id, now)) released++;
   return released;
 }

@@ -1,0 +1,129 @@
+import Database from "better-sqlite3";
+import type { SqliteSynchronous } from "./client";
+import { sqliteFilePath } from "./provider";
+
+/**
+ * The one direct better-sqlite3 connection of a process for a database file, shared by the hot write
+ * paths (audit group commits, wallet holds and captures). Its statements run synchronously, so on one
+ * connection they never contend for SQLite's write lock with each other, and they share group
+ * commits: one fsync for everything written in the same moment. Only Prisma's own connection can
+ * hold the lock, and then the commit is retried asynchronously.
+ */
+interface Shared {
+  conn: Database.Database;
+  users: number;
+  writer: GroupWriter;
+}
+
+interface Pending {
+  op: () => unknown;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+}
+
+/** Most writes in one commit; the rest go in the next. */
+const MAX_GROUP = 2000;
+
+/**
+ * Group commit: every write queued while the previous commit ran goes into the next transaction,
+ * each in its own savepoint (one write failing rolls back only itself), with one fsync for all.
+ * A write's promise settles only after its commit, so an answer is never sent before its data is durable.
+ */
+class GroupWriter {
+  private queue: Pending[] = [];
+  private scheduled = false;
+  private readonly runAll: Database.Transaction<(batch: Pending[]) => { ok: boolean; value: unknown }[]>;
+
+  constructor(conn: Database.Database) {
+    const one = conn.transaction((op: () => unknown) => op());
+    this.runAll = conn.transaction((batch: Pending[]) =>
+      batch.map((p) => {
+        try {
+          return { ok: true, value: one(p.op) };
+        } catch (err) {
+          if (isBusy(err)) throw err;
+          return { ok: false, value: err };
+        }
+      }),
+    );
+  }
+
+  write<T>(op: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ op, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => void this.flush(1, Date.now() + 10_000));
+      }
+    });
+  }
+
+  private async flush(delay: number, deadline: number): Promise<void> {
+    const batch = this.queue.slice(0, MAX_GROUP);
+    let results: { ok: boolean; value: unknown }[];
+    try {
+      results = this.runAll.immediate(batch);
+    } catch (err) {
+      if (isBusy(err) && Date.now() < deadline) {
+        // Another connection (Prisma's) holds the lock: wait without blocking the event loop.
+        setTimeout(() => void this.flush(Math.min(delay * 2, 50), deadline), delay);
+        return;
+      }
+      this.queue.splice(0, batch.length);
+      for (const p of batch) p.reject(err);
+      this.next();
+      return;
+    }
+    this.queue.splice(0, batch.length);
+    results.forEach((r, i) => (r.ok ? batch[i]!.resolve(r.value) : batch[i]!.reject(r.value)));
+    this.next();
+  }
+
+  private next() {
+    if (this.queue.length) setImmediate(() => void this.flush(1, Date.now() + 10_000));
+    else this.scheduled = false;
+  }
+}
+
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: string }).code;
+  return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED";
+}
+
+const open = new Map<string, Shared>();
+
+export interface HotConnection {
+  conn: Database.Database;
+  /** Runs `op` (synchronous SQL on conn) in the next group commit; settles after that commit. */
+  write: <T>(op: () => T) => Promise<T>;
+  release: () => void;
+}
+
+export function acquireHotConnection(databaseUrl: string, synchronous: SqliteSynchronous): HotConnection {
+  const file = sqliteFilePath(databaseUrl);
+  let shared = open.get(file);
+  if (!shared) {
+    const conn = new Database(file);
+    conn.pragma("journal_mode = WAL");
+    conn.pragma(`synchronous = ${synchronous === "FULL" ? "FULL" : "NORMAL"}`);
+    // Never block the event loop waiting for a lock: the group writer retries asynchronously.
+    conn.pragma("busy_timeout = 0");
+    shared = { conn, users: 0, writer: new GroupWriter(conn) };
+    open.set(file, shared);
+  }
+  shared.users++;
+  let released = false;
+  const writer = shared.writer;
+  return {
+    conn: shared.conn,
+    write: (op) => writer.write(op),
+    release: () => {
+      if (released) return;
+      released = true;
+      if (--shared.users === 0) {
+        open.delete(file);
+        shared.conn.close();
+      }
+    },
+  };
+}
