@@ -501,6 +501,10 @@ describe.each(["sqlite", "postgresql"] as const)("dashboard wallet, KYC and oper
       expect(r.address?.parts).toContainEqual({ label: "House", value: aadhaar.address.house });
       expect(r.facts).toContainEqual({ label: "Name", value: aadhaar.name });
       expect(r.facts).toContainEqual({ label: "Charged", value: "₹3.00" });
+      expect(r.facts).toContainEqual({
+        label: "Wallet balance after",
+        value: `₹${Number(aadhaar.walletBalance).toLocaleString("en-IN", { minimumFractionDigits: 2 })}`,
+      });
       expect(JSON.parse(r.json)).toEqual(aadhaar);
       const p = await dash(m).kyc.result({ mode: "sandbox", id: pan.kycTransactionId });
       if (!p.retained) throw new Error("expected the result to be retained");

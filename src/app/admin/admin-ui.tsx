@@ -38,6 +38,9 @@ const ACTIONS: Record<string, { label: string; tone: "green" | "red" | "blue" | 
   APPROVE_GO_LIVE: { label: "Approved go-live", tone: "green" },
   SUSPEND: { label: "Suspended", tone: "red" },
   REINSTATE: { label: "Reinstated", tone: "blue" },
+  WALLET_CREDIT: { label: "Wallet credit", tone: "green" },
+  WALLET_DEBIT: { label: "Wallet debit", tone: "red" },
+  KYC_FEES: { label: "KYC fees", tone: "slate" },
 };
 
 function ActionBadge({ action }: { action: string }) {
@@ -62,7 +65,9 @@ export function ActivityFeed({ merchantId }: { merchantId?: string }) {
   if (items.length === 0) {
     return (
       <EmptyState title="No operator actions yet">
-        {merchantId ? "Approvals, suspensions and reinstatements of this merchant appear here." : "Approvals, suspensions and reinstatements appear here."}
+        {merchantId
+          ? "Approvals, suspensions, reinstatements, wallet credits and debits and fee changes for this merchant appear here."
+          : "Approvals, suspensions, reinstatements, wallet credits and debits and fee changes appear here."}
       </EmptyState>
     );
   }

@@ -11,6 +11,8 @@ const NAV = [
   { href: "/dashboard", label: "Overview" },
   { href: "/dashboard/payments", label: "Payments" },
   { href: "/dashboard/verifications", label: "Verifications" },
+  { href: "/dashboard/kyc", label: "KYC" },
+  { href: "/dashboard/wallet", label: "Wallet" },
   { href: "/dashboard/logs", label: "Request logs" },
   { href: "/dashboard/keys", label: "API keys" },
   { href: "/dashboard/whitelist", label: "IP whitelist" },

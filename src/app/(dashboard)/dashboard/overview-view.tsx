@@ -136,7 +136,7 @@ export function OverviewView() {
         ) : s ? (
           <>
             {!s.hasCalls && <GetStarted mode={mode} />}
-            <section aria-label="Key numbers" className="grid grid-cols-2 gap-3 lg:grid-cols-5">
+            <section aria-label="Key numbers" className="grid grid-cols-2 gap-3 lg:grid-cols-3">
               <Stat label="Calls today" value={s.today.toLocaleString("en-IN")} sub="since 00:00 IST" />
               <Stat label="Calls, 7 days" value={s.calls.toLocaleString("en-IN")} sub={`${s.errors.toLocaleString("en-IN")} with errors`} />
               <Stat
@@ -150,10 +150,26 @@ export function OverviewView() {
                 sub={`p95: ${formatLatency(s.p95)}`}
               />
               <Stat
-                className="col-span-2 lg:col-span-1"
+                label="KYC calls today"
+                value={s.kyc.today.toLocaleString("en-IN")}
+                sub={
+                  <Link href="/dashboard/kyc" className="hover:text-brand-700 hover:underline">
+                    {s.kyc.calls.toLocaleString("en-IN")} in 7 days · {formatRupees(s.kyc.feesPaise)} in fees
+                  </Link>
+                }
+              />
+              <Stat
                 label={`${modeName} wallet`}
                 value={s.wallet ? formatRupees(s.wallet.balancePaise) : "—"}
-                sub={s.wallet ? "balance now" : "no wallet yet"}
+                sub={
+                  s.wallet ? (
+                    <Link href="/dashboard/wallet" className="hover:text-brand-700 hover:underline">
+                      balance now
+                    </Link>
+                  ) : (
+                    "no wallet yet"
+                  )
+                }
               />
             </section>
             <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">

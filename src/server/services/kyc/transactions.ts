@@ -6,6 +6,7 @@ import { istDayRange } from "@/server/lib/ist";
 import { log } from "@/server/lib/logger";
 import { afterCursor, newestFirst, toPage } from "@/server/lib/pagination";
 import type { Mode } from "@/lib/mode";
+import { formatRupees, parseAmountToPaise } from "@/lib/money";
 import type { KycKind } from "@/lib/kyc";
 import type { KycFilters } from "@/lib/schemas/kyc-transactions";
 
@@ -77,6 +78,10 @@ type Fact = { label: string; value: string };
 type Stored = Record<string, unknown>;
 
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : typeof v === "number" ? String(v) : null);
+const rupees = (v: unknown): string | null => {
+  const paise = parseAmountToPaise(v);
+  return paise === null ? null : formatRupees(paise);
+};
 const yesNo = (v: unknown): string | null => (v === true ? "Yes" : v === false ? "No" : null);
 
 function nameMatchText(v: unknown): string | null {
@@ -150,10 +155,7 @@ function shapeResult(kind: KycKind, a: Stored) {
     );
   }
   const charge = a.charge as { amount?: unknown } | undefined;
-  facts.push(
-    ["Charged", charge?.amount ? `₹${String(charge.amount)}` : null],
-    ["Wallet balance after", a.walletBalance ? `₹${String(a.walletBalance)}` : null],
-  );
+  facts.push(["Charged", rupees(charge?.amount)], ["Wallet balance after", rupees(a.walletBalance)]);
   return { facts: facts.map(([label, value]) => ({ label, value: value ?? "—" })), photo, address };
 }
 

@@ -6,6 +6,7 @@ import { Badge, Card, CopyButton, EmptyState, ErrorState, LoadingState, Notice, 
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 import { ActivityFeed, GoLiveBadge, StatusBadge, formatCount, formatDate, formatInstant } from "../../admin-ui";
 import { MerchantActions } from "./merchant-actions";
+import { KycFeesForm, WalletAdjustForm } from "./wallet-actions";
 
 const rupees = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR" });
 
@@ -157,6 +158,16 @@ export function MerchantDetail({ merchantId }: { merchantId: string }) {
             />
           </Card>
         </div>
+      </div>
+
+      <div className="mt-4 grid items-start gap-4 lg:grid-cols-2">
+        <Card title="KYC fees" description="What each charged KYC call costs this merchant.">
+          {/* Re-mounted when the saved fees change, so the fields show what is in effect. */}
+          <KycFeesForm key={`${m.kycFees.AADHAAR_OTP}:${m.kycFees.PAN}:${m.kycFees.BANK}`} merchant={m} />
+        </Card>
+        <Card title="Credit / debit wallet" description="A correction or a manual top-up, recorded on the ledger and in the activity log.">
+          <WalletAdjustForm merchant={m} />
+        </Card>
       </div>
 
       <Card title="Last 20 API calls" description="Newest first, both modes." className="mt-4">

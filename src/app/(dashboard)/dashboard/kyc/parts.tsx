@@ -1,0 +1,26 @@
+"use client";
+
+import { Badge } from "@/components/ui";
+import { KYC_OUTCOME_LABELS } from "@/lib/schemas/kyc-transactions";
+
+// Pieces shared by the KYC list and the KYC transaction detail.
+
+const OUTCOME_TONES: Record<string, "green" | "amber" | "red" | "slate" | "blue"> = {
+  VERIFIED: "green",
+  VALID: "green",
+  INVALID: "amber",
+  PENDING: "blue",
+  DEACTIVATED: "red",
+  DELETED: "red",
+  BLOCKED: "red",
+  CLOSED: "slate",
+};
+
+export function KycOutcomeBadge({ outcome }: { outcome: string }) {
+  return <Badge tone={OUTCOME_TONES[outcome] ?? "slate"}>{(KYC_OUTCOME_LABELS as Record<string, string>)[outcome] ?? outcome}</Badge>;
+}
+
+export function NameMatchScore({ score }: { score: number | null }) {
+  if (score === null) return <span className="text-slate-400">—</span>;
+  return <span className="tabular-nums text-slate-900">{score.toFixed(2)}</span>;
+}

@@ -1,0 +1,200 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { fieldErrors } from "@/components/dashboard/list-page";
+import { Button, Dialog, Field, useToast } from "@/components/ui";
+import { KYC_KIND_LABELS, type KycKind } from "@/lib/kyc";
+import type { Mode } from "@/lib/mode";
+import { formatPaise, formatRupees } from "@/lib/money";
+import { kycFeesInput, walletAdjustInput } from "@/lib/schemas/wallet";
+import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { SelectField } from "@/app/(dashboard)/dashboard/logs/parts";
+
+type Target = { id: string; name: string; kycFees: Record<KycKind, number>; wallets: { mode: Mode; exists: boolean; balancePaise: number }[] };
+
+function useRefreshAdmin() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  // The detail (balances, fees) and the activity feed both change.
+  return () => qc.invalidateQueries({ queryKey: trpc.admin.pathKey() });
+}
+
+const FEE_FIELDS: { key: "aadhaarOtp" | "pan" | "bank"; kind: KycKind }[] = [
+  { key: "aadhaarOtp", kind: "AADHAAR_OTP" },
+  { key: "pan", kind: "PAN" },
+  { key: "bank", kind: "BANK" },
+];
+
+/** The merchant's fee per KYC call, in rupees; the API charges new fees within a second. */
+export function KycFeesForm({ merchant }: { merchant: Target }) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const refresh = useRefreshAdmin();
+  const save = useMutation(trpc.admin.setKycFees.mutationOptions());
+  const [form, setForm] = useState({
+    aadhaarOtp: formatPaise(merchant.kycFees.AADHAAR_OTP),
+    pan: formatPaise(merchant.kycFees.PAN),
+    bank: formatPaise(merchant.kycFees.BANK),
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  async function onSubmit(e: React.FormEvent) {
+    e.preventDefault();
+    const input = { merchantId: merchant.id, ...form };
+    const parsed = kycFeesInput.safeParse(input);
+    if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
+    setErrors({});
+    try {
+      const r = await save.mutateAsync(input);
+      toast("success", `Fees saved: Aadhaar OTP ₹${r.fees.AADHAAR_OTP}, PAN ₹${r.fees.PAN}, bank ₹${r.fees.BANK}.`);
+    } catch (err) {
+      const info = errorInfo(err);
+      if (Object.keys(info.fieldErrors).length) setErrors(info.fieldErrors);
+      else toast("error", info.message);
+    } finally {
+      await refresh();
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="KYC fees" className="space-y-3">
+      <div className="grid gap-3 sm:grid-cols-3">
+        {FEE_FIELDS.map((f) => (
+          <Field
+            key={f.key}
+            label={`${KYC_KIND_LABELS[f.kind]} (₹)`}
+            name={f.key}
+            inputMode="decimal"
+            autoComplete="off"
+            value={form[f.key]}
+            onChange={(e) => setForm((v) => ({ ...v, [f.key]: e.target.value }))}
+            error={errors[f.key]}
+          />
+        ))}
+      </div>
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" loading={save.isPending}>
+          Save fees
+        </Button>
+        <p className="text-xs text-slate-500">₹0.00 to ₹1,000.00 per call, both modes. Calls are charged the new fee within a second.</p>
+      </div>
+    </form>
+  );
+}
+
+type Draft = { mode: Mode; direction: "credit" | "debit"; amount: string; reason: string };
+
+/** An operator's credit or debit, with a reason, confirmed before it is made. */
+export function WalletAdjustForm({ merchant }: { merchant: Target }) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const refresh = useRefreshAdmin();
+  const adjust = useMutation(trpc.admin.adjustWallet.mutationOptions());
+  const modes = merchant.wallets.filter((w) => w.exists).map((w) => w.mode);
+  const [draft, setDraft] = useState<Draft>({ mode: modes[0] ?? "sandbox", direction: "credit", amount: "", reason: "" });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [confirm, setConfirm] = useState<{ paise: number } | null>(null);
+  const set = (k: keyof Draft) => (v: string) => setDraft((d) => ({ ...d, [k]: v }));
+
+  const balance = merchant.wallets.find((w) => w.mode === draft.mode)?.balancePaise ?? 0;
+
+  function onSubmit(e: React.FormEvent) {
+    e.preventDefault();
+    const parsed = walletAdjustInput.safeParse({ merchantId: merchant.id, ...draft });
+    if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
+    setErrors({});
+    setConfirm({ paise: parsed.data.amount });
+  }
+
+  async function run() {
+    try {
+      const r = await adjust.mutateAsync({ merchantId: merchant.id, ...draft });
+      toast(
+        "success",
+        `${r.direction === "credit" ? "Credited" : "Debited"} ${formatRupees(confirm?.paise ?? 0)}; ${r.mode} balance ${formatRupees(r.balancePaise)}.`,
+      );
+      setDraft((d) => ({ ...d, amount: "", reason: "" }));
+    } catch (err) {
+      const info = errorInfo(err);
+      if (Object.keys(info.fieldErrors).length) setErrors(info.fieldErrors);
+      else toast("error", info.appCode === "INSUFFICIENT_BALANCE" ? "The wallet's available balance does not cover this debit." : info.message);
+    } finally {
+      setConfirm(null);
+      await refresh();
+    }
+  }
+
+  if (modes.length === 0) return <p className="text-sm text-slate-500">This merchant has no wallet yet.</p>;
+  const verb = draft.direction === "credit" ? "Credit" : "Debit";
+  const after = confirm ? balance + (draft.direction === "credit" ? confirm.paise : -confirm.paise) : balance;
+  return (
+    <>
+      <form onSubmit={onSubmit} noValidate aria-label="Credit or debit wallet" className="space-y-3">
+        <div className="grid grid-cols-2 gap-3">
+          <SelectField
+            label="Wallet"
+            name="mode"
+            value={draft.mode}
+            onChange={set("mode")}
+            options={modes.map((m) => ({ value: m, label: m === "live" ? "Live" : "Sandbox" }))}
+            error={errors.mode}
+          />
+          <SelectField
+            label="Direction"
+            name="direction"
+            value={draft.direction}
+            onChange={set("direction")}
+            options={[
+              { value: "credit", label: "Credit" },
+              { value: "debit", label: "Debit" },
+            ]}
+            error={errors.direction}
+          />
+        </div>
+        <Field
+          label="Amount (₹)"
+          name="amount"
+          inputMode="decimal"
+          autoComplete="off"
+          value={draft.amount}
+          onChange={(e) => set("amount")(e.target.value)}
+          error={errors.amount}
+          hint={`Balance now ${formatRupees(balance)}.`}
+        />
+        <Field
+          label="Reason"
+          name="reason"
+          autoComplete="off"
+          maxLength={200}
+          value={draft.reason}
+          onChange={(e) => set("reason")(e.target.value)}
+          error={errors.reason}
+          hint="3 to 200 characters; the merchant sees it on the ledger entry, and it is kept in the activity log."
+        />
+        <Button type="submit">{verb} wallet</Button>
+      </form>
+
+      <Dialog open={confirm !== null} onClose={() => setConfirm(null)} title={`${verb} ${merchant.name}'s ${draft.mode} wallet?`}>
+        <div className="space-y-4 text-sm text-slate-700">
+          <p>
+            {verb} <strong className="tabular-nums">{formatRupees(confirm?.paise ?? 0)}</strong> {draft.direction === "credit" ? "to" : "from"} the {draft.mode}{" "}
+            wallet: the balance goes from <span className="tabular-nums">{formatRupees(balance)}</span> to{" "}
+            <span className="tabular-nums">{formatRupees(after)}</span>.
+          </p>
+          <p>
+            Reason: <span className="break-words">{draft.reason.trim()}</span>
+          </p>
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button type="button" variant="secondary" onClick={() => setConfirm(null)}>
+              Cancel
+            </Button>
+            <Button type="button" variant={draft.direction === "debit" ? "danger" : "primary"} loading={adjust.isPending} onClick={() => void run()}>
+              Confirm {draft.direction}
+            </Button>
+          </div>
+        </div>
+      </Dialog>
+    </>
+  );
+}
