@@ -159,7 +159,7 @@ export async function merchantForOperator(db: Db, merchantId: string, now = new 
       enforceWhitelistAll: true,
       updatedAt: true,
       apiKeys: { select: { mode: true, revokedAt: true, expiresAt: true } },
-      wallets: { select: { mode: true, balancePaise: true, availablePaise: true } },
+      wallets: { select: { mode: true, balancePaise: true } },
       kycFeeAadhaarPaise: true,
       kycFeePanPaise: true,
       kycFeeBankPaise: true,
@@ -220,13 +220,7 @@ export async function merchantForOperator(db: Db, merchantId: string, now = new 
     whitelist: { entries: m._count.whitelist, enforceAll: m.enforceWhitelistAll },
     wallets: MODES.map((mode) => {
       const w = m.wallets.find((x) => x.mode === mode);
-      return {
-        mode,
-        exists: Boolean(w),
-        balancePaise: w?.balancePaise ?? 0,
-        availablePaise: w?.availablePaise ?? 0,
-        balance: formatPaise(w?.balancePaise ?? 0),
-      };
+      return { mode, exists: Boolean(w), balancePaise: w?.balancePaise ?? 0, balance: formatPaise(w?.balancePaise ?? 0) };
     }),
     kycFees: { AADHAAR_OTP: m.kycFeeAadhaarPaise, PAN: m.kycFeePanPaise, BANK: m.kycFeeBankPaise },
     usage: usage.get(merchantId)!,
