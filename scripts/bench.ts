@@ -117,6 +117,16 @@ async function benchParakh(db: BenchDb, baseline: Result) {
     SQLITE_SYNCHRONOUS: db === "sqlite-normal" ? "NORMAL" : "FULL",
   });
   const creds = await waitForFile(path.join(dataDir, "demo-credentials.json"));
+  // Enough balance that no KYC call of the run is refused for money.
+  const setup = createPrismaClient(databaseUrl);
+  await adjustWalletByOperator(setup, CLI_OPERATOR, {
+    merchantId: creds.merchantId,
+    mode: "sandbox",
+    direction: "credit",
+    amountPaise: 1_000_000_000,
+    reason: "bench",
+  });
+  await setup.$disconnect();
   const url = `http://127.0.0.1:${server.port}/v1/identity/pan/verify`;
   const result = await load(`POST /v1/identity/pan/verify (${db})`, {
     url,
@@ -193,14 +203,6 @@ async function benchKyc(
   creds: { merchantId: string; sandbox: { publicKey: string; secretKey: string } },
 ) {
   const client = createPrismaClient(databaseUrl);
-  // Enough balance that no call of the run is refused for money.
-  await adjustWalletByOperator(client, CLI_OPERATOR, {
-    merchantId: creds.merchantId,
-    mode: "sandbox",
-    direction: "credit",
-    amountPaise: 1_000_000_000,
-    reason: "bench",
-  });
   const kycHeaders = { "content-type": "application/json", "x-api-key": creds.sandbox.publicKey, "x-api-secret": creds.sandbox.secretKey };
   const pan = await load(`POST /api/kyc/pan/verify (${db})`, {
     url: `${base}/api/kyc/pan/verify`,

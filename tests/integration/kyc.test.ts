@@ -447,6 +447,38 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
     });
   });
 
+  it("sends wallet.low_balance once per crossing of the threshold", async () => {
+    const shop = await createMerchantViaCli(env.server.env, "Alert Store");
+    await setBalance(shop, 1000);
+    await db.wallet.update({ where: { merchantId_mode: { merchantId: shop.merchantId, mode: "sandbox" } }, data: { lowBalanceThresholdPaise: 800 } });
+    const events = () => db.webhookEvent.findMany({ where: { merchantId: shop.merchantId, type: "wallet.low_balance" }, orderBy: { createdAt: "asc" } });
+    for (let i = 0; i < 2; i++) expect((await panKyc({ pan: "ABCPK1234F" }, { who: shop })).status).toBe(200); // 8.00: not below
+    expect(await events()).toHaveLength(0);
+    await Promise.all(Array.from({ length: 4 }, () => panKyc({ pan: "ABCPK1234F" }, { who: shop }))); // 4.00, crossing once
+    const first = await events();
+    expect(first).toHaveLength(1);
+    expect(JSON.parse(first[0]!.body)).toMatchObject({ type: "wallet.low_balance", mode: "sandbox", data: { wallet: { threshold: "8.00", currency: "INR" } } });
+    // A credit back above the threshold re-arms the alert; the next crossing sends one more.
+    await setBalance(shop, 900);
+    expect((await panKyc({ pan: "ABCPK1234F" }, { who: shop })).status).toBe(200);
+    expect((await panKyc({ pan: "ABCPK1234F" }, { who: shop })).status).toBe(200);
+    expect(await events()).toHaveLength(2);
+  });
+
+  it("purges full KYC results past their retention and keeps the masked summary", async () => {
+    const r = await panKyc({ pan: "ABCPK1234F" });
+    const id = r.json.data.kycTransactionId;
+    const stored = await db.kycTransaction.findUniqueOrThrow({ where: { id } });
+    expect(stored.resultEnc).toMatch(/^v1\./);
+    expect(stored.resultExpiresAt!.getTime() - Date.now()).toBeGreaterThan(29 * 86_400_000);
+    const { purgeKycData } = await import("@/server/services/kyc/maintenance");
+    expect((await purgeKycData(db)).results).toBe(0);
+    const purged = await purgeKycData(db, new Date(Date.now() + 31 * 86_400_000));
+    expect(purged.results).toBeGreaterThanOrEqual(1);
+    const after = await db.kycTransaction.findUniqueOrThrow({ where: { id } });
+    expect(after).toMatchObject({ resultEnc: null, resultExpiresAt: null, subjectMasked: "ABCPKXXXXF", outcome: "VALID", feePaise: 100 });
+  });
+
   it("keeps no Aadhaar number, photo, address or OTP in any table, the request log or the server log", async () => {
     const n = freshAadhaar();
     const g = await generate(n);

@@ -109,3 +109,23 @@ describe("formatRupees", () => {
     expect(formatRupees(paise)).toBe(text);
   });
 });
+
+describe("KYC fees and masking", () => {
+  it("keeps fees in whole paise and shows them with two decimals", async () => {
+    const { DEFAULT_KYC_FEES, KYC_KINDS } = await import("@/lib/kyc");
+    for (const k of KYC_KINDS) expect(Number.isInteger(DEFAULT_KYC_FEES[k])).toBe(true);
+    expect(KYC_KINDS.map((k) => formatPaise(DEFAULT_KYC_FEES[k]))).toEqual(["3.00", "1.00", "2.00"]);
+    // 200 charges of ₹1.00 from ₹10,000.00 leave exactly ₹9,800.00: integer arithmetic, no float drift.
+    let balance = 1_000_000;
+    for (let i = 0; i < 200; i++) balance -= DEFAULT_KYC_FEES.PAN;
+    expect(formatPaise(balance)).toBe("9800.00");
+    expect(parseAmountToPaise("0.10")! * 3).toBe(30);
+  });
+
+  it("masks PANs and account numbers", async () => {
+    const { maskAccountNumber, maskPan } = await import("@/lib/kyc");
+    expect(maskPan("ABCPK1234F")).toBe("ABCPKXXXXF");
+    expect(maskAccountNumber("50100123456789")).toBe("XXXXXXXXXX6789");
+    expect(maskAccountNumber("123456789")).toBe("XXXXX6789");
+  });
+});
