@@ -143,7 +143,8 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
       expect(entry).toMatchObject({ amountPaise: -300, balanceAfterPaise: after.balancePaise, reason: "KYC_AADHAAR", reference: k.kycTransactionId });
       // The OTP is single use.
       expectError(await verify({ aadhaarNumber: HAPPY, otp: "123456", requestId: d.requestId }), 409, "OTP_ALREADY_USED");
-      expectError(await verify({ aadhaarNumber: HAPPY, otp: "123456" }), 409, "OTP_ALREADY_USED");
+      // Without a requestId only an open request counts: none is left.
+      expectError(await verify({ aadhaarNumber: HAPPY, otp: "123456" }), 404, "OTP_REQUEST_NOT_FOUND");
       expect((await wallet()).balancePaise).toBe(after.balancePaise);
     });
 
@@ -202,12 +203,26 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
       expect(await db.walletHold.count({ where: { merchantId: m.merchantId, state: "HELD" } })).toBe(0);
     });
 
-    it("answers 410 for an expired OTP and 404 for unknown requests", async () => {
+    it("locks after three wrong OTPs even when they are sent in parallel", async () => {
+      const n = freshAadhaar();
+      const { requestId } = (await generate(n)).json.data;
+      // Waves of parallel wrong guesses: each may lose the claim (409) but none may reset the count.
+      const codes: string[] = [];
+      for (let wave = 0; wave < 4; wave++) {
+        const answers = await Promise.all(["000001", "000002", "000003"].map((otp) => verify({ aadhaarNumber: n, otp, requestId })));
+        codes.push(...answers.map((a) => a.json.error.code as string));
+      }
+      expect(codes.filter((c) => c === "INVALID_OTP").length).toBeLessThanOrEqual(2);
+      expect((await db.kycOtpRequest.findUniqueOrThrow({ where: { id: requestId } })).state).toBe("LOCKED");
+      expectError(await verify({ aadhaarNumber: n, otp: "123456", requestId }), 429, "OTP_ATTEMPTS_EXCEEDED");
+    });
+
+    it("answers 410 for an expired OTP and 404 when no open request is named or left", async () => {
       const n = freshAadhaar();
       const { requestId } = (await generate(n)).json.data;
       await db.kycOtpRequest.update({ where: { id: requestId }, data: { expiresAt: new Date(Date.now() - 1000) } });
       expectError(await verify({ aadhaarNumber: n, otp: "123456", requestId }), 410, "OTP_EXPIRED");
-      expectError(await verify({ aadhaarNumber: n, otp: "123456" }), 410, "OTP_EXPIRED");
+      expectError(await verify({ aadhaarNumber: n, otp: "123456" }), 404, "OTP_REQUEST_NOT_FOUND");
       expectError(await verify({ aadhaarNumber: freshAadhaar(), otp: "123456" }), 404, "OTP_REQUEST_NOT_FOUND");
       expectError(await verify({ aadhaarNumber: n, otp: "123456", requestId: "kyc_req_doesnotexist00" }), 404, "OTP_REQUEST_NOT_FOUND");
       // A requestId of another number is not found for this one.
@@ -514,6 +529,20 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
       }
     }
     expect(rows).toBeGreaterThan(50);
+    // A number sent in a query string is redacted in the request log too.
+    expect(
+      (
+        await request(env.server.url, `/api/kyc/pan/verify?aadhaar=${n}`, {
+          method: "POST",
+          body: { merchantId: m.merchantId, pan: "ABCPK1234F" },
+          headers: headers(),
+        })
+      ).status,
+    ).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    const paths = await db.auditLog.findMany({ where: { merchantId: m.merchantId, path: { startsWith: "/api/kyc/pan/verify?" } }, select: { path: true } });
+    expect(paths.length).toBeGreaterThan(0);
+    for (const p of paths) expect(p.path).not.toContain(n);
     const logs = env.server.logs();
     for (const s of secrets) expect(logs.includes(s), `server log holds ${s.slice(0, 24)}…`).toBe(false);
     expect(logs).not.toMatch(/otp\W{0,4}(123456|654321)/i);

@@ -41,7 +41,8 @@ class GroupWriter {
         try {
           return { ok: true, value: one(p.op) };
         } catch (err) {
-          if (isBusy(err)) throw err;
+          // Some failures (disk full, I/O) end the whole transaction, not just the savepoint: abort the batch.
+          if (isBusy(err) || !conn.inTransaction) throw err;
           return { ok: false, value: err };
         }
       }),

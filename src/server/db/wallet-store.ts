@@ -134,6 +134,9 @@ function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): Walle
   };
 }
 
+/** One hot wallet row serialises these; waiting in line for a connection is normal under a burst. */
+const TX_OPTIONS = { maxWait: 10_000, timeout: 10_000 };
+
 function prismaStore(db: Db): WalletStore {
   return {
     async placeHold(h) {
@@ -147,7 +150,7 @@ function prismaStore(db: Db): WalletStore {
         if (count === 0) return false;
         await tx.walletHold.create({ data: { ...h, walletId: wallet.id, state: "HELD" } });
         return true;
-      });
+      }, TX_OPTIONS);
     },
     async capture(c) {
       try {
@@ -184,7 +187,7 @@ function prismaStore(db: Db): WalletStore {
             lowBalanceThresholdPaise: w.lowBalanceThresholdPaise,
             lowBalanceAlerted: w.lowBalanceAlerted,
           };
-        });
+        }, TX_OPTIONS);
       } catch (err) {
         if (err instanceof Rollback) return err.refusal;
         throw err;
@@ -197,7 +200,7 @@ function prismaStore(db: Db): WalletStore {
         const h = await tx.walletHold.findUniqueOrThrow({ where: { id: holdId }, select: { walletId: true, amountPaise: true } });
         await tx.wallet.update({ where: { id: h.walletId }, data: { availablePaise: { increment: h.amountPaise } } });
         return true;
-      });
+      }, TX_OPTIONS);
     },
     close() {},
   };

@@ -10,7 +10,7 @@ import { errorBody, type EnvelopeKind } from "@/server/rest/envelope";
 import { buildRouteTable, matchRoute, SINGLE_BODY_LIMIT } from "@/server/rest/routes";
 import { attachRestState, restStateOf, type RestState } from "@/server/rest/state";
 import type { AppServices } from "@/server/services";
-import { redactedBodyText } from "@/server/services/audit/redact";
+import { redactedBodyText, redactString } from "@/server/services/audit/redact";
 import type { Context } from "@/server/trpc/init";
 
 /** Requests past this are not even drained: the connection is closed after the 413. */
@@ -260,7 +260,8 @@ export function createRestDoor(services: AppServices, router: AnyRouter) {
       requestId: requestIdFrom(req.headers["x-request-id"]),
       kind: restKindOf(pathname) ?? (pathname.toLowerCase().includes("v1") ? "v1" : "api"),
       method,
-      path: req.url ?? pathname,
+      // A query string may carry anything (an Aadhaar or card number): redacted before any record or log sees it.
+      path: redactString(req.url ?? pathname),
       clientIp,
       userAgent: typeof req.headers["user-agent"] === "string" ? req.headers["user-agent"].slice(0, 512) : null,
       startedAt: performance.now(),

@@ -1,7 +1,7 @@
 import type { Db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
-import { decrypt, encrypt, sha256Hex } from "@/server/lib/crypto";
+import { decrypt, encrypt, hmacSha256Hex, sha256Hex } from "@/server/lib/crypto";
 import type { Mode } from "@/lib/mode";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -44,7 +44,9 @@ export function validateIdempotencyKey(key: string) {
  */
 export async function beginIdempotent(db: Db, scope: IdempotencyScope): Promise<IdempotencyStart> {
   validateIdempotencyKey(scope.key);
-  const requestHash = sha256Hex(`${scope.method} ${scope.path}\n${scope.body?.toString("utf8") ?? ""}`);
+  const request = `${scope.method} ${scope.path}\n${scope.body?.toString("utf8") ?? ""}`;
+  // A plain hash of a small body (an Aadhaar number and a merchant id) could be reversed by trying every number.
+  const requestHash = scope.encryptionKey ? hmacSha256Hex(Buffer.from(scope.encryptionKey, "base64"), request) : sha256Hex(request);
   for (let attempt = 0; attempt < 2; attempt++) {
     const id = newId("idem");
     try {

@@ -5,7 +5,7 @@ import { newId } from "@/server/lib/ids";
 import { KeyedLock } from "@/server/lib/keyed-lock";
 import { maskAadhaar } from "@/lib/aadhaar";
 import type { AadhaarProvider } from "@/server/providers/aadhaar/types";
-import { runChargedKyc, type KycCaller, type KycVault } from "@/server/services/kyc/charge";
+import { runChargedKyc, withSourceTimeout, type KycCaller, type KycVault } from "@/server/services/kyc/charge";
 
 /** The OTP rules of the contract: 10-minute OTPs, 60 s between sends, 5 sends per 30 minutes, 3 wrong tries. */
 export const OTP_TTL_MS = 10 * 60 * 1000;
@@ -52,7 +52,7 @@ export async function generateAadhaarOtp(db: Db, hashKey: string, provider: Aadh
       const oldest = recent[recent.length - 1]!.createdAt.getTime();
       throw new AppError("OTP_GENERATION_LIMIT", undefined, { retryAfterSeconds: secondsUntil(oldest + OTP_WINDOW_MS, now) });
     }
-    const sent = await provider.sendOtp(aadhaarNumber);
+    const sent = await withSourceTimeout(provider.sendOtp(aadhaarNumber));
     const id = newId("kyc_req");
     const createdAt = new Date();
     const expiresAt = new Date(createdAt.getTime() + OTP_TTL_MS);
@@ -84,17 +84,13 @@ async function findOtpRequest(db: Db, scope: { merchantId: string; mode: string;
     if (!row) throw new AppError("OTP_REQUEST_NOT_FOUND", "No OTP request with this requestId for this Aadhaar number.");
     return row;
   }
+  // Without a requestId only an open request counts (contract B6): a used, locked or expired one is "none".
   const open = await db.kycOtpRequest.findFirst({
     where: { ...scope, state: { in: ["OPEN", "VERIFYING"] }, expiresAt: { gt: new Date() } },
     orderBy: { createdAt: "desc" },
   });
-  if (open) return open;
-  const newest = await db.kycOtpRequest.findFirst({
-    where: { ...scope, createdAt: { gt: new Date(Date.now() - OTP_WINDOW_MS) } },
-    orderBy: { createdAt: "desc" },
-  });
-  if (!newest) throw new AppError("OTP_REQUEST_NOT_FOUND");
-  return newest;
+  if (!open) throw new AppError("OTP_REQUEST_NOT_FOUND", "No open OTP request for this Aadhaar number; generate a new OTP.");
+  return open;
 }
 
 /** Why a request cannot take an OTP now, or null when it can. */
@@ -124,23 +120,26 @@ export async function verifyAadhaarOtp(
   if (refused) throw refused;
 
   return runChargedKyc(vault, caller, "AADHAAR_OTP", async () => {
-    const claimed = await db.kycOtpRequest.updateMany({
+    const claim = await db.kycOtpRequest.updateMany({
       where: { id: request.id, state: "OPEN", expiresAt: { gt: new Date() } },
       data: { state: "VERIFYING", claimedAt: new Date() },
     });
-    if (claimed.count === 0) {
+    if (claim.count === 0) {
       const now = await db.kycOtpRequest.findUniqueOrThrow({ where: { id: request.id } });
       throw refusalFor(now) ?? new AppError("OTP_ALREADY_USED");
     }
+    // The claim makes this call the request's only owner: its count of wrong tries is read now, not
+    // before the claim, so parallel wrong guesses cannot each start from the same count.
+    const claimed = await db.kycOtpRequest.findUniqueOrThrow({ where: { id: request.id }, select: { wrongAttempts: true } });
     let result;
     try {
-      result = await provider.submitOtp(input.aadhaarNumber, request.sourceReference, input.otp);
+      result = await withSourceTimeout(provider.submitOtp(input.aadhaarNumber, request.sourceReference, input.otp));
     } catch (err) {
       await db.kycOtpRequest.updateMany({ where: { id: request.id, state: "VERIFYING" }, data: { state: "OPEN" } });
       throw err;
     }
     if (result.kind === "wrong-otp") {
-      const wrong = request.wrongAttempts + 1;
+      const wrong = claimed.wrongAttempts + 1;
       const locked = wrong >= OTP_MAX_WRONG;
       await db.kycOtpRequest.updateMany({ where: { id: request.id, state: "VERIFYING" }, data: { state: locked ? "LOCKED" : "OPEN", wrongAttempts: wrong } });
       if (locked) throw new AppError("OTP_ATTEMPTS_EXCEEDED", "The OTP is incorrect and this was the last try: the request is locked. Generate a new OTP.");

@@ -1,12 +1,12 @@
 import { maskAccountNumber } from "@/lib/kyc";
 import type { BankProvider } from "@/server/providers/bank/types";
-import { runChargedKyc, type KycCaller, type KycVault } from "@/server/services/kyc/charge";
+import { runChargedKyc, withSourceTimeout, type KycCaller, type KycVault } from "@/server/services/kyc/charge";
 import { nameMatchOf } from "@/server/services/kyc/pan-kyc";
 
 /** Bank account KYC: a penny-drop style check with the branch's IFSC details. Every account status is an answer, and charged. */
 export async function bankKyc(vault: KycVault, provider: BankProvider, caller: KycCaller, input: { accountNumber: string; ifsc: string; name: string | null }) {
   return runChargedKyc(vault, caller, "BANK", async () => {
-    const check = await provider.verifyAccount(input.accountNumber, input.ifsc);
+    const check = await withSourceTimeout(provider.verifyAccount(input.accountNumber, input.ifsc));
     const nameMatch = nameMatchOf(input.name, check.nameAtBank);
     return {
       data: {

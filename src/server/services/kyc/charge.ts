@@ -24,6 +24,20 @@ export interface KycVault {
   retentionDays: number;
 }
 
+/**
+ * Longest wait for a KYC source. Well under the idempotency lease and the sweeps of unfinished calls
+ * (OTP claims after 2 minutes, holds after 5), so a slow source can never outlive its claim or hold.
+ */
+export const SOURCE_TIMEOUT_MS = 30_000;
+
+export function withSourceTimeout<T>(call: Promise<T>, ms = SOURCE_TIMEOUT_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AppError("SOURCE_TIMEOUT", undefined, { retryAfterSeconds: 30 })), ms);
+  });
+  return Promise.race([call, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** What every charged answer carries beside its own fields. */
 export interface KycChargeFields {
   kycTransactionId: string;
@@ -103,7 +117,10 @@ export async function runChargedKyc<T extends object>(
       },
     });
     if (captured === "otp-not-verifying") throw new AppError("OTP_ALREADY_USED");
-    if (captured === "hold-not-held") throw new AppError("INTERNAL_ERROR", "The wallet hold was released before the charge.");
+    if (captured === "hold-not-held") {
+      log.error("KYC answer not charged: its wallet hold was already released", { holdId, requestId: caller.requestId });
+      throw new AppError("INTERNAL_ERROR");
+    }
     const { lowBalanceThresholdPaise: threshold } = captured;
     if (threshold !== null && captured.balanceAfterPaise < threshold && !captured.lowBalanceAlerted) {
       await alertLowBalance(vault.db, captured.walletId).catch((err: unknown) => log.warn("low-balance alert failed", { err }));

@@ -1,7 +1,7 @@
 import { maskPan } from "@/lib/kyc";
 import type { PanProvider } from "@/server/providers/pan/types";
 import { nameMatchResult, nameMatchScore, type NameMatchResult } from "@/server/services/identity/name-match";
-import { runChargedKyc, type KycCaller, type KycVault } from "@/server/services/kyc/charge";
+import { runChargedKyc, withSourceTimeout, type KycCaller, type KycVault } from "@/server/services/kyc/charge";
 
 export interface NameMatch {
   score: number;
@@ -21,7 +21,7 @@ export function nameMatchOf(sent: string | null, onRecord: string | null): NameM
  */
 export async function panKyc(vault: KycVault, provider: PanProvider, caller: KycCaller, input: { pan: string; name: string | null; dob: string | null }) {
   return runChargedKyc(vault, caller, "PAN", async () => {
-    const record = await provider.lookup(input.pan);
+    const record = await withSourceTimeout(provider.lookup(input.pan));
     const nameMatch = nameMatchOf(input.name, record.name);
     return {
       data: {

@@ -165,7 +165,8 @@ function shapeResult(kind: KycKind, a: Stored) {
  */
 export async function readKycResult(db: Db, encryptionKey: string, merchantId: string, mode: Mode, id: string, retentionDays: number) {
   const t = await findOwn(db, merchantId, mode, id);
-  if (t.resultEnc === null) return { retained: false as const, retentionDays };
+  // Past its retention a result is gone even before the purge job has run.
+  if (t.resultEnc === null || (t.resultExpiresAt !== null && t.resultExpiresAt.getTime() <= Date.now())) return { retained: false as const, retentionDays };
   let answer: Stored;
   try {
     answer = JSON.parse(decrypt(t.resultEnc, encryptionKey)) as Stored;
