@@ -42,6 +42,34 @@ describe("OpenAPI examples", () => {
     expect(r.json).toEqual(ex.response);
   });
 
+  it("the KYC examples are what the sandbox answers, apart from ids and the balance", async () => {
+    const kyc = (path: string, body: Record<string, unknown>) =>
+      request(server.url, path, {
+        method: "POST",
+        body: { ...body, merchantId: m.merchantId },
+        headers: { "x-api-key": m.sandbox.publicKey, "x-api-secret": m.sandbox.secretKey },
+      });
+    const volatile = (d: Record<string, unknown>) => {
+      const { kycTransactionId: _t, walletBalance: _w, requestId: _r, verifiedAt: _v, ...rest } = d;
+      return rest;
+    };
+    for (const path of ["/api/kyc/pan/verify", "/api/kyc/bank/verify"]) {
+      const ex = example(path);
+      const r = await kyc(path, ex.request);
+      expect(r.status, r.text).toBe(200);
+      expect(r.json.message).toBe(ex.response.message);
+      expect(volatile(r.json.data)).toEqual(volatile(ex.response.data));
+    }
+    expect(example("/api/kyc/pan/verify").response.data.nameMatch.result).toBe("MATCH");
+    const gen = example("/api/kyc/aadhaar/generate-otp");
+    const sent = await kyc("/api/kyc/aadhaar/generate-otp", gen.request);
+    expect(sent.status).toBe(200);
+    const ver = example("/api/kyc/aadhaar/verify-otp");
+    const verified = await kyc("/api/kyc/aadhaar/verify-otp", { ...ver.request, requestId: sent.json.data.requestId });
+    expect(verified.status, verified.text).toBe(200);
+    expect(volatile(verified.json.data)).toEqual(volatile(ver.response.data));
+  });
+
   it("the reference lists the sandbox test values instead of pointing elsewhere", () => {
     expect(doc.info.description).not.toMatch(/README/);
     const pan = doc.paths["/v1/identity/pan/verify"].post.description as string;

@@ -3,7 +3,14 @@
  * services and sandbox providers that answer real calls, so a documented example is what the
  * sandbox returns for it.
  */
-import { v1Ok, v1OkNoTimestamp } from "@/server/rest/envelope";
+import { apiOkWithMessage, v1Ok, v1OkNoTimestamp } from "@/server/rest/envelope";
+import { formatPaise } from "@/lib/money";
+import { DEFAULT_KYC_FEES, type KycKind } from "@/lib/kyc";
+import { maskAadhaar } from "@/lib/aadhaar";
+import { sandboxAadhaarEkyc } from "@/server/providers/aadhaar/sandbox";
+import { sandboxBankProvider } from "@/server/providers/bank/sandbox";
+import { SANDBOX_OPENING_CREDIT_PAISE } from "@/server/services/wallet/wallet";
+import { nameMatchOf } from "@/server/services/kyc/pan-kyc";
 import { sandboxEpfoProvider } from "@/server/providers/epfo/sandbox";
 import { sandboxPanRecord, sandboxPanProvider } from "@/server/providers/pan/sandbox";
 import { verifyEpfo } from "@/server/services/employment/verify-epfo";
@@ -28,9 +35,82 @@ export function panVerifyRequestExample(): { pan: string; name: string } {
   return { pan: EXAMPLE_PAN, name: asTyped(record.name ?? "") };
 }
 
+const EXAMPLE_MERCHANT = "mer_8fK2mQ9xT4bV1cZ7";
+const EXAMPLE_AADHAAR = "234567890009";
+const EXAMPLE_ACCOUNT = "50100123456789";
+const EXAMPLE_IFSC = "HDFC0001234";
+
+/** The fields every charged KYC answer adds: a first charge of the default fee on a new sandbox wallet. */
+function chargeExample(kind: KycKind, id: string) {
+  const fee = DEFAULT_KYC_FEES[kind];
+  return {
+    kycTransactionId: id,
+    charge: { amount: formatPaise(fee), currency: "INR" as const },
+    walletBalance: formatPaise(SANDBOX_OPENING_CREDIT_PAISE - fee),
+  };
+}
+
+async function kycExamples(): Promise<Record<string, OperationExample>> {
+  const pan = panVerifyRequestExample();
+  const record = sandboxPanRecord(pan.pan);
+  const bank = await sandboxBankProvider.verifyAccount(EXAMPLE_ACCOUNT, EXAMPLE_IFSC);
+  const bankName = asTyped(bank.nameAtBank ?? "");
+  const requestId = "kyc_req_H7d2Lm9QxT3vB8kP";
+  const sentAt = new Date("2026-11-22T10:15:30.123Z");
+  const otpMessage = "OTP sent to the mobile number ending 4321 linked with this Aadhaar number.";
+  return {
+    "POST /api/kyc/aadhaar/generate-otp": {
+      request: { merchantId: EXAMPLE_MERCHANT, aadhaarNumber: EXAMPLE_AADHAAR },
+      response: apiOkWithMessage(otpMessage, {
+        requestId,
+        message: otpMessage,
+        expiresAt: new Date(sentAt.getTime() + 10 * 60_000).toISOString(),
+        resendAvailableAt: new Date(sentAt.getTime() + 60_000).toISOString(),
+      }),
+    },
+    "POST /api/kyc/aadhaar/verify-otp": {
+      request: { merchantId: EXAMPLE_MERCHANT, aadhaarNumber: EXAMPLE_AADHAAR, otp: "123456", requestId },
+      response: apiOkWithMessage("Aadhaar verified.", {
+        requestId,
+        status: "VERIFIED",
+        maskedAadhaar: maskAadhaar(EXAMPLE_AADHAAR),
+        ...sandboxAadhaarEkyc(EXAMPLE_AADHAAR),
+        ...chargeExample("AADHAAR_OTP", "kyc_txn_Q2w9Xk4mTz8bV1cN"),
+        verifiedAt: new Date(sentAt.getTime() + 45_000).toISOString(),
+      }),
+    },
+    "POST /api/kyc/pan/verify": {
+      request: { merchantId: EXAMPLE_MERCHANT, pan: pan.pan, name: pan.name, dob: record.dob },
+      response: apiOkWithMessage("PAN verified.", {
+        pan: record.pan,
+        status: record.status,
+        registeredName: record.name,
+        category: record.category,
+        nameMatch: nameMatchOf(pan.name, record.name),
+        dobMatch: true,
+        aadhaarSeedingStatus: record.aadhaarSeedingStatus,
+        ...chargeExample("PAN", "kyc_txn_P7mQ2xK9vT4bZ1cW"),
+      }),
+    },
+    "POST /api/kyc/bank/verify": {
+      request: { merchantId: EXAMPLE_MERCHANT, accountNumber: EXAMPLE_ACCOUNT, ifsc: EXAMPLE_IFSC, name: bankName },
+      response: apiOkWithMessage("Bank account verified.", {
+        accountExists: bank.accountExists,
+        accountStatus: bank.accountStatus,
+        nameAtBank: bank.nameAtBank,
+        nameMatch: nameMatchOf(bankName, bank.nameAtBank),
+        ifscDetails: bank.ifscDetails,
+        bankReference: bank.bankReference,
+        ...chargeExample("BANK", "kyc_txn_B3nV8kQ1xT6mZ2cP"),
+      }),
+    },
+  };
+}
+
 export async function operationExamples(): Promise<Record<string, OperationExample>> {
   const pan = panVerifyRequestExample();
   return {
+    ...(await kycExamples()),
     "POST /v1/identity/pan/verify": { request: pan, response: v1Ok(await verifyPan(sandboxPanProvider, pan.pan, pan.name)) },
     "POST /v1/employment/epfo/verify": {
       request: { uan: EXAMPLE_UAN },
