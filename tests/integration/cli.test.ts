@@ -84,5 +84,6 @@ describe("operator CLI", () => {
     const admin = await cli(env, ["admin", "create", "--email", "root@parakh.example", "--password", "a-long-password", "--json"]);
     expect(admin.json).toMatchObject({ email: "root@parakh.example" });
     expect(admin.json.adminId).toMatch(/^adm_/);
-  });
+    // About twenty CLI processes, each starting tsx: slow on a busy 2-core machine.
+  }, 150_000);
 });

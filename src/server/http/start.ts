@@ -299,6 +299,9 @@ export async function startParakh(opts: StartOptions) {
   }
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+  // When whoever reads the log goes away (a closed pipe), a failed write must not be reported by
+  // writing to the same closed stream again: that loop held a core at 100 %. The server keeps serving.
+  for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
 
   return { server, port };
 }
