@@ -63,10 +63,24 @@ export class ParakhSqliteAdapter extends PrismaBetterSqlite3 {
   }
   override async connect(): Promise<SqlDriverAdapter> {
     const conn = await super.connect();
+    beginImmediate(conn);
     await conn.executeScript(this.#pragmas);
     restrictSqliteFiles(this.#file);
     return conn;
   }
+}
+
+/**
+ * The adapter begins transactions DEFERRED: a transaction that reads, awaits, then writes fails at
+ * once with SQLITE_BUSY ("Operation has timed out") when another connection committed in between,
+ * such as the request log's group commit. IMMEDIATE takes the write lock at BEGIN (waiting up to
+ * the busy timeout), so such a transaction is never overtaken.
+ */
+function beginImmediate(conn: SqlDriverAdapter) {
+  const client = (conn as unknown as { client?: { prepare: (sql: string) => unknown } }).client;
+  if (!client || typeof client.prepare !== "function") throw new Error("The SQLite adapter no longer exposes its connection; revisit beginImmediate.");
+  const prepare = client.prepare.bind(client);
+  client.prepare = (sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql);
 }
 
 /** SQLite adapter factory for a `file:` URL or path; creates the file's parent folder. */
