@@ -1,9 +1,11 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { withVerhoeffDigit } from "@/lib/aadhaar";
 import { request, type HttpResult } from "../helpers/http";
-import { cli, createMerchantViaCli, type MerchantFixture } from "../helpers/server";
+import { cli, createMerchantViaCli, startServer, type MerchantFixture } from "../helpers/server";
 import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
 
 const HAPPY = "234567890009";
@@ -185,6 +187,39 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
       // Another merchant's limits are its own.
       const other = await createMerchantViaCli(env.server.env, "Other Store");
       expect((await generate(n, other)).status).toBe(200);
+    });
+
+    it("keeps the send limits across two app instances on one database", async () => {
+      // Instances of one deployment share their keys (the number's keyed hash must agree).
+      const secrets = JSON.parse(fs.readFileSync(path.join(env.server.dataDir, "secrets.json"), "utf8"));
+      const second = await startServer({
+        databaseUrl: env.server.databaseUrl,
+        env: { HASH_KEY: secrets.hashKey, ENCRYPTION_KEY: secrets.encryptionKey, NEXTAUTH_SECRET: secrets.nextAuthSecret },
+      });
+      try {
+        const n = freshAadhaar();
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            request(i % 2 ? second.url : env.server.url, "/api/kyc/aadhaar/generate-otp", {
+              method: "POST",
+              body: { merchantId: m.merchantId, aadhaarNumber: n },
+              headers: headers(),
+            }),
+          ),
+        );
+        expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(429)]);
+        for (const a of answers.filter((x) => x.status === 429)) expect(a.json.error.code).toBe("OTP_RESEND_TOO_SOON");
+        // The one sent can be verified on either instance.
+        const { requestId } = answers.find((a) => a.status === 200)!.json.data;
+        const ok = await request(second.url, "/api/kyc/aadhaar/verify-otp", {
+          method: "POST",
+          body: { merchantId: m.merchantId, aadhaarNumber: n, otp: "123456", requestId },
+          headers: headers(),
+        });
+        expect(ok.status, ok.text).toBe(200);
+      } finally {
+        await second.stop();
+      }
     });
 
     it("counts wrong OTPs, locks on the third, and charges none of it", async () => {

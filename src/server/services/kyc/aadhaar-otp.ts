@@ -1,8 +1,7 @@
-import type { Db } from "@/server/db/client";
+import { dbProvider, type Db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { hmacSha256Hex } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
-import { KeyedLock } from "@/server/lib/keyed-lock";
 import { maskAadhaar } from "@/lib/aadhaar";
 import type { AadhaarProvider } from "@/server/providers/aadhaar/types";
 import { runChargedKyc, withSourceTimeout, type KycCaller, type KycVault } from "@/server/services/kyc/charge";
@@ -25,21 +24,27 @@ function secondsUntil(at: number, now: number) {
   return Math.max(1, Math.ceil((at - now) / 1000));
 }
 
-const generateLock = new KeyedLock();
-
 export interface OtpSent {
   message: string;
   data: { requestId: string; message: string; expiresAt: string; resendAvailableAt: string };
 }
 
-/** Sends an OTP to the number's linked mobile, within the resend and per-window limits. Never charged. */
-export async function generateAadhaarOtp(db: Db, hashKey: string, provider: AadhaarProvider, caller: KycCaller, aadhaarNumber: string): Promise<OtpSent> {
-  const aadhaarHash = aadhaarLookupHash(hashKey, aadhaarNumber);
-  const scope = { merchantId: caller.merchantId, mode: caller.mode, aadhaarHash };
-  // One send at a time per number and merchant, so two concurrent requests cannot both pass the limits.
-  return generateLock.run(`${caller.merchantId}:${caller.mode}:${aadhaarHash}`, async () => {
-    const now = Date.now();
-    const recent = await db.kycOtpRequest.findMany({
+/**
+ * Takes one of the number's sends, or refuses with the limit that applies. The limit check and the
+ * reserved row commit together under a lock (an advisory lock on PostgreSQL, the write lock on
+ * SQLite), so concurrent requests, on any number of app instances, cannot both pass.
+ */
+async function reserveSend(
+  db: Db,
+  scope: { merchantId: string; mode: string; aadhaarHash: string },
+  row: { id: string; maskedAadhaar: string; createdAt: Date; expiresAt: Date },
+) {
+  await db.$transaction(async (tx) => {
+    if (dbProvider(db) === "postgresql") {
+      await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext(${`otp:${scope.merchantId}:${scope.mode}:${scope.aadhaarHash}`}))) AS l`;
+    }
+    const now = row.createdAt.getTime();
+    const recent = await tx.kycOtpRequest.findMany({
       where: { ...scope, createdAt: { gt: new Date(now - OTP_WINDOW_MS) } },
       orderBy: { createdAt: "desc" },
       select: { createdAt: true },
@@ -52,27 +57,31 @@ export async function generateAadhaarOtp(db: Db, hashKey: string, provider: Aadh
       const oldest = recent[recent.length - 1]!.createdAt.getTime();
       throw new AppError("OTP_GENERATION_LIMIT", undefined, { retryAfterSeconds: secondsUntil(oldest + OTP_WINDOW_MS, now) });
     }
-    const sent = await withSourceTimeout(provider.sendOtp(aadhaarNumber));
-    const id = newId("kyc_req");
-    const createdAt = new Date();
-    const expiresAt = new Date(createdAt.getTime() + OTP_TTL_MS);
-    await db.kycOtpRequest.create({
-      data: {
-        id,
-        ...scope,
-        maskedAadhaar: maskAadhaar(aadhaarNumber),
-        mobileLast4: sent.mobileLast4,
-        sourceReference: sent.reference,
-        expiresAt,
-        createdAt,
-      },
-    });
-    const message = `OTP sent to the mobile number ending ${sent.mobileLast4} linked with this Aadhaar number.`;
-    return {
-      message,
-      data: { requestId: id, message, expiresAt: expiresAt.toISOString(), resendAvailableAt: new Date(createdAt.getTime() + OTP_RESEND_MS).toISOString() },
-    };
+    // SENDING until the source has sent it; a send the source refuses gives its slot back.
+    await tx.kycOtpRequest.create({ data: { ...row, ...scope, state: "SENDING", mobileLast4: "", sourceReference: "" } });
   });
+}
+
+/** Sends an OTP to the number's linked mobile, within the resend and per-window limits. Never charged. */
+export async function generateAadhaarOtp(db: Db, hashKey: string, provider: AadhaarProvider, caller: KycCaller, aadhaarNumber: string): Promise<OtpSent> {
+  const scope = { merchantId: caller.merchantId, mode: caller.mode, aadhaarHash: aadhaarLookupHash(hashKey, aadhaarNumber) };
+  const id = newId("kyc_req");
+  const createdAt = new Date();
+  const expiresAt = new Date(createdAt.getTime() + OTP_TTL_MS);
+  await reserveSend(db, scope, { id, maskedAadhaar: maskAadhaar(aadhaarNumber), createdAt, expiresAt });
+  let sent;
+  try {
+    sent = await withSourceTimeout(provider.sendOtp(aadhaarNumber));
+  } catch (err) {
+    await db.kycOtpRequest.deleteMany({ where: { id, state: "SENDING" } });
+    throw err;
+  }
+  await db.kycOtpRequest.update({ where: { id }, data: { state: "OPEN", mobileLast4: sent.mobileLast4, sourceReference: sent.reference } });
+  const message = `OTP sent to the mobile number ending ${sent.mobileLast4} linked with this Aadhaar number.`;
+  return {
+    message,
+    data: { requestId: id, message, expiresAt: expiresAt.toISOString(), resendAvailableAt: new Date(createdAt.getTime() + OTP_RESEND_MS).toISOString() },
+  };
 }
 
 type OtpRequestRow = NonNullable<Awaited<ReturnType<Db["kycOtpRequest"]["findFirst"]>>>;
