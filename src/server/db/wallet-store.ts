@@ -7,7 +7,8 @@ import { acquireHotConnection } from "./sqlite-hot";
  * The hot path of charged calls: hold a fee, then capture it (debit, ledger entry, the charged
  * record) or release it. Each is one atomic transaction of conditional updates. SQLite runs them as
  * prepared statements on a dedicated connection (about 10x cheaper than interactive Prisma
- * transactions, which matters on one hot wallet row); PostgreSQL through Prisma transactions.
+ * transactions, which matters on one hot wallet row). PostgreSQL holds and releases in one statement
+ * each (the row is locked only while it runs) and captures in a Prisma transaction.
  */
 export interface HoldRow {
   id: string;
@@ -137,20 +138,19 @@ function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): Walle
 /** One hot wallet row serialises these; waiting in line for a connection is normal under a burst. */
 const TX_OPTIONS = { maxWait: 10_000, timeout: 10_000 };
 
-function prismaStore(db: Db): WalletStore {
+/** PostgreSQL: holds and releases are single statements; a capture (conditional on two rows) a transaction. */
+function postgresStore(db: Db): WalletStore {
   return {
+    // One statement: the wallet row is locked only while it runs, not across round trips.
     async placeHold(h) {
-      return db.$transaction(async (tx) => {
-        const wallet = await tx.wallet.findUnique({ where: { merchantId_mode: { merchantId: h.merchantId, mode: h.mode } }, select: { id: true } });
-        if (!wallet) return false;
-        const { count } = await tx.wallet.updateMany({
-          where: { id: wallet.id, availablePaise: { gte: h.amountPaise } },
-          data: { availablePaise: { decrement: h.amountPaise } },
-        });
-        if (count === 0) return false;
-        await tx.walletHold.create({ data: { ...h, walletId: wallet.id, state: "HELD" } });
-        return true;
-      }, TX_OPTIONS);
+      const inserted = await db.$executeRaw`
+        WITH w AS (
+          UPDATE "Wallet" SET "availablePaise" = "availablePaise" - ${h.amountPaise}, "updatedAt" = ${h.createdAt}
+          WHERE "merchantId" = ${h.merchantId} AND "mode" = ${h.mode} AND "availablePaise" >= ${h.amountPaise}
+          RETURNING "id")
+        INSERT INTO "WalletHold" ("id", "walletId", "merchantId", "mode", "amountPaise", "reason", "requestId", "state", "createdAt")
+        SELECT ${h.id}, w."id", ${h.merchantId}, ${h.mode}, ${h.amountPaise}, ${h.reason}, ${h.requestId}, 'HELD', ${h.createdAt} FROM w`;
+      return inserted === 1;
     },
     async capture(c) {
       try {
@@ -194,18 +194,19 @@ function prismaStore(db: Db): WalletStore {
       }
     },
     async release(holdId, at) {
-      return db.$transaction(async (tx) => {
-        const { count } = await tx.walletHold.updateMany({ where: { id: holdId, state: "HELD" }, data: { state: "RELEASED", settledAt: at } });
-        if (count === 0) return false;
-        const h = await tx.walletHold.findUniqueOrThrow({ where: { id: holdId }, select: { walletId: true, amountPaise: true } });
-        await tx.wallet.update({ where: { id: h.walletId }, data: { availablePaise: { increment: h.amountPaise } } });
-        return true;
-      }, TX_OPTIONS);
+      const released = await db.$executeRaw`
+        WITH h AS (
+          UPDATE "WalletHold" SET "state" = 'RELEASED', "settledAt" = ${at}
+          WHERE "id" = ${holdId} AND "state" = 'HELD'
+          RETURNING "walletId", "amountPaise")
+        UPDATE "Wallet" SET "availablePaise" = "Wallet"."availablePaise" + h."amountPaise", "updatedAt" = ${at}
+        FROM h WHERE "Wallet"."id" = h."walletId"`;
+      return released === 1;
     },
     close() {},
   };
 }
 
 export function createWalletStore(db: Db, databaseUrl: string, sqliteSynchronous: SqliteSynchronous = DEFAULT_SQLITE_SYNCHRONOUS): WalletStore {
-  return providerFromUrl(databaseUrl) === "sqlite" ? sqliteStore(databaseUrl, sqliteSynchronous) : prismaStore(db);
+  return providerFromUrl(databaseUrl) === "sqlite" ? sqliteStore(databaseUrl, sqliteSynchronous) : postgresStore(db);
 }
