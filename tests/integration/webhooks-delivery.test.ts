@@ -34,7 +34,8 @@ function startReceiver() {
   );
 }
 
-async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
+// Generous: on a busy 2-core machine the job runner may take seconds to reach a job.
+async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
