@@ -34,6 +34,9 @@ async function openCheckout(page: Page, paymentId: string) {
   const res = await page.goto(`/checkout/${paymentId}`);
   expect(res?.status()).toBe(200);
   await expect(page).toHaveTitle(TITLE);
+  // A click on the server-rendered page before React hydrates it does nothing; on a loaded machine
+  // that gap reached a test's click once. Wait until the scripts have loaded and run.
+  await page.waitForLoadState("networkidle");
 }
 
 async function payByCard(page: Page, number: string) {
