@@ -3,9 +3,9 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
 import { FilterPanel, InvalidFiltersNotice, ListBody, RefreshButton, useFilterDraft, useUrlFilters } from "@/components/dashboard/list-page";
-import { Button, Field, PageHeader, Table, Td, Th, useToast } from "@/components/ui";
+import { CsvDownloadButton } from "@/components/dashboard/csv-download-button";
+import { Field, PageHeader, Table, Td, Th } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
 import { formatRupees } from "@/lib/money";
 import {
@@ -163,48 +163,6 @@ function PaymentsList({ items }: { items: PaymentItem[] }) {
 }
 
 /** Downloads the CSV through fetch so a refusal can be explained instead of saved as a file. */
-function ExportButton({ query }: { query: string }) {
-  const toast = useToast();
-  const [busy, setBusy] = useState(false);
-  async function run() {
-    setBusy(true);
-    try {
-      const res = await fetch(`/api/dashboard/payments/export${query}`, { credentials: "same-origin" });
-      if (!res.ok) {
-        const text = await res.text();
-        let message = text;
-        try {
-          message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? text;
-        } catch {
-          // Plain-text answer.
-        }
-        toast("error", `Export failed: ${message.slice(0, 200) || `HTTP ${res.status}`}`);
-        return;
-      }
-      const blob = await res.blob();
-      const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? "payments.csv";
-      const url = URL.createObjectURL(blob);
-      const a = document.createElement("a");
-      a.href = url;
-      a.download = name;
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      toast("success", `Downloaded ${name}.`);
-    } catch {
-      toast("error", "Export failed: check your connection and try again.");
-    } finally {
-      setBusy(false);
-    }
-  }
-  return (
-    <Button variant="secondary" onClick={() => void run()} loading={busy}>
-      Export CSV
-    </Button>
-  );
-}
-
 export function PaymentsView() {
   const { mode } = useMode();
   const trpc = useTRPC();
@@ -222,7 +180,12 @@ export function PaymentsView() {
         description={`Payments created with your ${modeName} keys, newest first.`}
         actions={
           <div className="flex flex-wrap gap-2">
-            <ExportButton query={paymentFiltersToQuery(filters, { mode })} />
+            <CsvDownloadButton
+              url={`/api/dashboard/payments/export${paymentFiltersToQuery(filters, { mode })}`}
+              fallbackName="payments.csv"
+              label="Export CSV"
+              action="Export"
+            />
             <RefreshButton query={payments} />
           </div>
         }

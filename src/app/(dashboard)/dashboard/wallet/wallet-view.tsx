@@ -21,7 +21,7 @@ import {
 } from "@/lib/schemas/wallet";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 import { SelectField, formatIst } from "../logs/parts";
-import { CsvDownloadButton } from "./csv-download";
+import { CsvDownloadButton } from "@/components/dashboard/csv-download-button";
 
 const TYPE_OPTIONS = [
   { value: "", label: "All entries" },

@@ -4,7 +4,18 @@ import { useState } from "react";
 import { Button, useToast } from "@/components/ui";
 
 /** Downloads a CSV through fetch so a refusal can be explained instead of saved as a file. */
-export function CsvDownloadButton({ url, fallbackName, label = "Download CSV" }: { url: string; fallbackName: string; label?: string }) {
+export function CsvDownloadButton({
+  url,
+  fallbackName,
+  label = "Download CSV",
+  action = "Download",
+}: {
+  url: string;
+  fallbackName: string;
+  label?: string;
+  /** The word failures are reported with ("Download failed: …"). */
+  action?: string;
+}) {
   const toast = useToast();
   const [busy, setBusy] = useState(false);
   async function run() {
@@ -19,7 +30,7 @@ export function CsvDownloadButton({ url, fallbackName, label = "Download CSV" }:
         } catch {
           // Plain-text answer.
         }
-        toast("error", `Download failed: ${message.slice(0, 200) || `HTTP ${res.status}`}`);
+        toast("error", `${action} failed: ${message.slice(0, 200) || `HTTP ${res.status}`}`);
         return;
       }
       const blob = await res.blob();
@@ -34,7 +45,7 @@ export function CsvDownloadButton({ url, fallbackName, label = "Download CSV" }:
       setTimeout(() => URL.revokeObjectURL(href), 10_000);
       toast("success", `Downloaded ${name}.`);
     } catch {
-      toast("error", "Download failed: check your connection and try again.");
+      toast("error", `${action} failed: check your connection and try again.`);
     } finally {
       setBusy(false);
     }
