@@ -52,11 +52,15 @@ describe("a server whose log reader went away", () => {
     child.stderr!.destroy();
     // Requests that log (debug level logs every REST request) now write into closed pipes.
     for (let i = 0; i < 5; i++) expect((await request(base, "/v1/identity/pan/verify", { method: "POST", body: { pan: "ABCPK1234F" } })).status).toBe(401);
-    await sleep(500);
-    const before = cpuTicks(child.pid!);
-    await sleep(2000);
-    // Idle: well under a tenth of a core over two seconds (a write-error loop uses all of one).
-    expect(cpuTicks(child.pid!) - before).toBeLessThan(20);
+    // Idle: the quietest of four one-second windows uses well under a tenth of a core. A write-error
+    // loop uses all of one in every window; a lone window can be busy with other work on a loaded machine.
+    const windows: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const before = cpuTicks(child.pid!);
+      await sleep(1000);
+      windows.push(cpuTicks(child.pid!) - before);
+    }
+    expect(Math.min(...windows)).toBeLessThan(10);
     expect((await request(base, "/api/health")).status).toBe(200);
   });
 });

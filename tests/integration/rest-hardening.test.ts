@@ -105,9 +105,9 @@ describe("REST door against a stranger", () => {
     expect(rows.filter((r) => r.status === 401)).toHaveLength(30);
     expect(rows.filter((r) => r.status === 429)).toHaveLength(1);
     expect(rows.every((r) => r.requestBody === null)).toBe(true);
-    // A client may see its connection closed before the answer (the server stops reading), never another status.
-    expect(statuses.every((s) => s === 401 || s === 429 || s === -1)).toBe(true);
-    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(400);
+    // Every client reads its answer: the unread body is dropped as it arrives, not cut off under the sender.
+    expect(statuses.filter((s) => s === 401)).toHaveLength(30);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(470);
     expect(Math.max(...retryAfters)).toBeLessThanOrEqual(60);
     expect(Math.min(...retryAfters)).toBeGreaterThanOrEqual(1);
   });

@@ -15,6 +15,8 @@ import type { Context } from "@/server/trpc/init";
 
 /** Requests past this are not even drained: the connection is closed after the 413. */
 const DRAIN_LIMIT = 64 * 1024 * 1024;
+/** How long the unread body of a refused request may keep arriving (and be dropped) before the answer. */
+const LINGER_MS = 10_000;
 /**
  * What an audit record keeps of a request. A caller without valid credentials gets a short record;
  * a refused call (4xx) an excerpt of its body; a served call its body up to the redaction cap.
@@ -98,6 +100,34 @@ function isJsonContentType(header: string | undefined): boolean {
 function hasBody(req: IncomingMessage): boolean {
   const length = Number(req.headers["content-length"] ?? 0);
   return req.headers["transfer-encoding"] !== undefined || (Number.isFinite(length) && length > 0);
+}
+
+/**
+ * Before refusing a request whose body was never read: a body up to `limit` is read and dropped
+ * first, so the client, still sending, gets to read the answer (closing under a sender makes its
+ * kernel reset the connection, and the answer can be lost with it). Nothing is kept. A larger body,
+ * or one still arriving after LINGER_MS, is answered at once and the connection closed.
+ */
+function afterUnreadBody(req: IncomingMessage, res: ServerResponse, limit: number, answer: () => void) {
+  const declared = Number(req.headers["content-length"]);
+  let answered = false;
+  const answerOnce = (close: boolean) => {
+    if (answered) return;
+    answered = true;
+    clearTimeout(timer);
+    if (close) res.setHeader("Connection", "close");
+    answer();
+  };
+  const timer = setTimeout(() => answerOnce(true), LINGER_MS).unref();
+  if (Number.isFinite(declared) && declared > limit) return answerOnce(true);
+  let seen = 0;
+  req.on("data", (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > limit) answerOnce(true);
+  });
+  req.once("end", () => answerOnce(false));
+  req.once("close", () => answerOnce(true));
+  req.resume();
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -249,9 +279,11 @@ export function createRestDoor(services: AppServices, router: AnyRouter) {
     res.setHeader("Content-Type", "application/json");
     if (e.retryAfterSeconds) res.setHeader("Retry-After", String(e.retryAfterSeconds));
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-    // A body we did not read is not read at all: the connection closes after the answer.
-    if (state.rawBody === null && hasBody(req) && !req.readableEnded) res.setHeader("Connection", "close");
-    res.end(JSON.stringify(errorBody(state.kind, state.requestId, { code: e.code, message: e.message, details: e.details, field: e.field, extra: e.extra })));
+    const answer = () =>
+      res.end(JSON.stringify(errorBody(state.kind, state.requestId, { code: e.code, message: e.message, details: e.details, field: e.field, extra: e.extra })));
+    // A body we did not read is dropped as it arrives, never kept.
+    if (state.rawBody === null && hasBody(req) && !req.readableEnded && !req.destroyed) return afterUnreadBody(req, res, SINGLE_BODY_LIMIT, answer);
+    answer();
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, pathname: string, clientIp: string) {
