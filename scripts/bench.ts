@@ -10,6 +10,7 @@ import { CLI_OPERATOR } from "@/server/services/accounts/operator-actions";
 import { aadhaarLookupHash, OTP_TTL_MS } from "@/server/services/kyc/aadhaar-otp";
 import { adjustWalletByOperator } from "@/server/services/wallet/operator";
 import { startPostgres } from "../tests/helpers/postgres";
+import { benchBatch, type BatchBench } from "./bench/batch";
 
 /**
  * `npm run bench`: the production server against a plain node:http baseline, in the same run.
@@ -135,6 +136,7 @@ async function benchParakh(db: BenchDb, baseline: Result) {
     body: JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor" }),
   });
   const base = `http://127.0.0.1:${server.port}`;
+  const batch = await benchBatch(db, base, creds.sandbox.secretKey, SECONDS);
   const kyc = await benchKyc(db, base, databaseUrl, dataDir, creds);
   const merchantHeaders = { "x-merchant-id": creds.merchantId, "x-api-key": creds.sandbox.publicKey, "x-secret-key": creds.sandbox.secretKey };
   let order = 0;
@@ -160,7 +162,7 @@ async function benchParakh(db: BenchDb, baseline: Result) {
   fs.rmSync(dataDir, { recursive: true, force: true });
   const ratio = (r: Result) => Math.round((r.requestsPerSec / baseline.requestsPerSec) * 100) / 100;
   return [
-    { ...result, ratio: ratio(result), peakRssMb: server.peakRssMb(), audited, pagesBuilt },
+    { ...result, ratio: ratio(result), peakRssMb: server.peakRssMb(), audited, pagesBuilt, batch },
     { ...checkout, ratio: ratio(checkout), peakRssMb: server.peakRssMb() },
     { ...status, ratio: ratio(status), peakRssMb: server.peakRssMb(), firstByte },
     ...kyc.map((k) => ({
@@ -307,6 +309,17 @@ async function main() {
         `${r.name}: ${r.ratioToPanVerify}× the req/s of /v1 PAN verify in this run; after it ${ledger.charged} charged KYC calls in all, balance ${ledger.balancePaise} paise, ledger sum ${ledger.ledgerSumPaise} (${ledger.ledgerEqualsBalance ? "equal" : "NOT EQUAL"}), open holds ${ledger.openHolds}`,
       );
     }
+  }
+  for (const r of rows) {
+    const batch = r.batch as BatchBench | undefined;
+    if (!batch) continue;
+    lines.push(
+      "",
+      `${batch.name}: 202 in ${batch.acceptedMs} ms, COMPLETED (seen by polling) in ${batch.completedMs} ms = ${batch.itemsPerSec} items/s, ` +
+        `${Math.round((batch.itemsPerSec / (r.requestsPerSec as number)) * 100) / 100}× the ${r.requestsPerSec} req/s of single calls in this run; peak RSS ${r.peakRssMb} MB`,
+      `  single PAN verify, 10 connections: alone ${batch.singleAlone.requestsPerSec} req/s p50 ${batch.singleAlone.p50} ms p99 ${batch.singleAlone.p99} ms; ` +
+        `while a batch runs ${batch.singleDuringBatch.requestsPerSec} req/s p50 ${batch.singleDuringBatch.p50} ms p99 ${batch.singleDuringBatch.p99} ms (${batch.singleDuringBatch.errors} errors); that batch took ${batch.batchDuringLoadMs} ms`,
+    );
   }
   for (const r of rows)
     if (r.firstByte)

@@ -57,6 +57,10 @@ const EnvSchema = z.object({
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
   HTTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(256).default(512),
   JOBS_ENABLED: bool.default(true),
+  /** How long a background job (and a batch chunk) stays claimed by a worker that stopped answering. */
+  JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  /** How long a batch item's transient source errors (503/504) are retried; B4 caps it at 30 s. */
+  BATCH_RETRY_BUDGET_MS: z.coerce.number().int().min(0).max(30_000).default(30_000),
   /** Sandbox webhooks may go to loopback addresses (local development and tests); live never may. */
   WEBHOOK_SANDBOX_ALLOW_LOOPBACK: bool.optional(),
   /** Outgoing email (password resets), e.g. smtps://user:pass@smtp.example.com:465; unset keeps mail in the /admin outbox. */
@@ -162,6 +166,8 @@ function buildConfig(source: NodeJS.ProcessEnv) {
       maxConnectionsPerIp: env.HTTP_MAX_CONNECTIONS_PER_IP,
     },
     jobsEnabled: env.JOBS_ENABLED,
+    batchRetryBudgetMs: env.BATCH_RETRY_BUDGET_MS,
+    jobLeaseMs: env.JOB_LEASE_MS,
     // Off by default in production: a merchant could otherwise probe this host's own services.
     webhookSandboxAllowLoopback: env.WEBHOOK_SANDBOX_ALLOW_LOOPBACK ?? env.NODE_ENV !== "production",
     smtpUrl: env.SMTP_URL,

@@ -77,4 +77,27 @@ describe("OpenAPI examples", () => {
     expect(doc.paths["/v1/employment/epfo/verify"].post.description).toContain("UAN_NOT_FOUND");
     expect(doc.paths["/api/checkout"].post.description).toContain("4000 0000 0000 0002");
   });
+
+  it("the batch examples are what the sandbox answers, apart from ids and times", async () => {
+    const ex = example("/v1/identity/pan/batch");
+    expect(doc.paths["/v1/identity/pan/batch"].post.responses["202"]).toBeTruthy();
+    const created = await call("/v1/identity/pan/batch", ex.request);
+    expect(created.status).toBe(202);
+    const { batch_id: _id, created_at: _at, ...summary } = created.json.data;
+    const { batch_id: _eid, created_at: _eat, ...documented } = ex.response.data;
+    expect(summary).toEqual(documented);
+    const id = created.json.data.batch_id;
+    const auth = { Authorization: `Bearer ${m.sandbox.secretKey}` };
+    for (let i = 0; i < 200; i++) {
+      if ((await request(server.url, `/v1/identity/pan/batch/${id}`, { headers: auth })).json.data.status === "COMPLETED") break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const results = await request(server.url, `/v1/identity/pan/batch/${id}/results`, { headers: auth });
+    const documentedResults = doc.paths["/v1/identity/pan/batch/{batch_id}/results"].get.responses["200"].content["application/json"].example;
+    expect(results.json.data).toEqual(documentedResults.data);
+    const status = (await request(server.url, `/v1/identity/pan/batch/${id}`, { headers: auth })).json.data;
+    const documentedStatus = doc.paths["/v1/identity/pan/batch/{batch_id}"].get.responses["200"].content["application/json"].example.data;
+    const volatile = ({ batch_id: _b, created_at: _c, started_at: _s, completed_at: _d, ...rest }: Record<string, unknown>) => rest;
+    expect(volatile(status)).toEqual(volatile(documentedStatus));
+  });
 });

@@ -1,3 +1,4 @@
+import { epfoBatch, panBatch } from "@/server/api/batches/batch";
 import { verifyEpfoProcedure } from "@/server/api/employment/verify-epfo";
 import { verifyPanProcedure } from "@/server/api/identity/verify-pan";
 import { createCheckoutProcedure } from "@/server/api/payments/create-checkout";
@@ -8,8 +9,18 @@ import { router } from "@/server/trpc/init";
 
 /** Every public REST operation (`/v1`, `/api`), served by the REST door and described in /api/openapi.json. */
 export const restRouter = router({
-  identity: router({ verifyPan: verifyPanProcedure }),
-  employment: router({ verifyEpfo: verifyEpfoProcedure }),
+  identity: router({
+    verifyPan: verifyPanProcedure,
+    createPanBatch: panBatch.create,
+    panBatchStatus: panBatch.status,
+    panBatchResults: panBatch.results,
+  }),
+  employment: router({
+    verifyEpfo: verifyEpfoProcedure,
+    createEpfoBatch: epfoBatch.create,
+    epfoBatchStatus: epfoBatch.status,
+    epfoBatchResults: epfoBatch.results,
+  }),
   payments: router({
     createCheckout: createCheckoutProcedure,
     verify: verifyPaymentProcedure,

@@ -24,6 +24,7 @@ import { pageRequestProblem } from "@/server/http/page-guard";
 import { API_CONTENT_SECURITY_POLICY, baseSecurityHeaders, checkoutPaymentIdOf, newNonce, pageSecurityHeaders } from "@/server/http/security-headers";
 import { checkoutFrameAncestors } from "@/server/services/merchants/checkout-framing";
 import { createJobRunner } from "@/server/jobs/handlers";
+import { purgeExpiredBatches } from "@/server/services/batches/batches";
 import { purgeFinishedJobs } from "@/server/jobs/queue";
 import { purgeOldEmails } from "@/server/services/email/email";
 import { purgeKycData, sweepUnfinishedKyc } from "@/server/services/kyc/maintenance";
@@ -248,7 +249,8 @@ export async function startParakh(opts: StartOptions) {
       // Reset links in old messages are long dead; the messages themselves are kept 30 days.
       const emails = await purgeOldEmails(services.db);
       const kyc = await purgeKycData(services.db);
-      if (audit || idem || jobs || emails || kyc.results || kyc.otpRequests) {
+      const batches = await purgeExpiredBatches(services.db, config.auditRetentionDays);
+      if (audit || idem || jobs || emails || kyc.results || kyc.otpRequests || batches) {
         log.info("retention purge", {
           auditRecords: audit,
           idempotencyRecords: idem,
@@ -256,6 +258,7 @@ export async function startParakh(opts: StartOptions) {
           emails,
           kycResults: kyc.results,
           otpRequests: kyc.otpRequests,
+          batches,
         });
       }
     } catch (err) {

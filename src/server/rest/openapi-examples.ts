@@ -112,9 +112,67 @@ export async function operationExamples(): Promise<Record<string, OperationExamp
   return {
     ...(await kycExamples()),
     "POST /v1/identity/pan/verify": { request: pan, response: v1Ok(await verifyPan(sandboxPanProvider, pan.pan, pan.name)) },
+    ...(await batchExamples()),
     "POST /v1/employment/epfo/verify": {
       request: { uan: EXAMPLE_UAN },
       response: v1OkNoTimestamp(await verifyEpfo(sandboxEpfoProvider, { uan: EXAMPLE_UAN })),
+    },
+  };
+}
+
+const EXAMPLE_BATCH_ID = "batch_8fK2mQ7xLp3Rt9Za";
+const EXAMPLE_BATCH_AT = "2026-11-22T10:15:30.123Z";
+
+async function batchExamples(): Promise<Record<string, OperationExample>> {
+  const pan = panVerifyRequestExample();
+  const summary = (total: number, rejected: number) =>
+    v1Ok({ batch_id: EXAMPLE_BATCH_ID, status: "QUEUED", total, accepted: total - rejected, rejected, created_at: EXAMPLE_BATCH_AT });
+  const done = {
+    batch_id: EXAMPLE_BATCH_ID,
+    status: "COMPLETED",
+    total: 2,
+    accepted: 1,
+    rejected: 1,
+    processed: 2,
+    succeeded: 1,
+    failed: 1,
+    client_batch_id: "payroll-2026-11",
+    created_at: EXAMPLE_BATCH_AT,
+    started_at: "2026-11-22T10:15:30.201Z",
+    completed_at: "2026-11-22T10:15:30.342Z",
+  };
+  return {
+    "POST /v1/identity/pan/batch": {
+      request: {
+        items: [
+          { ...pan, reference_id: "emp-1" },
+          { pan: "NOTAPAN", reference_id: "emp-2" },
+        ],
+        webhook_url: "https://shop.example/webhooks/parakh",
+        client_batch_id: "payroll-2026-11",
+      },
+      response: summary(2, 1),
+    },
+    "POST /v1/employment/epfo/batch": {
+      request: { items: [{ uan: EXAMPLE_UAN, reference_id: "emp-1" }, { pf_number: "MH/BAN/0000064/000/0000123" }] },
+      response: summary(2, 0),
+    },
+    "GET /v1/identity/pan/batch/{batch_id}": { response: v1Ok(done) },
+    "GET /v1/identity/pan/batch/{batch_id}/results": {
+      response: v1Ok({
+        items: [
+          { index: 0, reference_id: "emp-1", input: pan, result: await verifyPan(sandboxPanProvider, pan.pan, pan.name), error: null, status: "SUCCEEDED" },
+          {
+            index: 1,
+            reference_id: "emp-2",
+            input: { pan: "NOTAPAN" },
+            result: null,
+            error: { code: "INVALID_PAN", message: "pan must be 5 letters, 4 digits and a letter, with a valid 4th (category) letter" },
+            status: "FAILED",
+          },
+        ],
+        next_cursor: null,
+      }),
     },
   };
 }

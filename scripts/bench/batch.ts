@@ -1,0 +1,82 @@
+import autocannon from "autocannon";
+
+const ITEMS = 10_000;
+/** Connections of the single-call load measured beside a running batch. */
+const SIDE_CONNECTIONS = 10;
+
+export interface BatchBench {
+  name: string;
+  acceptedMs: number;
+  completedMs: number;
+  itemsPerSec: number;
+  /** Single PAN verify calls with SIDE_CONNECTIONS connections: alone, then while a batch runs. */
+  singleAlone: { requestsPerSec: number; p50: number; p99: number };
+  singleDuringBatch: { requestsPerSec: number; p50: number; p99: number; errors: number };
+  batchDuringLoadMs: number;
+}
+
+function batchBody(tag: string) {
+  return JSON.stringify({
+    client_batch_id: tag,
+    items: Array.from({ length: ITEMS }, (_, i) => ({
+      pan: `ABCPK${String(1000 + (i % 8000)).padStart(4, "0")}F`,
+      name: "Arjun Kapoor",
+      reference_id: `r${i}`,
+    })),
+  });
+}
+
+/** POSTs a 10,000-PAN batch and polls until COMPLETED: time to 202 and to completion. */
+async function runBatch(base: string, secretKey: string, tag: string) {
+  const headers = { "content-type": "application/json", authorization: `Bearer ${secretKey}` };
+  const t0 = performance.now();
+  const res = await fetch(`${base}/v1/identity/pan/batch`, { method: "POST", headers, body: batchBody(tag) });
+  const acceptedMs = performance.now() - t0;
+  if (res.status !== 202) throw new Error(`batch refused: ${res.status} ${await res.text()}`);
+  const { data } = (await res.json()) as { data: { batch_id: string } };
+  for (;;) {
+    const s = (await fetch(`${base}/v1/identity/pan/batch/${data.batch_id}`, { headers }).then((r) => r.json())) as {
+      data: { status: string; processed: number };
+    };
+    if (s.data.status === "COMPLETED") break;
+    if (performance.now() - t0 > 300_000) throw new Error(`batch not completed after 300 s (processed ${s.data.processed})`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { acceptedMs: Math.round(acceptedMs), completedMs: Math.round(performance.now() - t0) };
+}
+
+function singleLoad(base: string, secretKey: string, seconds: number) {
+  return autocannon({
+    url: `${base}/v1/identity/pan/verify`,
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${secretKey}` },
+    body: JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor" }),
+    connections: SIDE_CONNECTIONS,
+    duration: seconds,
+  });
+}
+
+export async function benchBatch(db: string, base: string, secretKey: string, seconds: number): Promise<BatchBench> {
+  // Warm-up: the first batch pays for JIT and lazy module loads.
+  await runBatch(base, secretKey, "bench-warmup");
+  const alone = await runBatch(base, secretKey, "bench-alone");
+  const single = await singleLoad(base, secretKey, Math.max(2, seconds));
+  // Single calls for as long as the batch runs (at least `seconds`).
+  const side = singleLoad(base, secretKey, Math.max(2, seconds, Math.ceil(alone.completedMs / 1000) + 1));
+  const during = await runBatch(base, secretKey, "bench-during-load");
+  const sideResult = await side;
+  return {
+    name: `10,000-PAN batch (${db})`,
+    acceptedMs: alone.acceptedMs,
+    completedMs: alone.completedMs,
+    itemsPerSec: Math.round(ITEMS / (alone.completedMs / 1000)),
+    singleAlone: { requestsPerSec: Math.round(single.requests.average), p50: single.latency.p50, p99: single.latency.p99 },
+    singleDuringBatch: {
+      requestsPerSec: Math.round(sideResult.requests.average),
+      p50: sideResult.latency.p50,
+      p99: sideResult.latency.p99,
+      errors: sideResult.errors + sideResult.timeouts + sideResult.non2xx,
+    },
+    batchDuringLoadMs: during.completedMs,
+  };
+}
