@@ -11,6 +11,7 @@ const NAV = [
   { href: "/dashboard", label: "Overview" },
   { href: "/dashboard/payments", label: "Payments" },
   { href: "/dashboard/verifications", label: "Verifications" },
+  { href: "/dashboard/batches", label: "Batches" },
   { href: "/dashboard/kyc", label: "KYC" },
   { href: "/dashboard/wallet", label: "Wallet" },
   { href: "/dashboard/logs", label: "Request logs" },

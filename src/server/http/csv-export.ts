@@ -42,11 +42,15 @@ export function csvExportRoute<F>(spec: CsvExport<F>) {
       requireLiveEnabled(mode as Mode, merchant.liveEnabled);
 
       const chunks = spec.rows(db, merchantId, mode as Mode, filters);
+      // The first chunk is read before answering: a refusal there (an unknown batch id) is an error
+      // response with its status, not a 200 whose download breaks off.
+      let first: IteratorResult<string, void> | null = await chunks.next();
       const encoder = new TextEncoder();
       const stream = new ReadableStream<Uint8Array>({
         async pull(controller) {
           try {
-            const next = await chunks.next();
+            const next = first ?? (await chunks.next());
+            first = null;
             if (next.done) controller.close();
             else controller.enqueue(encoder.encode(next.value));
           } catch (err) {

@@ -4,6 +4,23 @@ import { AppError } from "@/server/errors";
 /** Largest body the dashboard's endpoints (tRPC, sign-in) accept: their forms are small. */
 export const APP_BODY_LIMIT = 64 * 1024;
 
+/**
+ * The dashboard's uploads: a batch file's rows (up to 10,000) travel in one call, as they do to
+ * POST /v1/{kind}/batch, whose limit this is. Only these procedures, called alone or together, and
+ * only with a session cookie and the dashboard's CSRF header: nobody else gets to send megabytes.
+ */
+export const UPLOAD_BODY_LIMIT = 8 * 1024 * 1024;
+const UPLOAD_PROCEDURES: ReadonlySet<string> = new Set(["batches.preview", "batches.create"]);
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?next-auth\.session-token(?:\.\d+)?=/;
+
+function bodyLimit(req: IncomingMessage, pathname: string): number {
+  if (!pathname.startsWith("/api/trpc/")) return APP_BODY_LIMIT;
+  const procedures = pathname.slice("/api/trpc/".length).split(",");
+  const upload =
+    procedures.every((p) => UPLOAD_PROCEDURES.has(p)) && req.headers["x-parakh-csrf"] !== undefined && SESSION_COOKIE.test(req.headers.cookie ?? "");
+  return upload ? UPLOAD_BODY_LIMIT : APP_BODY_LIMIT;
+}
+
 const PAGE_METHODS = new Set(["GET", "HEAD", "POST", "OPTIONS"]);
 
 function decodable(pathname: string): boolean {
@@ -34,6 +51,7 @@ export function pageRequestProblem(req: IncomingMessage, pathname: string): AppE
   const length = Number(req.headers["content-length"]);
   // Browsers always send a length for these forms; a chunked upload of unknown size is refused.
   if (req.headers["content-length"] === undefined || !Number.isFinite(length)) return new AppError("VALIDATION_ERROR", "Content-Length is required.");
-  if (length > APP_BODY_LIMIT) return new AppError("PAYLOAD_TOO_LARGE", `The request body must be at most ${APP_BODY_LIMIT} bytes.`);
+  const limit = bodyLimit(req, pathname);
+  if (length > limit) return new AppError("PAYLOAD_TOO_LARGE", `The request body must be at most ${limit} bytes.`);
   return null;
 }

@@ -1,5 +1,6 @@
 import { accountRouter } from "@/server/api/dashboard/account";
 import { adminRouter } from "@/server/api/dashboard/admin";
+import { batchesRouter } from "@/server/api/dashboard/batches";
 import { checkoutRouter } from "@/server/api/dashboard/checkout";
 import { keysRouter } from "@/server/api/dashboard/keys";
 import { kycRouter } from "@/server/api/dashboard/kyc";
@@ -21,6 +22,7 @@ export const dashboardRouter = router({
   whitelist: whitelistRouter,
   logs: logsRouter,
   verifications: verificationsRouter,
+  batches: batchesRouter,
   overview: overviewRouter,
   admin: adminRouter,
   checkout: checkoutRouter,

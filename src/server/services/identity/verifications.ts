@@ -17,7 +17,18 @@ export async function listVerifications(db: Db, merchantId: string, mode: Mode, 
     },
     orderBy: newestFirst,
     take: input.limit + 1,
-    select: { id: true, kind: true, subject: true, nameQueried: true, outcome: true, nameMatch: true, errorCode: true, requestId: true, createdAt: true },
+    select: {
+      id: true,
+      kind: true,
+      subject: true,
+      nameQueried: true,
+      outcome: true,
+      nameMatch: true,
+      errorCode: true,
+      requestId: true,
+      batchId: true,
+      createdAt: true,
+    },
   });
   const { rows: page, nextCursor } = toPage(rows, input.limit);
   return {

@@ -64,10 +64,13 @@ type Item = {
   nameMatchResult: keyof typeof BANDS | null;
   errorCode: string | null;
   requestId: string;
+  /** Set for an item of a batch: the batch page is the way to its submission. */
+  batchId: string | null;
   createdAt: Date | string;
 };
 
 const logHref = (requestId: string) => `/dashboard/logs/${encodeURIComponent(requestId)}`;
+const batchHref = (batchId: string) => `/dashboard/batches/${encodeURIComponent(batchId)}`;
 const subjectHref = (subject: string) => `/dashboard/verifications?subject=${encodeURIComponent(subject)}`;
 
 function SearchForm({ initial, onApply, onClear }: { initial: VerificationFilters; onApply: (f: VerificationFilters) => void; onClear: () => void }) {
@@ -122,7 +125,7 @@ function VerificationsTable({ items }: { items: Item[] }) {
           <Th>Checked</Th>
           <Th>Outcome</Th>
           <Th>Name queried and match</Th>
-          <Th>Request id</Th>
+          <Th>Request or batch</Th>
         </tr>
       }
     >
@@ -159,13 +162,23 @@ function VerificationsTable({ items }: { items: Item[] }) {
             )}
           </Td>
           <Td>
-            <Link
-              href={logHref(v.requestId)}
-              className="block max-w-[12rem] truncate font-mono text-xs text-brand-600 hover:underline"
-              title={`Open request ${v.requestId}`}
-            >
-              {v.requestId}
-            </Link>
+            {v.batchId ? (
+              <Link
+                href={batchHref(v.batchId)}
+                className="block max-w-[12rem] truncate font-mono text-xs text-brand-600 hover:underline"
+                title={`Open batch ${v.batchId}`}
+              >
+                {v.batchId}
+              </Link>
+            ) : (
+              <Link
+                href={logHref(v.requestId)}
+                className="block max-w-[12rem] truncate font-mono text-xs text-brand-600 hover:underline"
+                title={`Open request ${v.requestId}`}
+              >
+                {v.requestId}
+              </Link>
+            )}
           </Td>
         </tr>
       ))}
@@ -198,9 +211,15 @@ function VerificationsList({ items }: { items: Item[] }) {
           )}
           <div className="mt-1 flex flex-wrap gap-x-3 text-xs text-slate-500">
             <span>{formatIst(v.createdAt, true)}</span>
-            <Link href={logHref(v.requestId)} className="font-mono text-brand-600 hover:underline">
-              {v.requestId}
-            </Link>
+            {v.batchId ? (
+              <Link href={batchHref(v.batchId)} className="font-mono text-brand-600 hover:underline">
+                {v.batchId}
+              </Link>
+            ) : (
+              <Link href={logHref(v.requestId)} className="font-mono text-brand-600 hover:underline">
+                {v.requestId}
+              </Link>
+            )}
           </div>
         </li>
       ))}

@@ -108,6 +108,11 @@ export function DeliveryItem({ d, onChanged, grouped = false }: { d: Delivery; o
                   View payment
                 </Link>
               )}
+              {d.subjectId?.startsWith("batch_") && (
+                <Link href={`/dashboard/batches/${encodeURIComponent(d.subjectId)}`} className="text-brand-600 hover:underline">
+                  View batch
+                </Link>
+              )}
             </p>
           )}
         </div>

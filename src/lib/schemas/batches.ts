@@ -1,0 +1,79 @@
+import { z } from "zod";
+import { withPage } from "@/lib/schemas/logs";
+import { webhookUrlSchema } from "@/lib/schemas/webhooks";
+import { filtersFromQuery, filtersToQuery } from "@/lib/url-filters";
+
+// Browser-safe: the Batches page's upload form and list filter, shared with the batches router.
+
+export const BATCH_KINDS = ["PAN", "EPFO"] as const;
+export const batchKindSchema = z.enum(BATCH_KINDS, { error: "Choose PAN or EPFO" });
+export type BatchKindValue = z.infer<typeof batchKindSchema>;
+
+export const BATCH_KIND_LABELS: Record<BatchKindValue, string> = { PAN: "PAN", EPFO: "EPFO" };
+
+/** The batch statuses (the service's BatchStatus; a test keeps them equal). */
+export const BATCH_STATUSES = ["QUEUED", "PROCESSING", "COMPLETED", "FAILED"] as const;
+export type BatchStatusValue = (typeof BATCH_STATUSES)[number];
+export const BATCH_STATUS_LABELS: Record<BatchStatusValue, string> = {
+  QUEUED: "Queued",
+  PROCESSING: "Processing",
+  COMPLETED: "Completed",
+  FAILED: "Failed",
+};
+/** Statuses a batch still moves out of: the page keeps polling while one is shown. */
+export const isBatchRunning = (status: string) => status === "QUEUED" || status === "PROCESSING";
+
+/** Items per batch (the service's BATCH_MAX_ITEMS; a test keeps them equal). */
+export const BATCH_UPLOAD_MAX_ITEMS = 10_000;
+
+/** Results per page on the batch detail. */
+export const BATCH_RESULTS_PAGE_SIZE = 50;
+
+export const batchIdSchema = z
+  .string()
+  .trim()
+  .min(1, "Enter a batch id")
+  .max(64, "Batch ids are at most 64 characters")
+  .regex(/^[A-Za-z0-9_-]+$/, "Batch ids use only letters, digits, _ and -");
+
+export const batchFiltersSchema = z.object({ kind: batchKindSchema.optional() });
+export type BatchFilters = z.infer<typeof batchFiltersSchema>;
+
+export const batchesListInput = withPage(batchFiltersSchema.shape);
+
+export const batchGetInput = z.object({ batchId: batchIdSchema });
+
+export const batchResultsInput = z.object({
+  batchId: batchIdSchema,
+  /** 0-based index of the first item of the page. */
+  from: z.number().int().min(0).max(BATCH_UPLOAD_MAX_ITEMS).default(0),
+  limit: z.number().int().min(1).max(100).default(BATCH_RESULTS_PAGE_SIZE),
+});
+
+/**
+ * The rows of an uploaded file as the page read them: objects of strings. Each is validated on the
+ * server like a single API call, so a bad row is rejected on its own instead of failing the upload.
+ */
+const batchItemsField = z
+  .array(z.unknown())
+  .min(1, "The file has no rows to verify")
+  .max(BATCH_UPLOAD_MAX_ITEMS, `A batch takes at most ${BATCH_UPLOAD_MAX_ITEMS.toLocaleString("en-IN")} rows: split the file`);
+
+export const batchPreviewInput = z.object({ kind: batchKindSchema, items: batchItemsField });
+
+export const clientBatchIdSchema = z.string().trim().max(100, "Keep your reference to 100 characters or fewer");
+
+export const batchCreateInput = z.object({
+  kind: batchKindSchema,
+  items: batchItemsField,
+  /** Also sent the completion event, like the API's webhook_url. Empty: only subscribed endpoints. */
+  webhookUrl: webhookUrlSchema.optional(),
+  /** The merchant's own reference (the API's client_batch_id). */
+  clientBatchId: clientBatchIdSchema.optional(),
+});
+
+const BATCH_QUERY_NAMES = { kind: "kind" } as const;
+
+/** The list's filter as it appears in the page's URL query. */
+export const batchFiltersFromQuery = (q: { get(name: string): string | null }) => filtersFromQuery<BatchFilters>(batchFiltersSchema, BATCH_QUERY_NAMES, q);
+export const batchFiltersToQuery = (f: BatchFilters) => filtersToQuery(f, BATCH_QUERY_NAMES);
