@@ -2,6 +2,7 @@ import { getConfig, type Config } from "@/server/config";
 import { createBulkInserter, type BulkInserter } from "@/server/db/bulk-insert";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { createWalletStore, type WalletStore } from "@/server/db/wallet-store";
+import { createBatchStore, type BatchStore } from "@/server/db/batch-store";
 import { createProviders, type ProviderSet } from "@/server/providers";
 import { sandboxProcessor, unconfiguredProcessor } from "@/server/providers/payments/sandbox";
 import type { PaymentProcessor } from "@/server/providers/payments/types";
@@ -23,6 +24,8 @@ export interface AppServices {
   bulk: BulkInserter;
   /** Holds and captures of charged calls (KYC fees) on the wallet's hot row. */
   walletStore: WalletStore;
+  /** Chunk commits of batches: results, counters and verification rows in one transaction. */
+  batchStore: BatchStore;
   providers: Record<Mode, ProviderSet>;
   paymentProcessors: Record<Mode, PaymentProcessor>;
 }
@@ -45,6 +48,7 @@ export function getServices(): AppServices {
       auditWriter: new AuditWriter(bulk, config.auditFlushMs),
       bulk,
       walletStore: createWalletStore(db, config.databaseUrl, config.sqliteSynchronous),
+      batchStore: createBatchStore(db, config.databaseUrl, config.sqliteSynchronous),
       rateLimiter: new RateLimiter(config.rateLimitPerSecond),
       failedAuthLimiter: new FailedAuthLimiter(config.authFailuresPerMinute),
       providers: createProviders(config),

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { DEFAULT_SQLITE_SYNCHRONOUS, Prisma, type Db, type SqliteSynchronous } from "./client";
 import { providerFromUrl } from "./provider";
+import { quoteIdent as quote, sqliteValue as encode } from "./sql-encoding";
 import { acquireHotConnection } from "./sqlite-hot";
 
 /** Rows for one table; column names are trusted constants, never user input. */
@@ -15,8 +16,6 @@ export interface BulkInserter {
   insert(batches: BulkRows[]): Promise<void>;
   close(): void;
 }
-
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
  * SQLite: a dedicated better-sqlite3 connection, about 20x cheaper per row than going through the
@@ -35,9 +34,6 @@ function sqliteInserter(databaseUrl: string, synchronous: SqliteSynchronous): Bu
     }
     return st;
   };
-  // Same encodings as Prisma's SQLite adapter, so the client reads these rows back unchanged.
-  const encode = (v: unknown) =>
-    v instanceof Date ? v.toISOString().replace("Z", "+00:00") : typeof v === "boolean" ? (v ? 1 : 0) : v === undefined ? null : v;
   const run = conn.transaction((batches: BulkRows[]) => {
     for (const b of batches) {
       const st = statementFor(b);

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { DEFAULT_SQLITE_SYNCHRONOUS, type Db, type SqliteSynchronous } from "./client";
 import { providerFromUrl } from "./provider";
+import { quoteIdent as quote, sqliteValue as encode } from "./sql-encoding";
 import { acquireHotConnection } from "./sqlite-hot";
 
 /**
@@ -57,10 +58,6 @@ class Rollback extends Error {
     super(refusal);
   }
 }
-
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
-// Same encodings as Prisma's SQLite adapter, so the client reads these rows back unchanged.
-const encode = (v: unknown) => (v instanceof Date ? v.toISOString().replace("Z", "+00:00") : typeof v === "boolean" ? (v ? 1 : 0) : v === undefined ? null : v);
 
 function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): WalletStore {
   const { conn, write, release: releaseConnection } = acquireHotConnection(databaseUrl, synchronous);

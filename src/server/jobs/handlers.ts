@@ -25,7 +25,14 @@ export function createJobRunner(services: AppServices): JobRunner {
   });
   runner.register<{ batchId: string }>(BATCH_WORK_JOB, async ({ batchId }, job) => {
     const next = await workBatch(
-      { db, providers: services.providers, baseUrl: config.baseUrl, retryBudgetMs: config.batchRetryBudgetMs, leaseMs: config.jobLeaseMs },
+      {
+        db,
+        store: services.batchStore,
+        providers: services.providers,
+        baseUrl: config.baseUrl,
+        retryBudgetMs: config.batchRetryBudgetMs,
+        leaseMs: config.jobLeaseMs,
+      },
       batchId,
       job.signal,
     );

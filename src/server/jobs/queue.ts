@@ -356,7 +356,9 @@ export class JobRunner {
   private sleep(ms: number): Promise<void> {
     if (this.wakeRequested) {
       this.wakeRequested = false;
-      return Promise.resolve();
+      // A macrotask, not a resolved promise: on SQLite every query settles without I/O, and a loop
+      // of microtasks would keep timers and sockets (the HTTP server) from ever running.
+      return new Promise((resolve) => setImmediate(resolve));
     }
     return new Promise((resolve) => {
       const wake = () => {

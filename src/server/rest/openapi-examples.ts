@@ -3,6 +3,7 @@
  * services and sandbox providers that answer real calls, so a documented example is what the
  * sandbox returns for it.
  */
+import { ERROR_CODES } from "@/server/errors";
 import { apiOkWithMessage, v1Ok, v1OkNoTimestamp } from "@/server/rest/envelope";
 import { formatPaise } from "@/lib/money";
 import { DEFAULT_KYC_FEES, type KycKind } from "@/lib/kyc";
@@ -167,7 +168,7 @@ async function batchExamples(): Promise<Record<string, OperationExample>> {
             reference_id: "emp-2",
             input: { pan: "NOTAPAN" },
             result: null,
-            error: { code: "INVALID_PAN", message: "pan must be 5 letters, 4 digits and a letter, with a valid 4th (category) letter" },
+            error: { code: "INVALID_PAN", message: ERROR_CODES.INVALID_PAN.message },
             status: "FAILED",
           },
         ],

@@ -13,6 +13,7 @@
  * waited longer), so one merchant's 10,000 items never hold the queue from another merchant's one.
  */
 import type { Mode } from "@/lib/mode";
+import type { BatchVerificationRow, BatchStore } from "@/server/db/batch-store";
 import type { Db, DbTx, Prisma } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
 import { isoOrNull } from "@/server/lib/dates";
@@ -271,6 +272,7 @@ export async function listBatches(db: Db, merchantId: string, mode: Mode, opts: 
 
 export interface BatchWorkDeps {
   db: Db;
+  store: BatchStore;
   providers: Record<Mode, ProviderSet>;
   /** Absolute origin of the /v1 API, for the event's results_url. */
   baseUrl: string;
@@ -300,6 +302,8 @@ export async function workBatch(deps: BatchWorkDeps, batchId: string, signal?: A
     if (!chunk) break;
     await runChunk(deps, batch as RunningBatch, chunk);
     if (Date.now() >= sliceEnd) return new Date();
+    // Let requests in between chunks: SQLite queries settle without I/O, so nothing else would run.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   // Nothing to take now: finished, or waiting on retries or on chunks another worker holds.
   const open = await db.batchChunk.findMany({
@@ -432,8 +436,8 @@ async function runChunk(deps: BatchWorkDeps, batch: RunningBatch, chunk: Claimed
 
   let succeeded = 0;
   let failed = 0;
-  const verifications: Prisma.VerificationCreateManyInput[] = [];
-  const createdAt = new Date();
+  const verifications: BatchVerificationRow[] = [];
+  const completedAt = new Date();
   for (let k = 0; k < items.length; k++) {
     const item = items[k]!;
     if (item.error) continue; // rejected at submission: counted then
@@ -451,23 +455,20 @@ async function runChunk(deps: BatchWorkDeps, batch: RunningBatch, chunk: Claimed
       mode: batch.mode,
       requestId: batch.requestId,
       batchId: batch.id,
-      createdAt,
+      createdAt: completedAt,
       ...record,
     });
   }
-  await db.$transaction(async (tx) => {
-    const { count } = await tx.batchChunk.updateMany({
-      where: { id: chunk.id, status: "RUNNING", leaseToken: chunk.leaseToken },
-      data: { status: "DONE", leaseToken: null, leaseUntil: null, results: JSON.stringify(outcomes), succeeded, failed, completedAt: createdAt },
-    });
-    // Lost the lease (this worker stalled past it): the other worker's commit is the one that counts.
-    if (count !== 1) return;
-    await tx.batch.update({
-      where: { id: batch.id },
-      data: { processed: { increment: succeeded + failed }, succeeded: { increment: succeeded }, failed: { increment: failed } },
-      select: { id: true },
-    });
-    if (verifications.length) await tx.verification.createMany({ data: verifications });
+  // Applies only while this worker holds the lease: a worker that stalled past it writes nothing.
+  await deps.store.commitChunk({
+    chunkId: chunk.id,
+    leaseToken: chunk.leaseToken,
+    batchId: batch.id,
+    results: JSON.stringify(outcomes),
+    succeeded,
+    failed,
+    completedAt,
+    verifications,
   });
 }
 
