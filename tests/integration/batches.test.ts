@@ -2,6 +2,7 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { newId } from "@/server/lib/ids";
+import { purgeExpiredBatches } from "@/server/services/batches/batches";
 import { verifyWebhookSignature } from "@/server/services/webhooks/signing";
 import { request } from "../helpers/http";
 import { createMerchantViaCli, type MerchantFixture } from "../helpers/server";
@@ -258,5 +259,17 @@ describe.each(DB_TARGETS)("PAN and EPFO batches on %s", (target) => {
       // Absolute, on the configured API address (the test server's is a placeholder port).
       expect(new URL(body.data.results_url).pathname).toBe(`/v1/identity/pan/batch/${id}/results`);
     }
+  });
+
+  it("purges batches past the audit retention, chunks included, and keeps newer ones", async () => {
+    const old = (await post("/v1/identity/pan/batch", { items: [{ pan: pan(3) }] })).json.data.batch_id as string;
+    const fresh = (await post("/v1/identity/pan/batch", { items: [{ pan: pan(4) }] })).json.data.batch_id as string;
+    await completed("identity/pan", old);
+    await completed("identity/pan", fresh);
+    await db.batch.update({ where: { id: old }, data: { createdAt: new Date(Date.now() - 8 * 365 * 24 * 3600 * 1000) } });
+    expect(await purgeExpiredBatches(db, 2557)).toBe(1);
+    expect(await db.batchChunk.count({ where: { batchId: old } })).toBe(0);
+    expect((await get(`/v1/identity/pan/batch/${old}`)).status).toBe(404);
+    expect((await get(`/v1/identity/pan/batch/${fresh}`)).status).toBe(200);
   });
 });

@@ -347,12 +347,13 @@ describe.each(["sqlite", "postgresql"] as const)("dashboard batches on %s", (tar
     const owner = await newMerchant("Owner");
     const other = await newMerchant("Other");
     const { batch_id: id } = await dash(owner).batches.create({ mode: "sandbox", kind: "PAN", items: [{ pan: "ABCPK1234F" }] });
+    // One call at a time: a call started early would reject before anyone awaits it.
     for (const call of [
-      dash(other).batches.detail({ mode: "sandbox", batchId: id }),
-      dash(other).batches.results({ mode: "sandbox", batchId: id }),
-      dash(owner).batches.detail({ mode: "sandbox", batchId: "batch_doesnotexist00" }),
+      () => dash(other).batches.detail({ mode: "sandbox", batchId: id }),
+      () => dash(other).batches.results({ mode: "sandbox", batchId: id }),
+      () => dash(owner).batches.detail({ mode: "sandbox", batchId: "batch_doesnotexist00" }),
     ]) {
-      expect(await failure(call)).toMatchObject({ code: "NOT_FOUND", appCode: "BATCH_NOT_FOUND" });
+      expect(await failure(call())).toMatchObject({ code: "NOT_FOUND", appCode: "BATCH_NOT_FOUND" });
     }
     expect((await dash(other).batches.list({ mode: "sandbox" })).items).toEqual([]);
     await approveGoLive(db, owner.merchantId);
