@@ -45,26 +45,33 @@ async function runBatch(base: string, secretKey: string, tag: string) {
   return { acceptedMs: Math.round(acceptedMs), completedMs: Math.round(performance.now() - t0) };
 }
 
-function singleLoad(base: string, secretKey: string, seconds: number) {
-  return autocannon({
+function singleLoadOptions(base: string, secretKey: string) {
+  return {
     url: `${base}/v1/identity/pan/verify`,
-    method: "POST",
+    method: "POST" as const,
     headers: { "content-type": "application/json", authorization: `Bearer ${secretKey}` },
     body: JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor" }),
     connections: SIDE_CONNECTIONS,
-    duration: seconds,
+  };
+}
+
+/** Single calls for exactly as long as `during` runs, so the latencies are those met beside it. */
+async function singleLoadWhile<T>(base: string, secretKey: string, during: () => Promise<T>) {
+  let instance: autocannon.Instance | undefined;
+  const result = new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon({ ...singleLoadOptions(base, secretKey), duration: 600 }, (err, res) => (err ? reject(err) : resolve(res)));
   });
+  const value = await during();
+  instance!.stop();
+  return { value, result: await result };
 }
 
 export async function benchBatch(db: string, base: string, secretKey: string, seconds: number): Promise<BatchBench> {
   // Warm-up: the first batch pays for JIT and lazy module loads.
   await runBatch(base, secretKey, "bench-warmup");
   const alone = await runBatch(base, secretKey, "bench-alone");
-  const single = await singleLoad(base, secretKey, Math.max(2, seconds));
-  // Single calls for as long as the batch runs (at least `seconds`).
-  const side = singleLoad(base, secretKey, Math.max(2, seconds, Math.ceil(alone.completedMs / 1000) + 1));
-  const during = await runBatch(base, secretKey, "bench-during-load");
-  const sideResult = await side;
+  const single = await autocannon({ ...singleLoadOptions(base, secretKey), duration: Math.max(2, seconds) });
+  const { value: during, result: sideResult } = await singleLoadWhile(base, secretKey, () => runBatch(base, secretKey, "bench-during-load"));
   return {
     name: `10,000-PAN batch (${db})`,
     acceptedMs: alone.acceptedMs,
