@@ -63,7 +63,7 @@ function stable(value: unknown): unknown {
   if (value && typeof value === "object") {
     return Object.fromEntries(
       Object.entries(value)
-        .filter(([k]) => !["timestamp", "paymentId", "checkoutUrl", "expiresAt", "_token"].includes(k))
+        .filter(([k]) => !["timestamp", "paymentId", "checkoutUrl", "expiresAt", "_token", "batch_id", "created_at"].includes(k))
         .map(([k, v]) => [k, stable(v)]),
     );
   }
