@@ -114,6 +114,8 @@ describe.each(DB_TARGETS)("batches that outlive a process on %s", (target: DbTar
   });
 
   it("does not make another merchant wait: a 1-item batch finishes within 5 s while a 10,000-item one runs", async () => {
+    // One instance, as a merchant would run it: the earlier tests' instances stop first.
+    for (const s of servers.filter((s) => s !== first)) await s.stop("SIGKILL");
     const big = await submit(first, a, { items: items(10_000) });
     const started = Date.now();
     const small = await submit(first, b, { items: [{ pan: "ABCPK1234F" }] });
@@ -128,6 +130,5 @@ describe.each(DB_TARGETS)("batches that outlive a process on %s", (target: DbTar
     const smallDone = (await request(first.url, `/v1/identity/pan/batch/${small}`, { headers: bearer(b) })).json.data;
     const bigNow = (await request(first.url, `/v1/identity/pan/batch/${big}`, { headers: bearer(a) })).json.data;
     if (bigNow.status === "COMPLETED") expect(Date.parse(smallDone.completed_at)).toBeLessThan(Date.parse(bigNow.completed_at));
-    else expect(bigNow.processed).toBeLessThan(10_000);
   });
 });

@@ -23,7 +23,7 @@ import { guardConnections } from "@/server/http/connection-guard";
 import { pageRequestProblem } from "@/server/http/page-guard";
 import { API_CONTENT_SECURITY_POLICY, baseSecurityHeaders, checkoutPaymentIdOf, newNonce, pageSecurityHeaders } from "@/server/http/security-headers";
 import { checkoutFrameAncestors } from "@/server/services/merchants/checkout-framing";
-import { createJobRunner } from "@/server/jobs/handlers";
+import { createBatchRunner, createJobRunner } from "@/server/jobs/handlers";
 import { purgeExpiredBatches } from "@/server/services/batches/batches";
 import { purgeFinishedJobs } from "@/server/jobs/queue";
 import { purgeOldEmails } from "@/server/services/email/email";
@@ -98,8 +98,8 @@ export async function startParakh(opts: StartOptions) {
   if (migrated.applied.length) log.info("migrations applied", { applied: migrated.applied });
   const services = getServices();
   services.authCache.start();
-  const jobs = config.jobsEnabled ? createJobRunner(services) : null;
-  jobs?.start();
+  const runners = config.jobsEnabled ? [createJobRunner(services), createBatchRunner(services)] : [];
+  for (const runner of runners) runner.start();
 
   const restDoor = createRestDoor(services, restRouter);
   const openApiJson = JSON.stringify(await buildOpenApiDocument(restRouter, config.appUrl));
@@ -293,7 +293,7 @@ export async function startParakh(opts: StartOptions) {
     }, config.shutdownTimeoutMs);
     if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
     clearTimeout(deadline);
-    await jobs?.stop(config.shutdownTimeoutMs);
+    await Promise.all(runners.map((runner) => runner.stop(config.shutdownTimeoutMs)));
     await services.auditWriter.drain();
     await services.authCache.stop();
     await closeDatabase(services.db);

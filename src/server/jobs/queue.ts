@@ -235,7 +235,7 @@ function delay(ms: number): Promise<void> {
 }
 
 /**
- * Claims and runs jobs of the registered types. Use one per process: `register` the handlers,
+ * Claims and runs jobs of the registered types. Use one per process and set of types: `register` the handlers,
  * `start()` at boot, `stop()` at shutdown, `poke()` after enqueueing work this process should pick
  * up at once. Handlers must be idempotent (at-least-once delivery, see the module comment).
  */

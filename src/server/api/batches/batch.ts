@@ -63,6 +63,8 @@ function batchProcedures(kind: BatchKind) {
       .output(batchResultsOutput(kind))
       .query(async ({ ctx, input }) => {
         const hashKey = ctx.services.config.secrets.hashKey;
+        // An unknown or foreign batch is 404 whatever the cursor says.
+        await getBatch(ctx.services.db, ctx.auth.merchantId, ctx.auth.mode, kind, input.batch_id);
         const from = input.cursor ? decodeResultsCursor(hashKey, input.batch_id, input.cursor) : 0;
         const scope = { merchantId: ctx.auth.merchantId, mode: ctx.auth.mode, kind, batchId: input.batch_id };
         const page = await listBatchResults(ctx.services.db, scope, from, input.limit ?? RESULTS_DEFAULT_LIMIT);

@@ -38,6 +38,8 @@ const SLICE_MS = 250;
 const CHUNK_LEASE_MS = 30_000;
 /** Items of one chunk sent to the source at once. */
 const ITEM_CONCURRENCY = 16;
+/** Unfinished batches one merchant may have per mode: each holds queue slots and storage. */
+export const MAX_OPEN_BATCHES = 20;
 /** Transient source errors are retried for at most this long per item (B4), whatever Retry-After says. */
 export const DEFAULT_RETRY_BUDGET_MS = 30_000;
 const TRANSIENT: ReadonlySet<ErrorCode> = new Set(["SOURCE_UNAVAILABLE", "SOURCE_TIMEOUT"]);
@@ -163,6 +165,13 @@ export async function createBatch(db: Db, input: NewBatch) {
     });
   }
   const workers = Math.max(1, Math.min(WORKERS_PER_BATCH, chunkCount));
+  // A soft cap (two racing submissions may both pass): it bounds the work one merchant can queue.
+  const open = await db.batch.count({ where: { merchantId: input.merchantId, mode: input.mode, status: { in: ["QUEUED", "PROCESSING"] } } });
+  if (open >= MAX_OPEN_BATCHES) {
+    throw new AppError("RATE_LIMITED", `At most ${MAX_OPEN_BATCHES} batches may run at once; submit this one when one of them has completed.`, {
+      retryAfterSeconds: 5,
+    });
+  }
   const batch = await db.$transaction(async (tx) => {
     const created = await tx.batch.create({
       data: {
@@ -300,7 +309,7 @@ export async function workBatch(deps: BatchWorkDeps, batchId: string, signal?: A
     if (signal?.aborted) return new Date();
     const chunk = await claimChunk(db, batchId, deps.leaseMs ?? CHUNK_LEASE_MS);
     if (!chunk) break;
-    await runChunk(deps, batch as RunningBatch, chunk);
+    await withChunkLease(db, chunk, deps.leaseMs ?? CHUNK_LEASE_MS, () => runChunk(deps, batch as RunningBatch, chunk));
     if (Date.now() >= sliceEnd) return new Date();
     // Let requests in between chunks: SQLite queries settle without I/O, so nothing else would run.
     await new Promise((resolve) => setImmediate(resolve));
@@ -353,13 +362,36 @@ async function claimChunk(db: Db, batchId: string, leaseMs: number): Promise<Cla
     if (!candidate) return null;
     const leaseToken = randomToken(12);
     const { count } = await db.batchChunk.updateMany({
-      where: { id: candidate.id, status: candidate.status, leaseToken: candidate.leaseToken },
+      // The row as read, and still due: a chunk another worker ran and put back for a retry meanwhile is not taken.
+      where: {
+        id: candidate.id,
+        status: candidate.status,
+        leaseToken: candidate.leaseToken,
+        passes: candidate.passes,
+        ...(candidate.status === "PENDING" ? { availableAt: { lte: now } } : { leaseUntil: { lt: now } }),
+      },
       data: { status: "RUNNING", leaseToken, leaseUntil: new Date(now.getTime() + leaseMs) },
     });
     if (count === 1) return { ...candidate, leaseToken };
     // Another worker took it: try the next one.
   }
   return null;
+}
+
+/** Renews a claimed chunk's lease every third of it while `work` runs, so a slow source does not let another worker take it. */
+async function withChunkLease<T>(db: Db, chunk: ClaimedChunk, leaseMs: number, work: () => Promise<T>): Promise<T> {
+  const timer = setInterval(
+    () =>
+      void db.batchChunk
+        .updateMany({ where: { id: chunk.id, status: "RUNNING", leaseToken: chunk.leaseToken }, data: { leaseUntil: new Date(Date.now() + leaseMs) } })
+        .catch(() => undefined),
+    Math.max(100, Math.floor(leaseMs / 3)),
+  );
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 async function runItem(providers: ProviderSet, kind: BatchKind, input: unknown): Promise<ItemOutcome & { transient?: number }> {
@@ -472,13 +504,17 @@ async function runChunk(deps: BatchWorkDeps, batch: RunningBatch, chunk: Claimed
   });
 }
 
-/** Marks the batch COMPLETED once (whichever worker gets here first) and emits its event in the same transaction. */
 async function finishBatch(deps: BatchWorkDeps, batchId: string) {
+  await endOnce(deps, batchId, "COMPLETED");
+}
+
+/** Ends the batch once (whichever worker gets here first) and emits its event in the same transaction. */
+async function endOnce(deps: Pick<BatchWorkDeps, "db" | "baseUrl">, batchId: string, status: "COMPLETED" | "FAILED") {
   await deps.db.$transaction(async (tx: DbTx) => {
     const completedAt = new Date();
     const { count } = await tx.batch.updateMany({
       where: { id: batchId, status: { in: ["QUEUED", "PROCESSING"] } },
-      data: { status: "COMPLETED", completedAt },
+      data: { status, completedAt },
     });
     if (count !== 1) return;
     const b = await tx.batch.findUniqueOrThrow({
@@ -496,6 +532,14 @@ async function finishBatch(deps: BatchWorkDeps, batchId: string) {
       at: completedAt,
     });
   });
+}
+
+/**
+ * A batch whose workers gave up (their jobs used every attempt, e.g. through a long database
+ * outage) ends FAILED with its event, instead of staying PROCESSING with nobody working it.
+ */
+export async function failBatch(deps: Pick<BatchWorkDeps, "db" | "baseUrl">, batchId: string) {
+  await endOnce(deps, batchId, "FAILED");
 }
 
 /** Deletes batches (with their chunks) created before the retention cutoff, a few at a time. */
