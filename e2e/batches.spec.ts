@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { csvRows } from "../tests/helpers/csv";
 
 // One merchant's Batches page, in order: upload a PAN file with a bad row, see it rejected in the
 // preview, submit, watch the progress reach 100 %, open the batch and download its results; then a
@@ -41,35 +42,6 @@ async function screenshots(page: Page, name: string, testInfo: TestInfo) {
   expect(await horizontalOverflow(page), `${name} scrolls sideways at 390 px`).toBeLessThanOrEqual(0);
   await page.screenshot({ path: testInfo.outputPath(`${name}-phone.png`), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
-}
-
-/** RFC 4180 rows of a downloaded CSV (quoted cells may hold commas and quotes). */
-function csvRows(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (ch === "\r" && text[i + 1] === "\n") {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-      i++;
-    } else cell += ch;
-  }
-  return rows;
 }
 
 // A spreadsheet export: byte-order mark, CRLF, a quoted name with a comma, a blank line, one bad PAN.

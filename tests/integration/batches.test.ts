@@ -1,4 +1,3 @@
-import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { newId } from "@/server/lib/ids";
@@ -8,30 +7,7 @@ import { request } from "../helpers/http";
 import { createMerchantViaCli, type MerchantFixture } from "../helpers/server";
 import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
 import { waitFor } from "../helpers/wait";
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-function startReceiver() {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (c: string) => (body += c));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(200).end("ok");
-    });
-  });
-  return new Promise<{ url: string; received: Received[]; close: () => void }>((resolve) =>
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as { port: number }).port;
-      resolve({ url: `http://127.0.0.1:${port}/hooks`, received, close: () => server.close() });
-    }),
-  );
-}
+import { startWebhookReceiver } from "../helpers/webhook-receiver";
 
 /** PANs that answer (serial 1000 + i, never a special serial). */
 const pan = (i: number) => `ABCPK${String(1000 + (i % 8000)).padStart(4, "0")}F`;
@@ -41,7 +17,7 @@ describe.each(DB_TARGETS)("PAN and EPFO batches on %s", (target) => {
   let db: Db;
   let a: MerchantFixture;
   let b: MerchantFixture;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   const bearer = (m: MerchantFixture) => ({ Authorization: `Bearer ${m.sandbox.secretKey}` });
   const post = (path: string, body: unknown, m = a, headers: Record<string, string> = {}) =>
     request(env.server.url, path, { method: "POST", body, headers: { ...bearer(m), ...headers } });
@@ -74,7 +50,7 @@ describe.each(DB_TARGETS)("PAN and EPFO batches on %s", (target) => {
   }
 
   beforeAll(async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     env = await startFor(target, { WEBHOOK_SANDBOX_ALLOW_LOOPBACK: "true", BATCH_RETRY_BUDGET_MS: "1500" });
     db = createPrismaClient(env.server.databaseUrl);
     a = await createMerchantViaCli(env.server.env, "Batch Store A");

@@ -1,6 +1,5 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { TRPCError } from "@trpc/server";
@@ -9,6 +8,8 @@ import { startPostgres, type PostgresCluster } from "../helpers/postgres";
 import { request } from "../helpers/http";
 import { startServer, type TestServer } from "../helpers/server";
 import { waitFor } from "../helpers/wait";
+import { csvRows } from "../helpers/csv";
+import { startWebhookReceiver } from "../helpers/webhook-receiver";
 
 // The dashboard's Batches page through the real router (createCaller) on both databases. Batches
 // created here are run by a real server on the same database (its job runner), and compared with
@@ -54,54 +55,6 @@ async function failure(p: Promise<unknown>) {
   throw new Error("expected the call to fail");
 }
 
-/** Splits RFC 4180 CSV (quoted cells may hold commas, quotes and newlines). */
-function parseCsv(text: string) {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (ch === "\r" && text[i + 1] === "\n") {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-      i++;
-    } else cell += ch;
-  }
-  return rows;
-}
-
-function startReceiver() {
-  const received: string[] = [];
-  const server = http.createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (c: string) => (body += c));
-    req.on("end", () => {
-      received.push(body);
-      res.writeHead(200).end("ok");
-    });
-  });
-  return new Promise<{ url: string; received: string[]; close: () => void }>((resolve) =>
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as { port: number }).port;
-      resolve({ url: `http://127.0.0.1:${port}/hooks`, received, close: () => server.close() });
-    }),
-  );
-}
-
 const PAN_ROWS = [
   { pan: "ABCPK1234F", name: "Arjun Kapoor", reference_id: "emp-1" },
   { pan: "NOTAPAN", reference_id: "emp-2" },
@@ -114,7 +67,7 @@ describe.each(["sqlite", "postgresql"] as const)("dashboard batches on %s", (tar
   let server: TestServer;
   let services: Services;
   let db: Db;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let seq = 0;
 
   const session = (m: Merchant): SessionUser => ({ id: m.merchantId, email: m.email, role: "merchant" });
@@ -138,7 +91,7 @@ describe.each(["sqlite", "postgresql"] as const)("dashboard batches on %s", (tar
     );
 
   beforeAll(async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     const env = { WEBHOOK_SANDBOX_ALLOW_LOOPBACK: "true" };
     if (target === "sqlite") {
       await applyMigrations(process.env.DATABASE_URL!);
@@ -252,7 +205,7 @@ describe.each(["sqlite", "postgresql"] as const)("dashboard batches on %s", (tar
       20_000,
     );
     expect(delivered.deliveries[0]).toMatchObject({ url: receiver.url, subjectId: id, eventType: "pan.batch.completed" });
-    const body = JSON.parse(receiver.received.find((b) => b.includes(id))!);
+    const body = JSON.parse(receiver.received.find((r) => r.body.includes(id))!.body);
     expect(body.data).toMatchObject({ batch_id: id, status: "COMPLETED", total: 4, succeeded: 3, failed: 1 });
 
     const first = await dash(m).batches.results({ mode: "sandbox", batchId: id, from: 0, limit: 2 });
@@ -408,7 +361,7 @@ describe.each(["sqlite", "postgresql"] as const)("dashboard batches on %s", (tar
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("content-disposition")).toMatch(new RegExp(`^attachment; filename="${id}-results-sandbox-\\d{4}-\\d{2}-\\d{2}\\.csv"$`));
     expect(res.text.startsWith("\uFEFF")).toBe(true);
-    const rows = parseCsv(res.text.slice(1));
+    const rows = csvRows(res.text.slice(1));
     expect(rows[0]).toEqual([...BATCH_RESULTS_CSV_COLUMNS.PAN]);
     expect(rows[0]).toEqual([
       "index",
@@ -448,7 +401,7 @@ describe.each(["sqlite", "postgresql"] as const)("dashboard batches on %s", (tar
     expect(col(rows[3]!, "pan_status")).toBe("INVALID");
 
     const epfo = await get(epfoId, "?mode=sandbox", await cookie(owner.merchantId));
-    const erows = parseCsv(epfo.text.slice(1));
+    const erows = csvRows(epfo.text.slice(1));
     expect(erows[0]).toEqual([...BATCH_RESULTS_CSV_COLUMNS.EPFO]);
     const ecol = (row: string[], name: string) => row[erows[0]!.indexOf(name)];
     expect(ecol(erows[1]!, "uan")).toBe("100200300400");

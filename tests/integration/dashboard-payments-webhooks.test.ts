@@ -6,6 +6,7 @@ import path from "node:path";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZodError } from "zod";
+import { csvRows } from "../helpers/csv";
 
 // The dashboard's Payments and Webhooks procedures and the CSV export, through the real router
 // (createCaller) and route handler on a temp SQLite database. Payments are made and moved with the
@@ -625,34 +626,6 @@ describe("CSV export", () => {
     // Keep the BOM (Response.text() would drop it) to check it is sent.
     return { status: res.status, headers: res.headers, text: new TextDecoder("utf-8", { ignoreBOM: true }).decode(await res.arrayBuffer()) };
   };
-  /** Splits RFC 4180 CSV (quoted cells may hold commas, quotes and newlines). */
-  const parseCsv = (text: string) => {
-    const rows: string[][] = [];
-    let row: string[] = [];
-    let cell = "";
-    let quoted = false;
-    for (let i = 0; i < text.length; i++) {
-      const ch = text[i]!;
-      if (quoted) {
-        if (ch === '"' && text[i + 1] === '"') {
-          cell += '"';
-          i++;
-        } else if (ch === '"') quoted = false;
-        else cell += ch;
-      } else if (ch === '"') quoted = true;
-      else if (ch === ",") {
-        row.push(cell);
-        cell = "";
-      } else if (ch === "\r" && text[i + 1] === "\n") {
-        row.push(cell);
-        rows.push(row);
-        row = [];
-        cell = "";
-        i++;
-      } else cell += ch;
-    }
-    return rows;
-  };
   beforeAll(async () => {
     m = await createMerchant(db(), { name: "Exporter", email: "exporter@example.com", password: "a-long-password" });
     await newPayment(m, "sandbox", {
@@ -691,7 +664,7 @@ describe("CSV export", () => {
     expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="payments-sandbox-\d{4}-\d{2}-\d{2}\.csv"$/);
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.text.startsWith("\uFEFFpayment_id,order_id,amount,")).toBe(true);
-    const rows = parseCsv(res.text.slice(1));
+    const rows = csvRows(res.text.slice(1));
     expect(rows[0]).toEqual([
       "payment_id",
       "order_id",
@@ -726,7 +699,7 @@ describe("CSV export", () => {
   it("applies the list filters and checks them", async () => {
     const cookie = await sessionCookie(m.merchantId);
     const orders = async (q: string) =>
-      parseCsv((await get(q, cookie)).text.slice(1))
+      csvRows((await get(q, cookie)).text.slice(1))
         .slice(1)
         .map((r) => r[1]);
     expect(await orders("?mode=sandbox&status=SUCCESS")).toEqual(["ORDER_CSV3"]);
@@ -759,7 +732,7 @@ describe("CSV export", () => {
         createdAt: new Date(base + Math.floor(i / 10) * 1000),
       })),
     });
-    const rows = parseCsv((await get("?mode=sandbox", await sessionCookie(big.merchantId))).text.slice(1)).slice(1);
+    const rows = csvRows((await get("?mode=sandbox", await sessionCookie(big.merchantId))).text.slice(1)).slice(1);
     expect(rows).toHaveLength(1203);
     expect(new Set(rows.map((r) => r[0])).size).toBe(1203);
   });

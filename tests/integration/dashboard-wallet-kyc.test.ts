@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type PostgresCluster } from "../helpers/postgres";
 import { request } from "../helpers/http";
 import { startServer, type TestServer } from "../helpers/server";
+import { csvRows } from "../helpers/csv";
 
 // The dashboard's Wallet and KYC pages and the operator's fee and wallet forms, through the real
 // router (createCaller) on both databases. KYC calls go over HTTP to a real server on the same
@@ -53,35 +54,6 @@ async function failure(p: Promise<unknown>) {
     return { code: e.code, appCode: (e.cause as { code?: string } | undefined)?.code, message: e.message };
   }
   throw new Error("expected the call to fail");
-}
-
-/** Splits RFC 4180 CSV (quoted cells may hold commas, quotes and newlines). */
-function parseCsv(text: string) {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (ch === "\r" && text[i + 1] === "\n") {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-      i++;
-    } else cell += ch;
-  }
-  return rows;
 }
 
 describe.each(["sqlite", "postgresql"] as const)("dashboard wallet, KYC and operator fees on %s", (target) => {
@@ -272,7 +244,7 @@ describe.each(["sqlite", "postgresql"] as const)("dashboard wallet, KYC and oper
       let text = "";
       for await (const chunk of exportLedgerCsv(db, m.merchantId, "sandbox", { type: "debits" })) text += chunk;
       expect(text.startsWith("\uFEFFentry_id,created_at,reason,credit,debit,balance_after,currency,reference,mode\r\n")).toBe(true);
-      const rows = parseCsv(text.slice(1)).slice(1);
+      const rows = csvRows(text.slice(1)).slice(1);
       expect(rows.map((r) => r[2])).toEqual(["OPERATOR_DEBIT", "KYC_BANK", "KYC_PAN"]);
       expect(rows[0]).toEqual([
         ids.OPERATOR_DEBIT,
@@ -303,7 +275,7 @@ describe.each(["sqlite", "postgresql"] as const)("dashboard wallet, KYC and oper
       expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
       expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="wallet-ledger-sandbox-\d{4}-\d{2}-\d{2}\.csv"$/);
       expect(res.headers.get("cache-control")).toBe("no-store");
-      const rows = parseCsv(res.text.slice(1));
+      const rows = csvRows(res.text.slice(1));
       expect(rows.map((r) => r[2])).toEqual(["reason", "OPERATOR_CREDIT", "TEST_FUNDS"]);
       expect(rows[1]!.slice(3, 5)).toEqual(["25.50", ""]);
       expect((await get("?mode=sandbox&type=nonsense", await cookie(m.merchantId))).status).toBe(400);

@@ -1,38 +1,10 @@
-import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { newId } from "@/server/lib/ids";
 import { request } from "../helpers/http";
 import { cli, createMerchantViaCli, startServer, type MerchantFixture, type TestServer } from "../helpers/server";
 import { verifyWebhookSignature } from "@/server/services/webhooks/signing";
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** A merchant's webhook receiver on loopback whose answer the test controls. */
-function startReceiver() {
-  const received: Received[] = [];
-  let answer = 200;
-  const server = http.createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (c: string) => (body += c));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body });
-      if (answer === 302) res.writeHead(302, { Location: "http://127.0.0.1:1/elsewhere" });
-      else res.writeHead(answer, { "Content-Type": "text/plain" });
-      res.end(answer === 200 ? "ok" : `nope ${answer}`);
-    });
-  });
-  return new Promise<{ url: string; received: Received[]; setAnswer: (s: number) => void; close: () => void }>((resolve) =>
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as { port: number }).port;
-      resolve({ url: `http://127.0.0.1:${port}/hooks`, received, setAnswer: (s) => (answer = s), close: () => server.close() });
-    }),
-  );
-}
+import { startWebhookReceiver } from "../helpers/webhook-receiver";
 
 // Generous: on a busy 2-core machine the job runner may take seconds to reach a job.
 async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
@@ -49,7 +21,7 @@ describe("webhook delivery through the server's job runner", () => {
   let server: TestServer;
   let db: Db;
   let m: MerchantFixture;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let endpointId: string;
   let n = 0;
 
@@ -67,7 +39,7 @@ describe("webhook delivery through the server's job runner", () => {
   }
 
   beforeAll(async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     server = await startServer({ env: { WEBHOOK_SANDBOX_ALLOW_LOOPBACK: "true" } });
     db = createPrismaClient(server.databaseUrl);
     m = await createMerchantViaCli(server.env);
