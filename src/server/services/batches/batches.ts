@@ -18,6 +18,7 @@ import type { Db, DbTx, Prisma } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
 import { isoOrNull } from "@/server/lib/dates";
 import { newId, randomToken } from "@/server/lib/ids";
+import { afterCursor, newestFirst } from "@/server/lib/pagination";
 import { newJobRow } from "@/server/jobs/queue";
 import type { ProviderSet } from "@/server/providers";
 import { epfoVerificationRecord, verifyEpfo, type EpfoLookup } from "@/server/services/employment/verify-epfo";
@@ -101,7 +102,7 @@ type BatchRow = {
   completedAt: Date | null;
 };
 
-const VIEW_SELECT = {
+export const BATCH_VIEW_SELECT = {
   id: true,
   status: true,
   total: true,
@@ -194,7 +195,7 @@ export async function createBatch(db: Db, input: NewBatch) {
         apiKeyId: input.apiKeyId,
         createdAt: now,
       },
-      select: VIEW_SELECT,
+      select: BATCH_VIEW_SELECT,
     });
     await tx.batchChunk.createMany({ data: chunks });
     await tx.job.createMany({
@@ -206,7 +207,7 @@ export async function createBatch(db: Db, input: NewBatch) {
 }
 
 async function findBatch(db: Db, merchantId: string, mode: Mode, kind: BatchKind, batchId: string) {
-  const batch = await db.batch.findFirst({ where: { id: batchId, merchantId, mode, kind }, select: { ...VIEW_SELECT, chunkSize: true } });
+  const batch = await db.batch.findFirst({ where: { id: batchId, merchantId, mode, kind }, select: { ...BATCH_VIEW_SELECT, chunkSize: true } });
   if (!batch) throw new AppError("BATCH_NOT_FOUND");
   return batch;
 }
@@ -261,19 +262,13 @@ export async function listBatchResults(
 }
 
 /** A merchant's batches in one mode, newest first (dashboard). */
-export async function listBatches(db: Db, merchantId: string, mode: Mode, opts: { kind?: BatchKind; before?: { createdAt: Date; id: string }; limit: number }) {
-  const rows = await db.batch.findMany({
-    where: {
-      merchantId,
-      mode,
-      ...(opts.kind ? { kind: opts.kind } : {}),
-      ...(opts.before ? { OR: [{ createdAt: { lt: opts.before.createdAt } }, { createdAt: opts.before.createdAt, id: { lt: opts.before.id } }] } : {}),
-    },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+export async function listBatches(db: Db, merchantId: string, mode: Mode, opts: { kind?: BatchKind; cursor?: string; limit: number }) {
+  return db.batch.findMany({
+    where: { merchantId, mode, ...(opts.kind ? { kind: opts.kind } : {}), ...afterCursor(opts.cursor) },
+    orderBy: newestFirst,
     take: opts.limit + 1,
-    select: { ...VIEW_SELECT, kind: true, webhookUrl: true },
+    select: { ...BATCH_VIEW_SELECT, kind: true, webhookUrl: true },
   });
-  return rows;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -519,7 +514,7 @@ async function endOnce(deps: Pick<BatchWorkDeps, "db" | "baseUrl">, batchId: str
     if (count !== 1) return;
     const b = await tx.batch.findUniqueOrThrow({
       where: { id: batchId },
-      select: { ...VIEW_SELECT, kind: true, mode: true, merchantId: true, webhookUrl: true },
+      select: { ...BATCH_VIEW_SELECT, kind: true, mode: true, merchantId: true, webhookUrl: true },
     });
     const kind = b.kind as BatchKind;
     await emitWebhookEvent(tx, {

@@ -7,32 +7,15 @@ import type { Mode } from "@/lib/mode";
 import type { Db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { CSV_BOM, csvLine } from "@/server/lib/csv";
-import { decodeCursor, toPage } from "@/server/lib/pagination";
-import { batchView, listBatchResults, listBatches, type BatchKind, type BatchResultItem } from "@/server/services/batches/batches";
+import { toPage } from "@/server/lib/pagination";
+import { BATCH_VIEW_SELECT, batchView, listBatchResults, listBatches, type BatchKind, type BatchResultItem } from "@/server/services/batches/batches";
 import { deliveriesBySubject } from "@/server/services/webhooks/deliveries";
 
 /** A batch of the merchant's mode, of either kind: BATCH_NOT_FOUND for anyone else's, as for an unknown id. */
 async function findDashboardBatch(db: Db, merchantId: string, mode: Mode, batchId: string) {
   const batch = await db.batch.findFirst({
     where: { id: batchId, merchantId, mode },
-    select: {
-      id: true,
-      kind: true,
-      status: true,
-      total: true,
-      accepted: true,
-      rejected: true,
-      processed: true,
-      succeeded: true,
-      failed: true,
-      clientBatchId: true,
-      webhookUrl: true,
-      requestId: true,
-      apiKeyId: true,
-      createdAt: true,
-      startedAt: true,
-      completedAt: true,
-    },
+    select: { ...BATCH_VIEW_SELECT, kind: true, webhookUrl: true, requestId: true, apiKeyId: true },
   });
   if (!batch) throw new AppError("BATCH_NOT_FOUND");
   return { ...batch, kind: batch.kind as BatchKind };
@@ -40,7 +23,7 @@ async function findDashboardBatch(db: Db, merchantId: string, mode: Mode, batchI
 
 /** The mode's batches, newest first, optionally of one kind, with their counts (the list polls this while any runs). */
 export async function listDashboardBatches(db: Db, merchantId: string, mode: Mode, input: { kind?: BatchKind; cursor?: string; limit: number }) {
-  const rows = await listBatches(db, merchantId, mode, { kind: input.kind, before: input.cursor ? decodeCursor(input.cursor) : undefined, limit: input.limit });
+  const rows = await listBatches(db, merchantId, mode, { kind: input.kind, cursor: input.cursor, limit: input.limit });
   const { rows: page, nextCursor } = toPage(rows, input.limit);
   return { items: page.map((r) => ({ ...batchView(r), kind: r.kind as BatchKind, webhook_url: r.webhookUrl })), nextCursor };
 }
