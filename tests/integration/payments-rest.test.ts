@@ -34,7 +34,7 @@ describe.each(DB_TARGETS)("payments REST API on %s", (target) => {
       to === "SUCCESS"
         ? { outcome: "SUCCESS" as const, bankReference: "PRK123" }
         : { outcome: "FAILED" as const, errorCode: "PAYMENT_DECLINED", errorMessage: "Declined (test)." };
-    expect(await completeAttempt(db, attemptId, result)).toBe(true);
+    expect(await completeAttempt(db, attemptId, result)).toBe(to);
     expect((await status(paymentId)).json.data.status).toBe(to);
   }
 

@@ -13,6 +13,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "pan.batch.completed",
   "epfo.batch.completed",
   "wallet.low_balance",
+  "refund.processed",
+  "refund.failed",
 ] as const;
 export type WebhookEventTypeValue = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -24,6 +26,8 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventTypeValue, string> = {
   "pan.batch.completed": "PAN batch completed",
   "epfo.batch.completed": "EPFO batch completed",
   "wallet.low_balance": "Wallet balance low",
+  "refund.processed": "Refund processed",
+  "refund.failed": "Refund failed",
 };
 
 /**

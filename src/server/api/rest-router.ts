@@ -5,6 +5,8 @@ import { createCheckoutProcedure } from "@/server/api/payments/create-checkout";
 import { paymentStatusProcedure } from "@/server/api/payments/payment-status";
 import { verifyPaymentProcedure } from "@/server/api/payments/verify-payment";
 import { bankKycProcedure, generateOtpProcedure, panKycProcedure, verifyOtpProcedure } from "@/server/api/kyc/kyc";
+import { createRefundProcedure, getRefundProcedure, listRefundsProcedure } from "@/server/api/refunds/refunds";
+import { simulatePaymentProcedure } from "@/server/api/sandbox/simulate";
 import { router } from "@/server/trpc/init";
 
 /** Every public REST operation (`/v1`, `/api`), served by the REST door and described in /api/openapi.json. */
@@ -25,6 +27,14 @@ export const restRouter = router({
     createCheckout: createCheckoutProcedure,
     verify: verifyPaymentProcedure,
     status: paymentStatusProcedure,
+  }),
+  refunds: router({
+    create: createRefundProcedure,
+    list: listRefundsProcedure,
+    get: getRefundProcedure,
+  }),
+  sandbox: router({
+    simulatePayment: simulatePaymentProcedure,
   }),
   kyc: router({
     aadhaarGenerateOtp: generateOtpProcedure,

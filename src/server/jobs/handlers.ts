@@ -3,10 +3,11 @@ import { JobRunner } from "@/server/jobs/queue";
 import { completeAttempt, expirePayment, timeoutAttempt, type AttemptResult } from "@/server/services/payments/lifecycle";
 import { PAYMENT_JOBS as JOBS } from "@/server/services/payments/jobs";
 import { BATCH_WORK_JOB, failBatch, workBatch } from "@/server/services/batches/batches";
+import { giveUpRefund, processRefund, REFUND_JOB } from "@/server/services/refunds/refunds";
 import { attemptDelivery } from "@/server/services/webhooks/deliver";
 import { DELIVER_JOB } from "@/server/services/webhooks/events";
 
-/** The app's background work, all on the durable queue: expiry, attempt timeouts, processor results, webhooks, batches. */
+/** The app's background work, all on the durable queue: expiry, attempt timeouts, processor results, refunds, webhooks, batches. */
 export function createJobRunner(services: AppServices): JobRunner {
   const { db, config } = services;
   const runner = new JobRunner(db, { pollMs: 250, leaseMs: config.jobLeaseMs });
@@ -17,7 +18,15 @@ export function createJobRunner(services: AppServices): JobRunner {
     await timeoutAttempt(db, attemptId);
   });
   runner.register<{ attemptId: string } & AttemptResult>(JOBS.processorResult, async ({ attemptId, ...result }) => {
-    await completeAttempt(db, attemptId, result as AttemptResult);
+    await completeAttempt(db, attemptId, result as AttemptResult, services.paymentProcessors);
+  });
+  runner.register<{ refundId: string }>(REFUND_JOB, async ({ refundId }, job) => {
+    try {
+      await processRefund(db, services.paymentProcessors, refundId);
+    } catch (err) {
+      if (job.attempts >= job.maxAttempts) await giveUpRefund(db, refundId).catch(() => undefined);
+      throw err;
+    }
   });
   runner.register<{ deliveryId: string }>(DELIVER_JOB, async ({ deliveryId }) => {
     const next = await attemptDelivery(db, deliveryId, { allowLoopbackInSandbox: config.webhookSandboxAllowLoopback });

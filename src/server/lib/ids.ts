@@ -49,7 +49,8 @@ export type IdPrefix =
   | "rc"
   | "eml"
   | "prt"
-  | "hold";
+  | "hold"
+  | "rfnd";
 
 export function newId(prefix: IdPrefix, length = 16): string {
   return `${prefix}_${randomToken(length)}`;

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { payInput } from "@/lib/schemas/checkout";
-import { cancelFromCheckout, checkoutState, payFromCheckout, requireCheckoutToken, simulateCheckoutOutcome } from "@/server/services/payments/checkout-page";
+import {
+  abandonFromCheckout,
+  cancelFromCheckout,
+  checkoutState,
+  payFromCheckout,
+  requireCheckoutToken,
+  simulateCheckoutOutcome,
+} from "@/server/services/payments/checkout-page";
 import { publicDashboardProcedure } from "@/server/trpc/dashboard-procedures";
 import { router } from "@/server/trpc/init";
 
@@ -21,6 +28,11 @@ export const checkoutRouter = router({
     .mutation(({ ctx, input }) => payFromCheckout(ctx.services.db, ctx.services.paymentProcessors, input.paymentId, input.payment)),
 
   cancel: checkoutProcedure.mutation(({ ctx, input }) => cancelFromCheckout(ctx.services.db, input.paymentId)),
+
+  /** Leaves the pending attempt: "Use another method" (then retry) or "Cancel payment" (then cancel). */
+  abandon: checkoutProcedure
+    .input(z.object({ then: z.enum(["retry", "cancel"]) }))
+    .mutation(({ ctx, input }) => abandonFromCheckout(ctx.services.db, ctx.services.paymentProcessors, input.paymentId, input.then)),
 
   /** Sandbox only: the UPI QR/intent simulator and the mock bank page finish the pending attempt. */
   simulate: checkoutProcedure

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { apiEnvelope } from "@/server/rest/envelope";
 import type { Meta } from "@/server/trpc/init";
 import { PAYMENT_STATUSES } from "@/server/services/payments/state-machine";
+import { REFUND_SUMMARY_STATUSES } from "@/server/services/payments/payments";
 import { paymentIdField } from "@/server/api/payments/verify-payment.schema";
 
 export const paymentStatusInput = z.object({ paymentId: paymentIdField });
@@ -34,6 +35,10 @@ export const paymentStatusData = z
     paidAt: z.string().nullable(),
     bankReference: z.string().nullable(),
     mode: z.enum(["sandbox", "live"]),
+    amountRefunded: z
+      .string()
+      .meta({ description: "Sum of this payment's refunds that are not FAILED (automatic refunds of late attempts excluded).", example: "0.00" }),
+    refundStatus: z.enum(REFUND_SUMMARY_STATUSES).meta({ description: "NONE, PARTIAL or FULL, on the same count as amountRefunded." }),
   })
   .meta({ id: "PaymentStatus" });
 

@@ -7,6 +7,9 @@ export const SANDBOX_UPI_DELAY_MS = 2500;
 
 export const SANDBOX_BANKS = ["HDFC Bank", "ICICI Bank", "State Bank of India", "Axis Bank", "Kotak Mahindra Bank", "Punjab National Bank"] as const;
 
+/** A refund whose reason contains this ends FAILED in sandbox (B11). */
+export const SANDBOX_REFUND_FAILURE = "fail_refund";
+
 /** The sandbox payment fixtures (UPI ids and test cards, listed in the README); never calls out. */
 export const sandboxProcessor: PaymentProcessor = {
   configured: true,
@@ -37,6 +40,15 @@ export const sandboxProcessor: PaymentProcessor = {
         return { bank: input.bank, plan: { kind: "await-customer" } };
     }
   },
+  async refund(refund) {
+    if (refund.reason?.toLowerCase().includes(SANDBOX_REFUND_FAILURE)) {
+      return { outcome: "FAILED", failureReason: "The bank refused the refund (sandbox: the reason contains fail_refund)." };
+    }
+    return { outcome: "PROCESSED" };
+  },
+  async cancelAttempt() {
+    // The sandbox network keeps no collect requests to withdraw.
+  },
 };
 
 /** Live mode until a processor is configured: every attempt is refused with 503. */
@@ -45,4 +57,8 @@ export const unconfiguredProcessor: PaymentProcessor = {
   async startAttempt() {
     throw new AppError("SERVICE_UNAVAILABLE", "No payment processor is configured for live mode yet.");
   },
+  async refund() {
+    throw new AppError("SERVICE_UNAVAILABLE", "No payment processor is configured for live mode yet.");
+  },
+  async cancelAttempt() {},
 };

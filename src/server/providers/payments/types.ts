@@ -21,8 +21,15 @@ export interface AttemptStart {
   bank?: string | null;
 }
 
+/** What the processor did with a refund: money sent back, or refused with a reason. */
+export type RefundOutcome = { outcome: "PROCESSED" } | { outcome: "FAILED"; failureReason: string };
+
 export interface PaymentProcessor {
-  /** False until a live processor is configured: live payments then answer 503 SERVICE_UNAVAILABLE. */
+  /** False until a live processor is configured: live payments and refunds then answer 503 SERVICE_UNAVAILABLE. */
   readonly configured: boolean;
   startAttempt(payment: { id: string; amountPaise: number }, input: PaymentMethodInput): Promise<AttemptStart>;
+  /** Sends money back for a refund. Called by the durable refund job, so at least once per refund. */
+  refund(refund: { id: string; paymentId: string; attemptId: string | null; amountPaise: number; reason: string | null }): Promise<RefundOutcome>;
+  /** The customer left a pending attempt: withdraw a collect request where the network allows. Best effort. */
+  cancelAttempt(attempt: { id: string; paymentId: string; method: string }): Promise<void>;
 }

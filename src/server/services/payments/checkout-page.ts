@@ -6,7 +6,7 @@ import { AppError } from "@/server/errors";
 import { SANDBOX_BANKS } from "@/server/providers/payments/sandbox";
 import type { PaymentMethodInput, PaymentProcessor } from "@/server/providers/payments/types";
 import { verifyCheckoutToken } from "@/server/services/payments/checkout-token";
-import { cancelPayment, completeAttempt, expirePayment, redirectTarget, startAttempt } from "@/server/services/payments/lifecycle";
+import { abandonAttempt, cancelPayment, completeAttempt, expirePayment, redirectTarget, startAttempt } from "@/server/services/payments/lifecycle";
 import { isFinal } from "@/server/services/payments/state-machine";
 
 /** The hosted page's actions need the token the page was rendered with. */
@@ -93,6 +93,17 @@ export async function payFromCheckout(db: Db, processors: Record<Mode, PaymentPr
 
 export async function cancelFromCheckout(db: Db, paymentId: string) {
   await cancelPayment(db, paymentId);
+  return checkoutState(db, paymentId);
+}
+
+/**
+ * "Use another method" (then: retry) or "Cancel payment" (then: cancel) while an attempt is pending:
+ * the attempt is ABANDONED; a late success of it is still honoured or refunded (B11).
+ */
+export async function abandonFromCheckout(db: Db, processors: Record<Mode, PaymentProcessor>, paymentId: string, then: "retry" | "cancel") {
+  const p = await db.payment.findUnique({ where: { id: paymentId }, select: { mode: true } });
+  if (!p) throw new AppError("PAYMENT_NOT_FOUND");
+  await abandonAttempt(db, processors[p.mode as Mode], paymentId, { thenCancel: then === "cancel" });
   return checkoutState(db, paymentId);
 }
 

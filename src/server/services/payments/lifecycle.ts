@@ -9,6 +9,7 @@ import { currentSigningSecret } from "@/server/services/merchants/signing-secret
 import { findMerchantPayment, statusView } from "@/server/services/payments/payments";
 import { redirectSignature } from "@/server/services/payments/signature";
 import { isFinal, transitionPayment, type PaymentStatus } from "@/server/services/payments/state-machine";
+import { createAutoRefund } from "@/server/services/refunds/refunds";
 import { emitWebhookEvent, type WebhookEventType } from "@/server/services/webhooks/events";
 
 /** No attempt stays PENDING longer than this: then it fails with ATTEMPT_TIMEOUT. */
@@ -18,13 +19,6 @@ async function emitPaymentEvent(tx: DbTx, paymentId: string, type: WebhookEventT
   const p = await tx.payment.findUniqueOrThrow({ where: { id: paymentId }, include: { attempts: { orderBy: { createdAt: "asc" } } } });
   await emitWebhookEvent(tx, { merchantId: p.merchantId, mode: p.mode, type, subjectId: p.id, data: { payment: statusView(p) } });
 }
-
-const EVENT_FOR: Partial<Record<PaymentStatus, WebhookEventType>> = {
-  SUCCESS: "payment.success",
-  FAILED: "payment.failed",
-  EXPIRED: "payment.expired",
-  CANCELLED: "payment.cancelled",
-};
 
 /** What can be refused before an attempt exists: a card number that cannot be one. */
 function checkMethodInput(input: PaymentMethodInput) {
@@ -55,9 +49,9 @@ function attemptDetails(input: PaymentMethodInput) {
 export async function startAttempt(db: Db, processor: PaymentProcessor, paymentId: string, input: PaymentMethodInput) {
   const payment = await db.payment.findUnique({ where: { id: paymentId } });
   if (!payment) throw new AppError("PAYMENT_NOT_FOUND");
-  if (isFinal(payment.status)) throw new AppError("CONFLICT", `This payment is already ${payment.status.toLowerCase()}.`);
-  if (payment.status === "PENDING") throw new AppError("CONFLICT", "A payment attempt is already in progress.");
-  if (payment.expiresAt <= new Date()) throw new AppError("CONFLICT", "This payment has expired.");
+  if (isFinal(payment.status)) throw new AppError("PAYMENT_NOT_PAYABLE", `This payment is already ${payment.status.toLowerCase()}.`);
+  if (payment.status === "PENDING") throw new AppError("PAYMENT_NOT_PAYABLE", "A payment attempt is already in progress.");
+  if (payment.expiresAt <= new Date()) throw new AppError("PAYMENT_NOT_PAYABLE", "This payment has expired.");
   if (!processor.configured) throw new AppError("SERVICE_UNAVAILABLE", "No payment processor is configured for live mode yet.");
   checkMethodInput(input);
 
@@ -71,7 +65,7 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
       now,
       data: { method: input.method },
     });
-    if (!moved) throw new AppError("CONFLICT", "This payment changed meanwhile; refresh the page.");
+    if (!moved) throw new AppError("PAYMENT_NOT_PAYABLE", "This payment changed meanwhile; refresh the page.");
     await tx.paymentAttempt.create({
       data: {
         id: attemptId,
@@ -128,43 +122,147 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
 
 export type AttemptResult = { outcome: "SUCCESS"; bankReference?: string } | { outcome: "FAILED"; errorCode: string; errorMessage: string };
 
+export const ATTEMPT_ABANDONED = "ATTEMPT_ABANDONED";
+export const ATTEMPT_TIMEOUT = "ATTEMPT_TIMEOUT";
+
+/** An attempt that may still report a late result (B11): the customer left it, or it timed out. */
+export function mayReportLate(a: { status: string; errorCode: string | null }): boolean {
+  return a.status === "ABANDONED" || (a.status === "FAILED" && a.errorCode === ATTEMPT_TIMEOUT);
+}
+
 /**
- * Applies a processor's (or simulator's, or timeout's) result once: the attempt and the payment
- * both move with conditional updates in one transaction, so a late duplicate result changes nothing
- * and a payment can never succeed twice.
+ * Serialises every result, abandon and late result of one payment: the first write of the
+ * transaction touches the payment row (a row lock on PostgreSQL; SQLite transactions already take
+ * the write lock at BEGIN), so the decisions below read a payment no one else is moving.
  */
-export async function completeAttempt(db: Db, attemptId: string, result: AttemptResult): Promise<boolean> {
+async function lockPayment(tx: DbTx, paymentId: string) {
+  await tx.payment.updateMany({ where: { id: paymentId }, data: { updatedAt: new Date() } });
+}
+
+export type CompletionOutcome = "SUCCESS" | "FAILED" | "LATE_SUCCESS" | "AUTO_REFUNDED" | null;
+
+/**
+ * Applies a processor's (or simulator's, or timeout's) result once. A pending attempt's result moves
+ * the payment; a late result of an abandoned or timed-out attempt follows B11: a failure changes
+ * nothing, a success pays the payment if nothing else has and it is not final, otherwise its money
+ * is refunded in full automatically. A payment is never paid twice and every rupee that came in is
+ * the payment or a refund. Returns what happened (null: nothing, e.g. a duplicate result).
+ */
+export async function completeAttempt(
+  db: Db,
+  attemptId: string,
+  result: AttemptResult,
+  processors?: Record<string, PaymentProcessor>,
+): Promise<CompletionOutcome> {
+  const first = await db.paymentAttempt.findUnique({ where: { id: attemptId }, select: { paymentId: true } });
+  if (!first) return null;
   const now = new Date();
-  const applied = await db.$transaction(async (tx) => {
+  const superseded: { id: string; paymentId: string; method: string; mode: string }[] = [];
+  const outcome = await db.$transaction(async (tx): Promise<CompletionOutcome> => {
+    await lockPayment(tx, first.paymentId);
     const attempt = await tx.paymentAttempt.findUnique({ where: { id: attemptId }, include: { payment: true } });
-    if (!attempt || attempt.status !== "PENDING") return null;
+    if (!attempt) return null;
+    const p = attempt.payment;
+    const late = mayReportLate(attempt);
+    if (attempt.status !== "PENDING" && !late) return null;
+    if (late && result.outcome === "FAILED") return null;
     const bankReference =
       result.outcome === "SUCCESS" ? (result.bankReference ?? `PRK${now.getTime().toString().slice(-9)}${attemptId.slice(-4).toUpperCase()}`) : null;
     const claimed = await tx.paymentAttempt.updateMany({
-      where: { id: attemptId, status: "PENDING" },
+      where: { id: attemptId, status: attempt.status, errorCode: attempt.errorCode },
       data:
         result.outcome === "SUCCESS"
-          ? { status: "SUCCESS", completedAt: now, bankReference }
+          ? { status: "SUCCESS", completedAt: now, bankReference, errorCode: null, errorMessage: null }
           : { status: "FAILED", completedAt: now, errorCode: result.errorCode, errorMessage: result.errorMessage },
     });
     if (claimed.count !== 1) return null;
-    const p = attempt.payment;
-    const to: PaymentStatus = result.outcome === "SUCCESS" ? "SUCCESS" : "FAILED";
-    const moved = await transitionPayment(tx, p, "PENDING", to, {
-      reason: result.outcome === "SUCCESS" ? "ATTEMPT_SUCCEEDED" : result.errorCode,
-      attemptId,
-      now,
-      data: result.outcome === "SUCCESS" ? { paidAt: now, bankReference, method: attempt.method } : { method: attempt.method },
-    });
-    if (!moved) throw new AppError("CONFLICT", "The payment was not waiting for this attempt.");
-    await emitPaymentEvent(tx, p.id, EVENT_FOR[to]!);
-    // A failure after expiry leaves nothing to retry: expire now rather than wait for the sweeper.
-    if (to === "FAILED" && p.expiresAt <= now) {
-      if (await transitionPayment(tx, p, "FAILED", "EXPIRED", { reason: "EXPIRED", expiry: "after", now })) await emitPaymentEvent(tx, p.id, "payment.expired");
+
+    const status = p.status as PaymentStatus;
+    if (result.outcome === "SUCCESS" && (status === "SUCCESS" || status === "EXPIRED" || status === "CANCELLED")) {
+      // The payment cannot take this money: it goes back in full.
+      await createAutoRefund(tx, p, attemptId, now);
+      return "AUTO_REFUNDED";
     }
-    return to;
+    if (result.outcome === "SUCCESS") {
+      if (status === "PENDING" && late) {
+        // Another attempt is in flight: the late success pays, the other is left (and refunded if it succeeds too).
+        const current = await tx.paymentAttempt.findMany({ where: { paymentId: p.id, status: "PENDING" }, select: { id: true, method: true } });
+        for (const c of current) {
+          const left = await tx.paymentAttempt.updateMany({
+            where: { id: c.id, status: "PENDING" },
+            data: { status: "ABANDONED", completedAt: now, errorCode: ATTEMPT_ABANDONED, errorMessage: "Another attempt of this payment succeeded first." },
+          });
+          if (left.count === 1) superseded.push({ id: c.id, paymentId: p.id, method: c.method, mode: p.mode });
+        }
+      }
+      const moved = await transitionPayment(tx, p, status, "SUCCESS", {
+        reason: late ? "LATE_ATTEMPT_SUCCEEDED" : "ATTEMPT_SUCCEEDED",
+        attemptId,
+        now,
+        data: { paidAt: now, bankReference, method: attempt.method },
+      });
+      if (!moved) throw new AppError("CONFLICT", "The payment changed while the result was applied.");
+      await emitPaymentEvent(tx, p.id, "payment.success");
+      return late ? "LATE_SUCCESS" : "SUCCESS";
+    }
+    // A pending attempt failed.
+    if (status !== "PENDING") return "FAILED";
+    const moved = await transitionPayment(tx, p, "PENDING", "FAILED", { reason: result.errorCode, attemptId, now, data: { method: attempt.method } });
+    if (!moved) throw new AppError("CONFLICT", "The payment was not waiting for this attempt.");
+    await emitPaymentEvent(tx, p.id, "payment.failed");
+    await expireIfPastDue(tx, p, now);
+    return "FAILED";
   });
-  return applied !== null;
+  for (const s of superseded) await cancelAtProcessor(processors?.[s.mode], s);
+  return outcome;
+}
+
+/** A failure after expiry leaves nothing to retry: expire now rather than wait for the sweeper. */
+async function expireIfPastDue(tx: DbTx, p: { id: string; merchantId: string; mode: string; orderId: string; expiresAt: Date }, now: Date) {
+  if (p.expiresAt > now) return;
+  if (await transitionPayment(tx, p, "FAILED", "EXPIRED", { reason: "EXPIRED", expiry: "after", now })) await emitPaymentEvent(tx, p.id, "payment.expired");
+}
+
+async function cancelAtProcessor(processor: PaymentProcessor | undefined, attempt: { id: string; paymentId: string; method: string }) {
+  // Best effort: the attempt is already ABANDONED here, and a late result is handled either way.
+  await processor?.cancelAttempt(attempt).catch(() => undefined);
+}
+
+/**
+ * The customer leaves a pending attempt ("Use another method" or "Cancel payment", B11): the attempt
+ * becomes ABANDONED and the payment FAILED (ATTEMPT_ABANDONED), from where they may retry at once;
+ * with `thenCancel` the payment is cancelled in the same step. Its late result is still accepted.
+ */
+export async function abandonAttempt(db: Db, processor: PaymentProcessor, paymentId: string, opts: { attemptId?: string; thenCancel?: boolean } = {}) {
+  const now = new Date();
+  const left = await db.$transaction(async (tx) => {
+    await lockPayment(tx, paymentId);
+    const p = await tx.payment.findUnique({ where: { id: paymentId }, include: { attempts: { where: { status: "PENDING" } } } });
+    if (!p) throw new AppError("PAYMENT_NOT_FOUND");
+    const attempt = opts.attemptId ? p.attempts.find((a) => a.id === opts.attemptId) : p.attempts[0];
+    if (!attempt || p.status !== "PENDING") throw new AppError("CONFLICT", "There is no pending attempt to leave.");
+    await tx.paymentAttempt.updateMany({
+      where: { id: attempt.id, status: "PENDING" },
+      data: { status: "ABANDONED", completedAt: now, errorCode: ATTEMPT_ABANDONED, errorMessage: "The customer left this attempt." },
+    });
+    const moved = await transitionPayment(tx, p, "PENDING", "FAILED", {
+      reason: ATTEMPT_ABANDONED,
+      attemptId: attempt.id,
+      now,
+      data: { method: attempt.method },
+    });
+    if (!moved) throw new AppError("CONFLICT", "This payment changed meanwhile; refresh the page.");
+    await emitPaymentEvent(tx, p.id, "payment.failed");
+    if (p.expiresAt <= now) await expireIfPastDue(tx, p, now);
+    else if (opts.thenCancel) {
+      if (await transitionPayment(tx, p, "FAILED", "CANCELLED", { reason: "CANCELLED_BY_CUSTOMER", expiry: "before", now })) {
+        await emitPaymentEvent(tx, p.id, "payment.cancelled");
+      }
+    }
+    return attempt;
+  });
+  await cancelAtProcessor(processor, left);
+  return { attemptId: left.id };
 }
 
 export async function cancelPayment(db: Db, paymentId: string) {
@@ -198,11 +296,12 @@ export async function expirePayment(db: Db, paymentId: string): Promise<boolean>
 export async function timeoutAttempt(db: Db, attemptId: string): Promise<boolean> {
   const a = await db.paymentAttempt.findUnique({ where: { id: attemptId } });
   if (!a || a.status !== "PENDING" || a.timeoutAt > new Date()) return false;
-  return completeAttempt(db, attemptId, {
+  const done = await completeAttempt(db, attemptId, {
     outcome: "FAILED",
-    errorCode: "ATTEMPT_TIMEOUT",
+    errorCode: ATTEMPT_TIMEOUT,
     errorMessage: "No result from the payment network within 15 minutes.",
   });
+  return done !== null;
 }
 
 /** Where the customer goes on a final state: redirectUrl plus paymentId, orderId, status and signature. */

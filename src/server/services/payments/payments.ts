@@ -86,6 +86,7 @@ export async function createPayment(
       expiresAt: new Date(now.getTime() + minutes * 60_000),
       openOrderKey: key,
       paidOrderKey: null,
+      refundedPaise: 0,
       createdAt: now,
       updatedAt: now,
     };
@@ -166,7 +167,17 @@ export function statusView(p: PaymentWithAttempts) {
     paidAt: isoOrNull(p.paidAt),
     bankReference: p.bankReference,
     mode: p.mode as Mode,
+    amountRefunded: formatPaise(p.refundedPaise),
+    refundStatus: refundStatusOf(p),
   };
+}
+
+export const REFUND_SUMMARY_STATUSES = ["NONE", "PARTIAL", "FULL"] as const;
+
+/** B11: counted on the merchant refunds that are not FAILED (automatic refunds of late attempts excluded). */
+export function refundStatusOf(p: { refundedPaise: number; amountPaise: number }): (typeof REFUND_SUMMARY_STATUSES)[number] {
+  if (p.refundedPaise <= 0) return "NONE";
+  return p.refundedPaise >= p.amountPaise ? "FULL" : "PARTIAL";
 }
 
 /**

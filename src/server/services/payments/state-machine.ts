@@ -6,11 +6,14 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const FINAL_STATUSES: readonly PaymentStatus[] = ["SUCCESS", "EXPIRED", "CANCELLED"];
 
-/** The payment statuses as data: the only moves a payment can make. SUCCESS is never left. */
+/**
+ * The payment statuses as data: the only moves a payment can make. SUCCESS is never left.
+ * FAILED → SUCCESS is the late success of an abandoned or timed-out attempt (B11).
+ */
 export const TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
   CREATED: ["PENDING", "EXPIRED", "CANCELLED"],
   PENDING: ["SUCCESS", "FAILED"],
-  FAILED: ["PENDING", "EXPIRED", "CANCELLED"],
+  FAILED: ["PENDING", "SUCCESS", "EXPIRED", "CANCELLED"],
   SUCCESS: [],
   EXPIRED: [],
   CANCELLED: [],

@@ -1,0 +1,13 @@
+import { apiOk } from "@/server/rest/envelope";
+import { simulatePayment } from "@/server/services/payments/simulate";
+import { merchantProcedure } from "@/server/trpc/procedures";
+import { simulatePaymentInput, simulatePaymentMeta, simulatePaymentOutput } from "@/server/api/sandbox/simulate.schema";
+
+export const simulatePaymentProcedure = merchantProcedure
+  .meta(simulatePaymentMeta)
+  .input(simulatePaymentInput)
+  .output(simulatePaymentOutput)
+  .mutation(async ({ ctx, input }) => {
+    const { paymentId, ...body } = input;
+    return apiOk(await simulatePayment(ctx.services.db, ctx.services.paymentProcessors.sandbox, ctx.auth, paymentId, body));
+  });

@@ -1,0 +1,284 @@
+import type { Mode } from "@/lib/mode";
+import { formatPaise } from "@/lib/money";
+import { isUniqueViolation } from "@/server/db/bulk-insert";
+import type { Db, DbTx } from "@/server/db/client";
+import { AppError } from "@/server/errors";
+import { isoOrNull } from "@/server/lib/dates";
+import { newId } from "@/server/lib/ids";
+import { enqueueJob } from "@/server/jobs/queue";
+import type { PaymentProcessor, RefundOutcome } from "@/server/providers/payments/types";
+import { statusView } from "@/server/services/payments/payments";
+import { emitWebhookEvent } from "@/server/services/webhooks/events";
+
+/** Refund statuses (B11): PENDING → PROCESSED | FAILED, both final. */
+export const REFUND_STATUSES = ["PENDING", "PROCESSED", "FAILED"] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+export const REFUND_TRANSITIONS: Record<RefundStatus, readonly RefundStatus[]> = {
+  PENDING: ["PROCESSED", "FAILED"],
+  PROCESSED: [],
+  FAILED: [],
+};
+
+/** The reason of the refund that returns a late attempt's money (B11). */
+export const AUTO_REFUND_REASON = "AUTO_REFUND_LATE_ATTEMPT";
+export const REFUND_WINDOW_DAYS = 180;
+export const REFUND_JOB = "refund.process";
+
+type RefundRow = NonNullable<Awaited<ReturnType<Db["refund"]["findUnique"]>>>;
+
+/** The refund object of the API and of `data.refund` in refund webhooks. */
+export function refundView(r: RefundRow, merchantOrderId: string) {
+  return {
+    refundId: r.id,
+    paymentId: r.paymentId,
+    merchantOrderId,
+    merchantRefundId: r.merchantRefundId,
+    amount: formatPaise(r.amountPaise),
+    currency: "INR" as const,
+    status: r.status as RefundStatus,
+    reason: r.reason,
+    createdAt: r.createdAt.toISOString(),
+    processedAt: isoOrNull(r.processedAt),
+    failureReason: r.failureReason,
+    automatic: r.attemptId !== null,
+  };
+}
+
+export type RefundView = ReturnType<typeof refundView>;
+
+export interface CreateRefundInput {
+  /** Paise; absent: what is still refundable. */
+  amount?: number | null;
+  reason?: string | null;
+  merchantRefundId?: string | null;
+}
+
+const refundKey = (merchantId: string, mode: string, merchantRefundId: string) => `${merchantId}|${mode}|${merchantRefundId}`;
+
+/** A retry is the same merchantRefundId on the same payment with the same amount (as asked) and reason. */
+function sameRequest(r: RefundRow, paymentId: string, input: CreateRefundInput): boolean {
+  return r.paymentId === paymentId && r.requestedAmountPaise === (input.amount ?? null) && (r.reason ?? null) === (input.reason ?? null);
+}
+
+async function existingByMerchantRefundId(db: Db, merchantId: string, mode: string, paymentId: string, input: CreateRefundInput) {
+  if (!input.merchantRefundId) return null;
+  const r = await db.refund.findUnique({ where: { merchantRefundKey: refundKey(merchantId, mode, input.merchantRefundId) }, include: { payment: true } });
+  if (!r) return null;
+  if (!sameRequest(r, paymentId, input)) {
+    throw new AppError("DUPLICATE_REFUND_ID", `merchantRefundId ${input.merchantRefundId} was already used for refund ${r.id} with another request.`, {
+      field: "merchantRefundId",
+    });
+  }
+  return refundView(r, r.payment.orderId);
+}
+
+/** The payment's refunds, timeline rows and follow-up job for one new refund, in the caller's transaction. */
+async function insertRefund(tx: DbTx, refund: Omit<RefundRow, "updatedAt" | "processedAt" | "failureReason" | "status">, paymentStatus: string) {
+  const row = await tx.refund.create({ data: { ...refund, status: "PENDING" } });
+  await tx.paymentEvent.create({
+    data: {
+      id: newId("evt"),
+      paymentId: refund.paymentId,
+      fromStatus: paymentStatus,
+      toStatus: paymentStatus,
+      reason: refund.attemptId ? AUTO_REFUND_REASON : "REFUND_CREATED",
+      attemptId: refund.attemptId,
+      refundId: refund.id,
+      createdAt: refund.createdAt,
+    },
+  });
+  await enqueueJob(tx, { type: REFUND_JOB, payload: { refundId: refund.id }, runAt: refund.createdAt, uniqueKey: `refund:${refund.id}` });
+  return row;
+}
+
+/**
+ * Reserves `amount` of the payment's refundable paise with one conditional UPDATE, so however many
+ * requests race, the refunds that are not FAILED never add up to more than the payment.
+ */
+async function reserveRefundable(tx: DbTx, paymentId: string, amount: number): Promise<boolean> {
+  const n =
+    await tx.$executeRaw`UPDATE "Payment" SET "refundedPaise" = "refundedPaise" + ${amount} WHERE "id" = ${paymentId} AND "status" = 'SUCCESS' AND "refundedPaise" + ${amount} <= "amountPaise"`;
+  return n === 1;
+}
+
+async function releaseRefundable(tx: DbTx, paymentId: string, amount: number) {
+  await tx.$executeRaw`UPDATE "Payment" SET "refundedPaise" = "refundedPaise" - ${amount} WHERE "id" = ${paymentId} AND "refundedPaise" >= ${amount}`;
+}
+
+/**
+ * A merchant refunds a SUCCESS payment in full or in part (B11). The same merchantRefundId with the
+ * same request returns the first refund, also when the requests race; with another request it is
+ * refused. Processing happens on the durable job queue (`processRefund`).
+ */
+export async function createRefund(
+  db: Db,
+  processor: PaymentProcessor,
+  scope: { merchantId: string; mode: Mode },
+  paymentId: string,
+  input: CreateRefundInput,
+  now = new Date(),
+): Promise<RefundView> {
+  const { merchantId, mode } = scope;
+  const payment = await db.payment.findUnique({ where: { id: paymentId } });
+  if (!payment || payment.merchantId !== merchantId || payment.mode !== mode) throw new AppError("PAYMENT_NOT_FOUND");
+  const replay = await existingByMerchantRefundId(db, merchantId, mode, paymentId, input);
+  if (replay) return replay;
+  if (!processor.configured) throw new AppError("SERVICE_UNAVAILABLE", "No payment processor is configured for live mode yet.");
+  if (payment.status !== "SUCCESS") throw new AppError("PAYMENT_NOT_REFUNDABLE", `Only a successful payment can be refunded; this one is ${payment.status}.`);
+  if (!payment.paidAt || now.getTime() - payment.paidAt.getTime() > REFUND_WINDOW_DAYS * 86_400_000) {
+    throw new AppError("PAYMENT_NOT_REFUNDABLE", `This payment was made more than ${REFUND_WINDOW_DAYS} days ago and can no longer be refunded.`);
+  }
+
+  let refundable = payment.amountPaise - payment.refundedPaise;
+  for (let round = 0; round < 5; round++) {
+    const amount = input.amount ?? refundable;
+    if (amount <= 0 || amount > refundable) {
+      throw new AppError(
+        "REFUND_EXCEEDS_AMOUNT",
+        refundable > 0 ? `At most ${formatPaise(refundable)} of this payment can still be refunded.` : "This payment has been refunded in full.",
+        { field: "amount" },
+      );
+    }
+    const id = newId("rfnd");
+    try {
+      const row = await db.$transaction(async (tx) => {
+        if (!(await reserveRefundable(tx, paymentId, amount))) return null;
+        return insertRefund(
+          tx,
+          {
+            id,
+            paymentId,
+            merchantId,
+            mode,
+            amountPaise: amount,
+            reason: input.reason ?? null,
+            merchantRefundId: input.merchantRefundId ?? null,
+            merchantRefundKey: input.merchantRefundId ? refundKey(merchantId, mode, input.merchantRefundId) : null,
+            requestedAmountPaise: input.amount ?? null,
+            attemptId: null,
+            createdAt: now,
+          },
+          payment.status,
+        );
+      });
+      if (row) return refundView(row, payment.orderId);
+    } catch (err) {
+      // Two requests with one merchantRefundId raced: the loser answers with the winner's refund.
+      if (!isUniqueViolation(err)) throw err;
+      const winner = await existingByMerchantRefundId(db, merchantId, mode, paymentId, input);
+      if (winner) return winner;
+      throw err;
+    }
+    // Another refund took part of the amount meanwhile: decide again on what is left.
+    const fresh = await db.payment.findUniqueOrThrow({ where: { id: paymentId }, select: { refundedPaise: true, amountPaise: true } });
+    refundable = fresh.amountPaise - fresh.refundedPaise;
+  }
+  throw new AppError("CONFLICT", "The payment changed meanwhile; retry the refund.");
+}
+
+/**
+ * The money of a late attempt's success that cannot be the payment (it succeeded through another
+ * attempt, or is EXPIRED or CANCELLED) goes back in full. Not counted in the refundable amount.
+ */
+export async function createAutoRefund(
+  tx: DbTx,
+  payment: { id: string; merchantId: string; mode: string; amountPaise: number; status: string },
+  attemptId: string,
+  now: Date,
+) {
+  return insertRefund(
+    tx,
+    {
+      id: newId("rfnd"),
+      paymentId: payment.id,
+      merchantId: payment.merchantId,
+      mode: payment.mode,
+      amountPaise: payment.amountPaise,
+      reason: AUTO_REFUND_REASON,
+      merchantRefundId: null,
+      merchantRefundKey: null,
+      requestedAmountPaise: null,
+      attemptId,
+      createdAt: now,
+    },
+    payment.status,
+  );
+}
+
+/** Applies the processor's answer once: a conditional update from PENDING, its timeline row and its webhook. */
+export async function applyRefundOutcome(db: Db, refundId: string, outcome: RefundOutcome, now = new Date()): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const to: RefundStatus = outcome.outcome;
+    const moved = await tx.refund.updateMany({
+      where: { id: refundId, status: "PENDING" },
+      data: to === "PROCESSED" ? { status: to, processedAt: now } : { status: to, failureReason: outcome.outcome === "FAILED" ? outcome.failureReason : null },
+    });
+    if (moved.count !== 1) return false;
+    const refund = await tx.refund.findUniqueOrThrow({ where: { id: refundId } });
+    // A failed merchant refund frees its amount; an automatic one never held any.
+    if (to === "FAILED" && refund.attemptId === null) await releaseRefundable(tx, refund.paymentId, refund.amountPaise);
+    const payment = await tx.payment.findUniqueOrThrow({
+      where: { id: refund.paymentId },
+      include: { attempts: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] } },
+    });
+    await tx.paymentEvent.create({
+      data: {
+        id: newId("evt"),
+        paymentId: payment.id,
+        fromStatus: payment.status,
+        toStatus: payment.status,
+        reason: to === "PROCESSED" ? "REFUND_PROCESSED" : "REFUND_FAILED",
+        attemptId: refund.attemptId,
+        refundId,
+        createdAt: now,
+      },
+    });
+    await emitWebhookEvent(tx, {
+      merchantId: refund.merchantId,
+      mode: refund.mode,
+      type: to === "PROCESSED" ? "refund.processed" : "refund.failed",
+      subjectId: refund.id,
+      data: { refund: refundView(refund, payment.orderId), payment: statusView(payment) },
+      at: now,
+    });
+    return true;
+  });
+}
+
+/** The refund job: asks the mode's processor once the refund is still PENDING (at least once per refund). */
+export async function processRefund(db: Db, processors: Record<Mode, PaymentProcessor>, refundId: string) {
+  const refund = await db.refund.findUnique({ where: { id: refundId } });
+  if (!refund || refund.status !== "PENDING") return;
+  const outcome = await processors[refund.mode as Mode].refund({
+    id: refund.id,
+    paymentId: refund.paymentId,
+    attemptId: refund.attemptId,
+    amountPaise: refund.amountPaise,
+    reason: refund.reason,
+  });
+  await applyRefundOutcome(db, refundId, outcome);
+}
+
+/** The job gave up (the processor never answered): the refund fails and frees its amount. */
+export async function giveUpRefund(db: Db, refundId: string) {
+  await applyRefundOutcome(db, refundId, {
+    outcome: "FAILED",
+    failureReason: "The payment processor could not be reached; no money was sent. Create the refund again.",
+  });
+}
+
+/** A payment's refunds, newest first (B11); PAYMENT_NOT_FOUND like the status call. */
+export async function listPaymentRefunds(db: Db, merchantId: string, mode: Mode, paymentId: string) {
+  const payment = await db.payment.findUnique({ where: { id: paymentId }, select: { merchantId: true, mode: true, orderId: true } });
+  if (!payment || payment.merchantId !== merchantId || payment.mode !== mode) throw new AppError("PAYMENT_NOT_FOUND");
+  const rows = await db.refund.findMany({ where: { paymentId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+  return rows.map((r) => refundView(r, payment.orderId));
+}
+
+/** One refund; REFUND_NOT_FOUND alike for an unknown id, another merchant's and the other mode's. */
+export async function getRefund(db: Db, merchantId: string, mode: Mode, refundId: string) {
+  const r = await db.refund.findUnique({ where: { id: refundId }, include: { payment: { select: { orderId: true } } } });
+  if (!r || r.merchantId !== merchantId || r.mode !== mode) throw new AppError("REFUND_NOT_FOUND");
+  return refundView(r, r.payment.orderId);
+}
