@@ -82,6 +82,7 @@ export const createRefundMeta = {
       "DUPLICATE_REFUND_ID",
       "SERVICE_UNAVAILABLE",
     ],
+    fieldCodes: { amount: "INVALID_AMOUNT" },
   },
 } satisfies Meta;
 

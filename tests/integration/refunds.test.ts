@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPrismaClient, type Db } from "@/server/db/client";
+import { request } from "../helpers/http";
+import { cli, createMerchantViaCli, startServer, type MerchantFixture } from "../helpers/server";
+import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
+import { waitFor } from "../helpers/wait";
+
+describe.each(DB_TARGETS)("refunds REST API on %s", (target) => {
+  let env: Started;
+  let m: MerchantFixture;
+  let other: MerchantFixture;
+  let db: Db;
+  let seq = 0;
+  const headers = (x: MerchantFixture = m) => ({ "x-merchant-id": x.merchantId, "x-api-key": x.sandbox.publicKey, "x-secret-key": x.sandbox.secretKey });
+  const post = (path: string, body: unknown, extra: Record<string, string> = {}, who: MerchantFixture = m) =>
+    request(env.server.url, path, { method: "POST", body, headers: { ...headers(who), ...extra } });
+  const get = (path: string, who: MerchantFixture = m) => request(env.server.url, path, { headers: headers(who) });
+  const refund = (paymentId: string, body: unknown, extra: Record<string, string> = {}) => post(`/api/payments/${paymentId}/refunds`, body, extra);
+  const status = async (paymentId: string) => (await get(`/api/payments/${paymentId}/status`)).json.data;
+
+  async function paidPayment(amount: number | string = 500, who: MerchantFixture = m): Promise<string> {
+    const created = await post("/api/checkout", { orderId: `ORDER_rf_${target}_${Date.now()}_${seq++}`, amount }, {}, who);
+    expect(created.status).toBe(200);
+    const paymentId = created.json.data.paymentId as string;
+    const paid = await post(`/api/sandbox/payments/${paymentId}/simulate`, { outcome: "SUCCESS" }, {}, who);
+    expect(paid.status).toBe(200);
+    expect(paid.json.data.payment.status).toBe("SUCCESS");
+    return paymentId;
+  }
+  const processed = (refundId: string, want: "PROCESSED" | "FAILED" = "PROCESSED") =>
+    waitFor(`refund ${refundId} ${want}`, async () => {
+      const r = await get(`/api/refunds/${refundId}`);
+      return r.json.data.status === want ? r.json.data : null;
+    });
+
+  beforeAll(async () => {
+    env = await startFor(target);
+    m = await createMerchantViaCli(env.server.env);
+    other = await createMerchantViaCli(env.server.env, "Other Store");
+    for (const x of [m, other]) expect((await cli(env.server.env, ["whitelist", "add", "--merchant", x.merchantId, "--ip", "127.0.0.1"])).code).toBe(0);
+    db = createPrismaClient(env.server.databaseUrl);
+  });
+  afterAll(async () => {
+    await db?.$disconnect();
+    await env?.server.stop(); // the server restarted by the last test, when it ran
+    await env?.stop();
+  });
+
+  it("refunds in part several times, then the rest by default, and reports it on the payment", async () => {
+    const paymentId = await paidPayment("500.00");
+    const first = await refund(paymentId, { amount: "120.50", reason: "Returned one item", merchantRefundId: `R_${seq++}` });
+    expect(first.status).toBe(200);
+    expect(Object.keys(first.json).sort()).toEqual(["data", "success"]);
+    const r1 = first.json.data;
+    expect(r1).toMatchObject({ paymentId, amount: "120.50", currency: "INR", status: "PENDING", reason: "Returned one item", processedAt: null, failureReason: null });
+    expect(r1.refundId).toMatch(/^rfnd_[A-Za-z0-9]{16}$/);
+    expect(r1.merchantOrderId).toMatch(/^ORDER_rf_/);
+    expect(Object.keys(r1)).toEqual(
+      expect.arrayContaining(["refundId", "paymentId", "merchantOrderId", "merchantRefundId", "amount", "currency", "status", "reason", "createdAt", "processedAt", "failureReason"]),
+    );
+    expect(await status(paymentId)).toMatchObject({ status: "SUCCESS", amountRefunded: "120.50", refundStatus: "PARTIAL" });
+
+    const second = await refund(paymentId, { amount: 79.5 });
+    expect(second.json.data.amount).toBe("79.50");
+    const rest = await refund(paymentId, {});
+    expect(rest.status).toBe(200);
+    expect(rest.json.data.amount).toBe("300.00");
+    expect(await status(paymentId)).toMatchObject({ amountRefunded: "500.00", refundStatus: "FULL" });
+
+    for (const body of [{}, { amount: "0.01" }]) {
+      const none = await refund(paymentId, body);
+      expect(none.status).toBe(400);
+      expect(none.json).toMatchObject({ success: false, error: { code: "REFUND_EXCEEDS_AMOUNT" } });
+    }
+    const done = await processed(r1.refundId);
+    expect(done.processedAt).not.toBeNull();
+    await processed(rest.json.data.refundId);
+
+    const list = await get(`/api/payments/${paymentId}/refunds`);
+    expect(list.status).toBe(200);
+    expect(list.json.data.items.map((r: { refundId: string }) => r.refundId)).toEqual([rest.json.data.refundId, second.json.data.refundId, r1.refundId]);
+    // Each PROCESSED refund is announced once with the refund and the payment's status object.
+    const events = await waitFor("refund.processed events", async () => {
+      const rows = await db.webhookEvent.findMany({ where: { type: "refund.processed", subjectId: { in: [r1.refundId, rest.json.data.refundId] } } });
+      return rows.length === 2 ? rows : null;
+    });
+    const payload = JSON.parse(events.find((e) => e.subjectId === r1.refundId)!.body);
+    expect(payload.data.refund).toMatchObject({ refundId: r1.refundId, status: "PROCESSED", amount: "120.50" });
+    expect(payload.data.payment).toMatchObject({ paymentId, status: "SUCCESS" });
+  });
+
+  it("fails a sandbox refund whose reason says fail_refund, and frees its amount", async () => {
+    const paymentId = await paidPayment(300);
+    const failing = await refund(paymentId, { reason: "test fail_refund please" });
+    expect(failing.json.data.amount).toBe("300.00");
+    const failed = await processed(failing.json.data.refundId, "FAILED");
+    expect(failed.failureReason).toMatch(/fail_refund/);
+    expect(await status(paymentId)).toMatchObject({ amountRefunded: "0.00", refundStatus: "NONE" });
+    await waitFor("refund.failed event", () => db.webhookEvent.findFirst({ where: { type: "refund.failed", subjectId: failing.json.data.refundId } }));
+    const again = await refund(paymentId, { amount: 300 });
+    expect(again.status).toBe(200);
+    await processed(again.json.data.refundId);
+    expect(await status(paymentId)).toMatchObject({ amountRefunded: "300.00", refundStatus: "FULL" });
+  });
+
+  it.each([
+    [{ amount: "abc" }, 400, "INVALID_AMOUNT"],
+    [{ amount: 0 }, 400, "INVALID_AMOUNT"],
+    [{ amount: -5 }, 400, "INVALID_AMOUNT"],
+    [{ amount: "1.001" }, 400, "INVALID_AMOUNT"],
+    [{ amount: true }, 400, "INVALID_AMOUNT"],
+    [{ amount: "500.01" }, 400, "REFUND_EXCEEDS_AMOUNT"],
+    [{ amount: "100000.01" }, 400, "REFUND_EXCEEDS_AMOUNT"],
+    [{ amount: 1e15 }, 400, "INVALID_AMOUNT"],
+    [{ reason: "x".repeat(256) }, 400, "VALIDATION_ERROR"],
+    [{ merchantRefundId: "bad id" }, 400, "VALIDATION_ERROR"],
+    [{ merchantRefundId: "R".repeat(65) }, 400, "VALIDATION_ERROR"],
+  ])("refuses %j with %s %s", async (body, code, errorCode) => {
+    const paymentId = await paidPayment(500);
+    const r = await refund(paymentId, body);
+    expect(r.json.error, JSON.stringify(r.json)).toBeDefined();
+    expect(r.status).toBe(code);
+    expect(r.json).toMatchObject({ success: false, error: { code: errorCode } });
+    expect(r.json.requestId).toBe(r.headers["x-request-id"]);
+    expect(await db.refund.count({ where: { paymentId } })).toBe(0);
+  });
+
+  it("refunds only a SUCCESS payment of this merchant and mode, within 180 days", async () => {
+    const open = await post("/api/checkout", { orderId: `ORDER_rf_open_${target}_${seq++}`, amount: 100 });
+    const notPaid = await refund(open.json.data.paymentId, {});
+    expect(notPaid.status).toBe(409);
+    expect(notPaid.json.error.code).toBe("PAYMENT_NOT_REFUNDABLE");
+
+    const unknown = await refund("pay_1700000000000_nope", {});
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error.code).toBe("PAYMENT_NOT_FOUND");
+    const theirs = await paidPayment(100, other);
+    expect((await refund(theirs, {})).json.error.code).toBe("PAYMENT_NOT_FOUND");
+    expect((await get(`/api/payments/${theirs}/refunds`)).json.error.code).toBe("PAYMENT_NOT_FOUND");
+
+    const old = await paidPayment(100);
+    await db.payment.update({ where: { id: old }, data: { paidAt: new Date(Date.now() - 181 * 86_400_000) } });
+    const tooLate = await refund(old, {});
+    expect(tooLate.status).toBe(409);
+    expect(tooLate.json.error.code).toBe("PAYMENT_NOT_REFUNDABLE");
+
+    const mine = await refund(await paidPayment(100), {});
+    const notYours = await get(`/api/refunds/${mine.json.data.refundId}`, other);
+    expect(notYours.status).toBe(404);
+    expect(notYours.json.error.code).toBe("REFUND_NOT_FOUND");
+    expect((await get("/api/refunds/rfnd_unknown")).json.error.code).toBe("REFUND_NOT_FOUND");
+  });
+
+  it("lets exactly one of 20 parallel full refunds through", async () => {
+    const paymentId = await paidPayment(750);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => refund(paymentId, {})));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(refused.map((a) => `${a.status} ${a.json.error.code}`)).toEqual(Array(19).fill("400 REFUND_EXCEEDS_AMOUNT"));
+    expect(await db.refund.count({ where: { paymentId } })).toBe(1);
+    expect((await db.payment.findUniqueOrThrow({ where: { id: paymentId } })).refundedPaise).toBe(75_000);
+  });
+
+  it("never lets racing partial refunds add up to more than the payment", async () => {
+    const paymentId = await paidPayment(100);
+    const answers = await Promise.all(Array.from({ length: 15 }, () => refund(paymentId, { amount: 30 })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(3);
+    expect(answers.filter((a) => a.status !== 200).every((a) => a.json.error.code === "REFUND_EXCEEDS_AMOUNT")).toBe(true);
+    expect(await status(paymentId)).toMatchObject({ amountRefunded: "90.00", refundStatus: "PARTIAL" });
+  });
+
+  it("returns the same refund for a retried merchantRefundId, also when the retries race, and refuses it for another request", async () => {
+    const paymentId = await paidPayment(400);
+    const id = `RFND_${target}_${seq++}`;
+    const racing = await Promise.all(Array.from({ length: 8 }, () => refund(paymentId, { amount: 100, merchantRefundId: id, reason: "Damaged" })));
+    expect(racing.map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect(new Set(racing.map((r) => r.json.data.refundId)).size).toBe(1);
+    expect(racing[0]!.json.data.merchantRefundId).toBe(id);
+    expect(await db.refund.count({ where: { paymentId } })).toBe(1);
+
+    for (const body of [
+      { amount: 150, merchantRefundId: id, reason: "Damaged" },
+      { amount: 100, merchantRefundId: id },
+      { merchantRefundId: id, reason: "Damaged" },
+    ]) {
+      const r = await refund(paymentId, body);
+      expect(r.status).toBe(409);
+      expect(r.json.error.code).toBe("DUPLICATE_REFUND_ID");
+    }
+    const elsewhere = await refund(await paidPayment(400), { amount: 100, merchantRefundId: id, reason: "Damaged" });
+    expect(elsewhere.status).toBe(409);
+    expect(elsewhere.json.error.code).toBe("DUPLICATE_REFUND_ID");
+    // Another merchant may use the same id.
+    expect((await post(`/api/payments/${await paidPayment(400, other)}/refunds`, { merchantRefundId: id }, {}, other)).status).toBe(200);
+    expect(await status(paymentId)).toMatchObject({ amountRefunded: "100.00" });
+  });
+
+  it("replays a refund by Idempotency-Key and refuses the key with another body", async () => {
+    const paymentId = await paidPayment(200);
+    const key = `idem-refund-${target}-${seq++}`;
+    const a = await refund(paymentId, { amount: 50 }, { "Idempotency-Key": key });
+    const b = await refund(paymentId, { amount: 50 }, { "Idempotency-Key": key });
+    expect(b.status).toBe(200);
+    expect(b.headers["idempotent-replayed"]).toBe("true");
+    expect(b.json.data.refundId).toBe(a.json.data.refundId);
+    const c = await refund(paymentId, { amount: 60 }, { "Idempotency-Key": key });
+    expect(c.status).toBe(422);
+    expect(c.json.error.code).toBe("IDEMPOTENCY_KEY_MISMATCH");
+    expect(await status(paymentId)).toMatchObject({ amountRefunded: "50.00" });
+  });
+
+  it("answers 503 SERVICE_UNAVAILABLE for a live refund until a processor is configured", async () => {
+    const live = await createMerchantViaCli(env.server.env, "Live Store");
+    expect((await cli(env.server.env, ["whitelist", "add", "--merchant", live.merchantId, "--ip", "127.0.0.1"])).code).toBe(0);
+    expect((await cli(env.server.env, ["merchant", "go-live", "--merchant", live.merchantId])).code).toBe(0);
+    const keys = (await cli(env.server.env, ["key", "create", "--merchant", live.merchantId, "--mode", "live", "--json"])).json;
+    const paymentId = await paidPayment(100, live);
+    await db.payment.update({ where: { id: paymentId }, data: { mode: "live" } });
+    const r = await request(env.server.url, `/api/payments/${paymentId}/refunds`, {
+      method: "POST",
+      body: {},
+      headers: { "x-merchant-id": live.merchantId, "x-api-key": keys.publicKey, "x-secret-key": keys.secretKey },
+    });
+    expect(r.status).toBe(503);
+    expect(r.json.error.code).toBe("SERVICE_UNAVAILABLE");
+    expect(await db.refund.count({ where: { paymentId } })).toBe(0);
+  });
+
+  it("processes a refund created while no server runs once one starts (durable queue)", async () => {
+    const paymentId = await paidPayment(250);
+    const pending = await db.refund.count({ where: { status: "PENDING" } });
+    await env.server.stop();
+    // Created straight into the database with its job, as a crash right after the 200 would leave it.
+    process.env.DATA_DIR = env.server.dataDir;
+    const { createRefund } = await import("@/server/services/refunds/refunds");
+    const { sandboxProcessor } = await import("@/server/providers/payments/sandbox");
+    const r = await createRefund(db, sandboxProcessor, { merchantId: m.merchantId, mode: "sandbox" }, paymentId, { amount: 2_500 });
+    expect(await db.refund.count({ where: { status: "PENDING" } })).toBe(pending + 1);
+    env.server = await startServer({ databaseUrl: env.server.databaseUrl, env: { DATA_DIR: env.server.dataDir } });
+    const done = await processed(r.refundId);
+    expect(done.amount).toBe("25.00");
+  });
+});
