@@ -22,6 +22,7 @@ const PUBLIC = new Set([
   "checkout.state",
   "checkout.pay",
   "checkout.cancel",
+  "checkout.abandon",
   "checkout.simulate",
 ]);
 
@@ -76,7 +77,7 @@ describe("who may call each dashboard procedure", () => {
     const anon = dashboardRouter.createCaller(ctx(null));
     for (const name of [...PUBLIC].filter((n) => n.startsWith("checkout."))) {
       await expect(
-        call(anon, name, { paymentId: "pay_1_x", token: "ct1.zz.forged", outcome: "SUCCESS", payment: { method: "UPI", flow: "qr" } }),
+        call(anon, name, { paymentId: "pay_1_x", token: "ct1.zz.forged", outcome: "SUCCESS", then: "retry", payment: { method: "UPI", flow: "qr" } }),
         name,
       ).rejects.toMatchObject({ code: "FORBIDDEN" });
     }

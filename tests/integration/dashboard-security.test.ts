@@ -432,7 +432,15 @@ describe("revocable sessions", () => {
 
 describe("suspended merchant", () => {
   // Public procedures (no session) and the operator area are not the merchant's dashboard.
-  const PUBLIC = new Set(["account.signup", "security.requestPasswordReset", "security.resetPassword", "checkout.pay", "checkout.cancel", "checkout.simulate"]);
+  const PUBLIC = new Set([
+    "account.signup",
+    "security.requestPasswordReset",
+    "security.resetPassword",
+    "checkout.pay",
+    "checkout.cancel",
+    "checkout.abandon",
+    "checkout.simulate",
+  ]);
   const procedures = Object.entries(dashboardRouter._def.procedures) as unknown as [string, { _def: { type: string } }][];
   const merchantMutations = procedures
     .filter(([name, p]) => p._def.type === "mutation" && !name.startsWith("admin.") && !PUBLIC.has(name))
