@@ -160,9 +160,14 @@ describe.each(DB_TARGETS)("payments REST API on %s", (target) => {
         "paymentId",
         "redirectUrl",
         "status",
+        // B11, additive.
+        "amountRefunded",
+        "refundStatus",
       ].sort(),
     );
     expect(r.json.data).toMatchObject({
+      amountRefunded: "0.00",
+      refundStatus: "NONE",
       paymentId: id,
       merchantOrderId: orderId,
       status: "CREATED",
