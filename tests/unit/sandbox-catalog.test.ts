@@ -12,6 +12,7 @@ import {
   SANDBOX_PAN_ROWS,
   SANDBOX_PAYMENT_ROWS,
   SANDBOX_PF_ROWS,
+  SANDBOX_REFUND_ROWS,
   SANDBOX_UAN_ROWS,
   type SandboxRow,
 } from "@/server/providers/sandbox-catalog";
@@ -75,6 +76,13 @@ describe("the documented sandbox test values", () => {
   it.each(SANDBOX_BANK_ROWS)("bank $input → $outcome", (row) => check(row, () => bankOutcome(row.input)));
 
   it.each(SANDBOX_PAYMENT_ROWS)("payment $input → $outcome", (row) => check(row, () => paymentOutcome(row.input)));
+
+  it.each(SANDBOX_REFUND_ROWS)("refund $input → $outcome", (row) =>
+    check(row, async () => {
+      const reason = /`([^`]+)`/.exec(row.input)?.[1] ?? null;
+      return { ...(await sandboxProcessor.refund({ id: "rfnd_x", paymentId: "pay_x", attemptId: null, amountPaise: 100, reason })) };
+    }),
+  );
 
   it("the PAN example is a full name match on the sandbox", async () => {
     const example = panVerifyRequestExample();

@@ -102,6 +102,12 @@ export const SANDBOX_PAYMENT_ROWS: SandboxRow[] = [
   { input: "Card with a Luhn-invalid number", outcome: "refused before any attempt", expect: { error: "VALIDATION_ERROR" } },
 ];
 
+/** Refund fixtures: the processor's answer, keyed on the refund's reason. */
+export const SANDBOX_REFUND_ROWS: SandboxRow[] = [
+  { input: "Any reason, or none", outcome: "`PROCESSED` within seconds (`refund.processed`)", expect: { field: "outcome", value: "PROCESSED" } },
+  { input: "A reason containing `fail_refund`", outcome: "`FAILED` (`refund.failed`); its amount is refundable again", expect: { field: "outcome", value: "FAILED" } },
+];
+
 export const SANDBOX_TABLES: SandboxTable[] = [
   {
     title: "PAN",
@@ -142,6 +148,13 @@ export const SANDBOX_TABLES: SandboxTable[] = [
     intro:
       "Open the `checkoutUrl` of a sandbox payment and pay with these; UPI QR and app payments show a simulator with Success and Failure buttons, and netbanking a mock bank page.",
     rows: SANDBOX_PAYMENT_ROWS,
+  },
+  {
+    title: "Refunds",
+    operations: ["POST /api/payments/{paymentId}/refunds"],
+    intro:
+      "A sandbox refund starts `PENDING` and is settled by the durable job queue; the reason picks the outcome. Drive payments to `SUCCESS` without a browser with `POST /api/sandbox/payments/{paymentId}/simulate`.",
+    rows: SANDBOX_REFUND_ROWS,
   },
 ];
 
