@@ -11,6 +11,7 @@ import { aadhaarLookupHash, OTP_TTL_MS } from "@/server/services/kyc/aadhaar-otp
 import { adjustWalletByOperator } from "@/server/services/wallet/operator";
 import { startPostgres } from "../tests/helpers/postgres";
 import { benchBatch, type BatchBench } from "./bench/batch";
+import { benchRefunds } from "./bench/refunds";
 
 /**
  * `npm run bench`: the production server against a plain node:http baseline, in the same run.
@@ -154,6 +155,7 @@ async function benchParakh(db: BenchDb, baseline: Result) {
   }).then((r) => r.json() as Promise<{ data: { paymentId: string } }>);
   const status = await load(`GET /api/payments/:id/status (${db})`, { url: `${base}/api/payments/${one.data.paymentId}/status`, headers: merchantHeaders });
   const firstByte = pagesBuilt ? await timeFirstByte(`${base}/checkout/${one.data.paymentId}`) : null;
+  const refunds = await benchRefunds(base, databaseUrl, merchantHeaders, load, db);
   await server.stop();
   const client = createPrismaClient(databaseUrl);
   const audited = await client.auditLog.count({ where: { path: "/v1/identity/pan/verify" } });
@@ -165,6 +167,7 @@ async function benchParakh(db: BenchDb, baseline: Result) {
     { ...result, ratio: ratio(result), peakRssMb: server.peakRssMb(), audited, pagesBuilt, batch },
     { ...checkout, ratio: ratio(checkout), peakRssMb: server.peakRssMb() },
     { ...status, ratio: ratio(status), peakRssMb: server.peakRssMb(), firstByte },
+    { ...refunds, ratio: ratio(refunds), peakRssMb: server.peakRssMb() },
     ...kyc.map((k) => ({
       ...k,
       ratio: ratio(k),
@@ -321,6 +324,9 @@ async function main() {
         `for the length of a batch run beside them ${batch.singleDuringBatch.requestsPerSec} req/s p50 ${batch.singleDuringBatch.p50} ms p99 ${batch.singleDuringBatch.p99} ms (${batch.singleDuringBatch.errors} errors); that batch took ${batch.batchDuringLoadMs} ms`,
     );
   }
+  for (const r of rows)
+    if (r.refunds !== undefined)
+      lines.push("", `${r.name}: ${r.refunds} refunds created; every payment's refunded total equals its refunds: ${r.consistent ? "yes" : "NO"}`);
   for (const r of rows)
     if (r.firstByte)
       lines.push(

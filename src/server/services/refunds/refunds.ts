@@ -88,7 +88,8 @@ async function insertRefund(tx: DbTx, refund: Omit<RefundRow, "updatedAt" | "pro
       createdAt: refund.createdAt,
     },
   });
-  await enqueueJob(tx, { type: REFUND_JOB, payload: { refundId: refund.id }, runAt: refund.createdAt, uniqueKey: `refund:${refund.id}` });
+  // A new refund id: no dedupe key needed (a plain insert, not an upsert).
+  await enqueueJob(tx, { type: REFUND_JOB, payload: { refundId: refund.id }, runAt: refund.createdAt });
   return row;
 }
 
