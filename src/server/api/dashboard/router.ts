@@ -7,6 +7,7 @@ import { kycRouter } from "@/server/api/dashboard/kyc";
 import { logsRouter } from "@/server/api/dashboard/logs";
 import { overviewRouter } from "@/server/api/dashboard/overview";
 import { paymentsRouter } from "@/server/api/dashboard/payments";
+import { refundsRouter } from "@/server/api/dashboard/refunds";
 import { securityRouter } from "@/server/api/dashboard/security";
 import { verificationsRouter } from "@/server/api/dashboard/verifications";
 import { walletRouter } from "@/server/api/dashboard/wallet";
@@ -27,6 +28,7 @@ export const dashboardRouter = router({
   admin: adminRouter,
   checkout: checkoutRouter,
   payments: paymentsRouter,
+  refunds: refundsRouter,
   webhooks: webhooksRouter,
   wallet: walletRouter,
   kyc: kycRouter,

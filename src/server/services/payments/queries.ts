@@ -5,10 +5,11 @@ import type { Db } from "@/server/db/client";
 import { CSV_BOM, csvLine } from "@/server/lib/csv";
 import { istDayRange } from "@/server/lib/ist";
 import { afterCursor, encodeCursor, newestFirst, toPage } from "@/server/lib/pagination";
-import { checkoutUrlFor, findMerchantPayment } from "@/server/services/payments/payments";
+import { checkoutUrlFor, findMerchantPayment, refundStatusOf } from "@/server/services/payments/payments";
 import { isFinal } from "@/server/services/payments/state-machine";
 import { deliveriesBySubject } from "@/server/services/webhooks/deliveries";
 import { isoOrNull } from "@/server/lib/dates";
+import { refundSummary, refundsOfPayment } from "@/server/services/refunds/dashboard";
 
 /** The list's filters as a where (always inside the merchant + mode scope). */
 function paymentFilterWhere(f: PaymentFilters) {
@@ -29,6 +30,7 @@ const listColumns = {
   customerEmail: true,
   createdAt: true,
   paidAt: true,
+  refundedPaise: true,
 } as const;
 
 /** The mode's payments, newest first; filters by status, order id and IST dates. */
@@ -52,14 +54,25 @@ export async function listPayments(db: Db, merchantId: string, mode: Mode, input
       customerEmail: p.customerEmail,
       createdAt: p.createdAt.toISOString(),
       paidAt: isoOrNull(p.paidAt),
+      refundStatus: refundStatusOf(p),
     })),
     nextCursor,
   };
 }
 
-/** One payment with its attempts, its timeline and every webhook delivery of its events. */
+/** What a timeline row of a refund shows of it (a refund is never deleted, so it is there). */
+function timelineRefund(r: { amountPaise: number; amount: string; automatic: boolean } | undefined) {
+  return r ? { amountPaise: r.amountPaise, amount: r.amount, automatic: r.automatic } : null;
+}
+
+/**
+ * One payment with its attempts, its refunds, its timeline (status changes and refund rows, each
+ * refund row with its refund) and every webhook delivery of its events and its refunds' events.
+ */
 export async function getPaymentDetail(db: Db, merchantId: string, mode: Mode, paymentId: string) {
   const p = await findMerchantPayment(db, merchantId, mode, paymentId);
+  const refunds = await refundsOfPayment(db, p.id, p.orderId);
+  const refundById = new Map(refunds.map((r) => [r.refundId, r]));
   return {
     payment: {
       id: p.id,
@@ -81,6 +94,7 @@ export async function getPaymentDetail(db: Db, merchantId: string, mode: Mode, p
       expiresAt: p.expiresAt.toISOString(),
       paidAt: isoOrNull(p.paidAt),
       updatedAt: p.updatedAt.toISOString(),
+      ...refundSummary(p),
     },
     attempts: p.attempts.map((a) => ({
       id: a.id,
@@ -102,9 +116,12 @@ export async function getPaymentDetail(db: Db, merchantId: string, mode: Mode, p
       toStatus: e.toStatus,
       reason: e.reason,
       attemptId: e.attemptId,
+      refundId: e.refundId,
+      refund: e.refundId ? timelineRefund(refundById.get(e.refundId)) : null,
       createdAt: e.createdAt.toISOString(),
     })),
-    webhooks: await deliveriesBySubject(db, merchantId, mode, p.id),
+    refunds,
+    webhooks: await deliveriesBySubject(db, merchantId, mode, [p.id, ...refunds.map((r) => r.refundId)]),
   };
 }
 

@@ -67,10 +67,10 @@ export function deliveryView(d: DeliveryRow) {
   };
 }
 
-/** The deliveries of a merchant's events with the given subject (a payment), oldest first, by event. */
-export async function deliveriesBySubject(db: Db, merchantId: string, mode: Mode, subjectId: string) {
+/** The deliveries of a merchant's events about the given subjects (a payment and its refunds), oldest first, by event. */
+export async function deliveriesBySubject(db: Db, merchantId: string, mode: Mode, subjectId: string | string[]) {
   const events = await db.webhookEvent.findMany({
-    where: { subjectId, merchantId, mode },
+    where: { subjectId: typeof subjectId === "string" ? subjectId : { in: subjectId }, merchantId, mode },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     include: { deliveries: { orderBy: [{ createdAt: "asc" }, { id: "asc" }], include: deliveryInclude } },
   });
