@@ -1,12 +1,11 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { redirectSignature } from "../src/server/services/payments/signature";
 import http from "node:http";
 import { verifyWebhookSignature } from "../src/server/services/webhooks/signing";
+import { heading, openCheckout, payByCard } from "./helpers/checkout";
 import { addWebhookEndpoint, paymentStatus, runExpiryJobNow, setPaymentExpiry } from "./helpers/db";
 import { createCheckout, demoCredentials, merchantHeaders, uniqueOrderId } from "./helpers/merchant";
 import { startRedirectReceiver } from "./helpers/redirect-receiver";
-
-const TITLE = "Pay ₹499.00 to Demo Store";
 
 /** The merchant's webhook endpoint on loopback, recording raw bodies and headers. */
 function startWebhookReceiver(): Promise<{ url: string; received: { headers: http.IncomingHttpHeaders; body: string }[]; close: () => void }> {
@@ -26,28 +25,6 @@ function startWebhookReceiver(): Promise<{ url: string; received: { headers: htt
     ),
   );
 }
-
-/** A card expiry a few years ahead, as typed: "12 / 29". */
-const FUTURE_EXPIRY = `12${String((new Date().getFullYear() + 3) % 100).padStart(2, "0")}`;
-
-async function openCheckout(page: Page, paymentId: string) {
-  const res = await page.goto(`/checkout/${paymentId}`);
-  expect(res?.status()).toBe(200);
-  await expect(page).toHaveTitle(TITLE);
-  // A click on the server-rendered page before React hydrates it does nothing; on a loaded machine
-  // that gap reached a test's click once. Wait until the scripts have loaded and run.
-  await page.waitForLoadState("networkidle");
-}
-
-async function payByCard(page: Page, number: string) {
-  await page.getByRole("tab", { name: /Card/ }).click();
-  await page.getByLabel("Card number").fill(number);
-  await page.getByLabel("Expiry (MM / YY)").fill(FUTURE_EXPIRY);
-  await page.getByLabel("CVV").fill("123");
-  await page.getByRole("button", { name: "Pay ₹499.00" }).click();
-}
-
-const heading = (page: Page, name: string | RegExp) => page.getByRole("heading", { level: 1, name });
 
 test.describe("hosted checkout", () => {
   test("shows the merchant, amount, order and a live countdown", async ({ page, request }) => {

@@ -23,11 +23,20 @@ const METHODS: { id: Method; label: string; hint: string }[] = [
 ];
 
 const POLL_MS = 2000;
+// After the customer left an attempt, a late success may still pay the payment (B11); look now and then.
+const LATE_POLL_MS = 5000;
 const WARN_BELOW_MS = 2 * 60 * 1000;
 
 function isOpen(s: CheckoutState) {
   return s.status === "CREATED" || s.status === "FAILED";
 }
+
+/** The customer stopped waiting for the latest attempt ("Use another method"): not a failure to report. */
+function leftLastAttempt(s: CheckoutState) {
+  return s.status === "FAILED" && s.attempt?.status === "ABANDONED";
+}
+
+const LEFT_ATTEMPT_NOTE = "We stopped waiting for that payment. If it still goes through, you won’t be charged twice.";
 
 function viewFor(s: CheckoutState, now: number, dismissedAttempt: string | null): View {
   if (s.status === "SUCCESS") return "success";
@@ -36,7 +45,7 @@ function viewFor(s: CheckoutState, now: number, dismissedAttempt: string | null)
   if (s.status === "PENDING") return "pending";
   // Past expiresAt nobody can pay any more, even before the sweeper has marked it EXPIRED.
   if (Date.parse(s.expiresAt) <= now) return "expired";
-  if (s.status === "FAILED" && s.attempt && s.attempt.id !== dismissedAttempt) return "failed";
+  if (s.status === "FAILED" && s.attempt && s.attempt.id !== dismissedAttempt && !leftLastAttempt(s)) return "failed";
   return "choose";
 }
 
@@ -84,7 +93,8 @@ export function CheckoutApp(props: CheckoutAppProps) {
         const s = q.state.data;
         if (!s || isForbidden(q.state.error)) return false;
         // PENDING: waiting for the result. Open but past expiry: waiting for the sweeper's EXPIRED (and its redirect).
-        return s.status === "PENDING" || (isOpen(s) && Date.parse(s.expiresAt) <= Date.now()) ? POLL_MS : false;
+        if (s.status === "PENDING" || (isOpen(s) && Date.parse(s.expiresAt) <= Date.now())) return POLL_MS;
+        return leftLastAttempt(s) ? LATE_POLL_MS : false;
       },
     }),
   );
@@ -94,19 +104,31 @@ export function CheckoutApp(props: CheckoutAppProps) {
   const pay = useMutation(trpc.checkout.pay.mutationOptions());
   const simulate = useMutation(trpc.checkout.simulate.mutationOptions());
   const cancel = useMutation(trpc.checkout.cancel.mutationOptions());
-  const busy = pay.isPending || simulate.isPending || cancel.isPending;
+  const abandon = useMutation(trpc.checkout.abandon.mutationOptions());
+  const busy = pay.isPending || simulate.isPending || cancel.isPending || abandon.isPending;
 
   const [method, setMethod] = useState<Method>(() => (props.initialState.attempt?.method as Method | undefined) ?? "UPI");
   const [dismissedAttempt, setDismissedAttempt] = useState<string | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [cancelError, setCancelError] = useState<string | null>(null);
   const [simulateError, setSimulateError] = useState<string | null>(null);
+  const [leaveError, setLeaveError] = useState<string | null>(null);
 
   const view = viewFor(state, now, dismissedAttempt);
+
+  // An error about leaving one attempt means nothing once another one is showing.
+  const attemptId = state.attempt?.id;
+  useEffect(() => setLeaveError(null), [attemptId, state.status]);
+  // A confirmation left open while the payment ended (paid, expired) would ask about nothing.
+  useEffect(() => {
+    if (state.isFinal) setConfirmCancel(false);
+  }, [state.isFinal]);
   const msLeft = Date.parse(state.expiresAt) - now;
 
   /** Runs one action; its answer is the new state. Errors go back to the form that asked. */
   async function act(run: () => Promise<CheckoutState>): Promise<ActionResult> {
+    // A poll already on its way may carry the state from before this action; it must not land after it.
+    await queryClient.cancelQueries({ queryKey: trpc.checkout.state.queryKey(input) });
     try {
       const next = await run();
       queryClient.setQueryData(trpc.checkout.state.queryKey(input), next);
@@ -133,9 +155,42 @@ export function CheckoutApp(props: CheckoutAppProps) {
     if (!res.ok) setSimulateError(res.message);
   }
 
+  /** The state as the server has it now, after an action was refused because the payment moved on. */
+  async function freshState(): Promise<CheckoutState> {
+    const r = await stateQuery.refetch();
+    return r.data ?? state;
+  }
+
+  /** "Use another method": stop waiting for the pending attempt and show the method choice again. */
+  async function useAnotherMethod() {
+    setLeaveError(null);
+    const res = await act(() => abandon.mutateAsync({ ...input, then: "retry" }));
+    if (res.ok) return;
+    if (res.appCode === "CONFLICT") {
+      // The attempt ended meanwhile. Paid: the success screen shows. Failed: the customer asked for another method anyway.
+      const now = await freshState();
+      if (now.status !== "PENDING") {
+        if (now.status === "FAILED") setDismissedAttempt(now.attempt?.id ?? null);
+        return;
+      }
+    }
+    setLeaveError(res.message);
+  }
+
   async function cancelPayment() {
     setCancelError(null);
-    const res = await act(() => cancel.mutateAsync(input));
+    let res: ActionResult;
+    if (state.status === "PENDING") {
+      res = await act(() => abandon.mutateAsync({ ...input, then: "cancel" }));
+      // The attempt ended meanwhile: if it failed, the payment can still be cancelled as asked; if it paid, the receipt shows.
+      if (!res.ok && res.appCode === "CONFLICT") {
+        const now = await freshState();
+        if (isOpen(now)) res = await act(() => cancel.mutateAsync(input));
+        else if (now.status !== "PENDING") res = { ok: true, state: now };
+      }
+    } else {
+      res = await act(() => cancel.mutateAsync(input));
+    }
     if (res.ok) setConfirmCancel(false);
     else setCancelError(res.message);
   }
@@ -159,7 +214,7 @@ export function CheckoutApp(props: CheckoutAppProps) {
   const announcement = linkInvalid
     ? "This payment link can't be used."
     : {
-        choose: msLeft > 0 && msLeft < WARN_BELOW_MS ? "Less than 2 minutes left to pay." : "",
+        choose: leftLastAttempt(state) ? LEFT_ATTEMPT_NOTE : msLeft > 0 && msLeft < WARN_BELOW_MS ? "Less than 2 minutes left to pay." : "",
         pending: state.attempt?.method === "UPI" ? "Waiting for you to approve the payment in your UPI app." : "Waiting for the bank to confirm the payment.",
         failed: `Payment failed. ${state.attempt?.errorMessage ?? ""}`,
         success: `Payment of ${amountLabel} successful.`,
@@ -240,6 +295,13 @@ export function CheckoutApp(props: CheckoutAppProps) {
             simulating={simulate.isPending ? (simulate.variables?.outcome ?? null) : null}
             simulateError={simulateError}
             onSimulate={runSimulation}
+            leaving={abandon.isPending ? (abandon.variables?.then ?? null) : null}
+            leaveError={leaveError}
+            onUseAnotherMethod={useAnotherMethod}
+            onCancel={() => {
+              setCancelError(null);
+              setConfirmCancel(true);
+            }}
             headingRef={headingRef}
           />
         ) : view === "failed" ? (
@@ -255,6 +317,10 @@ export function CheckoutApp(props: CheckoutAppProps) {
           />
         ) : (
           <>
+            {/* Not a live region of its own: the page's status line already announces it. */}
+            {leftLastAttempt(state) && (
+              <p className="mb-4 rounded-md border border-brand-100 bg-brand-50 px-4 py-3 text-sm text-brand-700">{LEFT_ATTEMPT_NOTE}</p>
+            )}
             <h1 ref={headingRef} tabIndex={-1} style={{ outline: "none" }} className="text-sm font-medium text-slate-700">
               Choose how to pay
             </h1>
@@ -280,7 +346,10 @@ export function CheckoutApp(props: CheckoutAppProps) {
 
       <Dialog open={confirmCancel} onClose={() => setConfirmCancel(false)} title="Cancel this payment?">
         <p className="text-sm text-slate-600">
-          You won&apos;t be able to pay with this link afterwards, and {merchant.name} will be told you cancelled. Nothing has been charged.
+          You won&apos;t be able to pay with this link afterwards, and {merchant.name} will be told you cancelled.{" "}
+          {view === "pending"
+            ? "We'll stop waiting for the payment you started; if it still goes through, the money comes back to you automatically."
+            : "Nothing has been charged."}
         </p>
         {cancelError && (
           <div className="mt-3">
@@ -288,10 +357,16 @@ export function CheckoutApp(props: CheckoutAppProps) {
           </div>
         )}
         <div className="mt-5 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <Button type="button" variant="secondary" onClick={() => setConfirmCancel(false)} disabled={cancel.isPending}>
-            Keep paying
+          <Button type="button" variant="secondary" onClick={() => setConfirmCancel(false)} disabled={cancel.isPending || abandon.isPending}>
+            {view === "pending" ? "Keep waiting" : "Keep paying"}
           </Button>
-          <Button type="button" variant="danger" onClick={cancelPayment} loading={cancel.isPending}>
+          <Button
+            type="button"
+            variant="danger"
+            onClick={cancelPayment}
+            loading={cancel.isPending || (abandon.variables?.then === "cancel" && abandon.isPending)}
+            disabled={busy}
+          >
             Cancel payment
           </Button>
         </div>

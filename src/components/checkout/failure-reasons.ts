@@ -9,7 +9,8 @@ const FAILURE_WORDS: Record<string, (method: Method) => string> = {
   PAYMENT_DECLINED: (method) =>
     method === "UPI" ? "The payment was declined in your UPI app." : method === "NETBANKING" ? "Your bank declined the payment." : "The payment was declined.",
   ATTEMPT_TIMEOUT: () => "Your bank didn’t confirm the payment in time, so this attempt was stopped.",
-  ATTEMPT_ABANDONED: () => "This payment attempt wasn’t finished.",
+  // The customer chose "Use another method" or "Cancel payment" while it was waiting; nothing went wrong.
+  ATTEMPT_ABANDONED: () => "You stopped this payment attempt before it finished.",
 };
 
 export const FAILURE_FALLBACK = "The payment didn’t go through.";

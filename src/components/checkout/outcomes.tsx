@@ -32,6 +32,10 @@ export function PendingView({
   simulating,
   simulateError,
   onSimulate,
+  leaving,
+  leaveError,
+  onUseAnotherMethod,
+  onCancel,
   headingRef,
 }: {
   state: CheckoutState;
@@ -44,6 +48,11 @@ export function PendingView({
   simulating: "SUCCESS" | "FAILED" | null;
   simulateError: string | null;
   onSimulate: (outcome: "SUCCESS" | "FAILED") => void;
+  /** Which way out is being taken right now ("Use another method" or "Cancel payment"), if any. */
+  leaving: "retry" | "cancel" | null;
+  leaveError: string | null;
+  onUseAnotherMethod: () => void;
+  onCancel: () => void;
   headingRef: HeadingRef;
 }) {
   const a = state.attempt;
@@ -106,6 +115,35 @@ export function PendingView({
       )}
 
       <p className="mt-5 text-xs text-slate-500">This page updates by itself; keep it open.</p>
+
+      {/* A way out, so nobody has to wait out an approval that isn't coming (B11). */}
+      <div className="mt-6 border-t border-slate-100 pt-5">
+        {leaveError && (
+          <div className="mb-4 text-left">
+            <Notice tone="error">{leaveError}</Notice>
+          </div>
+        )}
+        <div className="flex flex-col items-center gap-1">
+          <Button
+            type="button"
+            variant="secondary"
+            className="w-full max-w-xs py-2.5"
+            onClick={onUseAnotherMethod}
+            loading={leaving === "retry"}
+            disabled={busy}
+          >
+            Use another method
+          </Button>
+          <button
+            type="button"
+            onClick={onCancel}
+            disabled={busy}
+            className="rounded px-3 py-2.5 text-sm text-slate-500 underline-offset-2 hover:text-slate-700 hover:underline disabled:opacity-50"
+          >
+            Cancel payment
+          </button>
+        </div>
+      </div>
 
       {showSimulator && (
         <div className="mt-6 rounded-lg border border-dashed border-amber-300 bg-amber-50 p-4 text-left">
