@@ -23,8 +23,10 @@ const METHODS: { id: Method; label: string; hint: string }[] = [
 ];
 
 const POLL_MS = 2000;
-// After the customer left an attempt, a late success may still pay the payment (B11); look now and then.
+// After the customer left an attempt, a late success may still pay the payment (B11); look now and
+// then, for as long as an attempt may stay pending (coming back to the tab looks again after that).
 const LATE_POLL_MS = 5000;
+const LATE_POLL_FOR_MS = 15 * 60 * 1000;
 const WARN_BELOW_MS = 2 * 60 * 1000;
 
 function isOpen(s: CheckoutState) {
@@ -79,6 +81,8 @@ export function CheckoutApp(props: CheckoutAppProps) {
   const router = useRouter();
   const input = useMemo(() => ({ paymentId, token }), [paymentId, token]);
   const now = useServerClock(props.renderedAt);
+  // When this page first saw each left attempt (attempt id → ms).
+  const leftSeenAt = useRef<Record<string, number>>({});
 
   const stateQuery = useQuery(
     trpc.checkout.state.queryOptions(input, {
@@ -94,7 +98,9 @@ export function CheckoutApp(props: CheckoutAppProps) {
         if (!s || isForbidden(q.state.error)) return false;
         // PENDING: waiting for the result. Open but past expiry: waiting for the sweeper's EXPIRED (and its redirect).
         if (s.status === "PENDING" || (isOpen(s) && Date.parse(s.expiresAt) <= Date.now())) return POLL_MS;
-        return leftLastAttempt(s) ? LATE_POLL_MS : false;
+        if (!leftLastAttempt(s)) return false;
+        const since = (leftSeenAt.current[s.attempt!.id] ??= Date.now());
+        return Date.now() - since < LATE_POLL_FOR_MS ? LATE_POLL_MS : false;
       },
     }),
   );
