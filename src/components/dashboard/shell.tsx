@@ -10,6 +10,7 @@ import { useMode } from "@/components/dashboard/mode";
 const NAV = [
   { href: "/dashboard", label: "Overview" },
   { href: "/dashboard/payments", label: "Payments" },
+  { href: "/dashboard/refunds", label: "Refunds" },
   { href: "/dashboard/verifications", label: "Verifications" },
   { href: "/dashboard/batches", label: "Batches" },
   { href: "/dashboard/kyc", label: "KYC" },

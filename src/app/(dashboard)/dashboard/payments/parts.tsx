@@ -41,6 +41,12 @@ const REASON_LABELS: Record<string, string> = {
   EXPIRED: "Expired before it was paid",
   CANCELLED_BY_CUSTOMER: "Cancelled by the customer",
   ATTEMPT_TIMEOUT: "No result from the payment network within 15 minutes",
+  ATTEMPT_ABANDONED: "Customer left the pending attempt (chose another method or cancelled)",
+  LATE_ATTEMPT_SUCCEEDED: "Payment succeeded: an earlier attempt reported success late",
+  REFUND_CREATED: "Refund created",
+  REFUND_PROCESSED: "Refund processed",
+  REFUND_FAILED: "Refund failed",
+  AUTO_REFUND_LATE_ATTEMPT: "Automatic refund of a late attempt",
 };
 
 /** Timeline reasons are our codes, or an attempt's error code when it failed. */

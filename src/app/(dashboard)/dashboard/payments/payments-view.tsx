@@ -19,6 +19,7 @@ import {
 } from "@/lib/schemas/payments";
 import { useTRPC } from "@/lib/trpc/client";
 import { CopyIconButton, SelectField, formatIst } from "../logs/parts";
+import { RefundSummaryBadge } from "../refunds/parts";
 import { PaymentStatusBadge, methodLabel } from "./parts";
 
 const STATUS_OPTIONS = [{ value: "", label: "Any status" }, ...PAYMENT_STATUSES.map((s) => ({ value: s, label: PAYMENT_STATUS_LABELS[s] }))];
@@ -77,6 +78,7 @@ type PaymentItem = {
   method: string | null;
   customerName: string | null;
   createdAt: string;
+  refundStatus: string;
 };
 
 const detailHref = (p: PaymentItem) => `/dashboard/payments/${encodeURIComponent(p.id)}`;
@@ -120,7 +122,10 @@ function PaymentsTable({ items }: { items: PaymentItem[] }) {
           </Td>
           <Td className="text-right font-medium tabular-nums text-slate-900">{formatRupees(p.amountPaise)}</Td>
           <Td>
-            <PaymentStatusBadge status={p.status} />
+            <span className="inline-flex items-center gap-1.5">
+              <PaymentStatusBadge status={p.status} />
+              <RefundSummaryBadge refundStatus={p.refundStatus} />
+            </span>
           </Td>
           <Td>{methodLabel(p.method)}</Td>
           <Td>
@@ -146,7 +151,10 @@ function PaymentsList({ items }: { items: PaymentItem[] }) {
           <Link href={detailHref(p)} className="block px-4 py-3 hover:bg-slate-50 sm:px-0">
             <div className="flex items-center justify-between gap-3">
               <span className="font-medium tabular-nums text-slate-900">{formatRupees(p.amountPaise)}</span>
-              <PaymentStatusBadge status={p.status} />
+              <span className="inline-flex items-center gap-1.5">
+                <PaymentStatusBadge status={p.status} />
+                <RefundSummaryBadge refundStatus={p.refundStatus} />
+              </span>
             </div>
             <div className="mt-1 truncate font-mono text-xs text-slate-800">{p.orderId}</div>
             <div className="mt-0.5 flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-slate-500">

@@ -1,0 +1,149 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { Button, Dialog, Field, Notice, useToast } from "@/components/ui";
+import { useMode } from "@/components/dashboard/mode";
+import { fieldErrors } from "@/components/dashboard/list-page";
+import { formatPaise, formatRupees, parseAmountToPaise } from "@/lib/money";
+import { REFUND_REASON_MAX, refundCreateInput } from "@/lib/schemas/refunds";
+import { errorInfo, useTRPC } from "@/lib/trpc/client";
+
+export interface RefundTarget {
+  id: string;
+  orderId: string;
+  amountPaise: number;
+  refundablePaise: number;
+}
+
+type Step = { kind: "form" } | { kind: "confirm"; amountPaise: number; reason: string };
+
+/**
+ * Amount and reason, then "Refund ₹X to the customer?", then the call. The amount asked is the one
+ * confirmed: if someone else refunds meanwhile the server refuses rather than refund another sum.
+ */
+function RefundForm({ payment, onDone, onChanged }: { payment: RefundTarget; onDone: () => void; onChanged: () => unknown }) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const { mode } = useMode();
+  const create = useMutation(trpc.refunds.create.mutationOptions());
+  const [amount, setAmount] = useState(formatPaise(payment.refundablePaise));
+  const [reason, setReason] = useState("");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [step, setStep] = useState<Step>({ kind: "form" });
+  const max = payment.refundablePaise;
+
+  function review(e: React.FormEvent) {
+    e.preventDefault();
+    setFormError(null);
+    const parsed = refundCreateInput.safeParse({ paymentId: payment.id, amount, reason });
+    if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
+    const paise = parseAmountToPaise(parsed.data.amount)!;
+    if (paise > max) return setErrors({ amount: `At most ${formatRupees(max)} can still be refunded.` });
+    setErrors({});
+    setStep({ kind: "confirm", amountPaise: paise, reason: parsed.data.reason ?? "" });
+  }
+
+  async function confirm(amountPaise: number, why: string) {
+    setFormError(null);
+    try {
+      const r = await create.mutateAsync({ mode, paymentId: payment.id, amount: formatPaise(amountPaise), reason: why || undefined });
+      toast("success", `Refund of ${formatRupees(amountPaise)} created (${r.refundId}). It shows as processed once the bank confirms.`);
+      void onChanged();
+      onDone();
+    } catch (err) {
+      const info = errorInfo(err);
+      // The refundable amount may have changed (another refund meanwhile): show it fresh.
+      void onChanged();
+      if (info.fieldErrors.amount || info.fieldErrors.reason) {
+        setErrors({ amount: info.fieldErrors.amount ?? "", reason: info.fieldErrors.reason ?? "" });
+        setStep({ kind: "form" });
+      } else setFormError(info.message);
+    }
+  }
+
+  if (step.kind === "confirm") {
+    const all = step.amountPaise === payment.amountPaise;
+    return (
+      <div className="space-y-4">
+        {formError && <Notice tone="error">{formError}</Notice>}
+        <p className="text-base font-medium text-slate-900">Refund {formatRupees(step.amountPaise)} to the customer?</p>
+        <dl className="space-y-1.5 rounded-md bg-slate-50 px-4 py-3 text-sm">
+          <div className="flex justify-between gap-4">
+            <dt className="text-slate-500">Order</dt>
+            <dd className="break-all font-mono text-xs text-slate-900">{payment.orderId}</dd>
+          </div>
+          <div className="flex justify-between gap-4">
+            <dt className="text-slate-500">Refund</dt>
+            <dd className="tabular-nums text-slate-900">
+              {formatRupees(step.amountPaise)} {all ? "(full)" : `of ${formatRupees(payment.amountPaise)}`}
+            </dd>
+          </div>
+          <div className="flex justify-between gap-4">
+            <dt className="text-slate-500">Reason</dt>
+            <dd className="min-w-0 break-words text-right text-slate-900">{step.reason || <span className="text-slate-400">—</span>}</dd>
+          </div>
+        </dl>
+        <p className="text-sm text-slate-600">
+          The money goes back to the customer&apos;s original payment method. A refund cannot be cancelled once created.
+          {mode === "sandbox" && " In sandbox it is processed within seconds (a reason containing fail_refund makes it fail)."}
+        </p>
+        <div className="flex justify-end gap-2">
+          <Button variant="secondary" onClick={() => setStep({ kind: "form" })} disabled={create.isPending}>
+            Back
+          </Button>
+          <Button onClick={() => void confirm(step.amountPaise, step.reason)} loading={create.isPending}>
+            Refund {formatRupees(step.amountPaise)}
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <form onSubmit={review} noValidate className="space-y-4">
+      <Field
+        label="Amount (₹)"
+        name="amount"
+        inputMode="decimal"
+        autoComplete="off"
+        value={amount}
+        onChange={(e) => {
+          setAmount(e.target.value);
+          if (errors.amount) setErrors(({ amount: _, ...rest }) => rest);
+        }}
+        error={errors.amount || undefined}
+        hint={`Up to ${formatRupees(max)} can be refunded${max < payment.amountPaise ? ` (of ${formatRupees(payment.amountPaise)} paid)` : ""}.`}
+        autoFocus
+      />
+      <Field
+        label="Reason (optional)"
+        name="reason"
+        placeholder="e.g. Customer returned the item"
+        maxLength={REFUND_REASON_MAX}
+        value={reason}
+        onChange={(e) => {
+          setReason(e.target.value);
+          if (errors.reason) setErrors(({ reason: _, ...rest }) => rest);
+        }}
+        error={errors.reason || undefined}
+        hint={`Shown here and sent in the refund webhooks. ${reason.length}/${REFUND_REASON_MAX}`}
+      />
+      <div className="flex justify-end gap-2">
+        <Button type="button" variant="secondary" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button type="submit">Review refund</Button>
+      </div>
+    </form>
+  );
+}
+
+export function RefundDialog({ open, payment, onClose, onChanged }: { open: boolean; payment: RefundTarget; onClose: () => void; onChanged: () => unknown }) {
+  return (
+    <Dialog open={open} onClose={onClose} title="Refund payment">
+      <RefundForm payment={payment} onDone={onClose} onChanged={onChanged} />
+    </Dialog>
+  );
+}
