@@ -43,6 +43,7 @@ describe.each(DB_TARGETS)("abandoned attempts, late results and the simulation A
     expect(succeeded.length).toBe((p.status === "SUCCESS" ? 1 : 0) + autoRefunded.length);
     expect(autoRefunded.every((r) => succeeded.includes(r.attemptId!) && r.amountPaise === p.amountPaise && r.reason === "AUTO_REFUND_LATE_ATTEMPT")).toBe(true);
     expect(new Set(autoRefunded.map((r) => r.attemptId)).size).toBe(autoRefunded.length);
+    expect(autoRefunded.every((r) => r.status !== "FAILED")).toBe(true);
     const merchantRefunds = p.refunds.filter((r) => r.attemptId === null && r.status !== "FAILED");
     expect(p.refundedPaise).toBe(merchantRefunds.reduce((sum, r) => sum + r.amountPaise, 0));
     return { payment: p, autoRefunded };
@@ -174,6 +175,14 @@ describe.each(DB_TARGETS)("abandoned attempts, late results and the simulation A
     const done = await simulate(pending, { outcome: "FAILED", attemptId });
     expect(done.json.data.payment.status).toBe("FAILED");
     expect(done.json.data.payment.attempts[0]).toMatchObject({ status: "FAILED", errorCode: "PAYMENT_DECLINED" });
+  });
+
+  it("caps a payment at 25 attempts", async () => {
+    const paymentId = await newPayment();
+    for (let i = 0; i < 25; i++) expect((await simulate(paymentId, { outcome: "FAILED" })).status).toBe(200);
+    const over = await simulate(paymentId, { outcome: "SUCCESS" });
+    expect(over.status).toBe(409);
+    expect(over.json.error).toMatchObject({ code: "PAYMENT_NOT_PAYABLE", message: expect.stringContaining("25 attempts") });
   });
 
   it("refuses what the state machine does not allow, with its code", async () => {

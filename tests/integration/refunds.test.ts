@@ -87,6 +87,12 @@ describe.each(DB_TARGETS)("refunds REST API on %s", (target) => {
     const payload = JSON.parse(events.find((e) => e.subjectId === r1.refundId)!.body);
     expect(payload.data.refund).toMatchObject({ refundId: r1.refundId, status: "PROCESSED", amount: "120.50" });
     expect(payload.data.payment).toMatchObject({ paymentId, status: "SUCCESS" });
+    // The refund's timeline: created, then processed, on the payment's timeline.
+    const timeline = await db.paymentEvent.findMany({ where: { refundId: r1.refundId }, orderBy: { createdAt: "asc" } });
+    expect(timeline.map((e) => [e.reason, e.fromStatus, e.toStatus])).toEqual([
+      ["REFUND_CREATED", "SUCCESS", "SUCCESS"],
+      ["REFUND_PROCESSED", "SUCCESS", "SUCCESS"],
+    ]);
   });
 
   it("fails a sandbox refund whose reason says fail_refund, and frees its amount", async () => {
@@ -96,7 +102,11 @@ describe.each(DB_TARGETS)("refunds REST API on %s", (target) => {
     const failed = await processed(failing.json.data.refundId, "FAILED");
     expect(failed.failureReason).toMatch(/fail_refund/);
     expect(await status(paymentId)).toMatchObject({ amountRefunded: "0.00", refundStatus: "NONE" });
-    await waitFor("refund.failed event", () => db.webhookEvent.findFirst({ where: { type: "refund.failed", subjectId: failing.json.data.refundId } }));
+    const event = await waitFor("refund.failed event", () => db.webhookEvent.findFirst({ where: { type: "refund.failed", subjectId: failing.json.data.refundId } }));
+    const body = JSON.parse(event.body);
+    expect(body).toMatchObject({ type: "refund.failed", mode: "sandbox", data: { refund: { refundId: failing.json.data.refundId, status: "FAILED" } } });
+    expect(body.data.payment).toMatchObject({ paymentId, amountRefunded: "0.00", refundStatus: "NONE" });
+    expect((await db.paymentEvent.findMany({ where: { refundId: failing.json.data.refundId } })).map((e) => e.reason).sort()).toEqual(["REFUND_CREATED", "REFUND_FAILED"]);
     const again = await refund(paymentId, { amount: 300 });
     expect(again.status).toBe(200);
     await processed(again.json.data.refundId);
@@ -195,6 +205,27 @@ describe.each(DB_TARGETS)("refunds REST API on %s", (target) => {
     expect(await status(paymentId)).toMatchObject({ amountRefunded: "100.00" });
   });
 
+  it("returns one refund to racing retries of a merchantRefundId that take the whole amount", async () => {
+    const paymentId = await paidPayment(500);
+    const id = `FULL_${target}_${seq++}`;
+    const racing = await Promise.all(Array.from({ length: 8 }, () => refund(paymentId, { merchantRefundId: id })));
+    expect(racing.map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect(new Set(racing.map((r) => r.json.data.refundId)).size).toBe(1);
+    expect(racing[0]!.json.data.amount).toBe("500.00");
+  });
+
+  it("caps a payment at 100 refunds, FAILED ones included", async () => {
+    const paymentId = await paidPayment(5);
+    for (let i = 0; i < 10; i++) {
+      const wave = await Promise.all(Array.from({ length: 10 }, () => refund(paymentId, { amount: "0.01", reason: "fail_refund" })));
+      expect(wave.map((r) => r.status)).toEqual(Array(10).fill(200));
+    }
+    const over = await refund(paymentId, { amount: "0.01" });
+    expect(over.status).toBe(409);
+    expect(over.json.error).toMatchObject({ code: "PAYMENT_NOT_REFUNDABLE", message: expect.stringContaining("100 refunds") });
+    expect((await get(`/api/payments/${paymentId}/refunds`)).json.data.items).toHaveLength(100);
+  });
+
   it("replays a refund by Idempotency-Key and refuses the key with another body", async () => {
     const paymentId = await paidPayment(200);
     const key = `idem-refund-${target}-${seq++}`;
@@ -236,8 +267,35 @@ describe.each(DB_TARGETS)("refunds REST API on %s", (target) => {
     const { sandboxProcessor } = await import("@/server/providers/payments/sandbox");
     const r = await createRefund(db, sandboxProcessor, { merchantId: m.merchantId, mode: "sandbox" }, paymentId, { amount: 2_500 });
     expect(await db.refund.count({ where: { status: "PENDING" } })).toBe(pending + 1);
+    // And one whose job went DEAD unrun (its worker was lost on the last try): the sweep gives it a new job.
+    const { requeueStalledRefunds, giveUpRefund, processRefund } = await import("@/server/services/refunds/refunds");
+    const stalled = await createRefund(db, sandboxProcessor, { merchantId: m.merchantId, mode: "sandbox" }, paymentId, { amount: 500 });
+    await db.job.updateMany({ where: { type: "refund.process", payload: { contains: stalled.refundId } }, data: { status: "DEAD" } });
+    expect(await requeueStalledRefunds(db)).toBe(0); // too young to call stalled
+    await db.refund.update({ where: { id: stalled.refundId }, data: { createdAt: new Date(Date.now() - 20 * 60_000) } });
+    expect(await requeueStalledRefunds(db)).toBe(1);
+    expect(await requeueStalledRefunds(db)).toBe(0);
+
+    // A merchant refund whose retries ran out fails and frees its amount; an automatic one is never given up.
+    const refusing = { ...sandboxProcessor, refund: async () => ({ outcome: "FAILED" as const, failureReason: "bank said no" }) };
+    const given = await createRefund(db, sandboxProcessor, { merchantId: m.merchantId, mode: "sandbox" }, paymentId, { amount: 100 });
+    await db.job.deleteMany({ where: { type: "refund.process", payload: { contains: given.refundId } } });
+    await giveUpRefund(db, given.refundId);
+    expect(await db.refund.findUniqueOrThrow({ where: { id: given.refundId } })).toMatchObject({ status: "FAILED" });
+    const auto = await db.refund.create({
+      data: { id: `rfnd_auto${target}${seq++}`, paymentId, merchantId: m.merchantId, mode: "sandbox", amountPaise: 25_000, status: "PENDING", reason: "AUTO_REFUND_LATE_ATTEMPT", attemptId: `att_t${target}${seq++}` },
+    });
+    await expect(processRefund(db, { sandbox: refusing, live: refusing }, auto.id)).rejects.toThrow(/refused/);
+    await giveUpRefund(db, auto.id);
+    expect((await db.refund.findUniqueOrThrow({ where: { id: auto.id } })).status).toBe("PENDING");
+    const retry = await db.job.findFirstOrThrow({ where: { type: "refund.process", payload: { contains: auto.id } } });
+    expect(retry.runAt.getTime()).toBeGreaterThan(Date.now() + 50 * 60_000);
+    await db.job.update({ where: { id: retry.id }, data: { runAt: new Date() } });
+
     env.server = await startServer({ databaseUrl: env.server.databaseUrl, env: { DATA_DIR: env.server.dataDir } });
-    const done = await processed(r.refundId);
-    expect(done.amount).toBe("25.00");
+    expect((await processed(r.refundId)).amount).toBe("25.00");
+    expect((await processed(stalled.refundId)).amount).toBe("5.00");
+    expect((await processed(auto.id)).automatic).toBe(true);
+    expect(await status(paymentId)).toMatchObject({ amountRefunded: "30.00" });
   });
 });

@@ -25,6 +25,7 @@ import { API_CONTENT_SECURITY_POLICY, baseSecurityHeaders, checkoutPaymentIdOf, 
 import { checkoutFrameAncestors } from "@/server/services/merchants/checkout-framing";
 import { createBatchRunner, createJobRunner } from "@/server/jobs/handlers";
 import { purgeExpiredBatches } from "@/server/services/batches/batches";
+import { requeueStalledRefunds } from "@/server/services/refunds/refunds";
 import { purgeFinishedJobs } from "@/server/jobs/queue";
 import { purgeOldEmails } from "@/server/services/email/email";
 import { purgeKycData, sweepUnfinishedKyc } from "@/server/services/kyc/maintenance";
@@ -272,8 +273,10 @@ export async function startParakh(opts: StartOptions) {
     try {
       const swept = await sweepUnfinishedKyc(services.db, services.walletStore);
       if (swept.holds || swept.otpRequests) log.warn("released unfinished KYC calls", swept);
+      const refunds = await requeueStalledRefunds(services.db);
+      if (refunds) log.warn("requeued stalled refunds", { refunds });
     } catch (err) {
-      log.warn("KYC sweep failed", { err });
+      log.warn("KYC and refund sweep failed", { err });
     }
   }, KYC_SWEEP_INTERVAL_MS);
   kycSweepTimer.unref();

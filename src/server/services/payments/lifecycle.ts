@@ -14,6 +14,7 @@ import { emitWebhookEvent, type WebhookEventType } from "@/server/services/webho
 
 /** No attempt stays PENDING longer than this: then it fails with ATTEMPT_TIMEOUT. */
 export const ATTEMPT_TIMEOUT_MS = 15 * 60 * 1000;
+export const MAX_ATTEMPTS_PER_PAYMENT = 25;
 
 async function emitPaymentEvent(tx: DbTx, paymentId: string, type: WebhookEventType) {
   const p = await tx.payment.findUniqueOrThrow({ where: { id: paymentId }, include: { attempts: { orderBy: { createdAt: "asc" } } } });
@@ -54,6 +55,10 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
   if (payment.expiresAt <= new Date()) throw new AppError("PAYMENT_NOT_PAYABLE", "This payment has expired.");
   if (!processor.configured) throw new AppError("SERVICE_UNAVAILABLE", "No payment processor is configured for live mode yet.");
   checkMethodInput(input);
+  // Every attempt is kept and listed in the status object: bound what one payment can hold.
+  if ((await db.paymentAttempt.count({ where: { paymentId } })) >= MAX_ATTEMPTS_PER_PAYMENT) {
+    throw new AppError("PAYMENT_NOT_PAYABLE", `This payment has had ${MAX_ATTEMPTS_PER_PAYMENT} attempts, the most one payment can have; create a new payment.`);
+  }
 
   const now = new Date();
   const attemptId = newId("att");
@@ -98,7 +103,12 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
     });
     throw err;
   }
-  const details = { vpa: started.vpa, cardNetwork: started.cardNetwork, cardLast4: started.cardLast4, bank: started.bank };
+  // A late success of an earlier attempt may have paid the payment while the processor was starting
+  // this one (and left it ABANDONED): withdraw it now that the processor knows it. Its result, if
+  // any, is still applied below as a late result, so no money goes unaccounted.
+  const still = await db.paymentAttempt.findUnique({ where: { id: attemptId }, select: { status: true } });
+  if (still?.status === "ABANDONED") await cancelAtProcessor(processor, { id: attemptId, paymentId, method: input.method });
+    const details = { vpa: started.vpa, cardNetwork: started.cardNetwork, cardLast4: started.cardLast4, bank: started.bank };
   if (Object.values(details).some((v) => v !== undefined)) {
     await db.paymentAttempt.updateMany({ where: { id: attemptId }, data: Object.fromEntries(Object.entries(details).filter(([, v]) => v !== undefined)) });
   }

@@ -24,6 +24,12 @@ export const REFUND_TRANSITIONS: Record<RefundStatus, readonly RefundStatus[]> =
 export const AUTO_REFUND_REASON = "AUTO_REFUND_LATE_ATTEMPT";
 export const REFUND_WINDOW_DAYS = 180;
 export const REFUND_JOB = "refund.process";
+/** Refunds per payment, FAILED ones included: a FAILED refund frees its amount, so without a cap one payment could take rows forever. */
+export const MAX_REFUNDS_PER_PAYMENT = 100;
+/** An automatic refund is never given up: after its job's retries it is tried again this much later. */
+const AUTO_REFUND_RETRY_MS = 60 * 60 * 1000;
+/** A PENDING refund with no job left (its worker was lost on the last try) is picked up after this. */
+const STALLED_REFUND_MS = 15 * 60 * 1000;
 
 type RefundRow = NonNullable<Awaited<ReturnType<Db["refund"]["findUnique"]>>>;
 
@@ -131,10 +137,17 @@ export async function createRefund(
     throw new AppError("PAYMENT_NOT_REFUNDABLE", `This payment was made more than ${REFUND_WINDOW_DAYS} days ago and can no longer be refunded.`);
   }
 
+  if ((await db.refund.count({ where: { paymentId } })) >= MAX_REFUNDS_PER_PAYMENT) {
+    throw new AppError("PAYMENT_NOT_REFUNDABLE", `This payment already has ${MAX_REFUNDS_PER_PAYMENT} refunds, the most one payment can have.`);
+  }
+
   let refundable = payment.amountPaise - payment.refundedPaise;
   for (let round = 0; round < 5; round++) {
     const amount = input.amount ?? refundable;
     if (amount <= 0 || amount > refundable) {
+      // A retry racing its own first request for the whole amount finds nothing left: it is that refund.
+      const first = await existingByMerchantRefundId(db, merchantId, mode, paymentId, input);
+      if (first) return first;
       throw new AppError(
         "REFUND_EXCEEDS_AMOUNT",
         refundable > 0 ? `At most ${formatPaise(refundable)} of this payment can still be refunded.` : "This payment has been refunded in full.",
@@ -258,15 +271,46 @@ export async function processRefund(db: Db, processors: Record<Mode, PaymentProc
     amountPaise: refund.amountPaise,
     reason: refund.reason,
   });
+  // A late attempt's money must go back: a refusal is retried, never final (no one else could redo it).
+  if (outcome.outcome === "FAILED" && refund.attemptId) throw new Error(`automatic refund ${refund.id} refused: ${outcome.failureReason}`);
   await applyRefundOutcome(db, refundId, outcome);
 }
 
-/** The job gave up (the processor never answered): the refund fails and frees its amount. */
+/**
+ * The refund job used up its retries. A merchant refund fails (freeing its amount, so the merchant
+ * may refund again); an automatic refund is tried again later instead.
+ */
 export async function giveUpRefund(db: Db, refundId: string) {
+  const refund = await db.refund.findUnique({ where: { id: refundId }, select: { status: true, attemptId: true } });
+  if (!refund || refund.status !== "PENDING") return;
+  if (refund.attemptId) {
+    await enqueueJob(db, { type: REFUND_JOB, payload: { refundId }, runAt: new Date(Date.now() + AUTO_REFUND_RETRY_MS) });
+    return;
+  }
   await applyRefundOutcome(db, refundId, {
     outcome: "FAILED",
-    failureReason: "The payment processor could not be reached; no money was sent. Create the refund again.",
+    failureReason: "The payment processor did not confirm the refund after repeated tries. Create the refund again.",
   });
+}
+
+/**
+ * PENDING refunds whose job is gone (its worker was lost during the last try, so the queue marked it
+ * DEAD without running it) get a new job. Run by the periodic sweep.
+ */
+export async function requeueStalledRefunds(db: Db, now = new Date()): Promise<number> {
+  const stalled = await db.refund.findMany({
+    where: { status: "PENDING", createdAt: { lt: new Date(now.getTime() - STALLED_REFUND_MS) } },
+    select: { id: true },
+    take: 500,
+  });
+  let requeued = 0;
+  for (const r of stalled) {
+    const live = await db.job.count({ where: { type: REFUND_JOB, status: { in: ["QUEUED", "RUNNING"] }, payload: { contains: r.id } } });
+    if (live) continue;
+    await enqueueJob(db, { type: REFUND_JOB, payload: { refundId: r.id }, runAt: now });
+    requeued++;
+  }
+  return requeued;
 }
 
 /** A payment's refunds, newest first (B11); PAYMENT_NOT_FOUND like the status call. */
