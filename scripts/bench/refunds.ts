@@ -24,7 +24,11 @@ export async function benchRefunds<R extends { total: number }>(
       headers: json,
       body: JSON.stringify({ orderId: `ORDER_bench_refund_${process.pid}_${i}`, amount: "100000" }),
     }).then((r) => r.json() as Promise<{ data: { paymentId: string } }>);
-    const sim = await fetch(`${base}/api/sandbox/payments/${created.data.paymentId}/simulate`, { method: "POST", headers: json, body: '{"outcome":"SUCCESS"}' });
+    const sim = await fetch(`${base}/api/sandbox/payments/${created.data.paymentId}/simulate`, {
+      method: "POST",
+      headers: json,
+      body: '{"outcome":"SUCCESS"}',
+    });
     if (!sim.ok) throw new Error(`could not pay the bench payment: ${sim.status} ${await sim.text()}`);
     paid.push(created.data.paymentId);
   }

@@ -20,7 +20,8 @@ describe.each(DB_TARGETS)("abandoned attempts, late results and the simulation A
   let lifecycle: typeof import("@/server/services/payments/lifecycle");
   let seq = 0;
   const headers = (x: MerchantFixture = m) => ({ "x-merchant-id": x.merchantId, "x-api-key": x.sandbox.publicKey, "x-secret-key": x.sandbox.secretKey });
-  const post = (path: string, body: unknown, extra: Record<string, string> = {}) => request(env.server.url, path, { method: "POST", body, headers: { ...headers(), ...extra } });
+  const post = (path: string, body: unknown, extra: Record<string, string> = {}) =>
+    request(env.server.url, path, { method: "POST", body, headers: { ...headers(), ...extra } });
   const simulate = (paymentId: string, body: unknown, extra: Record<string, string> = {}) => post(`/api/sandbox/payments/${paymentId}/simulate`, body, extra);
   const status = async (paymentId: string) => (await request(env.server.url, `/api/payments/${paymentId}/status`, { headers: headers() })).json.data;
   async function newPayment(amount = 250): Promise<string> {
@@ -41,7 +42,9 @@ describe.each(DB_TARGETS)("abandoned attempts, late results and the simulation A
     const succeeded = p.attempts.filter((a) => a.status === "SUCCESS").map((a) => a.id);
     const autoRefunded = p.refunds.filter((r) => r.attemptId !== null);
     expect(succeeded.length).toBe((p.status === "SUCCESS" ? 1 : 0) + autoRefunded.length);
-    expect(autoRefunded.every((r) => succeeded.includes(r.attemptId!) && r.amountPaise === p.amountPaise && r.reason === "AUTO_REFUND_LATE_ATTEMPT")).toBe(true);
+    expect(autoRefunded.every((r) => succeeded.includes(r.attemptId!) && r.amountPaise === p.amountPaise && r.reason === "AUTO_REFUND_LATE_ATTEMPT")).toBe(
+      true,
+    );
     expect(new Set(autoRefunded.map((r) => r.attemptId)).size).toBe(autoRefunded.length);
     expect(autoRefunded.every((r) => r.status !== "FAILED")).toBe(true);
     const merchantRefunds = p.refunds.filter((r) => r.attemptId === null && r.status !== "FAILED");
@@ -76,7 +79,8 @@ describe.each(DB_TARGETS)("abandoned attempts, late results and the simulation A
     }
     expect((await status(paymentId)).status).toBe("FAILED");
 
-    if (state === "paid by another attempt") expect((await simulate(paymentId, { outcome: "SUCCESS", method: "card" })).json.data.payment.status).toBe("SUCCESS");
+    if (state === "paid by another attempt")
+      expect((await simulate(paymentId, { outcome: "SUCCESS", method: "card" })).json.data.payment.status).toBe("SUCCESS");
     if (state === "EXPIRED") {
       await db.payment.update({ where: { id: paymentId }, data: { expiresAt: new Date(Date.now() - 1000) } });
       expect(await lifecycle.expirePayment(db, paymentId)).toBe(true);
@@ -151,7 +155,10 @@ describe.each(DB_TARGETS)("abandoned attempts, late results and the simulation A
       const first = await pendingAttempt(paymentId);
       await simulate(paymentId, { outcome: "ABANDONED", attemptId: first });
       const second = await pendingAttempt(paymentId, "upi");
-      const answers = await Promise.all([simulate(paymentId, { outcome: "SUCCESS", attemptId: first }), simulate(paymentId, { outcome: "SUCCESS", attemptId: second })]);
+      const answers = await Promise.all([
+        simulate(paymentId, { outcome: "SUCCESS", attemptId: first }),
+        simulate(paymentId, { outcome: "SUCCESS", attemptId: second }),
+      ]);
       expect(answers.map((a) => a.status)).toEqual([200, 200]);
       const { payment, autoRefunded } = await expectAccounted(paymentId);
       expect(payment.status).toBe("SUCCESS");

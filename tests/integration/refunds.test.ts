@@ -52,11 +52,31 @@ describe.each(DB_TARGETS)("refunds REST API on %s", (target) => {
     expect(first.status).toBe(200);
     expect(Object.keys(first.json).sort()).toEqual(["data", "success"]);
     const r1 = first.json.data;
-    expect(r1).toMatchObject({ paymentId, amount: "120.50", currency: "INR", status: "PENDING", reason: "Returned one item", processedAt: null, failureReason: null });
+    expect(r1).toMatchObject({
+      paymentId,
+      amount: "120.50",
+      currency: "INR",
+      status: "PENDING",
+      reason: "Returned one item",
+      processedAt: null,
+      failureReason: null,
+    });
     expect(r1.refundId).toMatch(/^rfnd_[A-Za-z0-9]{16}$/);
     expect(r1.merchantOrderId).toMatch(/^ORDER_rf_/);
     expect(Object.keys(r1)).toEqual(
-      expect.arrayContaining(["refundId", "paymentId", "merchantOrderId", "merchantRefundId", "amount", "currency", "status", "reason", "createdAt", "processedAt", "failureReason"]),
+      expect.arrayContaining([
+        "refundId",
+        "paymentId",
+        "merchantOrderId",
+        "merchantRefundId",
+        "amount",
+        "currency",
+        "status",
+        "reason",
+        "createdAt",
+        "processedAt",
+        "failureReason",
+      ]),
     );
     expect(await status(paymentId)).toMatchObject({ status: "SUCCESS", amountRefunded: "120.50", refundStatus: "PARTIAL" });
 
@@ -102,11 +122,16 @@ describe.each(DB_TARGETS)("refunds REST API on %s", (target) => {
     const failed = await processed(failing.json.data.refundId, "FAILED");
     expect(failed.failureReason).toMatch(/fail_refund/);
     expect(await status(paymentId)).toMatchObject({ amountRefunded: "0.00", refundStatus: "NONE" });
-    const event = await waitFor("refund.failed event", () => db.webhookEvent.findFirst({ where: { type: "refund.failed", subjectId: failing.json.data.refundId } }));
+    const event = await waitFor("refund.failed event", () =>
+      db.webhookEvent.findFirst({ where: { type: "refund.failed", subjectId: failing.json.data.refundId } }),
+    );
     const body = JSON.parse(event.body);
     expect(body).toMatchObject({ type: "refund.failed", mode: "sandbox", data: { refund: { refundId: failing.json.data.refundId, status: "FAILED" } } });
     expect(body.data.payment).toMatchObject({ paymentId, amountRefunded: "0.00", refundStatus: "NONE" });
-    expect((await db.paymentEvent.findMany({ where: { refundId: failing.json.data.refundId } })).map((e) => e.reason).sort()).toEqual(["REFUND_CREATED", "REFUND_FAILED"]);
+    expect((await db.paymentEvent.findMany({ where: { refundId: failing.json.data.refundId } })).map((e) => e.reason).sort()).toEqual([
+      "REFUND_CREATED",
+      "REFUND_FAILED",
+    ]);
     const again = await refund(paymentId, { amount: 300 });
     expect(again.status).toBe(200);
     await processed(again.json.data.refundId);
@@ -283,7 +308,16 @@ describe.each(DB_TARGETS)("refunds REST API on %s", (target) => {
     await giveUpRefund(db, given.refundId);
     expect(await db.refund.findUniqueOrThrow({ where: { id: given.refundId } })).toMatchObject({ status: "FAILED" });
     const auto = await db.refund.create({
-      data: { id: `rfnd_auto${target}${seq++}`, paymentId, merchantId: m.merchantId, mode: "sandbox", amountPaise: 25_000, status: "PENDING", reason: "AUTO_REFUND_LATE_ATTEMPT", attemptId: `att_t${target}${seq++}` },
+      data: {
+        id: `rfnd_auto${target}${seq++}`,
+        paymentId,
+        merchantId: m.merchantId,
+        mode: "sandbox",
+        amountPaise: 25_000,
+        status: "PENDING",
+        reason: "AUTO_REFUND_LATE_ATTEMPT",
+        attemptId: `att_t${target}${seq++}`,
+      },
     });
     await expect(processRefund(db, { sandbox: refusing, live: refusing }, auto.id)).rejects.toThrow(/refused/);
     await giveUpRefund(db, auto.id);

@@ -105,7 +105,11 @@ export const SANDBOX_PAYMENT_ROWS: SandboxRow[] = [
 /** Refund fixtures: the processor's answer, keyed on the refund's reason. */
 export const SANDBOX_REFUND_ROWS: SandboxRow[] = [
   { input: "Any reason, or none", outcome: "`PROCESSED` within seconds (`refund.processed`)", expect: { field: "outcome", value: "PROCESSED" } },
-  { input: "A reason containing `fail_refund`", outcome: "`FAILED` (`refund.failed`); its amount is refundable again", expect: { field: "outcome", value: "FAILED" } },
+  {
+    input: "A reason containing `fail_refund`",
+    outcome: "`FAILED` (`refund.failed`); its amount is refundable again",
+    expect: { field: "outcome", value: "FAILED" },
+  },
 ];
 
 export const SANDBOX_TABLES: SandboxTable[] = [

@@ -57,7 +57,10 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
   checkMethodInput(input);
   // Every attempt is kept and listed in the status object: bound what one payment can hold.
   if ((await db.paymentAttempt.count({ where: { paymentId } })) >= MAX_ATTEMPTS_PER_PAYMENT) {
-    throw new AppError("PAYMENT_NOT_PAYABLE", `This payment has had ${MAX_ATTEMPTS_PER_PAYMENT} attempts, the most one payment can have; create a new payment.`);
+    throw new AppError(
+      "PAYMENT_NOT_PAYABLE",
+      `This payment has had ${MAX_ATTEMPTS_PER_PAYMENT} attempts, the most one payment can have; create a new payment.`,
+    );
   }
 
   const now = new Date();
@@ -108,7 +111,7 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
   // any, is still applied below as a late result, so no money goes unaccounted.
   const still = await db.paymentAttempt.findUnique({ where: { id: attemptId }, select: { status: true } });
   if (still?.status === "ABANDONED") await cancelAtProcessor(processor, { id: attemptId, paymentId, method: input.method });
-    const details = { vpa: started.vpa, cardNetwork: started.cardNetwork, cardLast4: started.cardLast4, bank: started.bank };
+  const details = { vpa: started.vpa, cardNetwork: started.cardNetwork, cardLast4: started.cardLast4, bank: started.bank };
   if (Object.values(details).some((v) => v !== undefined)) {
     await db.paymentAttempt.updateMany({ where: { id: attemptId }, data: Object.fromEntries(Object.entries(details).filter(([, v]) => v !== undefined)) });
   }
