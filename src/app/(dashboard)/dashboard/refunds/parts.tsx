@@ -33,3 +33,20 @@ export function refundReasonText(r: { reason: string | null; automatic: boolean 
   if (r.automatic) return "Late attempt's money returned";
   return r.reason;
 }
+
+/** The merchant's reason, or for an automatic refund its badge and what it is (with the attempt's number when known); a failure's cause below. */
+export function RefundReason({ r, attemptNo }: { r: { reason: string | null; automatic: boolean; failureReason: string | null }; attemptNo?: number }) {
+  const text = refundReasonText(r);
+  return (
+    <>
+      {r.automatic && (
+        <span className="mr-1.5">
+          <AutomaticBadge />
+        </span>
+      )}
+      {text ? <span className={r.automatic ? "text-xs text-slate-500" : "text-slate-800"}>{text}</span> : <span className="text-slate-400">—</span>}
+      {r.automatic && attemptNo && <span className="text-xs text-slate-500"> (attempt {attemptNo})</span>}
+      {r.failureReason && <span className="block text-xs text-red-700">{r.failureReason}</span>}
+    </>
+  );
+}

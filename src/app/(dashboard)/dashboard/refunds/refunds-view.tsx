@@ -18,7 +18,7 @@ import {
 } from "@/lib/schemas/refunds";
 import { useTRPC } from "@/lib/trpc/client";
 import { CopyIconButton, SelectField, formatIst } from "../logs/parts";
-import { AutomaticBadge, RefundStatusBadge, refundReasonText } from "./parts";
+import { RefundReason, RefundStatusBadge, refundReasonText } from "./parts";
 
 const STATUS_OPTIONS = [{ value: "", label: "Any status" }, ...REFUND_STATUSES.map((s) => ({ value: s, label: REFUND_STATUS_LABELS[s] }))];
 
@@ -84,22 +84,6 @@ type RefundItem = {
 
 const paymentHref = (r: RefundItem) => `/dashboard/payments/${encodeURIComponent(r.paymentId)}`;
 
-/** The merchant's reason, or for an automatic refund its badge and what it is; a failure's cause below. */
-function Reason({ r }: { r: RefundItem }) {
-  const text = refundReasonText(r);
-  return (
-    <>
-      {r.automatic && (
-        <span className="mr-1.5">
-          <AutomaticBadge />
-        </span>
-      )}
-      {text ? <span className={r.automatic ? "text-xs text-slate-500" : "text-slate-800"}>{text}</span> : <span className="text-slate-400">—</span>}
-      {r.failureReason && <span className="block text-xs text-red-700">{r.failureReason}</span>}
-    </>
-  );
-}
-
 function RefundsTable({ items }: { items: RefundItem[] }) {
   return (
     <Table
@@ -134,7 +118,7 @@ function RefundsTable({ items }: { items: RefundItem[] }) {
             )}
             {(refundReasonText(r) || r.failureReason) && (
               <div className="mt-0.5 max-w-[16rem] whitespace-normal break-words text-sm">
-                <Reason r={r} />
+                <RefundReason r={r} />
               </div>
             )}
           </Td>
@@ -176,7 +160,7 @@ function RefundsList({ items }: { items: RefundItem[] }) {
               <span>{formatIst(r.createdAt, true)}</span>
               {(refundReasonText(r) || r.failureReason) && (
                 <div className="mt-0.5 break-words">
-                  <Reason r={r} />
+                  <RefundReason r={r} />
                 </div>
               )}
             </div>

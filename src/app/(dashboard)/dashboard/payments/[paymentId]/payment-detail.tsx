@@ -9,7 +9,7 @@ import { formatRupees } from "@/lib/money";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 import { CopyIconButton, formatIst } from "../../logs/parts";
 import { DeliveryItem } from "../../webhooks/delivery-item";
-import { AutomaticBadge, RefundStatusBadge, RefundSummaryBadge, refundReasonText } from "../../refunds/parts";
+import { RefundReason, RefundStatusBadge, RefundSummaryBadge } from "../../refunds/parts";
 import { PaymentStatusBadge, instrumentLabel, methodLabel, reasonLabel } from "../parts";
 import { RefundDialog } from "./refund-dialog";
 
@@ -179,22 +179,7 @@ function Refunds({ d }: { d: Detail }) {
       </EmptyState>
     );
   }
-  const reason = (r: Detail["refunds"][number]) => {
-    const text = refundReasonText(r);
-    const no = r.attemptId ? attemptNo.get(r.attemptId) : undefined;
-    return (
-      <>
-        {r.automatic && (
-          <span className="mr-1.5">
-            <AutomaticBadge />
-          </span>
-        )}
-        {text ? <span className={r.automatic ? "text-xs text-slate-500" : "text-slate-800"}>{text}</span> : <span className="text-slate-400">—</span>}
-        {r.automatic && no && <span className="text-xs text-slate-500"> (attempt {no})</span>}
-        {r.failureReason && <span className="block text-xs text-red-700">{r.failureReason}</span>}
-      </>
-    );
-  };
+  const reason = (r: Detail["refunds"][number]) => <RefundReason r={r} attemptNo={r.attemptId ? attemptNo.get(r.attemptId) : undefined} />;
   const status = (r: Detail["refunds"][number]) => <RefundStatusBadge status={r.status} />;
   return (
     <>
