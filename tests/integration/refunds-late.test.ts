@@ -218,8 +218,11 @@ describe.each(DB_TARGETS)("abandoned attempts, late results and the simulation A
   });
 
   it("answers a live key 404 NOT_FOUND", async () => {
-    expect((await cli(env.server.env, ["merchant", "go-live", "--merchant", m.merchantId])).code).toBe(0);
-    const live = (await cli(env.server.env, ["key", "create", "--merchant", m.merchantId, "--mode", "live", "--json"])).json;
+    // What `merchant go-live` and `key create --mode live` do, without two CLI start-ups.
+    const { approveGoLive } = await import("@/server/services/merchants/merchants");
+    const { createApiKey } = await import("@/server/services/auth/api-keys");
+    await approveGoLive(db, m.merchantId);
+    const live = await createApiKey(db, m.merchantId, "live", "Live");
     const paymentId = await newPayment();
     const r = await request(env.server.url, `/api/sandbox/payments/${paymentId}/simulate`, {
       method: "POST",

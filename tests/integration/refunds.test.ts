@@ -266,16 +266,18 @@ describe.each(DB_TARGETS)("refunds REST API on %s", (target) => {
   });
 
   it("answers 503 SERVICE_UNAVAILABLE for a live refund until a processor is configured", async () => {
-    const live = await createMerchantViaCli(env.server.env, "Live Store");
-    expect((await cli(env.server.env, ["whitelist", "add", "--merchant", live.merchantId, "--ip", "127.0.0.1"])).code).toBe(0);
-    expect((await cli(env.server.env, ["merchant", "go-live", "--merchant", live.merchantId])).code).toBe(0);
-    const keys = (await cli(env.server.env, ["key", "create", "--merchant", live.merchantId, "--mode", "live", "--json"])).json;
-    const paymentId = await paidPayment(100, live);
+    // What `merchant go-live` and `key create --mode live` do, without two CLI start-ups.
+    process.env.DATA_DIR = env.server.dataDir;
+    const { approveGoLive } = await import("@/server/services/merchants/merchants");
+    const { createApiKey } = await import("@/server/services/auth/api-keys");
+    await approveGoLive(db, other.merchantId);
+    const keys = await createApiKey(db, other.merchantId, "live", "Live");
+    const paymentId = await paidPayment(100, other);
     await db.payment.update({ where: { id: paymentId }, data: { mode: "live" } });
     const r = await request(env.server.url, `/api/payments/${paymentId}/refunds`, {
       method: "POST",
       body: {},
-      headers: { "x-merchant-id": live.merchantId, "x-api-key": keys.publicKey, "x-secret-key": keys.secretKey },
+      headers: { "x-merchant-id": other.merchantId, "x-api-key": keys.publicKey, "x-secret-key": keys.secretKey },
     });
     expect(r.status).toBe(503);
     expect(r.json.error.code).toBe("SERVICE_UNAVAILABLE");

@@ -31,7 +31,7 @@ describe.each(DB_TARGETS)("REST door on %s", (target) => {
       const v1 = await request(url, "/v1/nope", { method: "POST", body: {} });
       expect(v1.status).toBe(404);
       expect(v1.json).toMatchObject({ status: "error", error: { code: "NOT_FOUND" } });
-      const api = await request(url, "/api/payments/nope/refunds");
+      const api = await request(url, "/api/payments/nope/chargebacks");
       expect(api.status).toBe(404);
       expect(api.json).toMatchObject({ success: false, error: { code: "NOT_FOUND" } });
       expect(api.json.requestId).toBe(api.headers["x-request-id"]);

@@ -233,8 +233,12 @@ export async function completeAttempt(
 /** A failure after expiry leaves nothing to retry: expire now rather than wait for the sweeper. */
 async function expireIfPastDue(tx: DbTx, p: { id: string; merchantId: string; mode: string; orderId: string; expiresAt: Date }, now: Date) {
   if (p.expiresAt > now) return;
-  if (await transitionPayment(tx, p, "FAILED", "EXPIRED", { reason: "EXPIRED", expiry: "after", now })) await emitPaymentEvent(tx, p.id, "payment.expired");
+  if (await transitionPayment(tx, p, "FAILED", "EXPIRED", { reason: "EXPIRED", expiry: "after", now: nextStep(now) }))
+    await emitPaymentEvent(tx, p.id, "payment.expired");
 }
+
+/** The second move of one transaction is stamped a millisecond later, so the timeline (ordered by time) keeps their order. */
+const nextStep = (now: Date) => new Date(now.getTime() + 1);
 
 async function cancelAtProcessor(processor: PaymentProcessor | undefined, attempt: { id: string; paymentId: string; method: string }) {
   // Best effort: the attempt is already ABANDONED here, and a late result is handled either way.
@@ -268,7 +272,7 @@ export async function abandonAttempt(db: Db, processor: PaymentProcessor, paymen
     await emitPaymentEvent(tx, p.id, "payment.failed");
     if (p.expiresAt <= now) await expireIfPastDue(tx, p, now);
     else if (opts.thenCancel) {
-      if (await transitionPayment(tx, p, "FAILED", "CANCELLED", { reason: "CANCELLED_BY_CUSTOMER", expiry: "before", now })) {
+      if (await transitionPayment(tx, p, "FAILED", "CANCELLED", { reason: "CANCELLED_BY_CUSTOMER", expiry: "before", now: nextStep(now) })) {
         await emitPaymentEvent(tx, p.id, "payment.cancelled");
       }
     }
