@@ -409,7 +409,8 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
       const swapped = await request(env.server.url, "/api/kyc/pan/verify", {
         method: "POST",
         body: { merchantId: m.merchantId, pan: "ABCPK1234F" },
-        headers: { "x-api-key": m.sandbox.publicKey, "x-api-secret": m.sandbox.secretKey.replace(/.$/, "x") },
+        // Another last character (a key that already ends in "x" must still change).
+        headers: { "x-api-key": m.sandbox.publicKey, "x-api-secret": m.sandbox.secretKey.replace(/.$/, (c) => (c === "x" ? "y" : "x")) },
       });
       expectError(swapped, 401, "UNAUTHORIZED");
       expectError(await panKyc({ pan: "ABCPK1234F", merchantId: "mer_someoneelse0000" }), 403, "MERCHANT_MISMATCH");
