@@ -46,6 +46,20 @@ describe.each(DB_TARGETS)("refunds REST API on %s", (target) => {
     await env?.stop();
   });
 
+  it("takes only an absent amount as the rest: null and non-numbers are INVALID_AMOUNT naming the refund minimum", async () => {
+    const paymentId = await paidPayment(500);
+    for (const amount of [null, true, "abc", 0, [5], "x".repeat(40)]) {
+      const r = await refund(paymentId, { amount, reason: "Returned" });
+      expect(r.status, JSON.stringify(amount)).toBe(400);
+      expect(r.json.error.code).toBe("INVALID_AMOUNT");
+      expect(r.json.error.message).toMatch(/at least 0\.01\b/);
+      expect(r.json.error.message).not.toMatch(/1\.00/);
+      expect(r.json.error.details).toEqual([{ field: "amount", message: expect.stringMatching(/^amount must be a number of at least 0\.01 /) }]);
+    }
+    expect(await db.refund.count({ where: { paymentId } })).toBe(0);
+    expect(await status(paymentId)).toMatchObject({ amountRefunded: "0.00", refundStatus: "NONE" });
+  });
+
   it("refunds in part several times, then the rest by default, and reports it on the payment", async () => {
     const paymentId = await paidPayment("500.00");
     const first = await refund(paymentId, { amount: "120.50", reason: "Returned one item", merchantRefundId: `R_${seq++}` });
@@ -144,6 +158,8 @@ describe.each(DB_TARGETS)("refunds REST API on %s", (target) => {
     [{ amount: -5 }, 400, "INVALID_AMOUNT"],
     [{ amount: "1.001" }, 400, "INVALID_AMOUNT"],
     [{ amount: true }, 400, "INVALID_AMOUNT"],
+    [{ amount: null }, 400, "INVALID_AMOUNT"],
+    [{ amount: {} }, 400, "INVALID_AMOUNT"],
     [{ amount: "500.01" }, 400, "REFUND_EXCEEDS_AMOUNT"],
     [{ amount: "100000.01" }, 400, "REFUND_EXCEEDS_AMOUNT"],
     [{ amount: 1e15 }, 400, "INVALID_AMOUNT"],

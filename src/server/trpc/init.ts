@@ -14,6 +14,8 @@ export interface RestMeta {
   errors: ErrorCode[];
   /** Body fields whose bad values have their own code (e.g. `pan` → INVALID_PAN); missing fields stay VALIDATION_ERROR. */
   fieldCodes?: Record<string, ErrorCode>;
+  /** What such a field's error says when its value is not even of its type (default: the code's own message). */
+  fieldMessages?: Record<string, string>;
   /** HTTP status of a success (default 200). */
   successStatus?: number;
   /** Largest accepted body in bytes (default 1 MiB; batches 8 MiB). */

@@ -52,12 +52,14 @@ export function mapValidationError(zerr: ZodError, rawInput: unknown, meta: Rest
     if (seen.has(field)) continue;
     seen.add(field);
     const value = valueAt(rawInput, issue.path);
-    details.push({ field, message: `${field} ${describeIssue(issue, value)}` });
+    const typeMessage = value !== undefined && issue.code !== "custom" ? meta?.fieldMessages?.[field] : undefined;
+    details.push({ field, message: `${field} ${typeMessage ?? describeIssue(issue, value)}` });
     if (specific || value === undefined) continue;
     // The first bad field (in schema order) with a code of its own names the error.
     const own =
       issue.code === "custom" && typeof issue.params?.code === "string" ? (issue.params.code as ErrorCode) : meta?.fieldCodes?.[String(issue.path[0] ?? "")];
-    if (own) specific = { code: own, field: String(issue.path[0]), message: issue.code === "custom" ? `${field} ${issue.message}` : undefined };
+    const message = issue.code === "custom" ? issue.message : typeMessage;
+    if (own) specific = { code: own, field: String(issue.path[0]), message: message ? `${field} ${message}` : undefined };
   }
   if (specific) {
     const own = details.filter((d) => d.field === specific.field || d.field.startsWith(`${specific.field}.`));

@@ -5,13 +5,15 @@ import type { Meta } from "@/server/trpc/init";
 import { paymentIdField } from "@/server/api/payments/verify-payment.schema";
 import { REFUND_STATUSES } from "@/server/services/refunds/refunds";
 
-/** Rupees as in B1; at least 0.01. More than is refundable is the service's REFUND_EXCEEDS_AMOUNT. */
+const REFUND_AMOUNT_RULE = "must be a number of at least 0.01 with at most two fraction digits";
+
+/** Rupees; at least 0.01. More than is refundable is the service's REFUND_EXCEEDS_AMOUNT. */
 const refundAmountField = z
   .union([z.number(), z.string().max(32)])
   .superRefine((v, ctx) => {
     const paise = parseAmountToPaise(v);
     if (paise === null || paise <= 0) {
-      ctx.addIssue({ code: "custom", message: "must be a positive number with at most two fraction digits", params: { code: "INVALID_AMOUNT" } });
+      ctx.addIssue({ code: "custom", message: REFUND_AMOUNT_RULE, params: { code: "INVALID_AMOUNT" } });
     }
   })
   .transform((v) => parseAmountToPaise(v)!)
@@ -24,7 +26,8 @@ export const refundIdField = z.string().min(1).max(80).meta({ example: "rfnd_Q2x
 
 export const createRefundInput = z.object({
   paymentId: paymentIdField,
-  amount: refundAmountField.nullish(),
+  // Only an absent amount means "all that is left": null is a bad amount, not a full refund.
+  amount: refundAmountField.optional(),
   reason: z
     .string()
     .trim()
@@ -83,6 +86,7 @@ export const createRefundMeta = {
       "SERVICE_UNAVAILABLE",
     ],
     fieldCodes: { amount: "INVALID_AMOUNT" },
+    fieldMessages: { amount: REFUND_AMOUNT_RULE },
   },
 } satisfies Meta;
 

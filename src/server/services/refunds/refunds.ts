@@ -55,7 +55,7 @@ export type RefundView = ReturnType<typeof refundView>;
 
 export interface CreateRefundInput {
   /** Paise; absent: what is still refundable. */
-  amount?: number | null;
+  amount?: number;
   reason?: string | null;
   merchantRefundId?: string | null;
 }
