@@ -56,6 +56,8 @@ export default defineConfig({
     gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
     env: {
       NODE_ENV: "production",
+      // A developer's own .env never reaches the tests' server.
+      PARAKH_ENV_FILE: "none",
       PORT: String(PORT),
       HOST: "127.0.0.1",
       DATA_DIR: E2E_DATA_DIR,

@@ -1,4 +1,8 @@
+import { loadEnvFile } from "@/server/env-file";
 import { startParakh } from "@/server/http/start";
+
+// Settings from .env under the real environment, before anything reads them.
+loadEnvFile();
 
 // Everything this process creates (database, WAL files, secrets) is readable by its user only.
 process.umask(0o077);

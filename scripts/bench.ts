@@ -33,7 +33,11 @@ interface Proc {
 
 function startProcess(args: string[], env: Record<string, string>): Promise<Proc> {
   // node with the tsx loader (not the tsx launcher) so the sampled memory is the server's own.
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, PARAKH_ENV_FILE: "none", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   let peak = 0;
   const sampler = setInterval(() => {

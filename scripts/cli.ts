@@ -1,5 +1,7 @@
 import { parseArgs } from "node:util";
 import { getConfig } from "@/server/config";
+import { loadEnvFile } from "@/server/env-file";
+import { providerFromUrl, redactUrl } from "@/server/db/provider";
 import { closeDatabase, createPrismaClient, type Db } from "@/server/db/client";
 import { applyMigrations } from "@/server/db/migrate";
 import { AppError } from "@/server/errors";
@@ -42,7 +44,8 @@ Usage: npm run -s cli -- <command> [options] [--json]
   admin create      --email E --password P
 
 --json prints exactly one JSON object on stdout; logs and errors go to stderr.
-Uses DATABASE_URL (default: the embedded SQLite file in the data folder).
+Uses DATABASE_URL (default: the embedded SQLite file in DATA_DIR), read from the environment
+or the project's .env like the server; the database opened is printed on stderr.
 Changes reach running servers within one second.`;
 
 class UsageError extends Error {}
@@ -257,7 +260,10 @@ async function main(): Promise<number> {
     process.stderr.write(`Unexpected argument: ${extra.join(" ")}\n\n${USAGE}\n`);
     return 2;
   }
+  const envFile = loadEnvFile();
   const config = getConfig();
+  // Which database this run changes, so a CLI pointed elsewhere than the server is noticed at once.
+  process.stderr.write(`Database: ${providerFromUrl(config.databaseUrl)} ${redactUrl(config.databaseUrl)}${envFile ? ` (settings from ${envFile})` : ""}\n`);
   await applyMigrations(config.databaseUrl);
   const db = createPrismaClient(config.databaseUrl);
   try {

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { diffSchemaToMigrations, migrationLockToml } from "../src/server/db/migrate";
 import { DB_PROVIDERS, migrationsDir, type DbProvider } from "../src/server/db/provider";
+import { loadEnvFile } from "../src/server/env-file";
 import { startPostgres, type PostgresCluster } from "../tests/helpers/postgres";
 
 function timestamp(d = new Date()): string {
@@ -14,6 +15,7 @@ function timestamp(d = new Date()): string {
 }
 
 async function main() {
+  loadEnvFile();
   const raw = process.argv.slice(2).join("_");
   const name = raw
     .toLowerCase()

@@ -1,9 +1,11 @@
 // npm run db:migrate: applies prisma/migrations/<provider> to DATABASE_URL (default: the
-// embedded SQLite file data/parakh.db). Reports on stderr; stdout stays quiet.
+// embedded SQLite file in DATA_DIR), with settings from .env like the server. Reports on stderr; stdout stays quiet.
 import { applyMigrations } from "../src/server/db/migrate";
+import { loadEnvFile } from "../src/server/env-file";
 import { databaseUrlFromEnv, providerFromUrl, redactUrl } from "../src/server/db/provider";
 
 async function main() {
+  loadEnvFile();
   const url = databaseUrlFromEnv();
   const started = Date.now();
   const { applied } = await applyMigrations(url);

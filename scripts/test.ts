@@ -63,7 +63,8 @@ function run(step: Step, prefixed: boolean): Promise<number> {
       cwd: root,
       stdio: prefixed ? ["ignore", "pipe", "pipe"] : ["ignore", "inherit", "inherit"],
       detached: true,
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...step.env },
+      // The suite runs on its own throwaway data: a developer's .env (another database, SMTP…) stays out.
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PARAKH_ENV_FILE: "none", ...step.env },
     });
     running.add(child);
     if (prefixed) {

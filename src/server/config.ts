@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { dataDirFromEnv, databaseUrlFromEnv } from "@/server/db/provider";
 
 /**
  * Every setting in one place, validated at start-up. Each has a default that serves the embedded
@@ -74,6 +75,9 @@ const EnvSchema = z.object({
   SUPPORT_EMAIL: z.email().optional(),
 });
 
+/** Every setting's name: `.env.example` lists each one (a unit test holds it to that). */
+export const SETTING_NAMES = Object.keys(EnvSchema.shape);
+
 export interface Secrets {
   encryptionKey: string;
   hashKey: string;
@@ -122,8 +126,9 @@ function buildConfig(source: NodeJS.ProcessEnv) {
   }
   const env = parsed.data;
   // The data folder is chosen at run time; the build must not trace the project through it.
-  const dataDir = path.resolve(/* turbopackIgnore: true */ process.cwd(), env.DATA_DIR);
-  const databaseUrl = env.DATABASE_URL ?? `file:${path.join(dataDir, "parakh.db")}`;
+  const storage = { DATA_DIR: env.DATA_DIR, DATABASE_URL: env.DATABASE_URL };
+  const dataDir = dataDirFromEnv(storage);
+  const databaseUrl = databaseUrlFromEnv(storage);
   const publicHost = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
   const appUrl = (env.APP_URL ?? env.NEXTAUTH_URL ?? `http://${publicHost}:${env.PORT}`).replace(/\/$/, "");
   const secrets = loadOrCreateSecrets(dataDir, env);

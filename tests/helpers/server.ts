@@ -24,7 +24,8 @@ export function tempDataDir(prefix = "parakh-test-"): string {
  * Starts the real server process (`server.ts`) API-only on a free loopback port, with its own data
  * folder and database, and waits until it listens.
  */
-export async function startServer(opts: { databaseUrl?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
+/** `env` adds to the server's environment; a variable given as undefined is left out of it. */
+export async function startServer(opts: { databaseUrl?: string; env?: Record<string, string | undefined> } = {}): Promise<TestServer> {
   const dataDir = tempDataDir();
   const databaseUrl = opts.databaseUrl ?? `file:${path.join(dataDir, "parakh.db")}`;
   const env: NodeJS.ProcessEnv = {
@@ -37,6 +38,8 @@ export async function startServer(opts: { databaseUrl?: string; env?: Record<str
     SERVE_PAGES: "false",
     SEED_DEMO: "false",
     LOG_LEVEL: "info",
+    // A developer's own .env never reaches the tests' servers.
+    PARAKH_ENV_FILE: "none",
     ...opts.env,
   };
   // node with the tsx loader, not the tsx launcher: signals must reach the server itself.

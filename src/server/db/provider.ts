@@ -31,14 +31,15 @@ export function projectRoot(): string {
   }
 }
 
-/** The embedded database used when DATABASE_URL is unset. */
-export function defaultDatabaseUrl(): string {
-  return `file:${path.join(projectRoot(), "data", "parakh.db")}`;
+/** The data folder (DATA_DIR, default `data`), resolved against the working directory as the server does. */
+export function dataDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(/* turbopackIgnore: true */ process.cwd(), env.DATA_DIR?.trim() || "data");
 }
 
+/** DATABASE_URL, or the embedded SQLite file in the data folder: the server, the CLI and scripts agree. */
 export function databaseUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string {
   const url = env.DATABASE_URL?.trim();
-  return url ? url : defaultDatabaseUrl();
+  return url ? url : `file:${path.join(dataDirFromEnv(env), "parakh.db")}`;
 }
 
 /**
