@@ -34,7 +34,8 @@ export function stages(reports: { vitestUnit: string; vitestIntegration: string;
 
 /** README commands run by a step of `npm test` itself (the rest are run by `scripts/smoke.ts start`). */
 export const README_COMMANDS_RUN_BY_STEPS: Record<string, string> = {
-  "npm install && npm run dev": ".ci/run installs with `npm ci`, then runs `npm install` and fails if it changes the lockfile; the `npm run dev` step starts the quick start",
+  "npm install && npm run dev":
+    ".ci/run installs with `npm ci`, then runs `npm install` and fails if it changes the lockfile; the `npm run dev` step starts the quick start",
   "npm test": "the command CI runs (.ci/run)",
   "npm run dev": "the `npm run dev` step",
   "npm run build": "the build step",
