@@ -468,6 +468,24 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
       expectError(await panKyc({ pan: "ABCPK9994F" }, { extra: { "Idempotency-Key": key } }), 422, "IDEMPOTENCY_KEY_MISMATCH");
     });
 
+    it("does not store a 402 under its Idempotency-Key: after a top-up the same key runs and charges once", async () => {
+      const shop = await createMerchantViaCli(env.server.env, "Empty Wallet Store");
+      await setBalance(shop, 0);
+      const key = `kyc-402-${crypto.randomUUID()}`;
+      const call = () => panKyc({ pan: "ABCPK1234F" }, { who: shop, extra: { "Idempotency-Key": key } });
+      expectError(await call(), 402, "INSUFFICIENT_BALANCE");
+      expect(await db.idempotencyRecord.count({ where: { merchantId: shop.merchantId, key } })).toBe(0);
+      await setBalance(shop, 500);
+      const paid = await call();
+      expect(paid.status, paid.text).toBe(200);
+      expect(paid.headers["idempotent-replayed"]).toBeUndefined();
+      const replayed = await call();
+      expect(replayed.status).toBe(200);
+      expect(replayed.headers["idempotent-replayed"]).toBe("true");
+      expect((await wallet(shop)).balancePaise).toBe(400);
+      expect(await db.kycTransaction.count({ where: { merchantId: shop.merchantId } })).toBe(1);
+    });
+
     it("releases a hold left by a call that never finished, and not twice", async () => {
       process.env.DATA_DIR = env.server.dataDir;
       const { releaseStaleHolds, STALE_HOLD_MS } = await import("@/server/services/wallet/wallet");

@@ -3,10 +3,11 @@ import { shouldStoreResponse } from "@/server/services/idempotency/idempotency";
 
 /**
  * Which answers an Idempotency-Key keeps for replay (README, Idempotency): validation failures
- * (400, 413, 415), rate limits (429) and server or source failures (5xx) are not stored, so a retry
- * with the same key runs again; a finished business answer is. The HTTP-level counterparts are in
- * tests/integration/idempotency.test.ts and rate-limit.test.ts; today 413, 415 and 429 are answered
- * before the idempotency middleware runs, so only this table sees the decision itself.
+ * (400, 413, 415), an empty wallet (402), rate limits (429) and server or source failures (5xx) are
+ * not stored, so a retry with the same key runs again; a finished business answer is. The HTTP-level
+ * counterparts are in tests/integration/idempotency.test.ts, kyc.test.ts (402) and rate-limit.test.ts;
+ * today 413, 415 and 429 are answered before the idempotency middleware runs, so only this table sees
+ * the decision itself.
  */
 describe("shouldStoreResponse", () => {
   it.each([
@@ -15,6 +16,7 @@ describe("shouldStoreResponse", () => {
     [400, "INVALID_JSON"],
     [413, "PAYLOAD_TOO_LARGE"],
     [415, "UNSUPPORTED_MEDIA_TYPE"],
+    [402, "INSUFFICIENT_BALANCE"],
     [429, "RATE_LIMITED"],
     [409, "IDEMPOTENCY_KEY_IN_USE"],
     [500, "INTERNAL_ERROR"],

@@ -97,13 +97,14 @@ export async function completeIdempotent(db: Db, recordId: string, status: numbe
   });
 }
 
-/** Validation failures, rate limits and server-side failures are not stored, so a retry runs again. */
+/** Validation failures, rate limits, an empty wallet and server-side failures are not stored, so a retry runs again. */
 export async function abandonIdempotent(db: Db, recordId: string) {
   await db.idempotencyRecord.deleteMany({ where: { id: recordId } });
 }
 
 export function shouldStoreResponse(status: number, errorCode: string | null): boolean {
-  if (status >= 500 || status === 429) return false;
+  // 402: a retry after a top-up must be charged and answered, not told of the old balance for a day.
+  if (status >= 500 || status === 429 || status === 402) return false;
   if (status === 400 || status === 413 || status === 415) return false;
   return errorCode !== "IDEMPOTENCY_KEY_IN_USE";
 }
