@@ -38,6 +38,11 @@ const EnvSchema = z.object({
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(2557),
   /** Days a KYC call's full result stays (encrypted) for the merchant to re-read; then only its masked summary. 0 keeps none. */
   KYC_RESULT_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
+  /** Aadhaar OTPs one number receives per minute and per 24 hours from every merchant of a mode together. */
+  OTP_NUMBER_PER_MINUTE: z.coerce.number().int().min(1).max(60).default(1),
+  OTP_NUMBER_PER_DAY: z.coerce.number().int().min(1).max(1000).default(10),
+  /** OTPs a merchant may send per minute (per mode) that no verify-otp has followed. */
+  OTP_UNVERIFIED_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(100),
   /** Longest the audit writer waits to group records into one commit. */
   AUDIT_FLUSH_MS: z.coerce.number().min(0).max(1000).default(0),
   AUTH_CACHE_POLL_MS: z.coerce.number().int().min(50).max(1000).default(250),
@@ -154,6 +159,7 @@ function buildConfig(source: NodeJS.ProcessEnv) {
     signupsPerAddressPerHour: env.SIGNUPS_PER_ADDRESS_PER_HOUR,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     kycResultRetentionDays: env.KYC_RESULT_RETENTION_DAYS,
+    otpLimits: { numberPerMinute: env.OTP_NUMBER_PER_MINUTE, numberPerDay: env.OTP_NUMBER_PER_DAY, unverifiedPerMinute: env.OTP_UNVERIFIED_PER_MINUTE },
     auditFlushMs: env.AUDIT_FLUSH_MS,
     authCachePollMs: env.AUTH_CACHE_POLL_MS,
     logLevel: env.LOG_LEVEL,

@@ -50,6 +50,11 @@ export const ERROR_CODES = {
   ORDER_ALREADY_PAID: { status: 409, trpc: "CONFLICT", message: "This orderId has already been paid." },
   IDEMPOTENCY_KEY_IN_USE: { status: 409, trpc: "CONFLICT", message: "A request with this Idempotency-Key is still being processed." },
   OTP_ALREADY_USED: { status: 409, trpc: "CONFLICT", message: "This OTP has already been used." },
+  OTP_VERIFICATION_IN_PROGRESS: {
+    status: 409,
+    trpc: "CONFLICT",
+    message: "Another verification of this OTP request is running; retry after the time in Retry-After.",
+  },
   PAYMENT_NOT_REFUNDABLE: { status: 409, trpc: "CONFLICT", message: "Only a successful payment can be refunded, within 180 days of payment." },
   DUPLICATE_REFUND_ID: { status: 409, trpc: "CONFLICT", message: "This merchantRefundId was used for another refund request." },
   PAYMENT_NOT_PAYABLE: { status: 409, trpc: "CONFLICT", message: "This payment cannot take a new attempt now." },

@@ -19,6 +19,7 @@ describe("shouldStoreResponse", () => {
     [402, "INSUFFICIENT_BALANCE"],
     [429, "RATE_LIMITED"],
     [409, "IDEMPOTENCY_KEY_IN_USE"],
+    [409, "OTP_VERIFICATION_IN_PROGRESS"],
     [500, "INTERNAL_ERROR"],
     [502, "UPSTREAM_ERROR"],
     [503, "SOURCE_UNAVAILABLE"],

@@ -318,6 +318,7 @@ describe("ERROR_CODES matches the error-code registry of the API contract", () =
       "PAYMENT_NOT_REFUNDABLE",
       "DUPLICATE_REFUND_ID",
       "PAYMENT_NOT_PAYABLE",
+      "OTP_VERIFICATION_IN_PROGRESS",
     ],
     410: ["OTP_EXPIRED"],
     413: ["PAYLOAD_TOO_LARGE"],

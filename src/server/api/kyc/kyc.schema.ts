@@ -64,13 +64,14 @@ export const generateOtpOutput = apiEnvelopeWithMessage(generateOtpData);
 export const generateOtpMeta = kycMeta(
   "/api/kyc/aadhaar/generate-otp",
   "Send an Aadhaar OTP",
-  "Sends an OTP to the mobile number linked with the Aadhaar number. Never charged. OTPs are valid 10 minutes; another may be requested after 60 s, and at most 5 per number per 30 minutes.",
+  "Sends an OTP to the mobile number linked with the Aadhaar number. Never charged. OTPs are valid 10 minutes; another may be requested after 60 s (429 OTP_RESEND_TOO_SOON), and at most 5 per number per 30 minutes (429 OTP_GENERATION_LIMIT). One number receives at most 1 OTP a minute and 10 per 24 hours from all merchants together, counted per mode (429 OTP_GENERATION_LIMIT; the sandbox's documented test numbers count only toward each merchant's own limits). A merchant may have at most 100 OTPs sent in the last minute that no verify-otp has followed, refused lookups included (429 RATE_LIMITED). Every 429 carries Retry-After.",
   {
     errors: [
       ...KYC_COMMON_ERRORS,
       "INVALID_AADHAAR",
       "OTP_RESEND_TOO_SOON",
       "OTP_GENERATION_LIMIT",
+      "RATE_LIMITED",
       "AADHAAR_MOBILE_NOT_LINKED",
       "AADHAAR_LOCKED",
       "SOURCE_UNAVAILABLE",
@@ -127,9 +128,18 @@ export const verifyOtpOutput = apiEnvelopeWithMessage(verifyOtpData);
 export const verifyOtpMeta = kycMeta(
   "/api/kyc/aadhaar/verify-otp",
   "Verify an Aadhaar OTP (eKYC)",
-  "Checks the OTP and answers the holder's eKYC record, charged once from the wallet (Aadhaar OTP KYC fee). A wrong OTP answers 422 with attemptsRemaining; the third locks the request. Only a VERIFIED answer is charged; with too little balance the answer is 402 and the OTP stays usable.",
+  "Checks the OTP and answers the holder's eKYC record, charged once from the wallet (Aadhaar OTP KYC fee). A wrong OTP answers 422 with attemptsRemaining; the third locks the request. While another verify-otp call for the same request is with the source, the answer is 409 OTP_VERIFICATION_IN_PROGRESS: retry after Retry-After (409 OTP_ALREADY_USED means the OTP was used). Only a VERIFIED answer is charged; with too little balance the answer is 402 and the OTP stays usable.",
   {
-    errors: [...CHARGED_ERRORS, "INVALID_AADHAAR", "OTP_REQUEST_NOT_FOUND", "INVALID_OTP", "OTP_ATTEMPTS_EXCEEDED", "OTP_EXPIRED", "OTP_ALREADY_USED"],
+    errors: [
+      ...CHARGED_ERRORS,
+      "INVALID_AADHAAR",
+      "OTP_REQUEST_NOT_FOUND",
+      "INVALID_OTP",
+      "OTP_ATTEMPTS_EXCEEDED",
+      "OTP_EXPIRED",
+      "OTP_ALREADY_USED",
+      "OTP_VERIFICATION_IN_PROGRESS",
+    ],
     fieldCodes: { aadhaarNumber: "INVALID_AADHAAR" },
     sensitive: true,
   },

@@ -47,6 +47,7 @@ export const generateOtpProcedure = kycProcedure
       services.providers[auth.mode].aadhaar,
       callerOf(auth, ctx.rest, "AADHAAR_OTP"),
       input.aadhaarNumber,
+      services.config.otpLimits,
     );
     return apiOkWithMessage(sent.message, sent.data);
   });

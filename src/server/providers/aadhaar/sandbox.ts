@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import { isValidAadhaar } from "@/lib/aadhaar";
 import { AppError } from "@/server/errors";
 import { fnv1a32, mix32, pick, sandboxPerson, sandboxRelativeName } from "@/server/providers/pan/sandbox";
+import { SANDBOX_AADHAAR_ROWS } from "@/server/providers/sandbox-catalog";
 import type { AadhaarAddress, AadhaarEkyc, AadhaarProvider } from "./types";
 
 export const SANDBOX_AADHAAR_OTP = "123456";
@@ -200,4 +201,7 @@ export const sandboxAadhaarProvider: AadhaarProvider = {
     if (otp !== SANDBOX_AADHAAR_OTP) return { kind: "wrong-otp" };
     return { kind: "verified", ekyc: sandboxAadhaarEkyc(aadhaarNumber) };
   },
+
+  // The documented numbers are in every integrator's tests; limits across merchants would use them up for all.
+  sharedTestNumbers: new Set(SANDBOX_AADHAAR_ROWS.map((r) => r.input)),
 };

@@ -45,4 +45,6 @@ export interface AadhaarProvider {
   sendOtp(aadhaarNumber: string): Promise<AadhaarOtpSent>;
   /** The source checks the OTP. Throws SOURCE_UNAVAILABLE / SOURCE_TIMEOUT on source failure. */
   submitOtp(aadhaarNumber: string, reference: string, otp: string): Promise<AadhaarOtpResult>;
+  /** Numbers every merchant of this mode uses as test fixtures: only each merchant's own OTP limits count them. */
+  sharedTestNumbers?: ReadonlySet<string>;
 }

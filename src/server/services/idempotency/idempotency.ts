@@ -106,7 +106,8 @@ export function shouldStoreResponse(status: number, errorCode: string | null): b
   // 402: a retry after a top-up must be charged and answered, not told of the old balance for a day.
   if (status >= 500 || status === 429 || status === 402) return false;
   if (status === 400 || status === 413 || status === 415) return false;
-  return errorCode !== "IDEMPOTENCY_KEY_IN_USE";
+  // Answers about another request still running: the retry they ask for must run, not replay them.
+  return errorCode !== "IDEMPOTENCY_KEY_IN_USE" && errorCode !== "OTP_VERIFICATION_IN_PROGRESS";
 }
 
 export async function purgeExpiredIdempotency(db: Db, now = new Date()): Promise<number> {
