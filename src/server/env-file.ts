@@ -12,7 +12,7 @@ export const PROJECT_ROOT = path.resolve(__dirname, "../..");
  * `PARAKH_ENV_FILE` names another file, or `none` for no file (the test suites' own servers).
  * Returns the file that was read, if any.
  */
-export function loadEnvFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function loadEnvFile(env: Record<string, string | undefined> = process.env): string | undefined {
   const choice = env.PARAKH_ENV_FILE;
   if (choice === "none") return undefined;
   const file = path.resolve(PROJECT_ROOT, choice || ".env");

@@ -10,7 +10,7 @@ describe("settings from a .env file", () => {
   let file: string;
   let server: TestServer;
   // Only what a shell would have: the storage settings come from the file.
-  const shell = () => ({ PATH: process.env.PATH, HOME: process.env.HOME, PARAKH_ENV_FILE: file });
+  const shell = (): NodeJS.ProcessEnv => ({ NODE_ENV: "production", PATH: process.env.PATH, HOME: process.env.HOME, PARAKH_ENV_FILE: file });
 
   beforeAll(async () => {
     dir = tempDataDir("parakh-envfile-");

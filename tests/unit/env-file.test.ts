@@ -15,7 +15,7 @@ function envFile(text: string): string {
 describe("loadEnvFile", () => {
   it("adds the file's settings under the real environment: a variable already set, even empty, wins", () => {
     const file = envFile("DATA_DIR=prod-data\nPORT=4000\nTRUSTED_PROXIES=10.0.0.1\n# LOG_LEVEL=debug\nexport HOST=127.0.0.1\n");
-    const env: NodeJS.ProcessEnv = { PARAKH_ENV_FILE: file, PORT: "5000", TRUSTED_PROXIES: "" };
+    const env: Record<string, string | undefined> = { PARAKH_ENV_FILE: file, PORT: "5000", TRUSTED_PROXIES: "" };
     expect(loadEnvFile(env)).toBe(file);
     expect(env.DATA_DIR).toBe("prod-data");
     expect(env.HOST).toBe("127.0.0.1");
@@ -25,7 +25,7 @@ describe("loadEnvFile", () => {
   });
 
   it("reads nothing with PARAKH_ENV_FILE=none, and refuses a named file that is missing", () => {
-    const env: NodeJS.ProcessEnv = { PARAKH_ENV_FILE: "none" };
+    const env: Record<string, string | undefined> = { PARAKH_ENV_FILE: "none" };
     expect(loadEnvFile(env)).toBeUndefined();
     expect(Object.keys(env)).toEqual(["PARAKH_ENV_FILE"]);
     expect(() => loadEnvFile({ PARAKH_ENV_FILE: path.join(os.tmpdir(), "no-such-parakh.env") })).toThrow(/Cannot read the settings file/);

@@ -32,12 +32,12 @@ export function projectRoot(): string {
 }
 
 /** The data folder (DATA_DIR, default `data`), resolved against the working directory as the server does. */
-export function dataDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+export function dataDirFromEnv(env: Record<string, string | undefined> = process.env): string {
   return path.resolve(/* turbopackIgnore: true */ process.cwd(), env.DATA_DIR?.trim() || "data");
 }
 
 /** DATABASE_URL, or the embedded SQLite file in the data folder: the server, the CLI and scripts agree. */
-export function databaseUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+export function databaseUrlFromEnv(env: Record<string, string | undefined> = process.env): string {
   const url = env.DATABASE_URL?.trim();
   return url ? url : `file:${path.join(dataDirFromEnv(env), "parakh.db")}`;
 }
