@@ -23,7 +23,7 @@ import { guardConnections } from "@/server/http/connection-guard";
 import { pageRequestProblem } from "@/server/http/page-guard";
 import { API_CONTENT_SECURITY_POLICY, baseSecurityHeaders, checkoutPaymentIdOf, newNonce, pageSecurityHeaders } from "@/server/http/security-headers";
 import { checkoutFrameAncestors } from "@/server/services/merchants/checkout-framing";
-import { createBatchRunner, createJobRunner } from "@/server/jobs/handlers";
+import { createBatchRunner, createDeliveryRunner, createJobRunner } from "@/server/jobs/handlers";
 import { purgeExpiredBatches } from "@/server/services/batches/batches";
 import { requeueStalledRefunds } from "@/server/services/refunds/refunds";
 import { purgeFinishedJobs } from "@/server/jobs/queue";
@@ -99,7 +99,7 @@ export async function startParakh(opts: StartOptions) {
   if (migrated.applied.length) log.info("migrations applied", { applied: migrated.applied });
   const services = getServices();
   services.authCache.start();
-  const runners = config.jobsEnabled ? [createJobRunner(services), createBatchRunner(services)] : [];
+  const runners = config.jobsEnabled ? [createJobRunner(services), createDeliveryRunner(services), createBatchRunner(services)] : [];
   for (const runner of runners) runner.start();
 
   const restDoor = createRestDoor(services, restRouter);

@@ -6,8 +6,16 @@ import { BATCH_WORK_JOB, failBatch, workBatch } from "@/server/services/batches/
 import { giveUpRefund, processRefund, REFUND_JOB } from "@/server/services/refunds/refunds";
 import { attemptDelivery } from "@/server/services/webhooks/deliver";
 import { DELIVER_JOB } from "@/server/services/webhooks/events";
+import { DeliverySlots } from "@/server/services/webhooks/slots";
 
-/** The app's background work, all on the durable queue: expiry, attempt timeouts, processor results, refunds, webhooks, batches. */
+/** Webhook deliveries running at once per instance; each holds its slot at most about 5 s. */
+export const DELIVERY_WORKERS = 8;
+/** Deliveries to one endpoint (or one URL without an endpoint) running at once per instance. */
+export const DELIVERIES_PER_ENDPOINT = 2;
+/** One merchant's share of the delivery workers. */
+export const DELIVERIES_PER_MERCHANT = DELIVERY_WORKERS / 2;
+
+/** The app's background work on the durable queue: expiry, attempt timeouts, processor results, refunds (webhooks and batches have runners of their own). */
 export function createJobRunner(services: AppServices): JobRunner {
   const { db, config } = services;
   const runner = new JobRunner(db, { pollMs: 250, leaseMs: config.jobLeaseMs });
@@ -28,8 +36,21 @@ export function createJobRunner(services: AppServices): JobRunner {
       throw err;
     }
   });
+  return runner;
+}
+
+/**
+ * Webhook deliveries on their own runner, so payment expiry, attempt timeouts and refunds never wait
+ * behind a slow receiver. Within it, one endpoint gets at most two workers and one merchant half of
+ * them; a delivery that finds its share taken is rescheduled (not counted as an attempt) instead of
+ * holding a worker.
+ */
+export function createDeliveryRunner(services: AppServices): JobRunner {
+  const { db, config } = services;
+  const slots = new DeliverySlots({ perDestination: DELIVERIES_PER_ENDPOINT, perMerchant: DELIVERIES_PER_MERCHANT });
+  const runner = new JobRunner(db, { pollMs: 250, leaseMs: config.jobLeaseMs, concurrency: DELIVERY_WORKERS });
   runner.register<{ deliveryId: string }>(DELIVER_JOB, async ({ deliveryId }) => {
-    const next = await attemptDelivery(db, deliveryId, { allowLoopbackInSandbox: config.webhookSandboxAllowLoopback });
+    const next = await attemptDelivery(db, deliveryId, { allowLoopbackInSandbox: config.webhookSandboxAllowLoopback, slots });
     return next ? { retryAt: next } : undefined;
   });
   return runner;
@@ -37,7 +58,7 @@ export function createJobRunner(services: AppServices): JobRunner {
 
 /**
  * Batches on their own runner: their jobs hold a slot for a slice at a time, and however many
- * batches wait, payment expiry and webhook deliveries keep the main runner's slots.
+ * batches wait, payment expiry and refunds keep the main runner's slots (and deliveries theirs).
  */
 export function createBatchRunner(services: AppServices): JobRunner {
   const { db, config } = services;

@@ -1,23 +1,57 @@
 import http from "node:http";
 import https from "node:https";
 
-/** A merchant's endpoint gets this long to answer (then the attempt fails). */
+/** A delivery attempt's one deadline: connect, headers and the body as far as it is read. */
 export const DELIVERY_TIMEOUT_MS = 5_000;
+/** At most this much of an answer's body is read; then the socket is closed. */
+export const MAX_RESPONSE_BYTES = 64 * 1024;
 const EXCERPT_CHARS = 500;
+/** Bytes kept for the excerpt: enough for EXCERPT_CHARS characters of UTF-8. */
+const EXCERPT_BYTES = EXCERPT_CHARS * 4;
 
 export interface SendResult {
   statusCode: number | null;
   excerpt: string | null;
+  /** Set when the answer did not come whole (timeout, socket error); the status code may still be set. */
   error: string | null;
   latencyMs: number;
+  /** Body bytes read, at most MAX_RESPONSE_BYTES. */
+  bytesRead: number;
 }
 
-/** One POST to a webhook endpoint, connecting to the address that passed the SSRF check. */
-export function postWebhook(url: URL, target: { address: string; family: 4 | 6 }, headers: Record<string, string>, body: string): Promise<SendResult> {
-  const started = performance.now();
+/**
+ * One POST to a webhook endpoint, connecting to the address that passed the SSRF check.
+ *
+ * The answer is complete when its body ends or its first 64 KiB are in, whichever comes first: the
+ * rest is never read (the socket is closed), so a receiver that streams cannot make us read more,
+ * and one that answers 2xx and sends its first 64 KiB quickly has answered. All of it must come
+ * within `timeoutMs` of `startedAt` (default: the call; a caller that looked the name up first
+ * passes when it began); otherwise the socket is closed and `error` says so, with the status code
+ * when headers had come (a 2xx whose body was still arriving is not an answer).
+ */
+export function postWebhook(
+  url: URL,
+  target: { address: string; family: 4 | 6 },
+  headers: Record<string, string>,
+  body: string,
+  { timeoutMs = DELIVERY_TIMEOUT_MS, startedAt: started = performance.now() }: { timeoutMs?: number; startedAt?: number } = {},
+): Promise<SendResult> {
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve) => {
-    const finish = (r: Omit<SendResult, "latencyMs">) => resolve({ ...r, latencyMs: Math.round(performance.now() - started) });
+    let settled = false;
+    let statusCode: number | null = null;
+    let bytesRead = 0;
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    const finish = (error: string | null, close: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      // A socket left mid-answer cannot be reused: close it, and nothing more is read from it.
+      if (close) req.destroy();
+      const text = Buffer.concat(kept).toString("utf8").slice(0, EXCERPT_CHARS);
+      resolve({ statusCode, excerpt: text || null, error, latencyMs: Math.round(performance.now() - started), bytesRead });
+    };
     const req = client.request(
       {
         protocol: url.protocol,
@@ -28,21 +62,29 @@ export function postWebhook(url: URL, target: { address: string; family: 4 | 6 }
         headers: { ...headers, "Content-Length": Buffer.byteLength(body) },
         // Connect to the address that passed the SSRF check, never a fresh DNS answer.
         lookup: (_host, _opts, cb) => (cb as (e: null, a: string, f: number) => void)(null, target.address, target.family),
-        timeout: DELIVERY_TIMEOUT_MS,
         servername: url.hostname,
       },
       (res) => {
-        let excerpt = "";
-        res.setEncoding("utf8");
-        res.on("data", (c: string) => {
-          if (excerpt.length < EXCERPT_CHARS) excerpt += c;
+        statusCode = res.statusCode ?? null;
+        res.on("data", (chunk: Buffer) => {
+          if (settled) return;
+          const part = chunk.length > MAX_RESPONSE_BYTES - bytesRead ? chunk.subarray(0, MAX_RESPONSE_BYTES - bytesRead) : chunk;
+          bytesRead += part.length;
+          if (keptBytes < EXCERPT_BYTES) {
+            kept.push(part.subarray(0, EXCERPT_BYTES - keptBytes));
+            keptBytes += Math.min(part.length, EXCERPT_BYTES - keptBytes);
+          }
+          if (bytesRead >= MAX_RESPONSE_BYTES) finish(null, true);
         });
-        res.on("end", () => finish({ statusCode: res.statusCode ?? null, excerpt: excerpt.slice(0, EXCERPT_CHARS) || null, error: null }));
-        res.on("error", (e) => finish({ statusCode: res.statusCode ?? null, excerpt: null, error: e.message }));
+        res.on("end", () => finish(null, false));
+        res.on("error", (e) => finish(e.message, true));
+        // Closed without an end: the receiver hung up mid-body.
+        res.on("close", () => finish("the connection closed before the answer was complete", true));
       },
     );
-    req.on("timeout", () => req.destroy(new Error(`timed out after ${DELIVERY_TIMEOUT_MS} ms`)));
-    req.on("error", (e) => finish({ statusCode: null, excerpt: null, error: e.message }));
+    // One timer for the whole attempt, unlike a socket timeout that a byte now and then keeps alive.
+    const deadline = setTimeout(() => finish(`timed out after ${timeoutMs} ms`, true), Math.max(0, started + timeoutMs - performance.now()));
+    req.on("error", (e) => finish(e.message, true));
     req.end(body);
   });
 }
