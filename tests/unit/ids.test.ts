@@ -74,6 +74,10 @@ describe("requestIdFrom", () => {
     ["non-ASCII", "réq"],
     ["an array (repeated header)", ["abc", "def"]],
     ["a one-item array", ["abc"]],
+    ["a card number", "4111111111111111"],
+    ["an Aadhaar number", "234567890009"],
+    ["a secret key", "sk_test_Q2x7LmP0aZk3Vb9T"],
+    ["a card number inside", "order-4111111111111111-x"],
   ])("makes a new req_ id when the header is %s", (_why, header) => {
     const id = requestIdFrom(header);
     expect(id).toMatch(/^req_[A-Za-z0-9]{16}$/);

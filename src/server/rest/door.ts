@@ -295,7 +295,8 @@ export function createRestDoor(services: AppServices, router: AnyRouter) {
       // A query string may carry anything (an Aadhaar or card number): redacted before any record or log sees it.
       path: redactString(req.url ?? pathname),
       clientIp,
-      userAgent: typeof req.headers["user-agent"] === "string" ? req.headers["user-agent"].slice(0, 512) : null,
+      // Redacted like a body (whole, before the cut): a header may carry a card number or a secret key.
+      userAgent: typeof req.headers["user-agent"] === "string" ? redactString(req.headers["user-agent"]).slice(0, 512) : null,
       startedAt: performance.now(),
       rawBody: null,
       status: 200,

@@ -3,6 +3,8 @@ import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
 import { decrypt, encrypt, hmacSha256Hex, sha256Hex } from "@/server/lib/crypto";
 import type { Mode } from "@/lib/mode";
+import { getConfig } from "@/server/config";
+import { redactString } from "@/server/services/audit/redact";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
@@ -39,11 +41,21 @@ export function validateIdempotencyKey(key: string) {
 }
 
 /**
+ * The key as stored. One holding what the audit log would redact (a card or Aadhaar number, a secret
+ * key) is kept as a keyed hash instead: still one record per key, and nothing in clear.
+ */
+export function storedIdempotencyKey(key: string): string {
+  if (redactString(key) === key) return key;
+  return `hmac:${hmacSha256Hex(Buffer.from(getConfig().secrets.hashKey, "base64"), `idempotency-key|${key}`)}`;
+}
+
+/**
  * Claims the key: a new record in IN_PROGRESS, a replay of a finished one, or an error for
  * a different body (422) or one still running (409). Expired records are replaced.
  */
 export async function beginIdempotent(db: Db, scope: IdempotencyScope): Promise<IdempotencyStart> {
   validateIdempotencyKey(scope.key);
+  const key = storedIdempotencyKey(scope.key);
   const request = `${scope.method} ${scope.path}\n${scope.body?.toString("utf8") ?? ""}`;
   // A plain hash of a small body (an Aadhaar number and a merchant id) could be reversed by trying every number.
   const requestHash = scope.encryptionKey ? hmacSha256Hex(Buffer.from(scope.encryptionKey, "base64"), request) : sha256Hex(request);
@@ -55,7 +67,7 @@ export async function beginIdempotent(db: Db, scope: IdempotencyScope): Promise<
           id,
           merchantId: scope.merchantId,
           mode: scope.mode,
-          key: scope.key,
+          key,
           method: scope.method,
           path: scope.path,
           requestHash,
@@ -68,7 +80,7 @@ export async function beginIdempotent(db: Db, scope: IdempotencyScope): Promise<
       if (!isUniqueViolation(err)) throw err;
     }
     const existing = await db.idempotencyRecord.findUnique({
-      where: { merchantId_mode_key: { merchantId: scope.merchantId, mode: scope.mode, key: scope.key } },
+      where: { merchantId_mode_key: { merchantId: scope.merchantId, mode: scope.mode, key } },
     });
     if (!existing) continue;
     const stale = existing.state === "IN_PROGRESS" && existing.createdAt.getTime() <= Date.now() - IDEMPOTENCY_LEASE_MS;
