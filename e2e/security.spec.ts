@@ -65,6 +65,29 @@ test.describe("browser security headers", () => {
     expect(await violations()).toEqual([]);
   });
 
+  test("signing in leaves an HttpOnly device cookie, sent only to the sign-in endpoints, that the next sign-in presents", async ({ page, context }) => {
+    const demo = demoCredentials();
+    const signIn = async () => {
+      await page.goto("/login");
+      await page.getByLabel("Email").fill(demo.email);
+      await page.getByLabel("Password").fill(demo.password);
+      const callback = page.waitForRequest((r) => r.url().includes("/api/auth/callback/merchant"));
+      await page.getByRole("button", { name: /sign in/i }).click();
+      const sent = await (await callback).allHeaders();
+      await page.waitForURL((url) => url.pathname.startsWith("/dashboard"));
+      return sent.cookie ?? "";
+    };
+    expect(await signIn()).not.toContain("parakh_device_");
+    const device = (await context.cookies()).filter((c) => c.name.startsWith("parakh_device_"));
+    expect(device).toHaveLength(1);
+    expect(device[0]).toMatchObject({ path: "/api/auth", httpOnly: true, sameSite: "Lax" });
+    expect(device[0]!.name).not.toContain(demo.email.split("@")[0]!);
+    expect(device[0]!.expires * 1000 - Date.now()).toBeGreaterThan(170 * 24 * 3600 * 1000);
+    expect(await page.evaluate(() => document.cookie)).not.toContain("parakh_device_");
+    await context.clearCookies({ name: /next-auth/ });
+    expect(await signIn()).toContain(`${device[0]!.name}=${device[0]!.value}`);
+  });
+
   test("every page load gets its own nonce", async ({ request }) => {
     const a = (await request.get("/login")).headers()["content-security-policy"];
     const b = (await request.get("/login")).headers()["content-security-policy"];

@@ -2,7 +2,8 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getConfig } from "@/server/config";
 import { getServices } from "@/server/services";
-import { SignInError, signInAdmin, signInMerchant } from "@/server/services/accounts/sign-in";
+import { SignInError, signInAdmin, signInMerchant, type SignedIn } from "@/server/services/accounts/sign-in";
+import { DEVICE_TOKEN_MAX_AGE_SECONDS, deviceCookieName } from "@/server/services/accounts/device-cookies";
 
 /** Header set by server.ts with the client IP it resolved (clients cannot set it). */
 const CLIENT_IP_HEADER = "x-parakh-client-ip";
@@ -10,6 +11,28 @@ const CLIENT_IP_HEADER = "x-parakh-client-ip";
 function clientIp(req: { headers?: Record<string, unknown> } | undefined): string {
   const v = req?.headers?.[CLIENT_IP_HEADER];
   return typeof v === "string" ? v : "unknown";
+}
+
+/** The value of one cookie of the request (next-auth hands `authorize` the request's headers). */
+function requestCookie(req: { headers?: Record<string, unknown> } | undefined, name: string): string | null {
+  const header = req?.headers?.cookie;
+  if (typeof header !== "string") return null;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
+/** Collects the Set-Cookie values a sign-in adds to next-auth's response (the route handler appends them). */
+export interface CookieSink {
+  cookies: string[];
+}
+
+/** The browser keeps its device token for this account: sent only to the sign-in endpoints, never readable by scripts. */
+function deviceCookie(user: SignedIn): string {
+  const secure = getConfig().appUrl.startsWith("https:") ? "; Secure" : "";
+  return `${deviceCookieName(user.role, user.email)}=${user.deviceToken}; Path=/api/auth; Max-Age=${DEVICE_TOKEN_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${secure}`;
 }
 
 export type Role = "merchant" | "admin";
@@ -42,7 +65,7 @@ async function authorizeWith<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export function authOptions(): NextAuthOptions {
+export function authOptions(sink?: CookieSink): NextAuthOptions {
   const config = getConfig();
   return {
     secret: config.secrets.nextAuthSecret,
@@ -61,9 +84,11 @@ export function authOptions(): NextAuthOptions {
                 email: String(credentials?.email ?? ""),
                 password: String(credentials?.password ?? ""),
                 code: credentials?.code ? String(credentials.code) : null,
+                deviceToken: requestCookie(req, deviceCookieName("merchant", String(credentials?.email ?? ""))),
               },
               clientIp(req),
             );
+            sink?.cookies.push(deviceCookie(user));
             return { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion };
           }),
       }),
@@ -75,9 +100,14 @@ export function authOptions(): NextAuthOptions {
           authorizeWith(async () => {
             const user = await signInAdmin(
               getServices().db,
-              { email: String(credentials?.email ?? ""), password: String(credentials?.password ?? "") },
+              {
+                email: String(credentials?.email ?? ""),
+                password: String(credentials?.password ?? ""),
+                deviceToken: requestCookie(req, deviceCookieName("admin", String(credentials?.email ?? ""))),
+              },
               clientIp(req),
             );
+            sink?.cookies.push(deviceCookie(user));
             return { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion };
           }),
       }),

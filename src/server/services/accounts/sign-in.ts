@@ -11,6 +11,7 @@ import {
   undoAttempt,
   type AccountRole,
 } from "@/server/services/accounts/throttle";
+import { issueDeviceToken, releaseDeviceAttempt, reserveDeviceAttempt, verifyDeviceToken } from "@/server/services/accounts/device-cookies";
 
 export { SLOW_DOWN_AFTER, LOCK_AFTER, LOCK_MINUTES } from "@/server/services/accounts/throttle";
 
@@ -32,6 +33,16 @@ export interface SignedIn {
   role: AccountRole;
   /** Goes into the session token; a session whose version is behind the account's is refused. */
   sessionVersion: number;
+  /** A fresh device token for the browser that signed in (kept in a cookie; see device-cookies.ts). */
+  deviceToken: string;
+}
+
+export interface SignInInput {
+  email: string;
+  password: string;
+  code?: string | null;
+  /** The browser's device token for this account, if it has one. */
+  deviceToken?: string | null;
 }
 
 // A real hash to verify against when the email is unknown, so timing does not reveal accounts.
@@ -54,23 +65,21 @@ interface AccountStore {
   claimTotpStep?(id: string, step: number): Promise<boolean>;
 }
 
-async function signIn(
-  db: Db,
-  store: AccountStore,
-  role: AccountRole,
-  input: { email: string; password: string; code?: string | null },
-  ip: string,
-): Promise<SignedIn> {
+async function signIn(db: Db, store: AccountStore, role: AccountRole, input: SignInInput, ip: string): Promise<SignedIn> {
   const now = Date.now();
-  // Counted before the password is checked (per address and per email+address), so parallel
-  // guesses cannot slip past either limit.
-  if (!reserveIpAttempt(ip, now)) throw new SignInError("TOO_MANY_ATTEMPTS");
   const email = input.email.trim().toLowerCase().slice(0, 320);
+  // Counted before the password is checked (per address, or per device token, and per
+  // email+address), so parallel guesses cannot slip past either limit. A browser that signed in to
+  // this account before counts against its own token, not against its address.
+  let device = verifyDeviceToken(role, email, input.deviceToken, now);
+  if (device && !reserveDeviceAttempt(device, now)) device = null;
+  if (!device && !reserveIpAttempt(ip, now)) throw new SignInError("TOO_MANY_ATTEMPTS");
+  const release = () => (device ? releaseDeviceAttempt(device) : releaseIpAttempt(ip));
   let attempt: Awaited<ReturnType<typeof startAttempt>>;
   try {
     attempt = await startAttempt(db, role, email, ip, now);
   } catch (err) {
-    releaseIpAttempt(ip);
+    release();
     throw err;
   }
   if (attempt.locked) throw new SignInError("ACCOUNT_LOCKED");
@@ -91,7 +100,7 @@ async function signIn(
       // The right password alone neither counts as a failure nor clears earlier ones (that would
       // let wrong codes be retried without end).
       await undoAttempt(db, attempt);
-      releaseIpAttempt(ip);
+      release();
       throw new SignInError("TOTP_REQUIRED");
     }
     const secret = decrypt(account.totpSecretEnc, getConfig().secrets.encryptionKey);
@@ -105,11 +114,11 @@ async function signIn(
     if (!ok) return fail("TOTP_INVALID");
   }
   await clearThrottle(db, attempt);
-  releaseIpAttempt(ip);
-  return { id: account.id, email: account.email, name: account.name, role, sessionVersion: account.sessionVersion };
+  release();
+  return { id: account.id, email: account.email, name: account.name, role, sessionVersion: account.sessionVersion, deviceToken: issueDeviceToken(role, email) };
 }
 
-export function signInMerchant(db: Db, input: { email: string; password: string; code?: string | null }, ip: string) {
+export function signInMerchant(db: Db, input: SignInInput, ip: string) {
   return signIn(
     db,
     {
@@ -130,7 +139,7 @@ export function signInMerchant(db: Db, input: { email: string; password: string;
   );
 }
 
-export function signInAdmin(db: Db, input: { email: string; password: string }, ip: string) {
+export function signInAdmin(db: Db, input: Omit<SignInInput, "code">, ip: string) {
   return signIn(
     db,
     {
