@@ -128,7 +128,16 @@ describe.each(DB_TARGETS)("batches that outlive a process on %s", (target: DbTar
     expect(Date.now() - started).toBeLessThan(5_000);
     // It went ahead of the big one rather than after it.
     const smallDone = (await request(first.url, `/v1/identity/pan/batch/${small}`, { headers: bearer(b) })).json.data;
-    const bigNow = (await request(first.url, `/v1/identity/pan/batch/${big}`, { headers: bearer(a) })).json.data;
-    if (bigNow.status === "COMPLETED") expect(Date.parse(smallDone.completed_at)).toBeLessThan(Date.parse(bigNow.completed_at));
+    const bigDone = await waitFor(
+      "the 10,000-item batch",
+      async () => {
+        const r = (await request(first.url, `/v1/identity/pan/batch/${big}`, { headers: bearer(a) })).json.data;
+        return r.status === "COMPLETED" ? r : null;
+      },
+      60_000,
+      200,
+    );
+    expect(Date.parse(smallDone.completed_at)).toBeLessThan(Date.parse(bigDone.completed_at));
+    await expectExactlyOnce(first, a, big, items(10_000));
   });
 });
