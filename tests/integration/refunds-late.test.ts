@@ -149,6 +149,35 @@ describe.each(DB_TARGETS)("abandoned attempts, late results and the simulation A
     expect(autoRefunded.map((r) => r.attemptId)).toEqual([second]);
   });
 
+  it("leaves a payment PENDING, with no payment.failed, on a late failure of an abandoned attempt while another is pending", async () => {
+    const paymentId = await newPayment();
+    const first = await pendingAttempt(paymentId);
+    expect((await simulate(paymentId, { outcome: "ABANDONED", attemptId: first })).status).toBe(200);
+    const second = await pendingAttempt(paymentId, "netbanking");
+    const before = await status(paymentId);
+    expect(before.status).toBe("PENDING");
+    const failedEvents = () => db.webhookEvent.count({ where: { subjectId: paymentId, type: "payment.failed" } });
+    // The abandon itself announced one failure.
+    expect(await failedEvents()).toBe(1);
+    const timeline = await db.paymentEvent.count({ where: { paymentId } });
+
+    const late = await simulate(paymentId, { outcome: "FAILED", attemptId: first });
+    expect(late.status).toBe(200);
+    expect(late.json.data.payment.status).toBe("PENDING");
+    const after = await status(paymentId);
+    expect(after.status).toBe("PENDING");
+    expect(after.attempts).toEqual(before.attempts);
+    expect(await failedEvents()).toBe(1);
+    expect(await db.paymentEvent.count({ where: { paymentId } })).toBe(timeline);
+
+    // The pending attempt still decides the payment.
+    const paid = await simulate(paymentId, { outcome: "SUCCESS", attemptId: second });
+    expect(paid.json.data.payment.status).toBe("SUCCESS");
+    expect(await db.webhookEvent.count({ where: { subjectId: paymentId, type: "payment.success" } })).toBe(1);
+    expect(await failedEvents()).toBe(1);
+    expect((await expectAccounted(paymentId)).autoRefunded).toHaveLength(0);
+  });
+
   it("never charges twice when a late success races a new attempt's success", async () => {
     for (let round = 0; round < 6; round++) {
       const paymentId = await newPayment();
