@@ -18,6 +18,8 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
+          // One throwaway PostgreSQL cluster for the run; each file creates its own databases on it.
+          globalSetup: ["tests/helpers/postgres-global-setup.ts"],
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 180_000,

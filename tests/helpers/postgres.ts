@@ -1,5 +1,8 @@
-// A throwaway PostgreSQL 15 cluster per call: own temp folder, 127.0.0.1 on a free port, trust
-// auth, fsync off. Never reuses a running server.
+// Throwaway PostgreSQL 15 for tests: a cluster in its own temp folder, 127.0.0.1 on a free port,
+// trust auth, fsync off; never a server that was already running. The integration run starts one
+// cluster for all its files (tests/helpers/postgres-global-setup.ts) and `startPostgres()` then
+// gives each caller fresh databases on it; outside that run (bench, db:migration) each call starts
+// a cluster of its own.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -73,7 +76,46 @@ rm -rf "${dir}"`;
   return child;
 }
 
+/** Set by the integration run's global set-up: the shared cluster's superuser URL, without a database. */
+export const SHARED_CLUSTER_ENV = "PARAKH_TEST_PG_URL";
+
+/** Fresh databases on a cluster, created now and dropped by `stop()`. */
+async function databasesOn(base: string): Promise<PostgresCluster> {
+  const suffix = `${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const created: string[] = [];
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: `${base}/postgres` });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  const createDatabase = async (name: string) => {
+    if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bad database name: ${name}`);
+    const full = `${name}_${suffix}`;
+    await admin(`CREATE DATABASE "${full}"`);
+    created.push(full);
+    return `${base}/${full}`;
+  };
+  const url = await createDatabase("parakh");
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      for (const name of created) await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+    })());
+  return { url, createDatabase, stop };
+}
+
+/** Fresh databases on the run's shared cluster when there is one, else a cluster of the caller's own. */
 export async function startPostgres(): Promise<PostgresCluster> {
+  const shared = process.env[SHARED_CLUSTER_ENV];
+  return shared ? databasesOn(shared) : startCluster();
+}
+
+/** A cluster of its own, with one database `parakh` for the caller. */
+export async function startCluster(options: { maxConnections?: number } = {}): Promise<PostgresCluster & { base: string }> {
   if (!fs.existsSync(path.join(PG_BIN, "initdb")) || !fs.existsSync(path.join(PG_BIN, "postgres"))) {
     throw new Error(`PostgreSQL 15 server binaries not found in ${PG_BIN}. Install them with: apt-get install postgresql (or set PARAKH_PG_BIN).`);
   }
@@ -132,7 +174,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
         "-c",
         "full_page_writes=off",
         "-c",
-        "max_connections=100",
+        `max_connections=${options.maxConnections ?? 100}`,
       ],
       { ...spawnOpts, stdio: ["ignore", log, log] },
     );
@@ -178,7 +220,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
         }
         cleanup();
       })());
-    return { url, createDatabase, stop };
+    return { url, createDatabase, stop, base };
   } catch (err) {
     onExit();
     cleanup();
