@@ -4,9 +4,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { withVerhoeffDigit } from "@/lib/aadhaar";
+import type { AadhaarProvider } from "@/server/providers/aadhaar/types";
 import { request, type HttpResult } from "../helpers/http";
 import { cli, createMerchantViaCli, startServer, type MerchantFixture } from "../helpers/server";
 import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
+import { waitFor } from "../helpers/wait";
 
 const HAPPY = "234567890009";
 
@@ -17,6 +19,11 @@ function freshAadhaar(): string {
     if (["9991", "9992", "9998"].includes(first11.slice(7, 11))) continue;
     return withVerhoeffDigit(first11);
   }
+}
+
+/** A valid number the sandbox answers with the outcome of `serial` (e.g. 9991: no linked mobile), not a documented one. */
+function aadhaarWithSerial(serial: string): string {
+  return withVerhoeffDigit(`${2 + crypto.randomInt(8)}${String(crypto.randomInt(1e6)).padStart(6, "0")}${serial}`);
 }
 
 describe.each(DB_TARGETS)("KYC API on %s", (target) => {
@@ -70,6 +77,19 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
     const rows = await db.kycOtpRequest.findMany({ where: { merchantId: m.merchantId } });
     for (const r of rows) await db.kycOtpRequest.update({ where: { id: r.id }, data: { createdAt: new Date(r.createdAt.getTime() - ms) } });
   }
+  /** Moves every merchant's OTP requests for the number of `requestId` back in time. */
+  async function ageNumber(requestId: string, ms: number) {
+    const { aadhaarHash } = await db.kycOtpRequest.findUniqueOrThrow({ where: { id: requestId } });
+    const rows = await db.kycOtpRequest.findMany({ where: { aadhaarHash } });
+    for (const r of rows) await db.kycOtpRequest.update({ where: { id: r.id }, data: { createdAt: new Date(r.createdAt.getTime() - ms) } });
+  }
+  /** The server's keys, for calling the services in this process on its database. */
+  const secrets = () => JSON.parse(fs.readFileSync(path.join(env.server.dataDir, "secrets.json"), "utf8"));
+  async function otpService() {
+    process.env.DATA_DIR = env.server.dataDir;
+    return import("@/server/services/kyc/aadhaar-otp");
+  }
+  const retryAfter = (r: HttpResult) => Number(r.headers["retry-after"]);
   const expectError = (r: HttpResult, status: number, code: string) => {
     expect(r.status, r.text).toBe(status);
     expect(r.json).toMatchObject({ success: false, error: { code } });
@@ -97,6 +117,7 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
       expect(d.requestId).toMatch(/^kyc_req_[A-Za-z0-9]{16}$/);
       expect(new Date(d.expiresAt).getTime() - Date.now()).toBeGreaterThan(9 * 60_000);
       expect(new Date(d.resendAvailableAt).getTime() - Date.now()).toBeLessThanOrEqual(60_000);
+      expect(new Date(d.resendAvailableAt).getTime() - Date.now()).toBeGreaterThan(50_000);
       expect(d.message).not.toContain(HAPPY);
       // Generating is never charged.
       expect((await wallet()).balancePaise).toBe(before.balancePaise);
@@ -174,9 +195,17 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
       expect((await generate(n)).status).toBe(200);
       const soon = await generate(n);
       expectError(soon, 429, "OTP_RESEND_TOO_SOON");
-      expect(Number(soon.headers["retry-after"])).toBeGreaterThan(0);
-      expect(Number(soon.headers["retry-after"])).toBeLessThanOrEqual(60);
-      for (let i = 0; i < 4; i++) {
+      expect(retryAfter(soon)).toBeGreaterThanOrEqual(55);
+      expect(retryAfter(soon)).toBeLessThanOrEqual(60);
+      // Half-way through the wait it still holds, and says how much is left.
+      await age(30_000);
+      const half = await generate(n);
+      expectError(half, 429, "OTP_RESEND_TOO_SOON");
+      expect(retryAfter(half)).toBeGreaterThanOrEqual(25);
+      expect(retryAfter(half)).toBeLessThanOrEqual(30);
+      await age(31_000);
+      expect((await generate(n)).status).toBe(200);
+      for (let i = 0; i < 3; i++) {
         await age(61_000);
         expect((await generate(n)).status).toBe(200);
       }
@@ -281,7 +310,10 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
       ["234567899986", 503, "SOURCE_UNAVAILABLE"],
     ])("sandbox %s answers %i %s", async (n, status, code) => {
       expectError(await generate(n), status, code);
-      expect(await db.kycOtpRequest.count({ where: { maskedAadhaar: `XXXXXXXX${n.slice(8)}`, merchantId: m.merchantId } })).toBe(0);
+      // Nothing was sent: no usable request, and no wait before asking again.
+      const rows = await db.kycOtpRequest.findMany({ where: { maskedAadhaar: `XXXXXXXX${n.slice(8)}`, merchantId: m.merchantId } });
+      expect(rows.filter((r) => r.state !== "REFUSED")).toEqual([]);
+      expectError(await generate(n), status, code);
     });
 
     it("answers 402 before the source when the wallet is short, and the OTP stays usable", async () => {
@@ -298,17 +330,182 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
       expect(await ledgerSum(poor)).toBe(0);
     });
 
-    it("gives one success and one OTP_ALREADY_USED for two concurrent right OTPs, charged once", async () => {
+    it("gives one success among concurrent right OTPs, charged once; the others are told it is running or used", async () => {
       const n = freshAadhaar();
       const { requestId } = (await generate(n)).json.data;
       const before = (await wallet()).balancePaise;
-      const answers = await Promise.all([verify({ aadhaarNumber: n, otp: "123456", requestId }), verify({ aadhaarNumber: n, otp: "123456", requestId })]);
-      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
-      expect(answers.find((a) => a.status === 409)!.json.error.code).toBe("OTP_ALREADY_USED");
+      const answers = await Promise.all(Array.from({ length: 5 }, () => verify({ aadhaarNumber: n, otp: "123456", requestId })));
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409]);
+      for (const a of answers.filter((x) => x.status === 409)) expect(["OTP_VERIFICATION_IN_PROGRESS", "OTP_ALREADY_USED"]).toContain(a.json.error.code);
       const after = await wallet();
       expect(after.balancePaise).toBe(before - 300);
       expect(after.availablePaise).toBe(after.balancePaise);
       expect(await db.kycTransaction.count({ where: { otpRequestId: requestId } })).toBe(1);
+    });
+
+    it("answers 409 OTP_VERIFICATION_IN_PROGRESS while another verify of the request is with the source, then OTP_ALREADY_USED", async () => {
+      const n = freshAadhaar();
+      const { requestId } = (await generate(n)).json.data;
+      const before = (await wallet()).balancePaise;
+      const { verifyAadhaarOtp } = await otpService();
+      const { sandboxAadhaarProvider } = await import("@/server/providers/aadhaar/sandbox");
+      const { createWalletStore } = await import("@/server/db/wallet-store");
+      const store = createWalletStore(db, env.server.databaseUrl);
+      // The winner runs in this process against a source that answers only when told to.
+      let answer!: () => void;
+      const answered = new Promise<void>((resolve) => (answer = resolve));
+      const slowSource: AadhaarProvider = {
+        sendOtp: (number) => sandboxAadhaarProvider.sendOtp(number),
+        submitOtp: async (number, reference, otp) => {
+          await answered;
+          return sandboxAadhaarProvider.submitOtp(number, reference, otp);
+        },
+      };
+      const keys = secrets();
+      const winner = verifyAadhaarOtp(
+        keys.hashKey,
+        { db, store, encryptionKey: keys.encryptionKey, retentionDays: 30 },
+        slowSource,
+        { merchantId: m.merchantId, mode: "sandbox", requestId: "req_race_winner", feePaise: 300 },
+        { aadhaarNumber: n, otp: "123456", requestId },
+      );
+      try {
+        await waitFor("the winner's claim", async () => (await db.kycOtpRequest.findUniqueOrThrow({ where: { id: requestId } })).state === "VERIFYING");
+        const key = `otp-race-${crypto.randomUUID()}`;
+        const losers = await Promise.all([
+          ...Array.from({ length: 3 }, () => verify({ aadhaarNumber: n, otp: "123456", requestId })),
+          verify({ aadhaarNumber: n, otp: "123456" }),
+          verify({ aadhaarNumber: n, otp: "123456", requestId }, { extra: { "Idempotency-Key": key } }),
+        ]);
+        for (const l of losers) {
+          expectError(l, 409, "OTP_VERIFICATION_IN_PROGRESS");
+          expect(retryAfter(l)).toBeGreaterThanOrEqual(1);
+        }
+        expect((await wallet()).availablePaise).toBe(before - 300); // only the winner's hold
+        answer();
+        const won = await winner;
+        expect(won).toMatchObject({ requestId, status: "VERIFIED", charge: { amount: "3.00" } });
+        // Now it is used; the key's retry ran again instead of replaying "in progress".
+        const retried = await verify({ aadhaarNumber: n, otp: "123456", requestId }, { extra: { "Idempotency-Key": key } });
+        expectError(retried, 409, "OTP_ALREADY_USED");
+        expect(retried.headers["idempotent-replayed"]).toBeUndefined();
+      } finally {
+        answer();
+        await winner.catch(() => undefined);
+        store.close();
+      }
+      const after = await wallet();
+      expect(after.balancePaise).toBe(before - 300);
+      expect(after.availablePaise).toBe(after.balancePaise);
+      expect(await db.kycTransaction.count({ where: { otpRequestId: requestId } })).toBe(1);
+      expect((await db.kycOtpRequest.findUniqueOrThrow({ where: { id: requestId } })).state).toBe("VERIFIED");
+    });
+  });
+
+  describe("OTP limits across merchants", () => {
+    let second: MerchantFixture;
+    let third: MerchantFixture;
+    beforeAll(async () => {
+      second = await createMerchantViaCli(env.server.env, "Second Store");
+      third = await createMerchantViaCli(env.server.env, "Third Store");
+    });
+
+    it("sends one number at most one OTP a minute from all merchants together, counted per mode", async () => {
+      const n = freshAadhaar();
+      const first = await generate(n);
+      expect(first.status, first.text).toBe(200);
+      const other = await generate(n, second);
+      expectError(other, 429, "OTP_GENERATION_LIMIT");
+      expect(retryAfter(other)).toBeGreaterThanOrEqual(55);
+      expect(retryAfter(other)).toBeLessThanOrEqual(60);
+      // The first merchant's own wait answers first for its own number.
+      expectError(await generate(n), 429, "OTP_RESEND_TOO_SOON");
+      // Nothing was reserved for the refused merchant.
+      expect(await db.kycOtpRequest.count({ where: { merchantId: second.merchantId, maskedAadhaar: `XXXXXXXX${n.slice(8)}` } })).toBe(0);
+
+      // Live counts on its own: a sandbox send does not hold up a live one, but live sends limit each other.
+      const { generateAadhaarOtp } = await otpService();
+      const { sandboxAadhaarProvider } = await import("@/server/providers/aadhaar/sandbox");
+      const liveSource: AadhaarProvider = { sendOtp: (x) => sandboxAadhaarProvider.sendOtp(x), submitOtp: (...a) => sandboxAadhaarProvider.submitOtp(...a) };
+      const live = (who: MerchantFixture) =>
+        generateAadhaarOtp(db, secrets().hashKey, liveSource, { merchantId: who.merchantId, mode: "live", requestId: "", feePaise: 300 }, n);
+      expect((await live(second)).data.requestId).toMatch(/^kyc_req_/);
+      await expect(live(third)).rejects.toMatchObject({ code: "OTP_GENERATION_LIMIT" });
+
+      // A minute on, another merchant may send.
+      await ageNumber(first.json.data.requestId, 61_000);
+      const later = await generate(n, second);
+      expect(later.status, later.text).toBe(200);
+    });
+
+    it("sends one number at most 10 OTPs per 24 hours from all merchants together", async () => {
+      const n = freshAadhaar();
+      const shops = [m, second, third];
+      let firstId = "";
+      for (let i = 0; i < 10; i++) {
+        const r = await generate(n, shops[i % 3]);
+        expect(r.status, `send ${i + 1}: ${r.text}`).toBe(200);
+        firstId ||= r.json.data.requestId;
+        // An hour and a minute later: past the minute and every merchant's own 30-minute window.
+        await ageNumber(firstId, 61 * 60_000);
+      }
+      for (const who of shops) {
+        const refused = await generate(n, who);
+        expectError(refused, 429, "OTP_GENERATION_LIMIT");
+        // The oldest was sent 10 × 61 minutes ago: room again 24 hours after it.
+        expect(retryAfter(refused)).toBeGreaterThan(86_400 - 610 * 60 - 120);
+        expect(retryAfter(refused)).toBeLessThanOrEqual(86_400 - 610 * 60);
+      }
+      // Once the oldest is more than 24 hours old, one more may go.
+      await ageNumber(firstId, 14 * 3_600_000);
+      const again = await generate(n, second);
+      expect(again.status, again.text).toBe(200);
+      await ageNumber(firstId, 61_000);
+      const full = await generate(n, third);
+      expectError(full, 429, "OTP_GENERATION_LIMIT");
+      expect(retryAfter(full)).toBeGreaterThan(60);
+    });
+
+    it("counts the sandbox's documented numbers only toward each merchant's own limits", async () => {
+      for (const who of [m, second, third]) {
+        const r = await generate("999999990019", who);
+        expect(r.status, r.text).toBe(200);
+      }
+      expectError(await generate("999999990019", second), 429, "OTP_RESEND_TOO_SOON");
+    });
+  });
+
+  describe("OTPs sent without a verify", () => {
+    it("allows a merchant 100 OTPs a minute that no verify-otp has followed, then 429 RATE_LIMITED", async () => {
+      const busy = await createMerchantViaCli(env.server.env, "Busy Store");
+      const sent: { n: string; requestId: string }[] = [];
+      for (let batch = 0; batch < 10; batch++) {
+        const numbers = Array.from({ length: 10 }, () => freshAadhaar());
+        const answers = await Promise.all(numbers.map((n) => generate(n, busy)));
+        answers.forEach((a, i) => {
+          expect(a.status, a.text).toBe(200);
+          sent.push({ n: numbers[i]!, requestId: a.json.data.requestId });
+        });
+      }
+      const over = await generate(freshAadhaar(), busy);
+      expectError(over, 429, "RATE_LIMITED");
+      expect(retryAfter(over)).toBeGreaterThanOrEqual(1);
+      expect(retryAfter(over)).toBeLessThanOrEqual(60);
+      // Another merchant is not held up.
+      expect((await generate(freshAadhaar())).status).toBe(200);
+
+      // A verify-otp frees its send's place.
+      const ok = await verify({ aadhaarNumber: sent[0]!.n, otp: "123456", requestId: sent[0]!.requestId }, { who: busy });
+      expect(ok.status, ok.text).toBe(200);
+      // A lookup the source refuses (no linked mobile) takes a place too.
+      expectError(await generate(aadhaarWithSerial("9991"), busy), 422, "AADHAAR_MOBILE_NOT_LINKED");
+      expectError(await generate(freshAadhaar(), busy), 429, "RATE_LIMITED");
+
+      // A minute later every place is free again.
+      const rows = await db.kycOtpRequest.findMany({ where: { merchantId: busy.merchantId } });
+      for (const r of rows) await db.kycOtpRequest.update({ where: { id: r.id }, data: { createdAt: new Date(r.createdAt.getTime() - 61_000) } });
+      const later = await generate(freshAadhaar(), busy);
+      expect(later.status, later.text).toBe(200);
     });
   });
 
