@@ -219,13 +219,21 @@ async function run(db: Db, group: string, action: string, f: Flags): Promise<{ r
   }
 }
 
-async function main(): Promise<number> {
-  // The CLI may create the database: private to this user, like the server's files.
-  process.umask(0o077);
+/** Where a command's output goes: the terminal when run from the shell, a buffer in tests. */
+export interface CliStreams {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/**
+ * Runs one CLI command line (without the program name) and returns its exit code: 0 done, 1 failed,
+ * 2 wrong arguments. `openDb` is called once the arguments are known to be right.
+ */
+export async function runCli(argv: string[], openDb: (err: CliStreams) => Promise<{ db: Db; close(): Promise<void> }>, io: CliStreams): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
-      args: process.argv.slice(2),
+      args: argv,
       allowPositionals: true,
       strict: true,
       options: {
@@ -246,50 +254,61 @@ async function main(): Promise<number> {
       },
     });
   } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
+    io.stderr(`${(err as Error).message}\n\n${USAGE}\n`);
     return 2;
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
+    io.stdout(`${USAGE}\n`);
     return 0;
   }
   const [group = "", action = "", ...extra] = positionals;
   const json = values.json === true;
   if (extra.length) {
-    process.stderr.write(`Unexpected argument: ${extra.join(" ")}\n\n${USAGE}\n`);
+    io.stderr(`Unexpected argument: ${extra.join(" ")}\n\n${USAGE}\n`);
     return 2;
   }
-  const envFile = loadEnvFile();
-  const config = getConfig();
-  // Which database this run changes, so a CLI pointed elsewhere than the server is noticed at once.
-  process.stderr.write(`Database: ${providerFromUrl(config.databaseUrl)} ${redactUrl(config.databaseUrl)}${envFile ? ` (settings from ${envFile})` : ""}\n`);
-  await applyMigrations(config.databaseUrl);
-  const db = createPrismaClient(config.databaseUrl);
+  const { db, close } = await openDb(io);
   try {
     const { result, text } = await run(db, group, action, values as Flags);
-    process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${text}\n`);
+    io.stdout(json ? `${JSON.stringify(result)}\n` : `${text}\n`);
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`${err.message}\n\n${USAGE}\n`);
+      io.stderr(`${err.message}\n\n${USAGE}\n`);
       return 2;
     }
     const code = err instanceof AppError ? err.code : "INTERNAL_ERROR";
     const message = err instanceof AppError ? err.message : "Unexpected failure; see the log above.";
-    if (!(err instanceof AppError)) process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
-    if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
-    else process.stderr.write(`Error (${code}): ${message}\n`);
+    if (!(err instanceof AppError)) io.stderr(`${(err as Error)?.stack ?? String(err)}\n`);
+    if (json) io.stdout(`${JSON.stringify({ error: { code, message } })}\n`);
+    else io.stderr(`Error (${code}): ${message}\n`);
     return 1;
   } finally {
-    await closeDatabase(db);
+    await close();
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  },
-);
+/** The shell's CLI: settings from the environment and .env, the database they name, migrated. */
+async function openConfiguredDatabase(io: CliStreams) {
+  const envFile = loadEnvFile();
+  const config = getConfig();
+  // Which database this run changes, so a CLI pointed elsewhere than the server is noticed at once.
+  io.stderr(`Database: ${providerFromUrl(config.databaseUrl)} ${redactUrl(config.databaseUrl)}${envFile ? ` (settings from ${envFile})` : ""}\n`);
+  await applyMigrations(config.databaseUrl);
+  const db = createPrismaClient(config.databaseUrl);
+  return { db, close: () => closeDatabase(db) };
+}
+
+if (require.main === module) {
+  // The CLI may create the database: private to this user, like the server's files.
+  process.umask(0o077);
+  const io: CliStreams = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) };
+  runCli(process.argv.slice(2), openConfiguredDatabase, io).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

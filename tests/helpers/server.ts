@@ -2,6 +2,8 @@ import { spawn, execFile, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { createPrismaClient, type Db } from "@/server/db/client";
+import { runCli } from "../../scripts/cli";
 
 const ROOT = path.resolve(__dirname, "../..");
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
@@ -85,20 +87,50 @@ export interface CliResult {
   json: any;
 }
 
-/** Runs the operator CLI against a server's database. */
-export function cli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
+/** Runs the operator CLI as a process, exactly as an operator would. */
+export function cliProcess(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(TSX, ["scripts/cli.ts", ...args], { cwd: ROOT, env }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
-      resolve({ code, stdout, stderr, json });
+      resolve({ code, stdout, stderr, json: parseJson(stdout) });
     });
   });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const cliDatabases = new Map<string, Db>();
+
+/**
+ * Runs an operator CLI command against a server's database. In this process when it shares the
+ * server's keys (the integration run gives every server and itself the same ones): the same command
+ * code, arguments and output, without starting a process per call (each costs seconds of CPU).
+ * Otherwise, and for tests of the CLI itself, `cliProcess`.
+ */
+export async function cli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
+  const keys = ["ENCRYPTION_KEY", "HASH_KEY", "NEXTAUTH_SECRET"] as const;
+  const sameKeys = keys.every((k) => env[k] && env[k] === process.env[k]);
+  if (!sameKeys || !env.DATABASE_URL) return cliProcess(env, args);
+  const url = env.DATABASE_URL;
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(
+    args,
+    async () => {
+      let db = cliDatabases.get(url);
+      if (!db) cliDatabases.set(url, (db = createPrismaClient(url)));
+      // The server keeps its database open; so does this process, until it ends.
+      return { db, close: async () => undefined };
+    },
+    { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) },
+  );
+  return { code, stdout, stderr, json: parseJson(stdout) };
 }
 
 export interface MerchantFixture {
