@@ -11,7 +11,8 @@ describe("postWebhook: one deadline for the whole answer, at most 64 KiB read", 
   let receiver: Awaited<ReturnType<typeof startMisbehavingReceiver>>;
   const post = (path: string) =>
     postWebhook(new URL(`${receiver.url}${path}`), LOOPBACK, { "Content-Type": "application/json" }, "{}", { timeoutMs: DEADLINE_MS });
-  const hitOf = (path: string) => receiver.hits.find((h) => h.path === path)!;
+  /** The receiver's record of the request to `path`, once the sender has closed the connection. */
+  const closed = (path: string) => waitFor(`the receiver to see ${path} closed`, () => receiver.hits.find((h) => h.path === path && h.closedAt !== null));
 
   beforeAll(async () => {
     receiver = await startMisbehavingReceiver();
@@ -32,7 +33,7 @@ describe("postWebhook: one deadline for the whole answer, at most 64 KiB read", 
     expect(r.latencyMs).toBeGreaterThanOrEqual(DEADLINE_MS - 5);
     expect(r.bytesRead).toBeGreaterThan(0);
     expect(r.excerpt).toMatch(/^a+$/);
-    const hit = await waitFor("the receiver to see the socket closed", () => hitOf("/trickle-1").closedAt && hitOf("/trickle-1"));
+    const hit = await closed("/trickle-1");
     expect(hit.bytesWritten).toBeLessThan(100);
   });
 
@@ -46,7 +47,7 @@ describe("postWebhook: one deadline for the whole answer, at most 64 KiB read", 
     expect(r).toMatchObject({ statusCode: 200, error: null, bytesRead: MAX_RESPONSE_BYTES });
     expect(r.excerpt).toHaveLength(500);
     expect(r.latencyMs).toBeLessThan(DEADLINE_MS);
-    const hit = await waitFor("the receiver to see the socket closed", () => hitOf("/stream-1").closedAt && hitOf("/stream-1"));
+    const hit = await closed("/stream-1");
     // The streamer stopped long before its 30 s, having written the 64 KiB read plus what the two
     // kernels buffer on loopback (tens of MB at most), not the gigabytes of a read to the end.
     expect(hit.closedAt! - hit.openedAt).toBeLessThan(15_000);
