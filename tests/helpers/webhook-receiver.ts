@@ -43,6 +43,7 @@ export interface MisbehavingHit {
  * - `/stream…`: 200, then a body as fast as the socket takes it, for 30 s;
  * - `/unfinished…`: 200 and "ok", then the body never ends;
  * - `/big…`: 200 and a 100 KiB body at once;
+ * - `/exact…`: 200 and a body of exactly 64 KiB;
  * - anything else: 200 "ok".
  * Every request is recorded with when it opened and closed and how much body it was sent.
  */
@@ -81,6 +82,10 @@ export function startMisbehavingReceiver() {
       } else if (path.startsWith("/unfinished")) {
         res.writeHead(200, { "Content-Type": "text/plain" });
         write("ok");
+      } else if (path.startsWith("/exact")) {
+        res.writeHead(200, { "Content-Type": "text/plain" });
+        write(Buffer.alloc(64 * 1024, "d"));
+        res.end();
       } else if (path.startsWith("/big")) {
         res.writeHead(200, { "Content-Type": "text/plain" });
         write(Buffer.alloc(100 * 1024, "c"));

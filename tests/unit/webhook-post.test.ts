@@ -42,9 +42,9 @@ describe("postWebhook: one deadline for the whole answer, at most 64 KiB read", 
     expect(r).toMatchObject({ statusCode: 200, excerpt: "ok", error: `timed out after ${DEADLINE_MS} ms` });
   });
 
-  it("reads the first 64 KiB of a body streamed fast, then closes the socket without reading more", async () => {
+  it("reads the first 64 KiB of a body streamed fast, then closes the socket without reading more: not an answer", async () => {
     const r = await post("/stream-1");
-    expect(r).toMatchObject({ statusCode: 200, error: null, bytesRead: MAX_RESPONSE_BYTES });
+    expect(r).toMatchObject({ statusCode: 200, error: "the answer's body is over 64 KiB (not read further)", bytesRead: MAX_RESPONSE_BYTES });
     expect(r.excerpt).toHaveLength(500);
     expect(r.latencyMs).toBeLessThan(DEADLINE_MS);
     const hit = await closed("/stream-1");
@@ -54,8 +54,13 @@ describe("postWebhook: one deadline for the whole answer, at most 64 KiB read", 
     expect(hit.bytesWritten).toBeLessThan(40 * 1024 * 1024);
   });
 
-  it("takes a complete 2xx with a body over 64 KiB as an answer, reading 64 KiB of it", async () => {
+  it("refuses a 2xx with a body over 64 KiB even when it comes whole, reading 64 KiB of it", async () => {
     const r = await post("/big-1");
+    expect(r).toMatchObject({ statusCode: 200, error: "the answer's body is over 64 KiB (not read further)", bytesRead: MAX_RESPONSE_BYTES });
+  });
+
+  it("takes a body of exactly 64 KiB that ends", async () => {
+    const r = await post("/exact-1");
     expect(r).toMatchObject({ statusCode: 200, error: null, bytesRead: MAX_RESPONSE_BYTES });
   });
 

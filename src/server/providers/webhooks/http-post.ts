@@ -22,12 +22,11 @@ export interface SendResult {
 /**
  * One POST to a webhook endpoint, connecting to the address that passed the SSRF check.
  *
- * The answer is complete when its body ends or its first 64 KiB are in, whichever comes first: the
- * rest is never read (the socket is closed), so a receiver that streams cannot make us read more,
- * and one that answers 2xx and sends its first 64 KiB quickly has answered. All of it must come
- * within `timeoutMs` of `startedAt` (default: the call; a caller that looked the name up first
- * passes when it began); otherwise the socket is closed and `error` says so, with the status code
- * when headers had come (a 2xx whose body was still arriving is not an answer).
+ * An answer is its status and a body of at most 64 KiB, all within `timeoutMs` of `startedAt`
+ * (default: the call; a caller that looked the name up first passes when it began). A longer body
+ * is not read past 64 KiB: the socket is closed and `error` says so, so a receiver that streams
+ * cannot make us read more. Past the deadline the socket is closed too. Either way the status code
+ * is kept when headers had come, and a 2xx that comes with an error is not an answer.
  */
 export function postWebhook(
   url: URL,
@@ -68,13 +67,14 @@ export function postWebhook(
         statusCode = res.statusCode ?? null;
         res.on("data", (chunk: Buffer) => {
           if (settled) return;
-          const part = chunk.length > MAX_RESPONSE_BYTES - bytesRead ? chunk.subarray(0, MAX_RESPONSE_BYTES - bytesRead) : chunk;
+          const over = bytesRead + chunk.length > MAX_RESPONSE_BYTES;
+          const part = over ? chunk.subarray(0, MAX_RESPONSE_BYTES - bytesRead) : chunk;
           bytesRead += part.length;
           if (keptBytes < EXCERPT_BYTES) {
             kept.push(part.subarray(0, EXCERPT_BYTES - keptBytes));
             keptBytes += Math.min(part.length, EXCERPT_BYTES - keptBytes);
           }
-          if (bytesRead >= MAX_RESPONSE_BYTES) finish(null, true);
+          if (over) finish(`the answer's body is over ${MAX_RESPONSE_BYTES / 1024} KiB (not read further)`, true);
         });
         res.on("end", () => finish(null, false));
         res.on("error", (e) => finish(e.message, true));

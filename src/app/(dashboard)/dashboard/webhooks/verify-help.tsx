@@ -31,8 +31,8 @@ export function VerifyHelp() {
             . A resend carries the same id.
           </li>
           <li>
-            Answer with a 2xx within 5 seconds, body included (at most 64 KiB of it is read; redirects count as failures). Failed deliveries are retried after 1
-            m, 5 m, 10 m, 30 m, 1 h, 2 h, 4 h, 6 h and 6 h.
+            Answer with a 2xx within 5 seconds, body included (an empty body is best: one over 64 KiB counts as a failure, and so do redirects). Failed
+            deliveries are retried after 1 m, 5 m, 10 m, 30 m, 1 h, 2 h, 4 h, 6 h and 6 h.
           </li>
           <li>
             Test events have the type <code className="font-mono text-xs">webhook.test</code> and <code className="font-mono text-xs">data.test: true</code>;
