@@ -36,6 +36,10 @@ const EnvSchema = z.object({
   /** Dashboard sign-ups per client address per hour (each creates keys and a funded sandbox wallet). */
   SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(10),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(2557),
+  /** Days sandbox batches (items and results), sandbox verification rows and sandbox request-log records are kept. */
+  SANDBOX_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Batch items one merchant may submit in sandbox in any 24 hours (rejected items included). */
+  SANDBOX_BATCH_ITEMS_PER_DAY: z.coerce.number().int().min(1).default(100_000),
   /** Days a KYC call's full result stays (encrypted) for the merchant to re-read; then only its masked summary. 0 keeps none. */
   KYC_RESULT_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   /** Aadhaar OTPs one number receives per minute and per 24 hours from every merchant of a mode together. */
@@ -158,6 +162,8 @@ function buildConfig(source: NodeJS.ProcessEnv) {
     authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE,
     signupsPerAddressPerHour: env.SIGNUPS_PER_ADDRESS_PER_HOUR,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+    sandboxRetentionDays: env.SANDBOX_RETENTION_DAYS,
+    sandboxBatchItemsPerDay: env.SANDBOX_BATCH_ITEMS_PER_DAY,
     kycResultRetentionDays: env.KYC_RESULT_RETENTION_DAYS,
     otpLimits: { numberPerMinute: env.OTP_NUMBER_PER_MINUTE, numberPerDay: env.OTP_NUMBER_PER_DAY, unverifiedPerMinute: env.OTP_UNVERIFIED_PER_MINUTE },
     auditFlushMs: env.AUDIT_FLUSH_MS,

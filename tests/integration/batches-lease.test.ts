@@ -51,16 +51,20 @@ describe.each(DB_TARGETS)("batch chunk leases on %s", (target) => {
   });
 
   async function newBatch(n: number): Promise<string> {
-    const view = await createBatch(dbA, {
-      merchantId,
-      mode: "sandbox",
-      kind: "PAN",
-      requestId: newId("req"),
-      apiKeyId: null,
-      webhookUrl: null,
-      clientBatchId: null,
-      items: Array.from({ length: n }, (_, i) => ({ reference_id: `r${i}`, input: { pan: pan(i), name: null }, error: null })),
-    });
+    const view = await createBatch(
+      dbA,
+      {
+        merchantId,
+        mode: "sandbox",
+        kind: "PAN",
+        requestId: newId("req"),
+        apiKeyId: null,
+        webhookUrl: null,
+        clientBatchId: null,
+        items: Array.from({ length: n }, (_, i) => ({ reference_id: `r${i}`, input: { pan: pan(i), name: null }, error: null })),
+      },
+      { sandboxItemsPerDay: 1_000_000 },
+    );
     return view.batch_id;
   }
 

@@ -25,6 +25,7 @@ import { API_CONTENT_SECURITY_POLICY, baseSecurityHeaders, checkoutPaymentIdOf, 
 import { checkoutFrameAncestors } from "@/server/services/merchants/checkout-framing";
 import { createBatchRunner, createDeliveryRunner, createJobRunner } from "@/server/jobs/handlers";
 import { purgeExpiredBatches } from "@/server/services/batches/batches";
+import { purgeSandboxData } from "@/server/services/sandbox-retention";
 import { requeueStalledRefunds } from "@/server/services/refunds/refunds";
 import { purgeFinishedJobs } from "@/server/jobs/queue";
 import { purgeOldEmails } from "@/server/services/email/email";
@@ -251,7 +252,10 @@ export async function startParakh(opts: StartOptions) {
       const emails = await purgeOldEmails(services.db);
       const kyc = await purgeKycData(services.db);
       const batches = await purgeExpiredBatches(services.db, config.auditRetentionDays);
-      if (audit || idem || jobs || emails || kyc.results || kyc.otpRequests || batches) {
+      // Test data is kept a month, not the audit rule's years: a sandbox merchant can store gigabytes an hour.
+      const sandbox = await purgeSandboxData(services.db, config.sandboxRetentionDays);
+      const sandboxRows = sandbox.batches + sandbox.verifications + sandbox.auditRecords;
+      if (audit || idem || jobs || emails || kyc.results || kyc.otpRequests || batches || sandboxRows) {
         log.info("retention purge", {
           auditRecords: audit,
           idempotencyRecords: idem,
@@ -260,6 +264,9 @@ export async function startParakh(opts: StartOptions) {
           kycResults: kyc.results,
           otpRequests: kyc.otpRequests,
           batches,
+          sandboxBatches: sandbox.batches,
+          sandboxVerifications: sandbox.verifications,
+          sandboxAuditRecords: sandbox.auditRecords,
         });
       }
     } catch (err) {

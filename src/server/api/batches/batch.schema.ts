@@ -114,7 +114,7 @@ export function batchMetas(kind: BatchKind) {
         path: PATH[kind],
         tags: [TAG[kind]],
         summary: `Submit a ${NOUN[kind]} batch`,
-        description: `Queues up to 10,000 ${NOUN[kind]} checks and answers 202 at once. Poll the batch, page through its results, or wait for the \`${event}\` webhook (sent to webhook_url and to endpoints subscribed to it). Bodies up to 8 MiB.`,
+        description: `Queues up to 10,000 ${NOUN[kind]} checks and answers 202 at once. Poll the batch, page through its results, or wait for the \`${event}\` webhook (sent to webhook_url and to endpoints subscribed to it). Bodies up to 8 MiB. In sandbox a merchant may submit 100,000 items (SANDBOX_BATCH_ITEMS_PER_DAY) in any 24 hours; a batch past that answers 429 RATE_LIMITED with Retry-After.`,
         successDescription: "Accepted: the batch is queued.",
       },
       rest: {

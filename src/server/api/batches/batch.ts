@@ -33,16 +33,20 @@ function batchProcedures(kind: BatchKind) {
           const problem = webhookUrlProblem(webhookUrl, mode);
           if (problem) throw new AppError("VALIDATION_ERROR", `webhook_url: ${problem}.`, { field: "webhook_url" });
         }
-        const summary = await createBatch(ctx.services.db, {
-          merchantId,
-          mode,
-          kind,
-          requestId: ctx.rest.requestId,
-          apiKeyId,
-          webhookUrl,
-          clientBatchId: input.client_batch_id ?? null,
-          items: validateBatchItems(kind, input.items),
-        });
+        const summary = await createBatch(
+          ctx.services.db,
+          {
+            merchantId,
+            mode,
+            kind,
+            requestId: ctx.rest.requestId,
+            apiKeyId,
+            webhookUrl,
+            clientBatchId: input.client_batch_id ?? null,
+            items: validateBatchItems(kind, input.items),
+          },
+          { sandboxItemsPerDay: ctx.services.config.sandboxBatchItemsPerDay },
+        );
         return v1Ok({
           batch_id: summary.batch_id,
           status: "QUEUED" as const,

@@ -46,15 +46,19 @@ export const batchesRouter = router({
       const problem = webhookUrlProblem(webhookUrl, ctx.mode);
       if (problem) throw new AppError("VALIDATION_ERROR", `${problem}.`, { field: "webhookUrl" });
     }
-    return createBatch(ctx.services.db, {
-      merchantId: ctx.merchantId,
-      mode: ctx.mode,
-      kind: input.kind,
-      requestId: newId("req"),
-      apiKeyId: null,
-      webhookUrl,
-      clientBatchId: input.clientBatchId || null,
-      items: validateBatchItems(input.kind, input.items),
-    });
+    return createBatch(
+      ctx.services.db,
+      {
+        merchantId: ctx.merchantId,
+        mode: ctx.mode,
+        kind: input.kind,
+        requestId: newId("req"),
+        apiKeyId: null,
+        webhookUrl,
+        clientBatchId: input.clientBatchId || null,
+        items: validateBatchItems(input.kind, input.items),
+      },
+      { sandboxItemsPerDay: ctx.services.config.sandboxBatchItemsPerDay },
+    );
   }),
 });

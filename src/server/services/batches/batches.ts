@@ -76,6 +76,15 @@ interface ItemOutcome {
   error: ItemError | null;
 }
 
+/** Per-merchant allowances a batch is checked against (from the settings). */
+export interface BatchLimits {
+  /** Items a merchant may submit in sandbox in any 24 hours. */
+  sandboxItemsPerDay: number;
+}
+
+/** The sandbox allowance is a rolling window: a batch's items count until a day after it was submitted. */
+const SANDBOX_ALLOWANCE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
 export interface NewBatch {
   merchantId: string;
   mode: Mode;
@@ -138,10 +147,51 @@ export function batchView(b: BatchRow) {
 export type BatchView = ReturnType<typeof batchView>;
 
 /**
- * Stores a batch, its chunks and its worker jobs in one transaction, and answers its summary.
- * Rejected items count as processed and failed from the start (B4).
+ * Refuses a sandbox batch that would take the merchant past its items in the last 24 hours, with
+ * the wait until enough of them have left the window. Run in the creating transaction after a
+ * lock on the merchant's row, so racing submissions are counted one after the other.
  */
-export async function createBatch(db: Db, input: NewBatch) {
+async function checkSandboxAllowance(tx: DbTx, merchantId: string, total: number, perDay: number, now: Date) {
+  if (total > perDay) throw new AppError("BATCH_TOO_LARGE", `A sandbox batch holds at most ${perDay} items (the daily allowance).`, { field: "items" });
+  // A write to the merchant's row: PostgreSQL holds its row lock, SQLite its write lock, until commit.
+  await tx.$executeRaw`UPDATE "Merchant" SET "id" = "id" WHERE "id" = ${merchantId}`;
+  const window = { merchantId, mode: "sandbox", createdAt: { gt: new Date(now.getTime() - SANDBOX_ALLOWANCE_WINDOW_MS) } };
+  const used = (await tx.batch.aggregate({ where: window, _sum: { total: true } }))._sum.total ?? 0;
+  if (used + total <= perDay) return;
+  // Oldest first: the batch whose leaving makes room says when to come back.
+  let left = used;
+  let cursor: { createdAt: Date; id: string } | undefined;
+  let freeAt = now.getTime() + SANDBOX_ALLOWANCE_WINDOW_MS;
+  search: for (;;) {
+    const page = await tx.batch.findMany({
+      where: { ...window, ...(cursor ? { OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }] } : {}) },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: { id: true, total: true, createdAt: true },
+      take: 500,
+    });
+    for (const b of page) {
+      left -= b.total;
+      if (left + total <= perDay) {
+        freeAt = b.createdAt.getTime() + SANDBOX_ALLOWANCE_WINDOW_MS;
+        break search;
+      }
+    }
+    if (page.length < 500) break;
+    cursor = page[page.length - 1];
+  }
+  throw new AppError(
+    "RATE_LIMITED",
+    `Sandbox batches may hold ${perDay} items in any 24 hours and ${Math.max(0, perDay - used)} are left; retry after the time in Retry-After.`,
+    { retryAfterSeconds: Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000)) },
+  );
+}
+
+/**
+ * Stores a batch, its chunks and its worker jobs in one transaction, and answers its summary.
+ * Rejected items count as processed and failed from the start. In sandbox, every submitted item
+ * counts against the merchant's daily allowance.
+ */
+export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits) {
   const total = input.items.length;
   if (total === 0) throw new AppError("VALIDATION_ERROR", "items must hold at least one item.", { field: "items" });
   if (total > BATCH_MAX_ITEMS) throw new AppError("BATCH_TOO_LARGE");
@@ -174,6 +224,7 @@ export async function createBatch(db: Db, input: NewBatch) {
     });
   }
   const batch = await db.$transaction(async (tx) => {
+    if (input.mode === "sandbox") await checkSandboxAllowance(tx, input.merchantId, total, limits.sandboxItemsPerDay, now);
     const created = await tx.batch.create({
       data: {
         id,
