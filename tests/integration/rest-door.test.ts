@@ -95,6 +95,88 @@ describe.each(DB_TARGETS)("REST door on %s", (target) => {
     });
   });
 
+  describe("path parameters", () => {
+    let own: MerchantFixture;
+    const pay = () => ({ "x-merchant-id": own.merchantId, "x-api-key": own.sandbox.publicKey, "x-secret-key": own.sandbox.secretKey });
+    /** Every character as %XX: three times as long as the id it names. */
+    const encodeAll = (id: string) => [...Buffer.from(id)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("");
+
+    beforeAll(async () => {
+      own = await createMerchantViaCli(env.server.env, "Path Params");
+      expect((await cli(env.server.env, ["whitelist", "add", "--merchant", own.merchantId, "--ip", "127.0.0.1"])).code).toBe(0);
+    });
+
+    it("an id too long to exist is not found, with the operation's own code and no validation details", async () => {
+      const long = "x".repeat(100);
+      const cases: [string, string, Record<string, string>, unknown, string][] = [
+        ["GET", `/v1/identity/pan/batch/batch_${long}`, bearer(own.sandbox.secretKey), undefined, "BATCH_NOT_FOUND"],
+        ["GET", `/v1/identity/pan/batch/batch_${long}/results?limit=10`, bearer(own.sandbox.secretKey), undefined, "BATCH_NOT_FOUND"],
+        ["GET", `/v1/employment/epfo/batch/batch_${long}`, bearer(own.sandbox.secretKey), undefined, "BATCH_NOT_FOUND"],
+        ["GET", `/v1/employment/epfo/batch/batch_${long}/results`, bearer(own.sandbox.secretKey), undefined, "BATCH_NOT_FOUND"],
+        ["GET", `/api/payments/pay_${long}/status`, pay(), undefined, "PAYMENT_NOT_FOUND"],
+        ["GET", `/api/payments/pay_${long}/refunds`, pay(), undefined, "PAYMENT_NOT_FOUND"],
+        ["POST", `/api/payments/pay_${long}/refunds`, pay(), { reason: "too long" }, "PAYMENT_NOT_FOUND"],
+        ["GET", `/api/refunds/rfnd_${long}`, pay(), undefined, "REFUND_NOT_FOUND"],
+        ["POST", `/api/sandbox/payments/pay_${long}/simulate`, pay(), { outcome: "SUCCESS" }, "PAYMENT_NOT_FOUND"],
+      ];
+      for (const [method, path, headers, body, code] of cases) {
+        const r = await request(url, path, { method, headers, body });
+        expect(r.status, path).toBe(404);
+        expect(r.json.error, path).toEqual({ code, message: expect.any(String) });
+        // The same answer as for an id of a plausible length that is not there.
+        const short = await request(url, path.replace(long, "nothere"), { method, headers, body });
+        expect(short.status, path).toBe(404);
+        expect(short.json.error, path).toEqual(r.json.error);
+      }
+    });
+
+    it("decodes path parameters once before matching and validation", async () => {
+      const created = await request(url, "/v1/identity/pan/batch", { body: { items: [{ pan: "ABCPK1234F" }] }, headers: bearer(own.sandbox.secretKey) });
+      expect(created.status).toBe(202);
+      const batchId: string = created.json.data.batch_id;
+      // Fully encoded, the id is longer than the 64 characters a batch id may have; decoded it is the id.
+      expect(encodeAll(batchId).length).toBeGreaterThan(64);
+      for (const path of [batchId.replace("_", "%5F"), batchId.replace("_", "%5f"), encodeAll(batchId)]) {
+        const status = await request(url, `/v1/identity/pan/batch/${path}`, { headers: bearer(own.sandbox.secretKey) });
+        expect(status.status, path).toBe(200);
+        expect(status.json.data.batch_id).toBe(batchId);
+        const results = await request(url, `/v1/identity/pan/batch/${path}/results?limit=5`, { headers: bearer(own.sandbox.secretKey) });
+        expect(results.status, path).toBe(200);
+      }
+      // Decoded once only: %255F is the text "%5F", not "_".
+      const twice = await request(url, `/v1/identity/pan/batch/${batchId.replace("_", "%255F")}`, { headers: bearer(own.sandbox.secretKey) });
+      expect(twice.status).toBe(404);
+      expect(twice.json.error.code).toBe("BATCH_NOT_FOUND");
+
+      const checkout = await request(url, "/api/checkout", { body: { orderId: `ORDER_pp_${target}`, amount: "100" }, headers: pay() });
+      expect(checkout.status).toBe(200);
+      const paymentId: string = checkout.json.data.paymentId;
+      const encoded = encodeAll(paymentId);
+      const paid = await request(url, `/api/sandbox/payments/${encoded}/simulate`, { body: { outcome: "SUCCESS" }, headers: pay() });
+      expect(paid.status).toBe(200);
+      expect(paid.json.data.payment).toMatchObject({ paymentId, status: "SUCCESS" });
+      const refund = await request(url, `/api/payments/${encoded}/refunds`, { body: { amount: "1.00" }, headers: pay() });
+      expect(refund.status).toBe(200);
+      const refundId: string = refund.json.data.refundId;
+      expect((await request(url, `/api/payments/${encoded}/status`, { headers: pay() })).json.data).toMatchObject({ paymentId, status: "SUCCESS" });
+      expect((await request(url, `/api/payments/${encoded}/refunds`, { headers: pay() })).json.data.items).toHaveLength(1);
+      const got = await request(url, `/api/refunds/${encodeAll(refundId)}`, { headers: pay() });
+      expect(got.status).toBe(200);
+      expect(got.json.data.refundId).toBe(refundId);
+    });
+
+    it("answers 404 NOT_FOUND in the envelope for a path parameter that is not valid percent-encoding", async () => {
+      for (const bad of ["%E0%A4%A", "batch_%zz", "%C0%AF"]) {
+        const r = await request(url, `/v1/identity/pan/batch/${bad}`, { headers: bearer(own.sandbox.secretKey) });
+        expect(r.status, bad).toBe(404);
+        expect(r.json, bad).toMatchObject({ status: "error", error: { code: "NOT_FOUND" }, request_id: r.headers["x-request-id"] });
+        const api = await request(url, `/api/payments/${bad}/status`, { headers: pay() });
+        expect(api.status, bad).toBe(404);
+        expect(api.json, bad).toMatchObject({ success: false, error: { code: "NOT_FOUND" }, requestId: api.headers["x-request-id"] });
+      }
+    });
+  });
+
   describe("authentication", () => {
     it("needs a valid secret key as bearer token", async () => {
       for (const headers of [{}, bearer("sk_test_nope"), bearer(m.sandbox.publicKey), { Authorization: m.sandbox.secretKey }]) {

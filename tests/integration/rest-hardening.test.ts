@@ -297,6 +297,131 @@ describe("REST door against a stranger", () => {
     });
   });
 
+  /**
+   * Writes a request exactly as given on a fresh connection and reads the answer until the server
+   * closes it (every request here says `Connection: close`, or is one the server closes after).
+   * From an address of its own, so these refusals do not count toward other tests' limits.
+   */
+  function exchange(text: string, localAddress = "127.0.0.9"): Promise<{ status: number; headers: Record<string, string>; body: string; json: any }> {
+    return new Promise((resolve, reject) => {
+      const s = net.connect({ port: server.port, host: "127.0.0.1", localAddress }, () => s.write(text));
+      const chunks: Buffer[] = [];
+      const timer = setTimeout(() => {
+        s.destroy();
+        reject(new Error(`the server kept the connection open after: ${Buffer.concat(chunks).toString("utf8").slice(0, 200)}`));
+      }, 15_000);
+      s.on("data", (c: Buffer) => chunks.push(c));
+      s.on("error", () => undefined);
+      s.on("close", () => {
+        clearTimeout(timer);
+        const raw = Buffer.concat(chunks).toString("utf8");
+        const end = raw.indexOf("\r\n\r\n");
+        const [statusLine = "", ...lines] = (end === -1 ? raw : raw.slice(0, end)).split("\r\n");
+        const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+        const body = end === -1 ? "" : raw.slice(end + 4);
+        let json: unknown;
+        try {
+          json = JSON.parse(body);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: Number(statusLine.split(" ")[1] ?? 0), headers, body, json });
+      });
+    });
+  }
+  const head = (method: string, target: string, headers: Record<string, string> = {}) =>
+    `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join("")}Connection: close\r\n\r\n`;
+  const bearerHeaders = () => ({ Authorization: `Bearer ${m.sandbox.secretKey}` });
+
+  describe("requests Node's parser does not hand over, and look-alikes of the app's own endpoints", () => {
+    it.each([
+      ["FOO", "/v1/identity/pan/verify", "v1", "POST"],
+      ["FOO", "/api/checkout", "api", "POST"],
+      ["get", "/v1/identity/pan/batch/batch_1", "v1", "GET"],
+      ["CONNECT", "/api/checkout", "api", "POST"],
+      ["CONNECT", "/v1/identity/pan/verify", "v1", "POST"],
+    ])("%s %s → 405 METHOD_NOT_ALLOWED with Allow, in the envelope, recorded", async (method, target, kind, allow) => {
+      const id = `unparsed-${method}-${kind}-${allow}`.replace(/[^A-Za-z0-9_-]/g, "");
+      const r = await exchange(head(method, target, { ...bearerHeaders(), "X-Request-Id": id }));
+      expect(r.status).toBe(405);
+      expect(r.headers.allow).toBe(allow);
+      expect(r.headers["content-type"]).toMatch(/^application\/json/);
+      expect(r.headers["x-request-id"]).toBe(id);
+      expect(r.json.error.code).toBe("METHOD_NOT_ALLOWED");
+      if (kind === "v1") expect(r.json).toMatchObject({ status: "error", request_id: id });
+      else expect(r.json).toMatchObject({ success: false, requestId: id });
+      const row = await db.auditLog.findFirst({ where: { requestId: id } });
+      expect(row).toMatchObject({ method, status: 405, errorCode: "METHOD_NOT_ALLOWED" });
+    });
+
+    it.each([
+      ["FOO", "/v1/nothing/here"],
+      ["FOO", "/api/nothing"],
+      ["CONNECT", "/api/nothing"],
+    ])("%s %s → 404 NOT_FOUND in the envelope", async (method, target) => {
+      const r = await exchange(head(method, target));
+      expect(r.status).toBe(404);
+      expect(r.json.error.code).toBe("NOT_FOUND");
+      expect(r.json.request_id ?? r.json.requestId).toBe(r.headers["x-request-id"]);
+    });
+
+    it("answers CONNECT to a host, and an unknown method outside the API, in JSON rather than closing the socket", async () => {
+      for (const text of [head("CONNECT", "127.0.0.1:443"), head("FOO", "/dashboard")]) {
+        const r = await exchange(text);
+        expect(r.status).toBeGreaterThanOrEqual(400);
+        expect(r.status).toBeLessThan(500);
+        expect(r.json).toMatchObject({ success: false, error: { code: expect.any(String) }, requestId: r.headers["x-request-id"] });
+      }
+    });
+
+    it("keeps Node's own answers to other malformed requests", async () => {
+      const huge = await exchange(head("GET", "/v1/identity/pan/verify", { "X-Big": "a".repeat(20_000) }));
+      expect(huge.status).toBe(431);
+      const garbage = await exchange("GET /v1/identity/pan/verify HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n");
+      expect(garbage.status).toBe(400);
+      // A later request still gets a normal answer.
+      expect((await exchange(head("GET", "/api/health"))).status).toBe(200);
+    });
+
+    it.each([
+      "//api/trpc/merchant.list",
+      "/api//trpc/merchant.list",
+      "/api/Trpc/merchant.list",
+      "/api/trpcx",
+      "/api/auth",
+      "/api/Health",
+      "/api/%2e%2e/checkout",
+    ])("GET %s is answered by the door: 404 NOT_FOUND in the envelope, recorded", async (target) => {
+      const id = `lookalike-${Buffer.from(target).toString("hex").slice(0, 40)}`;
+      const r = await exchange(head("GET", target, { "X-Request-Id": id }));
+      expect(r.status).toBe(404);
+      expect(r.json).toMatchObject({ success: false, error: { code: "NOT_FOUND" }, requestId: id });
+      expect(await db.auditLog.findFirst({ where: { requestId: id } })).toMatchObject({ status: 404, errorCode: "NOT_FOUND" });
+    });
+
+    it("serves a path the adapter would read otherwise (trailing slashes, a backslash) as the route the door matched", async () => {
+      const payload = JSON.stringify({ paymentId: "pay_1700000000000_nothere" });
+      const r = await exchange(
+        `POST /api/payments/verify// HTTP/1.1\r\nHost: 127.0.0.1\r\nx-merchant-id: ${m.merchantId}\r\nx-api-key: ${m.sandbox.publicKey}\r\nx-secret-key: ${m.sandbox.secretKey}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(payload)}\r\nConnection: close\r\n\r\n${payload}`,
+        "127.0.0.1",
+      );
+      expect(r.status).toBe(404);
+      expect(r.json).toMatchObject({ success: false, error: { code: "PAYMENT_NOT_FOUND" } });
+      for (const target of [
+        "/api/payments/pay_1700000000000_nothere/status//",
+        "/api/payments/pay_17000\\nothere/status",
+        "/v1/identity/pan/batch/batch_\\x/results//",
+      ]) {
+        const headers = target.startsWith("/v1") ? bearerHeaders() : payHeaders();
+        const r2 = await exchange(head("GET", target, headers), "127.0.0.1");
+        expect(r2.status, target).toBe(404);
+        expect(r2.json?.error?.code, target).toBe(target.startsWith("/v1") ? "BATCH_NOT_FOUND" : "PAYMENT_NOT_FOUND");
+      }
+    });
+  });
+
   it("lets a key left IN_PROGRESS by a crashed request be taken again after its lease, not after 24 h", async () => {
     const record = (key: string, ageMs: number) => ({
       id: `idem_${key}`,

@@ -1,19 +1,12 @@
 import type { AnyRouter } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { isRestPath } from "@/server/rest/door";
-import { buildRouteTable, matchRoute, type RestRoute } from "@/server/rest/routes";
+import { buildRouteTable, matchRoute, restRoute, type RestRoute } from "@/server/rest/routes";
 import type { RestMeta } from "@/server/trpc/init";
 
 const rest: RestMeta = { auth: "bearer", errors: [] };
 
-/** Same pattern rule as buildRouteTable: `{param}` is one non-empty segment. */
-function route(method: string, path: string): RestRoute {
-  const source = path
-    .split("/")
-    .map((seg) => (/^\{.+\}$/.test(seg) ? "[^/]+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-    .join("/");
-  return { method, path, pattern: new RegExp(`^${source}$`), rest };
-}
+const route = (method: string, path: string): RestRoute => restRoute(method, path, rest);
 
 const routes: RestRoute[] = [
   route("POST", "/v1/identity/pan/verify"),
@@ -69,6 +62,29 @@ describe("matchRoute", () => {
   it("is case-sensitive on paths", () => {
     expect(matchRoute(routes, "POST", "/V1/identity/pan/verify").kind).toBe("none");
   });
+
+  it("decodes path parameters exactly once", () => {
+    const m = matchRoute(routes, "GET", "/v1/identity/pan/batch/batch%5Fabc/results/");
+    expect(m).toMatchObject({ kind: "found", canonicalPath: "/v1/identity/pan/batch/batch_abc/results", params: { batch_id: "batch_abc" } });
+    // Once: %25 is a percent sign, not the start of another escape.
+    expect(matchRoute(routes, "GET", "/api/payments/pay%255F1/status")).toMatchObject({ params: { paymentId: "pay%5F1" } });
+    expect(matchRoute(routes, "GET", "/api/payments/a%2Fb/status")).toMatchObject({
+      params: { paymentId: "a/b" },
+      canonicalPath: "/api/payments/a%2Fb/status",
+    });
+    expect(matchRoute(routes, "GET", "/api/payments/a\\b/status")).toMatchObject({
+      params: { paymentId: "a\\b" },
+      canonicalPath: "/api/payments/a%5Cb/status",
+    });
+    expect(matchRoute(routes, "GET", "/api/payments/%E0%A4%B9/status")).toMatchObject({ params: { paymentId: "ह" } });
+  });
+
+  it("matches no route when a path parameter is not valid percent-encoded UTF-8", () => {
+    for (const bad of ["%E0%A4%A", "%", "%zz", "%C0%AF", "ok%"]) {
+      expect(matchRoute(routes, "GET", `/v1/identity/pan/batch/${bad}`), bad).toEqual({ kind: "none" });
+      expect(matchRoute(routes, "POST", `/api/payments/${bad}/status`), bad).toEqual({ kind: "none" });
+    }
+  });
 });
 
 describe("buildRouteTable", () => {
@@ -110,18 +126,39 @@ describe("isRestPath: which paths are the REST API", () => {
     "/api/kyc/aadhaar/generate-otp",
     "/api/kyc/bank/verify",
     "/api/foo",
+    // Look-alikes of the app's own endpoints, which Next would answer with an HTML page or a redirect.
+    "/api/trpc",
+    "/api/trpc/",
+    "/api/trpcx",
+    "/api/Trpc/merchant.list",
+    "/api/%74rpc/merchant.list",
+    "//api/trpc/merchant.list",
+    "/api//trpc/merchant.list",
+    "/api/trpc//merchant.list",
+    "/api/trpc/%2e%2e/checkout",
+    "/api/trpc/x/../../checkout",
+    "/api/auth",
+    "/api/authx",
+    "/api/auth/",
+    "/api/Auth/session",
+    "/api/dashboard/",
+    "/api/Health",
+    "/api/health/",
+    "/api/openapi.json/",
+    "/api/%2e%2e/checkout",
   ])("%s is REST", (p) => {
     expect(isRestPath(p)).toBe(true);
   });
 
   it.each([
     "/api/trpc/merchant.list",
-    "/api/trpc",
+    "/api/trpc/batches.preview,batches.create",
     "/api/auth/session",
     "/api/auth/callback/credentials",
     "/api/health",
     "/api/ready",
     "/api/openapi.json",
+    "/api/dashboard/payments/export",
     "/",
     "/dashboard",
     "/checkout/pay_1",

@@ -38,7 +38,8 @@ function decodable(pathname: string): boolean {
  * dashboard never needs (unbounded uploads to tRPC or sign-in, which Next would buffer whole).
  */
 export function pageRequestProblem(req: IncomingMessage, pathname: string): AppError | null {
-  const method = (req.method ?? "GET").toUpperCase();
+  // As sent: methods are case-sensitive, and `get` (which only reaches us unparsed) is not GET.
+  const method = req.method ?? "GET";
   if (!pathname.startsWith("/")) return new AppError("VALIDATION_ERROR", "The request target must be a path.");
   if (!decodable(pathname)) return new AppError("VALIDATION_ERROR", "The request path is not validly encoded.");
   if (!PAGE_METHODS.has(method)) return new AppError("METHOD_NOT_ALLOWED");

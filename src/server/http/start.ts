@@ -21,6 +21,7 @@ import { panVerifyRequestExample } from "@/server/rest/openapi-examples";
 import { serveDocsAsset } from "@/server/http/static-docs";
 import { guardConnections } from "@/server/http/connection-guard";
 import { pageRequestProblem } from "@/server/http/page-guard";
+import { answerUnparsedRequests } from "@/server/http/unparsed-requests";
 import { API_CONTENT_SECURITY_POLICY, baseSecurityHeaders, checkoutPaymentIdOf, newNonce, pageSecurityHeaders } from "@/server/http/security-headers";
 import { checkoutFrameAncestors } from "@/server/services/merchants/checkout-framing";
 import { createBatchRunner, createDeliveryRunner, createJobRunner } from "@/server/jobs/handlers";
@@ -217,6 +218,7 @@ export async function startParakh(opts: StartOptions) {
   server.setTimeout(config.http.idleTimeoutMs);
   server.maxConnections = config.http.maxConnections;
   guardConnections(server, { maxPerAddress: config.http.maxConnectionsPerIp });
+  answerUnparsedRequests(server);
   // Only development has a websocket (Next's reload channel). Without an 'upgrade' listener Node
   // answers an Upgrade request as a plain request; with one, every other upgrade would be a socket
   // nobody reads or closes, so those are dropped at once.

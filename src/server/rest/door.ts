@@ -35,6 +35,17 @@ function decodeSafely(segment: string): string {
 }
 
 /**
+ * The app's own endpoints under /api (dashboard tRPC, sign-in, CSV exports, health, readiness,
+ * this document), recognised only in the exact form their handlers are routed by: a variant in
+ * another case, encoding or with doubled slashes or dot segments would be folded or refused by
+ * Next (an HTML page, a redirect), so it is the door's to answer.
+ */
+function isOwnEndpoint(pathname: string): boolean {
+  if (pathname === "/api/health" || pathname === "/api/ready" || pathname === "/api/openapi.json") return true;
+  return /^\/api\/(?:trpc|auth|dashboard)\/[^/]/.test(pathname) && !pathname.includes("//") && !hasDotSegment(pathname);
+}
+
+/**
  * The REST family a path belongs to, judged on its normalised form (case, percent-encoding and
  * doubled slashes folded), so `/V1/…`, `/%761/…` and `//v1/…` are answered by the door in its
  * envelope instead of falling through to the pages.
@@ -45,14 +56,7 @@ export function restKindOf(pathname: string): EnvelopeKind | null {
     .toLowerCase();
   if (p === "/v1" || p.startsWith("/v1/")) return "v1";
   if (!p.startsWith("/api/") && p !== "/api") return null;
-  const own =
-    p.startsWith("/api/trpc") ||
-    p.startsWith("/api/auth") ||
-    p.startsWith("/api/dashboard/") ||
-    p === "/api/health" ||
-    p === "/api/ready" ||
-    p === "/api/openapi.json";
-  return own ? null : "api";
+  return isOwnEndpoint(pathname) ? null : "api";
 }
 
 /** Paths served by the REST door: `/v1/*` and `/api/*` except the app's own endpoints. */
@@ -287,7 +291,8 @@ export function createRestDoor(services: AppServices, router: AnyRouter) {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, pathname: string, clientIp: string) {
-    const method = (req.method ?? "GET").toUpperCase();
+    // As sent: methods are case-sensitive, and `get` (which only reaches us unparsed) is not GET.
+    const method = req.method ?? "GET";
     const state: RestState = {
       requestId: requestIdFrom(req.headers["x-request-id"]),
       kind: restKindOf(pathname) ?? (pathname.toLowerCase().includes("v1") ? "v1" : "api"),
@@ -335,6 +340,11 @@ export function createRestDoor(services: AppServices, router: AnyRouter) {
         return refuse(new AppError("METHOD_NOT_ALLOWED", `${method} is not allowed on ${shown}; use ${allow}.`), { Allow: allow });
       }
       const scheme = match.route.rest.auth;
+      state.pathParams = match.params;
+      // The adapter behind matches the path again, with its own rules (one trailing slash, `\` read as
+      // `/`): it gets the route's own form, so it finds the same route and never answers in its own shape.
+      const q = req.url?.indexOf("?") ?? -1;
+      req.url = q === -1 ? match.canonicalPath : match.canonicalPath + req.url!.slice(q);
 
       // Credentials first: a caller without a valid key gets no body read, parsed or stored.
       let key;

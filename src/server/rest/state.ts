@@ -23,6 +23,8 @@ export interface RestState {
   userAgent: string | null;
   startedAt: number;
   rawBody: Buffer | null;
+  /** The matched route's path parameters, decoded once; they replace the adapter's raw ones. */
+  pathParams?: Record<string, string>;
   /** Status and headers the procedure chain decided; applied by responseMeta. */
   status: number;
   headers: Record<string, string>;

@@ -62,6 +62,8 @@ export function mapValidationError(zerr: ZodError, rawInput: unknown, meta: Rest
     if (own) specific = { code: own, field: String(issue.path[0]), message: message ? `${field} ${message}` : undefined };
   }
   if (specific) {
+    // An id that cannot exist (see pathIdField) answers exactly like an unknown one: no field details.
+    if (ERROR_CODES[specific.code].status === 404) return { code: specific.code, message: ERROR_CODES[specific.code].message };
     const own = details.filter((d) => d.field === specific.field || d.field.startsWith(`${specific.field}.`));
     return { code: specific.code, field: specific.field, details: own.length ? own : details, message: specific.message ?? ERROR_CODES[specific.code].message };
   }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { epfoVerificationData } from "@/server/api/employment/verify-epfo.schema";
+import { pathIdField } from "@/server/api/path-id";
 import { v1Envelope } from "@/server/rest/envelope";
 import { BATCH_BODY_LIMIT } from "@/server/rest/routes";
 import { BATCH_MAX_ITEMS, type BatchKind } from "@/server/services/batches/batches";
@@ -63,7 +64,7 @@ export const batchStatusData = z
   })
   .meta({ id: "BatchStatus" });
 
-const batchIdField = z.string().max(64).meta({ description: "The batch_id the POST answered.", example: "batch_8fK2mQ7xLp3Rt9Za" });
+const batchIdField = pathIdField(64, "BATCH_NOT_FOUND").meta({ description: "The batch_id the POST answered.", example: "batch_8fK2mQ7xLp3Rt9Za" });
 
 export const batchStatusInput = z.object({ batch_id: batchIdField });
 

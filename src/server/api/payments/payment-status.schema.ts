@@ -3,9 +3,9 @@ import { apiEnvelope } from "@/server/rest/envelope";
 import type { Meta } from "@/server/trpc/init";
 import { PAYMENT_STATUSES } from "@/server/services/payments/state-machine";
 import { REFUND_SUMMARY_STATUSES } from "@/server/services/payments/payments";
-import { paymentIdField } from "@/server/api/payments/verify-payment.schema";
+import { paymentPathIdField } from "@/server/api/payments/verify-payment.schema";
 
-export const paymentStatusInput = z.object({ paymentId: paymentIdField });
+export const paymentStatusInput = z.object({ paymentId: paymentPathIdField });
 
 export const paymentStatusData = z
   .object({

@@ -1,9 +1,13 @@
 import { z } from "zod";
+import { pathIdField } from "@/server/api/path-id";
 import { apiEnvelope } from "@/server/rest/envelope";
 import type { Meta } from "@/server/trpc/init";
 import { PAYMENT_STATUSES } from "@/server/services/payments/state-machine";
 
 export const paymentIdField = z.string().min(1).max(80).meta({ example: "pay_1763806530123_Xk2P9aQm4TzB7c" });
+
+/** The payment id in a path: one that is too long to exist answers 404 PAYMENT_NOT_FOUND. */
+export const paymentPathIdField = pathIdField(80, "PAYMENT_NOT_FOUND").meta({ example: "pay_1763806530123_Xk2P9aQm4TzB7c" });
 
 export const verifyPaymentInput = z
   .object({

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { parseAmountToPaise } from "@/lib/money";
 import { apiEnvelope } from "@/server/rest/envelope";
 import type { Meta } from "@/server/trpc/init";
-import { paymentIdField } from "@/server/api/payments/verify-payment.schema";
+import { pathIdField } from "@/server/api/path-id";
+import { paymentPathIdField } from "@/server/api/payments/verify-payment.schema";
 import { REFUND_STATUSES } from "@/server/services/refunds/refunds";
 
 const REFUND_AMOUNT_RULE = "must be a number of at least 0.01 with at most two fraction digits";
@@ -22,10 +23,10 @@ const refundAmountField = z
     example: "100.00",
   });
 
-export const refundIdField = z.string().min(1).max(80).meta({ example: "rfnd_Q2x7LmP0aZk3Vb9T" });
+export const refundIdField = pathIdField(80, "REFUND_NOT_FOUND").meta({ example: "rfnd_Q2x7LmP0aZk3Vb9T" });
 
 export const createRefundInput = z.object({
-  paymentId: paymentIdField,
+  paymentId: paymentPathIdField,
   // Only an absent amount means "all that is left": null is a bad amount, not a full refund.
   amount: refundAmountField.optional(),
   reason: z
@@ -60,7 +61,7 @@ export const refundData = z
   .meta({ id: "Refund" });
 
 export const createRefundOutput = apiEnvelope(refundData);
-export const listRefundsInput = z.object({ paymentId: paymentIdField });
+export const listRefundsInput = z.object({ paymentId: paymentPathIdField });
 export const listRefundsOutput = apiEnvelope(z.object({ items: z.array(refundData) }));
 export const getRefundInput = z.object({ refundId: refundIdField });
 export const getRefundOutput = createRefundOutput;

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { apiEnvelope } from "@/server/rest/envelope";
 import type { Meta } from "@/server/trpc/init";
-import { paymentIdField } from "@/server/api/payments/verify-payment.schema";
+import { paymentPathIdField } from "@/server/api/payments/verify-payment.schema";
 import { paymentStatusData } from "@/server/api/payments/payment-status.schema";
 import { SIMULATE_METHODS, SIMULATE_OUTCOMES } from "@/server/services/payments/simulate";
 
 export const simulatePaymentInput = z.object({
-  paymentId: paymentIdField,
+  paymentId: paymentPathIdField,
   outcome: z.enum(SIMULATE_OUTCOMES).meta({
     description:
       "Without attemptId: SUCCESS or FAILED starts an attempt and reports its result at once; PENDING starts one and leaves it pending. With attemptId: SUCCESS or FAILED reports that attempt's (late) result; ABANDONED leaves a pending attempt.",
