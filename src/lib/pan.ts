@@ -3,6 +3,9 @@
 /** 3 letters, a category letter, the name initial, a 4-digit serial and a check letter. */
 export const PAN_PATTERN = "^[A-Z]{3}[PCHFATBLJG][A-Z][0-9]{4}[A-Z]$";
 
+/** What isValidPan accepts, as one pattern for API schemas: PAN_PATTERN without the serial 0000. */
+export const ISSUED_PAN_PATTERN = "^[A-Z]{3}[PCHFATBLJG][A-Z](?!0000)[0-9]{4}[A-Z]$";
+
 const PAN_REGEX = new RegExp(PAN_PATTERN);
 
 export const PAN_CATEGORIES = {

@@ -50,6 +50,12 @@ const STATUS_TEXT: Record<number, string> = {
 
 const ERROR_SCHEMA_NAMES = { v1: "V1Error", api: "ApiError" } as const;
 
+/**
+ * A body-wide rule an input schema states for the document (`.meta({ override })`, e.g. EPFO's
+ * "exactly one of"). The generator rebuilds request bodies from their fields and drops it.
+ */
+type BodyOverride = Record<string, unknown>;
+
 /** The error envelopes as named components, so every error response is a resolvable $ref. */
 function errorComponents() {
   const json = (schema: z.ZodType) => {
@@ -94,11 +100,17 @@ export async function buildOpenApiDocument(router: AnyRouter, baseUrl: string): 
     },
   });
 
-  doc.components = { ...doc.components, schemas: { ...(doc.components?.schemas ?? {}), ...errorComponents() } };
+  // The generator's own error schemas: every error response is replaced by the envelopes below.
+  const generated = Object.entries(doc.components?.schemas ?? {}).filter(([name]) => !name.startsWith("error."));
+  doc.components = { ...doc.components, schemas: { ...Object.fromEntries(generated), ...errorComponents() } };
   const byPath = new Map<string, RestMeta>();
-  for (const p of Object.values(router._def.procedures) as { _def: { meta?: Meta } }[]) {
+  const bodyOverrides = new Map<string, BodyOverride>();
+  for (const p of Object.values(router._def.procedures) as { _def: { meta?: Meta; inputs?: z.ZodType[] } }[]) {
     const m = p._def.meta;
-    if (m?.openapi && m.rest) byPath.set(`${m.openapi.method} ${m.openapi.path}`, m.rest);
+    if (!m?.openapi || !m.rest) continue;
+    byPath.set(`${m.openapi.method} ${m.openapi.path}`, m.rest);
+    const override = p._def.inputs?.[0]?.meta()?.override as BodyOverride | undefined;
+    if (override && typeof override === "object") bodyOverrides.set(`${m.openapi.method} ${m.openapi.path}`, override);
   }
 
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
@@ -114,7 +126,11 @@ export async function buildOpenApiDocument(router: AnyRouter, baseUrl: string): 
       if (tables.length) op.description = [op.description ?? "", ...tables.map(sandboxTableMarkdown)].filter(Boolean).join("\n\n");
       const example = examples[opKey];
       if (example?.request && op.requestBody?.content?.["application/json"]) op.requestBody.content["application/json"].example = example.request;
-      const codes = new Set<ErrorCode>([...rest.errors, ...COMMON[rest.auth], ...(method === "post" ? COMMON_POST : []), ...COMMON_ALL]);
+      const bodyOverride = bodyOverrides.get(opKey);
+      if (bodyOverride && op.requestBody?.content?.["application/json"]?.schema) Object.assign(op.requestBody.content["application/json"].schema, bodyOverride);
+      // A path whose parameter is not validly percent-encoded names nothing: the door's NOT_FOUND.
+      const pathCodes: ErrorCode[] = path.includes("{") ? ["NOT_FOUND"] : [];
+      const codes = new Set<ErrorCode>([...rest.errors, ...COMMON[rest.auth], ...(method === "post" ? COMMON_POST : []), ...pathCodes, ...COMMON_ALL]);
       const responses: Record<string, unknown> = {};
       const success = rest.successStatus ?? 200;
       responses[String(success)] = op.responses?.["200"];
@@ -141,7 +157,7 @@ export async function buildOpenApiDocument(router: AnyRouter, baseUrl: string): 
             name: "Idempotency-Key",
             in: "header",
             required: false,
-            schema: { type: "string", maxLength: 255 },
+            schema: { type: "string", minLength: 1, maxLength: 255 },
             description: "Replays the stored response for 24 h when the same key and body are sent again.",
           },
         ];

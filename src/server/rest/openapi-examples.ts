@@ -3,7 +3,6 @@
  * services and sandbox providers that answer real calls, so a documented example is what the
  * sandbox returns for it.
  */
-import { ERROR_CODES } from "@/server/errors";
 import { apiOkWithMessage, v1Ok, v1OkNoTimestamp } from "@/server/rest/envelope";
 import { formatPaise } from "@/lib/money";
 import { DEFAULT_KYC_FEES, type KycKind } from "@/lib/kyc";
@@ -124,6 +123,9 @@ export async function operationExamples(): Promise<Record<string, OperationExamp
 const EXAMPLE_BATCH_ID = "batch_8fK2mQ7xLp3Rt9Za";
 const EXAMPLE_BATCH_AT = "2026-11-22T10:15:30.123Z";
 
+/** A well-formed PAN the sandbox has no record of: an outcome (INVALID), where a malformed one would break the items' schema. */
+const UNKNOWN_PAN = "ABCPK9991F";
+
 async function batchExamples(): Promise<Record<string, OperationExample>> {
   const pan = panVerifyRequestExample();
   const summary = (total: number, rejected: number) =>
@@ -132,11 +134,11 @@ async function batchExamples(): Promise<Record<string, OperationExample>> {
     batch_id: EXAMPLE_BATCH_ID,
     status: "COMPLETED",
     total: 2,
-    accepted: 1,
-    rejected: 1,
+    accepted: 2,
+    rejected: 0,
     processed: 2,
-    succeeded: 1,
-    failed: 1,
+    succeeded: 2,
+    failed: 0,
     client_batch_id: "payroll-2026-11",
     created_at: EXAMPLE_BATCH_AT,
     started_at: "2026-11-22T10:15:30.201Z",
@@ -147,12 +149,12 @@ async function batchExamples(): Promise<Record<string, OperationExample>> {
       request: {
         items: [
           { ...pan, reference_id: "emp-1" },
-          { pan: "NOTAPAN", reference_id: "emp-2" },
+          { pan: UNKNOWN_PAN, reference_id: "emp-2" },
         ],
         webhook_url: "https://shop.example/webhooks/parakh",
         client_batch_id: "payroll-2026-11",
       },
-      response: summary(2, 1),
+      response: summary(2, 0),
     },
     "POST /v1/employment/epfo/batch": {
       request: { items: [{ uan: EXAMPLE_UAN, reference_id: "emp-1" }, { pf_number: "MH/BAN/0000064/000/0000123" }] },
@@ -166,10 +168,10 @@ async function batchExamples(): Promise<Record<string, OperationExample>> {
           {
             index: 1,
             reference_id: "emp-2",
-            input: { pan: "NOTAPAN" },
-            result: null,
-            error: { code: "INVALID_PAN", message: ERROR_CODES.INVALID_PAN.message },
-            status: "FAILED",
+            input: { pan: UNKNOWN_PAN, name: null },
+            result: await verifyPan(sandboxPanProvider, UNKNOWN_PAN, null),
+            error: null,
+            status: "SUCCEEDED",
           },
         ],
         next_cursor: null,

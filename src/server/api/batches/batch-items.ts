@@ -5,7 +5,7 @@ import { mapValidationError } from "@/server/trpc/rest-errors";
 
 /** A rejected item's input is echoed in its result up to this size; larger ones are not kept. */
 const ECHO_MAX_CHARS = 1024;
-const REFERENCE_MAX_CHARS = 100;
+export const REFERENCE_MAX_CHARS = 100;
 
 const SINGLE = {
   PAN: { schema: verifyPanInput, meta: verifyPanMeta.rest },

@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { epfoVerificationData } from "@/server/api/employment/verify-epfo.schema";
+import { createSchema } from "zod-openapi";
+import { REFERENCE_MAX_CHARS } from "@/server/api/batches/batch-items";
+import { epfoLookupFields, epfoVerificationData, exactlyOneLookup } from "@/server/api/employment/verify-epfo.schema";
+import { verifyPanInput } from "@/server/api/identity/verify-pan.schema";
 import { pathIdField } from "@/server/api/path-id";
 import { v1Envelope } from "@/server/rest/envelope";
 import { BATCH_BODY_LIMIT } from "@/server/rest/routes";
@@ -20,6 +23,25 @@ const itemsField = z
     }
   });
 
+const referenceIdField = z
+  .string()
+  .max(REFERENCE_MAX_CHARS)
+  .nullish()
+  .meta({ description: `Your reference for the item (at most ${REFERENCE_MAX_CHARS} characters), echoed in its result.` });
+
+/**
+ * What an item should be, for the document: the single call's body and a reference_id. Items are
+ * read as they come (validateBatchItems) so that a bad one is rejected alone, not the batch.
+ */
+const documentedItem: Record<BatchKind, z.ZodType> = {
+  PAN: verifyPanInput.extend({ reference_id: referenceIdField }),
+  EPFO: exactlyOneLookup(z.object({ ...epfoLookupFields, reference_id: referenceIdField })),
+};
+
+function documentedItems(kind: BatchKind) {
+  return { items: createSchema(documentedItem[kind], { io: "input" }).schema, maxItems: BATCH_MAX_ITEMS };
+}
+
 const itemDescriptions: Record<BatchKind, string> = {
   PAN: "Up to 10,000 items `{pan, name?, reference_id?}`, validated like single calls; an invalid item is rejected on its own (counted in `rejected`, reported in the results) and never fails the batch.",
   EPFO: "Up to 10,000 items `{uan?, pf_number?, reference_id?}` (exactly one of uan or pf_number), validated like single calls; an invalid item is rejected on its own and never fails the batch.",
@@ -27,7 +49,7 @@ const itemDescriptions: Record<BatchKind, string> = {
 
 export function batchCreateInput(kind: BatchKind) {
   return z.object({
-    items: itemsField.meta({ description: itemDescriptions[kind] }),
+    items: itemsField.meta({ description: itemDescriptions[kind], override: documentedItems(kind) }),
     webhook_url: z.string().max(2048, "must be at most 2048 characters").nullish().meta({
       description:
         "Where the completion event is also sent, signed like every webhook. Live mode: https and a public host. Sandbox: loopback only where the server allows it for endpoints.",
@@ -68,16 +90,24 @@ const batchIdField = pathIdField(64, "BATCH_NOT_FOUND").meta({ description: "The
 
 export const batchStatusInput = z.object({ batch_id: batchIdField });
 
+// Query parameters carry their meta inside `.optional()`: the generator unwraps optional ones.
 export const batchResultsInput = z.object({
   batch_id: batchIdField,
-  cursor: z.string().max(200).optional().meta({ description: "next_cursor of the previous page; omit for the first page." }),
+  cursor: z.string().max(200).meta({ description: "next_cursor of the previous page; omit for the first page." }).optional(),
   limit: z
     .string()
     .regex(/^\d{1,7}$/, "must be a whole number")
     .transform(Number)
     .pipe(z.number().int().min(1, "must be at least 1").max(RESULTS_MAX_LIMIT, `must be at most ${RESULTS_MAX_LIMIT}`))
-    .optional()
-    .meta({ description: `Items per page, 1–${RESULTS_MAX_LIMIT} (default ${RESULTS_DEFAULT_LIMIT}).` }),
+    .meta({
+      description: `Items per page, 1–${RESULTS_MAX_LIMIT} (default ${RESULTS_DEFAULT_LIMIT}).`,
+      // Read from the query string's text, documented as the integer it must be.
+      override: ({ jsonSchema }) => {
+        delete jsonSchema.pattern;
+        Object.assign(jsonSchema, { type: "integer", minimum: 1, maximum: RESULTS_MAX_LIMIT });
+      },
+    })
+    .optional(),
 });
 
 const itemError = z.object({ code: z.string(), message: z.string() });

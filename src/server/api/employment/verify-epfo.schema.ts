@@ -25,13 +25,20 @@ export const pfNumberField = z
     pattern: PF_NUMBER_PATTERN,
   });
 
-export const verifyEpfoInput = z
-  .object({ uan: uanField.optional(), pf_number: pfNumberField.optional() })
-  .refine((v) => v !== null && typeof v === "object" && (v.uan === undefined) !== (v.pf_number === undefined), {
-    message: "send exactly one of uan or pf_number",
-    params: { code: "VALIDATION_ERROR" },
-    when: () => true,
-  });
+export const epfoLookupFields = { uan: uanField.optional(), pf_number: pfNumberField.optional() };
+
+/** An EPFO lookup takes exactly one of uan or pf_number; the document says so with a oneOf. */
+export function exactlyOneLookup<S extends z.ZodType<{ uan?: string; pf_number?: string }>>(schema: S): S {
+  return schema
+    .refine((v) => v !== null && typeof v === "object" && (v.uan === undefined) !== (v.pf_number === undefined), {
+      message: "send exactly one of uan or pf_number",
+      params: { code: "VALIDATION_ERROR" },
+      when: () => true,
+    })
+    .meta({ override: { oneOf: [{ required: ["uan"] }, { required: ["pf_number"] }] } });
+}
+
+export const verifyEpfoInput = exactlyOneLookup(z.object(epfoLookupFields));
 
 const employment = z.object({
   establishment_id: z.string(),

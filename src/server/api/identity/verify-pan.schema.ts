@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PAN_PATTERN } from "@/lib/pan";
+import { ISSUED_PAN_PATTERN, PAN_PATTERN } from "@/lib/pan";
 import { panVerificationData } from "@/server/services/identity/verify-pan";
 import { v1Envelope } from "@/server/rest/envelope";
 import type { Meta } from "@/server/trpc/init";
@@ -11,7 +11,12 @@ export const panField = z
   .toUpperCase()
   .regex(new RegExp(PAN_PATTERN), "must be 5 letters, 4 digits and a letter, with a valid 4th (category) letter")
   .refine((pan) => pan.slice(5, 9) !== "0000", "must not have the serial 0000")
-  .meta({ description: "PAN; trimmed and upper-cased before validation. The 4th letter is the holder category.", example: "ABCPK1234F" });
+  .meta({
+    description: "PAN; trimmed and upper-cased before validation. The 4th letter is the holder category; the serial 0000 is never issued.",
+    example: "ABCPK1234F",
+    // The two checks above as the one pattern the document can state.
+    override: { pattern: ISSUED_PAN_PATTERN },
+  });
 
 export const holderNameField = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 

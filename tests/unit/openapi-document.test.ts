@@ -1,0 +1,134 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { isValidPan } from "@/lib/pan";
+import { restRouter } from "@/server/api/rest-router";
+import { buildOpenApiDocument } from "@/server/openapi";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+/** The document must be as strict as the server: what it calls valid, the server accepts. */
+describe("the OpenAPI document", () => {
+  let doc: any;
+  beforeAll(async () => {
+    doc = JSON.parse(JSON.stringify(await buildOpenApiDocument(restRouter, "https://api.parakh.in")));
+  });
+
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([p, item]) =>
+      Object.entries(item as Record<string, any>).map(([method, op]) => ({ key: `${method.toUpperCase()} ${p}`, op })),
+    );
+  const body = (p: string) => doc.paths[p].post.requestBody.content["application/json"].schema;
+  const param = (key: string, name: string) => {
+    const [method, p] = key.split(" ");
+    return doc.paths[p!][method!.toLowerCase()].parameters.find((x: { name: string }) => x.name === name);
+  };
+  const matches = (pattern: string, value: string) => new RegExp(pattern, "u").test(value);
+
+  it("lints clean with Redocly's recommended rules: 0 errors, 0 warnings", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-openapi-"));
+    const file = path.join(dir, "openapi.json");
+    fs.writeFileSync(file, JSON.stringify(doc));
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(
+        path.join(ROOT, "node_modules/.bin/redocly"),
+        ["lint", file, "--config", path.join(ROOT, "redocly.yaml"), "--format=json"],
+        {
+          cwd: ROOT,
+          env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", REDOCLY_SUPPRESS_NOTIFICATIONS: "true" },
+          maxBuffer: 32 * 1024 * 1024,
+        },
+        // Exit code 1 means errors: the report says which.
+        (err, stdout) => (stdout ? resolve(stdout) : reject(err)),
+      ),
+    );
+    fs.rmSync(dir, { recursive: true, force: true });
+    const report = JSON.parse(out);
+    const problems = report.problems.map(
+      (p: { ruleId: string; message: string; location: { pointer: string }[] }) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`,
+    );
+    expect(problems).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  }, 60_000);
+
+  it("EPFO verify takes exactly one of uan and pf_number", () => {
+    const schema = body("/v1/employment/epfo/verify");
+    expect(schema.oneOf).toEqual([{ required: ["uan"] }, { required: ["pf_number"] }]);
+    expect(schema.required ?? []).toEqual([]);
+    expect(Object.keys(schema.properties)).toEqual(["uan", "pf_number"]);
+  });
+
+  it("batch results take limit as an integer from 1 to 1000", () => {
+    for (const key of ["GET /v1/identity/pan/batch/{batch_id}/results", "GET /v1/employment/epfo/batch/{batch_id}/results"]) {
+      const limit = param(key, "limit");
+      expect(limit.required ?? false).toBe(false);
+      expect(limit.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 1000 });
+      expect(limit.schema.pattern).toBeUndefined();
+      expect(limit.schema.description).toMatch(/1–1000/);
+    }
+  });
+
+  it("batch items have their item schema and at most 10,000 of them", () => {
+    const pan = body("/v1/identity/pan/batch").properties.items;
+    expect(pan).toMatchObject({ type: "array", minItems: 1, maxItems: 10_000 });
+    expect(pan.items).toMatchObject({ type: "object", required: ["pan"] });
+    expect(Object.keys(pan.items.properties).sort()).toEqual(["name", "pan", "reference_id"]);
+    expect(pan.items.properties.pan.pattern).toBe(body("/v1/identity/pan/verify").properties.pan.pattern);
+    expect(pan.items.properties.reference_id.anyOf).toContainEqual({ type: "string", maxLength: 100 });
+
+    const epfo = body("/v1/employment/epfo/batch").properties.items;
+    expect(epfo).toMatchObject({ type: "array", minItems: 1, maxItems: 10_000 });
+    expect(Object.keys(epfo.items.properties).sort()).toEqual(["pf_number", "reference_id", "uan"]);
+    expect(epfo.items.oneOf).toEqual([{ required: ["uan"] }, { required: ["pf_number"] }]);
+    expect(epfo.items.properties.uan).toEqual(body("/v1/employment/epfo/verify").properties.uan);
+  });
+
+  it("Idempotency-Key on every POST is 1 to 255 characters", () => {
+    const posts = operations().filter((o) => o.key.startsWith("POST "));
+    expect(posts.length).toBeGreaterThan(10);
+    for (const { key } of posts) expect(param(key, "Idempotency-Key").schema, key).toEqual({ type: "string", minLength: 1, maxLength: 255 });
+  });
+
+  it("the PAN pattern is exactly what the server accepts: no serial 0000", () => {
+    const patterns = [body("/v1/identity/pan/verify"), body("/api/kyc/pan/verify")].map((s) => s.properties.pan.pattern as string);
+    for (const pattern of patterns) {
+      for (const pan of ["ABCPK1234F", "ABCPK0000F", "ABCPK0001F", "ABCPK1000F", "ABCXK1234F", "ABCPK123F", "AAAAA00000", "ZZZGZ9999Z"]) {
+        expect(matches(pattern, pan), `${pattern} on ${pan}`).toBe(isValidPan(pan));
+      }
+    }
+  });
+
+  it("ids in paths have no maxLength, and an operation with one documents its not-found code and NOT_FOUND", () => {
+    const lookups: Record<string, [string, string]> = {
+      "GET /v1/identity/pan/batch/{batch_id}": ["batch_id", "BATCH_NOT_FOUND"],
+      "GET /v1/identity/pan/batch/{batch_id}/results": ["batch_id", "BATCH_NOT_FOUND"],
+      "GET /v1/employment/epfo/batch/{batch_id}": ["batch_id", "BATCH_NOT_FOUND"],
+      "GET /v1/employment/epfo/batch/{batch_id}/results": ["batch_id", "BATCH_NOT_FOUND"],
+      "GET /api/payments/{paymentId}/status": ["paymentId", "PAYMENT_NOT_FOUND"],
+      "GET /api/payments/{paymentId}/refunds": ["paymentId", "PAYMENT_NOT_FOUND"],
+      "POST /api/payments/{paymentId}/refunds": ["paymentId", "PAYMENT_NOT_FOUND"],
+      "GET /api/refunds/{refundId}": ["refundId", "REFUND_NOT_FOUND"],
+      "POST /api/sandbox/payments/{paymentId}/simulate": ["paymentId", "PAYMENT_NOT_FOUND"],
+    };
+    expect(
+      operations()
+        .filter((o) => o.key.includes("{"))
+        .map((o) => o.key)
+        .sort(),
+    ).toEqual(Object.keys(lookups).sort());
+    for (const [key, [name, code]] of Object.entries(lookups)) {
+      const p = param(key, name);
+      expect(p, key).toMatchObject({ in: "path", required: true, schema: { type: "string", minLength: 1 } });
+      expect(p.schema.maxLength, key).toBeUndefined();
+      const [method, route] = key.split(" ");
+      expect(doc.paths[route!][method!.toLowerCase()].responses["404"]["x-error-codes"], key).toEqual(expect.arrayContaining([code, "NOT_FOUND"]));
+    }
+  });
+
+  it("keeps only the components it uses", () => {
+    const text = JSON.stringify(doc.paths);
+    for (const name of Object.keys(doc.components.schemas)) expect(text, name).toContain(`"#/components/schemas/${name}"`);
+  });
+});
