@@ -1,8 +1,18 @@
+import crypto from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // `npm test` asks for a JSON report beside the console one, to print one closing tally.
 const jsonReport = process.env.VITEST_JSON_REPORT;
+
+// Every server the integration run starts gets these keys, and so does the run itself: fixtures
+// such as operator commands then run in the test process against a server's database (a CLI
+// process per call cost seconds of CPU each). Tests of generated keys start servers without them.
+const runKeys = {
+  ENCRYPTION_KEY: crypto.randomBytes(32).toString("base64"),
+  HASH_KEY: crypto.randomBytes(32).toString("base64"),
+  NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64url"),
+};
 
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
@@ -30,7 +40,7 @@ export default defineConfig({
           // Run after the unit project when both are started together (`vitest run`).
           sequence: { groupOrder: 1 },
           // Suites sign up many merchants from one address; the limit has a test of its own.
-          env: { SIGNUPS_PER_ADDRESS_PER_HOUR: "10000" },
+          env: { SIGNUPS_PER_ADDRESS_PER_HOUR: "10000", ...runKeys },
         },
       },
     ],

@@ -80,6 +80,13 @@ export async function startServer(opts: { databaseUrl?: string; env?: Record<str
   };
 }
 
+/** A server's keys: those it was given in its environment, or those it generated into its data folder. */
+export function serverKeys(server: TestServer): { hashKey: string; encryptionKey: string; nextAuthSecret: string } {
+  const { HASH_KEY, ENCRYPTION_KEY, NEXTAUTH_SECRET } = server.env;
+  if (HASH_KEY && ENCRYPTION_KEY && NEXTAUTH_SECRET) return { hashKey: HASH_KEY, encryptionKey: ENCRYPTION_KEY, nextAuthSecret: NEXTAUTH_SECRET };
+  return JSON.parse(fs.readFileSync(path.join(server.dataDir, "secrets.json"), "utf8"));
+}
+
 export interface CliResult {
   code: number;
   stdout: string;

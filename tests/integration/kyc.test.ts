@@ -1,12 +1,10 @@
 import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { withVerhoeffDigit } from "@/lib/aadhaar";
 import type { AadhaarProvider } from "@/server/providers/aadhaar/types";
 import { request, type HttpResult } from "../helpers/http";
-import { cli, createMerchantViaCli, startServer, type MerchantFixture } from "../helpers/server";
+import { cli, createMerchantViaCli, serverKeys, startServer, type MerchantFixture } from "../helpers/server";
 import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
 import { waitFor } from "../helpers/wait";
 
@@ -84,7 +82,7 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
     for (const r of rows) await db.kycOtpRequest.update({ where: { id: r.id }, data: { createdAt: new Date(r.createdAt.getTime() - ms) } });
   }
   /** The server's keys, for calling the services in this process on its database. */
-  const secrets = () => JSON.parse(fs.readFileSync(path.join(env.server.dataDir, "secrets.json"), "utf8"));
+  const secrets = () => serverKeys(env.server);
   async function otpService() {
     process.env.DATA_DIR = env.server.dataDir;
     return import("@/server/services/kyc/aadhaar-otp");
@@ -220,7 +218,7 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
 
     it("keeps the send limits across two app instances on one database", async () => {
       // Instances of one deployment share their keys (the number's keyed hash must agree).
-      const secrets = JSON.parse(fs.readFileSync(path.join(env.server.dataDir, "secrets.json"), "utf8"));
+      const secrets = serverKeys(env.server);
       const second = await startServer({
         databaseUrl: env.server.databaseUrl,
         env: { HASH_KEY: secrets.hashKey, ENCRYPTION_KEY: secrets.encryptionKey, NEXTAUTH_SECRET: secrets.nextAuthSecret },

@@ -483,7 +483,9 @@ describe("REST door against a stranger", () => {
     const dataDir = path.join(tempDataDir(), "data");
     fs.mkdirSync(dataDir, { mode: 0o755 });
     fs.chmodSync(dataDir, 0o755);
-    const own = await startServer({ databaseUrl: `file:${path.join(dataDir, "parakh.db")}`, env: { DATA_DIR: dataDir } });
+    // Without keys in its environment the server generates its own into the data folder.
+    const noKeys = { ENCRYPTION_KEY: undefined, HASH_KEY: undefined, NEXTAUTH_SECRET: undefined };
+    const own = await startServer({ databaseUrl: `file:${path.join(dataDir, "parakh.db")}`, env: { DATA_DIR: dataDir, ...noKeys } });
     try {
       await request(own.url, "/api/ready");
       expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
@@ -494,7 +496,7 @@ describe("REST door against a stranger", () => {
     } finally {
       await own.stop();
     }
-    const again = await startServer({ databaseUrl: `file:${path.join(dataDir, "parakh.db")}`, env: { DATA_DIR: dataDir } });
+    const again = await startServer({ databaseUrl: `file:${path.join(dataDir, "parakh.db")}`, env: { DATA_DIR: dataDir, ...noKeys } });
     try {
       expect(fs.statSync(path.join(dataDir, "parakh.db")).mode & 0o777).toBe(0o600);
     } finally {
