@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createPrismaClient, type Db } from "@/server/db/client";
+import { applyMigrations } from "@/server/db/migrate";
 import { runCli } from "../../scripts/cli";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -131,7 +132,11 @@ export async function cli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliRe
     args,
     async () => {
       let db = cliDatabases.get(url);
-      if (!db) cliDatabases.set(url, (db = createPrismaClient(url)));
+      if (!db) {
+        // As the CLI does: a database nobody has started a server on yet is migrated first.
+        await applyMigrations(url);
+        cliDatabases.set(url, (db = createPrismaClient(url)));
+      }
       // The server keeps its database open; so does this process, until it ends.
       return { db, close: async () => undefined };
     },

@@ -1,7 +1,9 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliProcess, tempDataDir } from "../helpers/server";
+import { cli, cliProcess, tempDataDir } from "../helpers/server";
 
+// The first calls of each kind run the CLI as a process (exit codes, stdout, stderr); the rest run its
+// commands in this process (`cli`: the same command code and output, without a process start each).
 describe("operator CLI", () => {
   let env: NodeJS.ProcessEnv;
 
@@ -37,21 +39,24 @@ describe("operator CLI", () => {
     const dup = await cliProcess(env, ["merchant", "create", "--name", "Again", "--email", "owner@acme.example", "--password", "a-long-password", "--json"]);
     expect(dup.code).toBe(1);
     expect(dup.json.error.code).toBe("CONFLICT");
-    const weak = await cliProcess(env, ["merchant", "create", "--name", "Weak", "--email", "weak@acme.example", "--password", "short", "--json"]);
+    const weak = await cli(env, ["merchant", "create", "--name", "Weak", "--email", "weak@acme.example", "--password", "short", "--json"]);
     expect(weak.code).toBe(1);
     expect(weak.json.error.code).toBe("VALIDATION_ERROR");
   });
 
   it("prints usage and exits non-zero on wrong arguments", async () => {
+    const none = await cliProcess(env, []);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("Usage: npm run -s cli --");
+    expect(none.stdout).toBe("");
     for (const args of [
-      [],
       ["merchant"],
       ["merchant", "fly"],
       ["merchant", "create", "--name", "X"],
       ["key", "create", "--bogus", "1"],
       ["whitelist", "add", "--merchant"],
     ]) {
-      const r = await cliProcess(env, args);
+      const r = await cli(env, args);
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stderr).toContain("Usage: npm run -s cli --");
       expect(r.stdout).toBe("");
@@ -59,41 +64,40 @@ describe("operator CLI", () => {
   });
 
   it("manages the whitelist, keys, go-live, suspension and admins", async () => {
-    const m = (await cliProcess(env, ["merchant", "create", "--name", "Ops", "--email", "ops@acme.example", "--password", "a-long-password", "--json"])).json;
+    const m = (await cli(env, ["merchant", "create", "--name", "Ops", "--email", "ops@acme.example", "--password", "a-long-password", "--json"])).json;
     const id = m.merchantId;
 
-    const added = await cliProcess(env, ["whitelist", "add", "--merchant", id, "--ip", "203.0.113.0/24", "--label", "office", "--json"]);
+    const added = await cli(env, ["whitelist", "add", "--merchant", id, "--ip", "203.0.113.0/24", "--label", "office", "--json"]);
     expect(added.json).toMatchObject({ merchantId: id, ip: "203.0.113.0/24", label: "office" });
-    const v6 = await cliProcess(env, ["whitelist", "add", "--merchant", id, "--ip", "2001:0DB8::1", "--json"]);
+    const v6 = await cli(env, ["whitelist", "add", "--merchant", id, "--ip", "2001:0DB8::1", "--json"]);
     expect(v6.json.ip).toBe("2001:db8::1");
-    const bad = await cliProcess(env, ["whitelist", "add", "--merchant", id, "--ip", "10.0.0.5/8", "--json"]);
+    const bad = await cli(env, ["whitelist", "add", "--merchant", id, "--ip", "10.0.0.5/8", "--json"]);
     expect(bad.code).toBe(1);
     expect(bad.json.error.code).toBe("VALIDATION_ERROR");
-    const listed = await cliProcess(env, ["whitelist", "list", "--merchant", id, "--json"]);
+    const listed = await cli(env, ["whitelist", "list", "--merchant", id, "--json"]);
     expect(listed.json.entries.map((e: { ip: string }) => e.ip)).toEqual(["203.0.113.0/24", "2001:db8::1"]);
-    expect((await cliProcess(env, ["whitelist", "remove", "--merchant", id, "--ip", "2001:db8:0::1"])).code).toBe(0);
-    expect((await cliProcess(env, ["whitelist", "list", "--merchant", id, "--json"])).json.entries).toHaveLength(1);
+    expect((await cli(env, ["whitelist", "remove", "--merchant", id, "--ip", "2001:db8:0::1"])).code).toBe(0);
+    expect((await cli(env, ["whitelist", "list", "--merchant", id, "--json"])).json.entries).toHaveLength(1);
 
-    const created = await cliProcess(env, ["key", "create", "--merchant", id, "--label", "CI", "--json"]);
+    const created = await cli(env, ["key", "create", "--merchant", id, "--label", "CI", "--json"]);
     expect(created.json).toMatchObject({ merchantId: id, mode: "sandbox" });
-    const live = await cliProcess(env, ["key", "create", "--merchant", id, "--mode", "live", "--json"]);
+    const live = await cli(env, ["key", "create", "--merchant", id, "--mode", "live", "--json"]);
     expect(live.json.error.code).toBe("LIVE_MODE_NOT_ENABLED");
-    expect((await cliProcess(env, ["merchant", "go-live", "--merchant", id, "--json"])).json).toMatchObject({ liveEnabled: true });
-    expect((await cliProcess(env, ["key", "create", "--merchant", id, "--mode", "live", "--json"])).json.publicKey).toMatch(/^pk_live_/);
-    const rotated = await cliProcess(env, ["key", "rotate", "--merchant", id, "--key", created.json.keyId, "--grace-seconds", "60", "--json"]);
+    expect((await cli(env, ["merchant", "go-live", "--merchant", id, "--json"])).json).toMatchObject({ liveEnabled: true });
+    expect((await cli(env, ["key", "create", "--merchant", id, "--mode", "live", "--json"])).json.publicKey).toMatch(/^pk_live_/);
+    const rotated = await cli(env, ["key", "rotate", "--merchant", id, "--key", created.json.keyId, "--grace-seconds", "60", "--json"]);
     expect(rotated.json).toMatchObject({ replacedKeyId: created.json.keyId, graceSeconds: 60 });
-    expect((await cliProcess(env, ["key", "revoke", "--merchant", id, "--key", rotated.json.keyId, "--json"])).json.revoked).toBe(true);
-    const keys = (await cliProcess(env, ["key", "list", "--merchant", id, "--json"])).json.keys;
+    expect((await cli(env, ["key", "revoke", "--merchant", id, "--key", rotated.json.keyId, "--json"])).json.revoked).toBe(true);
+    const keys = (await cli(env, ["key", "list", "--merchant", id, "--json"])).json.keys;
     expect(keys).toHaveLength(4);
     expect(JSON.stringify(keys)).not.toContain("sk_test_" + rotated.json.secretKey.slice(8));
 
-    expect((await cliProcess(env, ["merchant", "suspend", "--merchant", id, "--json"])).json.status).toBe("SUSPENDED");
-    expect((await cliProcess(env, ["merchant", "reinstate", "--merchant", id, "--json"])).json.status).toBe("ACTIVE");
-    expect((await cliProcess(env, ["merchant", "suspend", "--merchant", "mer_missing", "--json"])).json.error.code).toBe("NOT_FOUND");
+    expect((await cli(env, ["merchant", "suspend", "--merchant", id, "--json"])).json.status).toBe("SUSPENDED");
+    expect((await cli(env, ["merchant", "reinstate", "--merchant", id, "--json"])).json.status).toBe("ACTIVE");
+    expect((await cli(env, ["merchant", "suspend", "--merchant", "mer_missing", "--json"])).json.error.code).toBe("NOT_FOUND");
 
-    const admin = await cliProcess(env, ["admin", "create", "--email", "root@parakh.example", "--password", "a-long-password", "--json"]);
+    const admin = await cli(env, ["admin", "create", "--email", "root@parakh.example", "--password", "a-long-password", "--json"]);
     expect(admin.json).toMatchObject({ email: "root@parakh.example" });
     expect(admin.json.adminId).toMatch(/^adm_/);
-    // About twenty CLI processes, each starting tsx: slow on a busy 2-core machine.
-  }, 150_000);
+  });
 });
