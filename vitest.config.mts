@@ -28,8 +28,9 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
-          // One throwaway PostgreSQL cluster for the run; each file creates its own databases on it.
-          globalSetup: ["tests/helpers/postgres-global-setup.ts"],
+          // One throwaway PostgreSQL cluster for the run (each file creates its own databases on it),
+          // and migrated databases to copy.
+          globalSetup: ["tests/helpers/integration-global-setup.ts"],
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 180_000,

@@ -78,9 +78,11 @@ rm -rf "${dir}"`;
 
 /** Set by the integration run's global set-up: the shared cluster's superuser URL, without a database. */
 export const SHARED_CLUSTER_ENV = "PARAKH_TEST_PG_URL";
+/** Set beside it: a database on that cluster with every migration applied, to copy. */
+export const PG_TEMPLATE_ENV = "PARAKH_TEST_PG_TEMPLATE";
 
 /** Fresh databases on a cluster, created now and dropped by `stop()`. */
-async function databasesOn(base: string): Promise<PostgresCluster> {
+async function databasesOn(base: string, template: string | undefined): Promise<PostgresCluster> {
   const suffix = `${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const created: string[] = [];
   const admin = async (sql: string) => {
@@ -99,7 +101,14 @@ async function databasesOn(base: string): Promise<PostgresCluster> {
     created.push(full);
     return `${base}/${full}`;
   };
-  const url = await createDatabase("parakh");
+  let url: string;
+  if (template) {
+    url = `${base}/parakh_${suffix}`;
+    await admin(`CREATE DATABASE "parakh_${suffix}" TEMPLATE "${template}"`);
+    created.push(`parakh_${suffix}`);
+  } else {
+    url = await createDatabase("parakh");
+  }
   let stopped: Promise<void> | undefined;
   const stop = () =>
     (stopped ??= (async () => {
@@ -108,10 +117,14 @@ async function databasesOn(base: string): Promise<PostgresCluster> {
   return { url, createDatabase, stop };
 }
 
-/** Fresh databases on the run's shared cluster when there is one, else a cluster of the caller's own. */
-export async function startPostgres(): Promise<PostgresCluster> {
+/**
+ * Fresh databases on the run's shared cluster when there is one, else a cluster of the caller's own.
+ * `migrated`: the first database already has every migration (a copy of the run's template), for
+ * callers that only need a working database; without it, it is empty.
+ */
+export async function startPostgres(options: { migrated?: boolean } = {}): Promise<PostgresCluster> {
   const shared = process.env[SHARED_CLUSTER_ENV];
-  return shared ? databasesOn(shared) : startCluster();
+  return shared ? databasesOn(shared, options.migrated ? process.env[PG_TEMPLATE_ENV] : undefined) : startCluster();
 }
 
 /** A cluster of its own, with one database `parakh` for the caller. */

@@ -19,6 +19,9 @@ export interface TestServer {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
+/** Set by the integration run's global set-up: a SQLite database with every migration applied, to copy. */
+export const SQLITE_TEMPLATE_ENV = "PARAKH_TEST_SQLITE_TEMPLATE";
+
 export function tempDataDir(prefix = "parakh-test-"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
@@ -31,6 +34,9 @@ export function tempDataDir(prefix = "parakh-test-"): string {
 export async function startServer(opts: { databaseUrl?: string; env?: Record<string, string | undefined> } = {}): Promise<TestServer> {
   const dataDir = tempDataDir();
   const databaseUrl = opts.databaseUrl ?? `file:${path.join(dataDir, "parakh.db")}`;
+  // A new database starts as a copy of the run's migrated one: the server then has nothing to apply.
+  const template = process.env[SQLITE_TEMPLATE_ENV];
+  if (!opts.databaseUrl && template) fs.copyFileSync(template, path.join(dataDir, "parakh.db"));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",

@@ -13,7 +13,7 @@ export interface Started {
 }
 
 export async function startFor(target: DbTarget, env: Record<string, string> = {}): Promise<Started> {
-  const pg = target === "postgresql" ? await startPostgres() : undefined;
+  const pg = target === "postgresql" ? await startPostgres({ migrated: true }) : undefined;
   const server = await startServer({ databaseUrl: pg?.url, env });
   return {
     server,

@@ -189,6 +189,10 @@ export async function applyMigrations(databaseUrl: string): Promise<{ applied: s
   if (migrationsList.migrationDirectories.length === 0) {
     throw new Error(`No migrations in ${migrationsList.baseDir}`);
   }
+  // Every start and CLI run lands here; when every migration is recorded as applied, a look at
+  // `_prisma_migrations` is enough, and the wasm engine (a few hundred ms of CPU) is not loaded.
+  const status = await migrationStatus(databaseUrl).catch(() => null);
+  if (status?.upToDate) return { applied: [] };
   const out = await withEngine(provider, adapterForUrl(databaseUrl), (engine) => engine.applyMigrations({ migrationsList, filters: NO_FILTER }));
   return { applied: out.appliedMigrationNames };
 }
