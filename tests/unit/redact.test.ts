@@ -209,6 +209,9 @@ describe("redaction by value", () => {
       phone: "+91 98765 43210",
       invoice: "4111111111111112", // fails Luhn
       twelve: "134567890009", // starts with 1: never an Aadhaar number
+      // A merchant's own id with a millisecond timestamp that happens to pass Luhn: no card starts with 1.
+      orderRef: "e2e_1795712038169",
+      timestamp: 1795712038169,
       amount: 499.0,
       at: "2026-11-22T10:15:30.123Z",
     };

@@ -71,8 +71,15 @@ function normaliseKey(key: string): string {
 const SCAN =
   /\b((?:pay|req|att|mer|key|evt|kyc_req|kyc_txn|batch|rfnd|ver|aud|whe|del|job|led|wal|idem|hold)_[A-Za-z0-9_]+)|((?:sk_(?:test|live)_|whsec_)[A-Za-z0-9]+|\bsk_[A-Za-z0-9_]{16,})|(?<!\d)((?:\d[ \t.-]{0,2}){11,18}\d)(?!\d)/g;
 
+/**
+ * Card numbers start with a payment network's digit (2–6: Mastercard, Amex, Diners, JCB, Visa,
+ * Discover, RuPay 6x; RuPay also 81, 82). Other Luhn-valid runs, such as a 13-digit millisecond
+ * timestamp in an order or request id (one in ten passes Luhn), stay readable.
+ */
+const CARD_PREFIX = /^(?:[2-6]|8[12])/;
+
 function sensitiveDigits(digits: string): boolean {
-  if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits)) return true;
+  if (digits.length >= 13 && digits.length <= 19 && CARD_PREFIX.test(digits) && luhnValid(digits)) return true;
   return digits.length === 12 && /^[2-9]/.test(digits) && verhoeffValid(digits);
 }
 
