@@ -41,7 +41,8 @@ export default defineConfig({
     baseURL: BASE_URL,
     headless: true,
     screenshot: "only-on-failure",
-    trace: "retain-on-failure",
+    // Recording a trace costs a browser a lot of CPU: only a retried test records one.
+    trace: "on-first-retry",
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
@@ -63,6 +64,9 @@ export default defineConfig({
       DATA_DIR: E2E_DATA_DIR,
       DATABASE_URL: `file:${path.join(E2E_DATA_DIR, "parakh.db")}`,
       SEED_DEMO: "true",
+      // A throwaway database: no need to survive a power loss, and every commit waiting on the disk
+      // would serialise the browsers' requests behind one another.
+      SQLITE_SYNCHRONOUS: "NORMAL",
       SERVE_PAGES: "true",
       APP_URL: BASE_URL,
       NEXTAUTH_URL: BASE_URL,

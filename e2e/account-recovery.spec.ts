@@ -56,6 +56,9 @@ const PAUSED = /sign-in to this account is paused here for 15 minutes/;
 test("locked out by wrong passwords, reset by email, back in with the new password", async ({ page, baseURL }) => {
   const m = freshMerchant("locked");
   await signUp(page, m);
+  // Leave the dashboard first: signed out under its feet, it navigates to /login itself, which
+  // would abort the test's own navigation there.
+  await page.goto("about:blank");
   await page.context().clearCookies();
   const alert = page.locator("form").getByRole("alert");
 

@@ -84,6 +84,8 @@ test.describe("browser security headers", () => {
     expect(device[0]!.name).not.toContain(demo.email.split("@")[0]!);
     expect(device[0]!.expires * 1000 - Date.now()).toBeGreaterThan(170 * 24 * 3600 * 1000);
     expect(await page.evaluate(() => document.cookie)).not.toContain("parakh_device_");
+    // Signed out (the device cookie kept), away from the dashboard so it cannot navigate by itself.
+    await page.goto("about:blank");
     await context.clearCookies({ name: /next-auth/ });
     expect(await signIn()).toContain(`${device[0]!.name}=${device[0]!.value}`);
   });
