@@ -1,7 +1,7 @@
 // `npm test`: the stages of scripts/test-steps.ts (types, unit tests and the production build side by
-// side; integration tests; `npm start` with the README's commands; browser tests; `npm run dev`; a
-// benchmark smoke run), stopping at the first failure with its exit code. SKIP_BUILD=1 reuses an
-// existing build.
+// side; integration tests; `npm start` with the README's commands beside a benchmark smoke run;
+// browser tests; `npm run dev`), stopping at the first failure with its exit code. SKIP_BUILD=1
+// reuses an existing build.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

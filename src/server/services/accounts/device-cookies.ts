@@ -1,7 +1,7 @@
 import { getConfig } from "@/server/config";
 import { hmacSha256Hex, safeEqual } from "@/server/lib/crypto";
 import { randomToken } from "@/server/lib/ids";
-import { throttleSubject, type AccountRole } from "@/server/services/accounts/throttle";
+import { FailureWindows, throttleSubject, type AccountRole } from "@/server/services/accounts/throttle";
 
 /**
  * Device tokens, after OWASP's device-cookie pattern: a browser that has signed in to an account
@@ -40,26 +40,14 @@ export function verifyDeviceToken(role: AccountRole, email: string, token: strin
   return safeEqual(sig, signature(throttleSubject(role, email), nonce, issuedAt)) ? nonce : null;
 }
 
-const deviceFailures = new Map<string, { count: number; since: number }>();
+const deviceFailures = new FailureWindows(DEVICE_MAX_FAILURES, DEVICE_WINDOW_MS);
 
 /** Takes one of the token's failure slots before the password is checked (false when none is left). */
 export function reserveDeviceAttempt(nonce: string, now: number): boolean {
-  let e = deviceFailures.get(nonce);
-  if (!e || now - e.since >= DEVICE_WINDOW_MS) {
-    if (deviceFailures.size >= 50_000) {
-      for (const [k, v] of deviceFailures) if (now - v.since >= DEVICE_WINDOW_MS) deviceFailures.delete(k);
-      if (deviceFailures.size >= 50_000) deviceFailures.clear();
-    }
-    e = { count: 0, since: now };
-    deviceFailures.set(nonce, e);
-  }
-  if (e.count >= DEVICE_MAX_FAILURES) return false;
-  e.count++;
-  return true;
+  return deviceFailures.reserve(nonce, now);
 }
 
 /** The attempt did not fail: its slot comes back. */
 export function releaseDeviceAttempt(nonce: string) {
-  const e = deviceFailures.get(nonce);
-  if (e && e.count > 0) e.count--;
+  deviceFailures.release(nonce);
 }

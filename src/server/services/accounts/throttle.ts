@@ -27,38 +27,61 @@ export interface Attempt {
   locked: boolean;
 }
 
-const ipFailures = new Map<string, { count: number; since: number }>();
+/**
+ * Failures per key (an address, a device token) in fixed windows, in this process's memory: a slot
+ * is taken before the password is checked and given back when the attempt did not fail.
+ */
+export class FailureWindows {
+  private readonly windows = new Map<string, { count: number; since: number }>();
+
+  constructor(
+    private readonly maxFailures: number,
+    private readonly windowMs: number,
+  ) {}
+
+  /** Takes one of the key's slots (false when none is left in its window). */
+  reserve(key: string, now: number): boolean {
+    let e = this.windows.get(key);
+    if (!e || now - e.since >= this.windowMs) {
+      if (this.windows.size >= 50_000) this.evict(now);
+      e = { count: 0, since: now };
+      this.windows.set(key, e);
+    }
+    if (e.count >= this.maxFailures) return false;
+    e.count++;
+    return true;
+  }
+
+  /** The attempt did not fail (signed in, or only asked for its second factor): its slot comes back. */
+  release(key: string) {
+    const e = this.windows.get(key);
+    if (e && e.count > 0) e.count--;
+  }
+
+  /** Drops finished windows first, then the oldest, instead of forgetting every key at once. */
+  private evict(now: number) {
+    for (const [k, e] of this.windows) if (now - e.since >= this.windowMs) this.windows.delete(k);
+    let excess = this.windows.size - 45_000;
+    for (const k of this.windows.keys()) {
+      if (excess-- <= 0) break;
+      this.windows.delete(k);
+    }
+  }
+}
+
+const ipFailures = new FailureWindows(IP_MAX_FAILURES, IP_WINDOW_MS);
 
 /**
  * Takes one of the IP's failure slots before the password is checked (false when none is left), so
  * parallel guesses cannot all pass the check before any is counted. A success gives it back.
  */
 export function reserveIpAttempt(ip: string, now: number): boolean {
-  let e = ipFailures.get(ip);
-  if (!e || now - e.since >= IP_WINDOW_MS) {
-    if (ipFailures.size >= 50_000) evictIpWindows(now);
-    e = { count: 0, since: now };
-    ipFailures.set(ip, e);
-  }
-  if (e.count >= IP_MAX_FAILURES) return false;
-  e.count++;
-  return true;
+  return ipFailures.reserve(ip, now);
 }
 
 /** The attempt did not fail (signed in, or only asked for its second factor): its slot comes back. */
 export function releaseIpAttempt(ip: string) {
-  const e = ipFailures.get(ip);
-  if (e && e.count > 0) e.count--;
-}
-
-/** Drops finished windows first, then the oldest, instead of forgetting every address at once. */
-function evictIpWindows(now: number) {
-  for (const [k, e] of ipFailures) if (now - e.since >= IP_WINDOW_MS) ipFailures.delete(k);
-  let excess = ipFailures.size - 45_000;
-  for (const k of ipFailures.keys()) {
-    if (excess-- <= 0) break;
-    ipFailures.delete(k);
-  }
+  ipFailures.release(ip);
 }
 
 // Keyed hashes: the table holds no email or IP in clear, and rows cannot be matched to people without the key.
