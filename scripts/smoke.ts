@@ -115,6 +115,10 @@ async function runReadmeCommands(base: string, env: NodeJS.ProcessEnv, output: (
       if (promised !== undefined && JSON.stringify(stable((promised as { data?: unknown }).data)) !== JSON.stringify(stable(answer.data))) {
         fail(`README promises ${JSON.stringify(promised)} but the server answered ${r.stdout}`);
       }
+    } else if (/^(TEST_DB=\w+ )?npm test -- \S/.test(command)) {
+      // A focused run: it must pass and run at least one test.
+      const r = bash(command, env);
+      if (r.status !== 0 || !/\[test\] OK/.test(r.stderr + r.stdout)) fail(`${command} exited ${r.status}:\n${r.stderr}${r.stdout}`);
     } else if (command === "npm run db:migrate") {
       const r = bash(command, env);
       if (r.status !== 0) fail(`${command} exited ${r.status}: ${r.stderr}`);

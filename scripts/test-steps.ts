@@ -35,6 +35,34 @@ export function stages(reports: { vitestUnit: string; vitestIntegration: string;
   ];
 }
 
+const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * `npm test -- <file or pattern>…`: only the tests those name. Patterns under `e2e/` (or ending
+ * `.spec.ts`) go to Playwright, after a production build when there is none; the rest to vitest, whose
+ * unit and integration projects both filter by them. No lint, format or type check.
+ */
+export function focusedStages(patterns: string[], reports: { vitestUnit: string; playwright: string }, hasBuild: boolean): Step[][] {
+  const isE2e = (p: string) => p.startsWith("e2e/") || p.endsWith(".spec.ts");
+  const browser = patterns.filter(isE2e);
+  const vitest = patterns.filter((p) => !isE2e(p));
+  const plan: Step[][] = [];
+  if (vitest.length)
+    plan.push([{ name: "vitest", command: `npx vitest run ${vitest.map(shellQuote).join(" ")}`, env: { VITEST_JSON_REPORT: reports.vitestUnit } }]);
+  if (browser.length) {
+    if (!hasBuild) plan.push([{ name: "build", command: "npm run build" }]);
+    plan.push([
+      {
+        name: "e2e",
+        command: `npx playwright test ${browser.map(shellQuote).join(" ")}`,
+        env: { PLAYWRIGHT_JSON_OUTPUT_FILE: reports.playwright },
+        needs: "chromium",
+      },
+    ]);
+  }
+  return plan;
+}
+
 /** README commands run by a step of `npm test` itself (the rest are run by `scripts/smoke.ts start`). */
 export const README_COMMANDS_RUN_BY_STEPS: Record<string, string> = {
   "npm install && npm run dev":

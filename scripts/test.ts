@@ -1,12 +1,12 @@
 // `npm test`: the stages of scripts/test-steps.ts (types, unit tests and the production build side by
 // side; integration tests; `npm start` with the README's commands beside a benchmark smoke run;
 // browser tests; `npm run dev`), stopping at the first failure with its exit code. SKIP_BUILD=1
-// reuses an existing build.
+// reuses an existing build. `npm test -- <file or pattern>…` runs only the tests named (focusedStages).
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { stages, type Step } from "./test-steps";
+import { focusedStages, stages, type Step } from "./test-steps";
 
 const root = path.resolve(__dirname, "..");
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -128,7 +128,9 @@ async function main() {
   const started = Date.now();
   const done: string[] = [];
   let exitCode = 0;
-  const plan = stages(reports, process.env.SKIP_BUILD === "1");
+  const patterns = process.argv.slice(2);
+  const hasBuild = fs.existsSync(path.join(root, ".next", "BUILD_ID"));
+  const plan = patterns.length ? focusedStages(patterns, reports, hasBuild) : stages(reports, process.env.SKIP_BUILD === "1");
   for (const [i, stage] of plan.entries()) {
     const header = `[test] ${i + 1}/${plan.length} ${stage.map((s) => s.name).join(" + ")}`;
     const problem = stage.map(cannotRun).find(Boolean);

@@ -6,24 +6,28 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { applyMigrations } from "@/server/db/migrate";
+import { DB_TARGETS } from "./db-targets";
 import { PG_TEMPLATE_ENV, SHARED_CLUSTER_ENV, startCluster } from "./postgres";
+import { SQLITE_TEMPLATE_ENV } from "./server";
 
 const PG_TEMPLATE_NAME = "parakh_template";
-import { SQLITE_TEMPLATE_ENV } from "./server";
 
 export default async function setup() {
   if (process.env[SHARED_CLUSTER_ENV]) return undefined;
+  const sqliteTemplate = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "parakh-template-")), "parakh.db");
+  await applyMigrations(`file:${sqliteTemplate}`);
+  process.env[SQLITE_TEMPLATE_ENV] = sqliteTemplate;
+  const cleanTemplate = () => fs.rmSync(path.dirname(sqliteTemplate), { recursive: true, force: true });
+  // `TEST_DB=sqlite`: no PostgreSQL at all.
+  if (!DB_TARGETS.includes("postgresql")) return cleanTemplate;
   // Two files at a time, each with a few servers (a pool of 10 each) and its own clients.
   const cluster = await startCluster({ maxConnections: 400 });
-  const templateDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-template-"));
-  const sqliteTemplate = path.join(templateDir, "parakh.db");
-  await Promise.all([applyMigrations(`file:${sqliteTemplate}`), applyMigrations(await cluster.createDatabase(PG_TEMPLATE_NAME))]);
+  await applyMigrations(await cluster.createDatabase(PG_TEMPLATE_NAME));
   process.env[SHARED_CLUSTER_ENV] = cluster.base;
   process.env[PG_TEMPLATE_ENV] = PG_TEMPLATE_NAME;
-  process.env[SQLITE_TEMPLATE_ENV] = sqliteTemplate;
   return async () => {
     for (const name of [SHARED_CLUSTER_ENV, PG_TEMPLATE_ENV, SQLITE_TEMPLATE_ENV]) delete process.env[name];
     await cluster.stop();
-    fs.rmSync(templateDir, { recursive: true, force: true });
+    cleanTemplate();
   };
 }

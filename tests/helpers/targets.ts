@@ -1,10 +1,8 @@
 import { startPostgres, type PostgresCluster } from "./postgres";
 import { startServer, type TestServer } from "./server";
 
-export type DbTarget = "sqlite" | "postgresql";
-
-/** Every integration suite runs once per database provider. */
-export const DB_TARGETS: DbTarget[] = ["sqlite", "postgresql"];
+export { DB_TARGETS, type DbTarget } from "./db-targets";
+import type { DbTarget } from "./db-targets";
 
 export interface Started {
   server: TestServer;

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DB_TARGETS } from "../helpers/db-targets";
 import { startPostgres, type PostgresCluster } from "../helpers/postgres";
 import { request } from "../helpers/http";
 import { startServer, type TestServer } from "../helpers/server";
@@ -62,7 +63,7 @@ const PAN_ROWS = [
   { pan: "ABCPK9992F", name: "Someone Else", reference_id: "emp-4" },
 ];
 
-describe.each(["sqlite", "postgresql"] as const)("dashboard batches on %s", (target) => {
+describe.each(DB_TARGETS)("dashboard batches on %s", (target) => {
   let pg: PostgresCluster | undefined;
   let server: TestServer;
   let services: Services;

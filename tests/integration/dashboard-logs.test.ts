@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DB_TARGETS } from "../helpers/db-targets";
 import { startPostgres, type PostgresCluster } from "../helpers/postgres";
 
 // The dashboard's request log, verification history and overview, called through the real router
@@ -50,7 +51,7 @@ function auditRow(merchantId: string | null, mode: string | null, createdAt: Dat
   };
 }
 
-describe.each(["sqlite", "postgresql"] as const)("dashboard logs, verifications and overview on %s", (target) => {
+describe.each(DB_TARGETS)("dashboard logs, verifications and overview on %s", (target) => {
   let pg: PostgresCluster | undefined;
   let services: Services;
   let db: Db;

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DB_TARGETS } from "../helpers/db-targets";
 import { ZodError } from "zod";
 import { csvRows } from "../helpers/csv";
 import { startPostgres, type PostgresCluster } from "../helpers/postgres";
@@ -77,7 +78,7 @@ describe("shared lists stay equal to the server's", () => {
   });
 });
 
-describe.each(["sqlite", "postgresql"] as const)("dashboard refunds on %s", (target) => {
+describe.each(DB_TARGETS)("dashboard refunds on %s", (target) => {
   let pg: PostgresCluster | undefined;
   let services: Services;
   let db: Db;

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DB_TARGETS } from "../helpers/db-targets";
 import { startPostgres, type PostgresCluster } from "../helpers/postgres";
 import { request } from "../helpers/http";
 import { startServer, type TestServer } from "../helpers/server";
@@ -56,7 +57,7 @@ async function failure(p: Promise<unknown>) {
   throw new Error("expected the call to fail");
 }
 
-describe.each(["sqlite", "postgresql"] as const)("dashboard wallet, KYC and operator fees on %s", (target) => {
+describe.each(DB_TARGETS)("dashboard wallet, KYC and operator fees on %s", (target) => {
   let pg: PostgresCluster | undefined;
   let server: TestServer;
   let services: Services;

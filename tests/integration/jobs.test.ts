@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DB_TARGETS } from "../helpers/db-targets";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { applyMigrations } from "@/server/db/migrate";
 import type { DbProvider } from "@/server/db/provider";
@@ -43,7 +44,7 @@ function deferred<T = void>() {
   return { promise, resolve, reject };
 }
 
-describe.each<DbProvider>(["sqlite", "postgresql"])("job queue on %s", (provider) => {
+describe.each<DbProvider>(DB_TARGETS)("job queue on %s", (provider) => {
   let dbA: Db;
   let dbB: Db;
   let stopDatabase: () => Promise<void>;

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DB_TARGETS } from "../helpers/db-targets";
 import { createPrismaClient, dbProvider } from "@/server/db/client";
 import { applyMigrations, diffSchemaToMigrations, migrationNames, migrationStatus } from "@/server/db/migrate";
 import { readSchemaForProvider, type DbProvider } from "@/server/db/provider";
@@ -26,7 +27,7 @@ async function setUp(provider: DbProvider): Promise<Target> {
   };
 }
 
-describe.each<DbProvider>(["sqlite", "postgresql"])("migrations on %s", (provider) => {
+describe.each<DbProvider>(DB_TARGETS)("migrations on %s", (provider) => {
   let target: Target;
 
   beforeAll(async () => {

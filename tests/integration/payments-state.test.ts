@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DB_TARGETS } from "../helpers/db-targets";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-paystate-"));
 process.env.DATA_DIR = dataDir;
@@ -22,7 +23,7 @@ const { AppError } = await import("@/server/errors");
 
 type Db = ReturnType<typeof createPrismaClient>;
 
-describe.each(["sqlite", "postgresql"] as const)("payment state machine on %s", (target) => {
+describe.each(DB_TARGETS)("payment state machine on %s", (target) => {
   let db: Db;
   let bulk: ReturnType<typeof createBulkInserter>;
   let merchantId: string;
