@@ -8,7 +8,7 @@ import path from "node:path";
 import { applyMigrations } from "@/server/db/migrate";
 import { DB_TARGETS } from "./db-targets";
 import { PG_TEMPLATE_ENV, SHARED_CLUSTER_ENV, startCluster } from "./postgres";
-import { SQLITE_TEMPLATE_ENV } from "./server";
+import { SQLITE_TEMPLATE_ENV } from "./test-db";
 
 const PG_TEMPLATE_NAME = "parakh_template";
 

@@ -5,6 +5,7 @@ import path from "node:path";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { applyMigrations } from "@/server/db/migrate";
 import { runCli } from "../../scripts/cli";
+import { copySqliteTemplate } from "./test-db";
 
 const ROOT = path.resolve(__dirname, "../..");
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
@@ -19,9 +20,6 @@ export interface TestServer {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
-/** Set by the integration run's global set-up: a SQLite database with every migration applied, to copy. */
-export const SQLITE_TEMPLATE_ENV = "PARAKH_TEST_SQLITE_TEMPLATE";
-
 export function tempDataDir(prefix = "parakh-test-"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
@@ -35,8 +33,7 @@ export async function startServer(opts: { databaseUrl?: string; env?: Record<str
   const dataDir = tempDataDir();
   const databaseUrl = opts.databaseUrl ?? `file:${path.join(dataDir, "parakh.db")}`;
   // A new database starts as a copy of the run's migrated one: the server then has nothing to apply.
-  const template = process.env[SQLITE_TEMPLATE_ENV];
-  if (!opts.databaseUrl && template) fs.copyFileSync(template, path.join(dataDir, "parakh.db"));
+  if (!opts.databaseUrl) copySqliteTemplate(path.join(dataDir, "parakh.db"));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",

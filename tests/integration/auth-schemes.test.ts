@@ -13,7 +13,7 @@ process.env.DATABASE_URL = `file:${path.join(dataDir, "parakh.db")}`;
 process.env.LOG_LEVEL = "silent";
 delete process.env.BASE_URL;
 
-const { applyMigrations } = await import("@/server/db/migrate");
+const { migrateTestDatabase } = await import("../helpers/test-db");
 const { getServices } = await import("@/server/services");
 const { createRestDoor, isRestPath } = await import("@/server/rest/door");
 const { router } = await import("@/server/trpc/init");
@@ -56,7 +56,7 @@ describe("auth schemes of B2 through the REST door", () => {
   const kycHeaders = (x = m) => ({ "x-api-key": x.sandbox.key.publicKey, "x-api-secret": x.sandbox.key.secretKey });
 
   beforeAll(async () => {
-    await applyMigrations(process.env.DATABASE_URL!);
+    await migrateTestDatabase(process.env.DATABASE_URL!);
     services().authCache.start();
     const door = createRestDoor(services(), testRouter);
     const trusted = new IpMatcher(["127.0.0.3"]);

@@ -60,7 +60,7 @@ describe.each(DB_TARGETS)("batches that outlive a process on %s", (target: DbTar
   }
 
   beforeAll(async () => {
-    pg = target === "postgresql" ? await startPostgres() : undefined;
+    pg = target === "postgresql" ? await startPostgres({ migrated: true }) : undefined;
     first = await startServer({ databaseUrl: pg?.url, env: FAST });
     servers.push(first);
     db = createPrismaClient(first.databaseUrl);

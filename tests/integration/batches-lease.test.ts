@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBatchStore, type BatchStore, type BatchVerificationRow } from "@/server/db/batch-store";
 import { createPrismaClient, type Db } from "@/server/db/client";
-import { applyMigrations } from "@/server/db/migrate";
+import { migrateTestDatabase } from "../helpers/test-db";
 import { newId } from "@/server/lib/ids";
 import { createProviders, type ProviderSet } from "@/server/providers";
 import type { PanProvider } from "@/server/providers/pan/types";
@@ -86,7 +86,7 @@ describe.each(DB_TARGETS)("batch chunk leases on %s", (target) => {
 
   beforeAll(async () => {
     if (target === "postgresql") {
-      const pg = await startPostgres();
+      const pg = await startPostgres({ migrated: true });
       url = pg.url;
       stopDatabase = () => pg.stop();
     } else {
@@ -94,7 +94,7 @@ describe.each(DB_TARGETS)("batch chunk leases on %s", (target) => {
       url = `file:${path.join(dir, "parakh.db")}`;
       stopDatabase = async () => fs.rmSync(dir, { recursive: true, force: true });
     }
-    await applyMigrations(url);
+    await migrateTestDatabase(url);
     dbA = createPrismaClient(url);
     dbB = createPrismaClient(url);
     storeA = createBatchStore(dbA, url);

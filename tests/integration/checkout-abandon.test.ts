@@ -10,7 +10,7 @@ process.env.DATA_DIR = dataDir;
 process.env.DATABASE_URL = `file:${path.join(dataDir, "parakh.db")}`;
 process.env.LOG_LEVEL = "silent";
 
-const { applyMigrations } = await import("@/server/db/migrate");
+const { migrateTestDatabase } = await import("../helpers/test-db");
 const { getServices } = await import("@/server/services");
 const { createMerchant } = await import("@/server/services/merchants/merchants");
 const { createPayment } = await import("@/server/services/payments/payments");
@@ -55,7 +55,7 @@ async function pendingPayment() {
 const card = { method: "CARD", card: { number: "4111111111111111", expiryMonth: "12", expiryYear: String(new Date().getFullYear() + 3), cvv: "123" } };
 
 beforeAll(async () => {
-  await applyMigrations(process.env.DATABASE_URL!);
+  await migrateTestDatabase(process.env.DATABASE_URL!);
   ({ merchantId } = await createMerchant(db(), { name: "Abandon Store", email: "abandon@example.com", password: "a-long-password" }));
 });
 

@@ -9,7 +9,7 @@ process.env.DATABASE_URL = `file:${path.join(dataDir, "parakh.db")}`;
 process.env.LOG_LEVEL = "silent";
 delete process.env.BASE_URL;
 
-const { applyMigrations } = await import("@/server/db/migrate");
+const { migrateTestDatabase } = await import("../helpers/test-db");
 const { getServices } = await import("@/server/services");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
 
@@ -46,7 +46,7 @@ describe("who may call each dashboard procedure", () => {
   const names = Object.keys(dashboardRouter._def.procedures);
 
   beforeAll(async () => {
-    await applyMigrations(process.env.DATABASE_URL!);
+    await migrateTestDatabase(process.env.DATABASE_URL!);
   });
 
   it("knows every procedure", () => {

@@ -9,7 +9,7 @@ process.env.DATABASE_URL = `file:${path.join(dataDir, "parakh.db")}`;
 process.env.LOG_LEVEL = "silent";
 delete process.env.BASE_URL;
 
-const { applyMigrations } = await import("@/server/db/migrate");
+const { migrateTestDatabase } = await import("../helpers/test-db");
 const { getServices } = await import("@/server/services");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
 const { signInMerchant, signInAdmin, LOCK_AFTER, SLOW_DOWN_AFTER } = await import("@/server/services/accounts/sign-in");
@@ -41,7 +41,7 @@ async function signup(password = "a-long-password") {
 
 describe("merchant accounts", () => {
   beforeAll(async () => {
-    await applyMigrations(process.env.DATABASE_URL!);
+    await migrateTestDatabase(process.env.DATABASE_URL!);
   });
 
   it("signs up a merchant with a sandbox key, signing secret and ₹10,000.00 of sandbox credit", async () => {

@@ -12,7 +12,7 @@ process.env.DATABASE_URL = `file:${path.join(dataDir, "parakh.db")}`;
 process.env.LOG_LEVEL = "silent";
 delete process.env.BASE_URL;
 
-const { applyMigrations } = await import("@/server/db/migrate");
+const { migrateTestDatabase } = await import("../helpers/test-db");
 const { getServices } = await import("@/server/services");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
 const { fetchRequestHandler } = await import("@trpc/server/adapters/fetch");
@@ -85,7 +85,7 @@ describe("admin router (operator area)", () => {
   let alphaSession: SessionUser;
 
   beforeAll(async () => {
-    await applyMigrations(process.env.DATABASE_URL!);
+    await migrateTestDatabase(process.env.DATABASE_URL!);
     const a = await createAdmin(db(), "ops@example.com", "ops-password-123");
     admin = { id: a.adminId, email: a.email, role: "admin" };
     alpha = await createMerchant(db(), { name: "Alpha Traders", email: "alpha@example.com", password: "a-long-password" });

@@ -25,7 +25,7 @@ process.env.HASH_KEY = crypto.randomBytes(32).toString("base64");
 process.env.NEXTAUTH_SECRET = crypto.randomBytes(32).toString("base64url");
 delete process.env.NEXTAUTH_URL;
 
-const { applyMigrations } = await import("@/server/db/migrate");
+const { migrateTestDatabase } = await import("../helpers/test-db");
 const { createPrismaClient } = await import("@/server/db/client");
 const { getServices } = await import("@/server/services");
 const { getConfig } = await import("@/server/config");
@@ -95,12 +95,12 @@ describe.each(DB_TARGETS)("dashboard batches on %s", (target) => {
     receiver = await startWebhookReceiver();
     const env = { WEBHOOK_SANDBOX_ALLOW_LOOPBACK: "true" };
     if (target === "sqlite") {
-      await applyMigrations(process.env.DATABASE_URL!);
+      await migrateTestDatabase(process.env.DATABASE_URL!);
       services = getServices();
       server = await startServer({ databaseUrl: process.env.DATABASE_URL!, env });
     } else {
-      pg = await startPostgres();
-      await applyMigrations(pg.url);
+      pg = await startPostgres({ migrated: true });
+      await migrateTestDatabase(pg.url);
       services = { ...getServices(), db: createPrismaClient(pg.url) };
       server = await startServer({ databaseUrl: pg.url, env });
     }

@@ -14,7 +14,7 @@ process.env.API_BASE_URL = "https://api.parakh.example";
 delete process.env.PAYMENT_BASE_URL;
 delete process.env.KYC_BASE_URL;
 
-const { applyMigrations } = await import("@/server/db/migrate");
+const { migrateTestDatabase } = await import("../helpers/test-db");
 const { getServices } = await import("@/server/services");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
 
@@ -31,7 +31,7 @@ const ctx = (session: { id: string; email: string } | null): Ctx => ({
 
 describe("sign-up hands over the first secret key, once", () => {
   beforeAll(async () => {
-    await applyMigrations(process.env.DATABASE_URL!);
+    await migrateTestDatabase(process.env.DATABASE_URL!);
     getServices().authCache.start();
   });
   afterAll(async () => {

@@ -10,7 +10,7 @@ process.env.DATA_DIR = dataDir;
 process.env.DATABASE_URL = `file:${path.join(dataDir, "parakh.db")}`;
 process.env.LOG_LEVEL = "silent";
 
-const { applyMigrations } = await import("@/server/db/migrate");
+const { migrateTestDatabase } = await import("../helpers/test-db");
 const { getServices } = await import("@/server/services");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
 const { createMerchant, approveGoLive } = await import("@/server/services/merchants/merchants");
@@ -56,7 +56,7 @@ describe("dashboard: API keys and IP whitelist", () => {
   let b: Merchant;
 
   beforeAll(async () => {
-    await applyMigrations(process.env.DATABASE_URL!);
+    await migrateTestDatabase(process.env.DATABASE_URL!);
     services().authCache.start();
     a = await newMerchant("Shop A");
     b = await newMerchant("Shop B");

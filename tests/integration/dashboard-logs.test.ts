@@ -12,7 +12,7 @@ process.env.DATA_DIR = dataDir;
 process.env.DATABASE_URL = `file:${path.join(dataDir, "parakh.db")}`;
 process.env.LOG_LEVEL = "silent";
 
-const { applyMigrations } = await import("@/server/db/migrate");
+const { migrateTestDatabase } = await import("../helpers/test-db");
 const { createPrismaClient } = await import("@/server/db/client");
 const { getServices } = await import("@/server/services");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
@@ -75,11 +75,11 @@ describe.each(DB_TARGETS)("dashboard logs, verifications and overview on %s", (t
 
   beforeAll(async () => {
     if (target === "sqlite") {
-      await applyMigrations(process.env.DATABASE_URL!);
+      await migrateTestDatabase(process.env.DATABASE_URL!);
       services = getServices();
     } else {
-      pg = await startPostgres();
-      await applyMigrations(pg.url);
+      pg = await startPostgres({ migrated: true });
+      await migrateTestDatabase(pg.url);
       services = { ...getServices(), db: createPrismaClient(pg.url) };
     }
     db = services.db;

@@ -17,7 +17,7 @@ process.env.DATABASE_URL = `file:${path.join(dataDir, "parakh.db")}`;
 process.env.LOG_LEVEL = "silent";
 delete process.env.NEXTAUTH_URL;
 
-const { applyMigrations } = await import("@/server/db/migrate");
+const { migrateTestDatabase } = await import("../helpers/test-db");
 const { getServices } = await import("@/server/services");
 const { getConfig } = await import("@/server/config");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
@@ -106,7 +106,7 @@ let a: Merchant;
 let b: Merchant;
 
 beforeAll(async () => {
-  await applyMigrations(process.env.DATABASE_URL!);
+  await migrateTestDatabase(process.env.DATABASE_URL!);
   a = await createMerchant(db(), { name: "Shop A", email: "a@example.com", password: "a-long-password" });
   b = await createMerchant(db(), { name: "Shop B", email: "b@example.com", password: "a-long-password" });
   await approveGoLive(db(), a.merchantId);

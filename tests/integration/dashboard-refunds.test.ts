@@ -18,7 +18,7 @@ process.env.DATABASE_URL = `file:${path.join(dataDir, "parakh.db")}`;
 process.env.LOG_LEVEL = "silent";
 delete process.env.NEXTAUTH_URL;
 
-const { applyMigrations } = await import("@/server/db/migrate");
+const { migrateTestDatabase } = await import("../helpers/test-db");
 const { createPrismaClient } = await import("@/server/db/client");
 const { createBulkInserter } = await import("@/server/db/bulk-insert");
 const { getServices } = await import("@/server/services");
@@ -113,11 +113,11 @@ describe.each(DB_TARGETS)("dashboard refunds on %s", (target) => {
 
   beforeAll(async () => {
     if (target === "sqlite") {
-      await applyMigrations(process.env.DATABASE_URL!);
+      await migrateTestDatabase(process.env.DATABASE_URL!);
       services = getServices();
     } else {
-      pg = await startPostgres();
-      await applyMigrations(pg.url);
+      pg = await startPostgres({ migrated: true });
+      await migrateTestDatabase(pg.url);
       const pgDb = createPrismaClient(pg.url);
       services = { ...getServices(), db: pgDb, bulk: createBulkInserter(pgDb, pg.url) };
     }

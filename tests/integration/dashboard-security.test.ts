@@ -29,7 +29,7 @@ vi.mock("next/navigation", () => ({
   },
 }));
 
-const { applyMigrations } = await import("@/server/db/migrate");
+const { migrateTestDatabase } = await import("../helpers/test-db");
 const { getServices } = await import("@/server/services");
 const { getConfig, configFrom } = await import("@/server/config");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
@@ -107,7 +107,7 @@ const pinnedIps = new Map<string, string>();
 const freshIpFor = (key: string) => pinnedIps.get(key) ?? (pinnedIps.set(key, freshIp()), pinnedIps.get(key)!);
 
 beforeAll(async () => {
-  await applyMigrations(process.env.DATABASE_URL!);
+  await migrateTestDatabase(process.env.DATABASE_URL!);
   vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
     stderr.push(String(chunk));
     return true;

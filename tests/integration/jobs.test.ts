@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DB_TARGETS } from "../helpers/db-targets";
 import { createPrismaClient, type Db } from "@/server/db/client";
-import { applyMigrations } from "@/server/db/migrate";
+import { migrateTestDatabase } from "../helpers/test-db";
 import type { DbProvider } from "@/server/db/provider";
 import { enqueueJob, JobRunner, PermanentJobError, purgeFinishedJobs, type JobLogger, type JobRunnerOptions, type RunningJob } from "@/server/jobs/queue";
 import { startPostgres } from "../helpers/postgres";
@@ -65,7 +65,7 @@ describe.each<DbProvider>(DB_TARGETS)("job queue on %s", (provider) => {
   beforeAll(async () => {
     let url: string;
     if (provider === "postgresql") {
-      const pg = await startPostgres();
+      const pg = await startPostgres({ migrated: true });
       url = pg.url;
       stopDatabase = () => pg.stop();
     } else {
@@ -73,7 +73,7 @@ describe.each<DbProvider>(DB_TARGETS)("job queue on %s", (provider) => {
       url = `file:${path.join(dir, "jobs.db")}`;
       stopDatabase = async () => fs.rmSync(dir, { recursive: true, force: true });
     }
-    await applyMigrations(url);
+    await migrateTestDatabase(url);
     dbA = createPrismaClient(url);
     dbB = createPrismaClient(url);
   });

@@ -9,7 +9,7 @@ process.env.DATA_DIR = dataDir;
 process.env.LOG_LEVEL = "silent";
 delete process.env.BASE_URL;
 
-const { applyMigrations } = await import("@/server/db/migrate");
+const { migrateTestDatabase } = await import("../helpers/test-db");
 const { createPrismaClient } = await import("@/server/db/client");
 const { createBulkInserter } = await import("@/server/db/bulk-insert");
 const { startPostgres } = await import("../helpers/postgres");
@@ -48,11 +48,11 @@ describe.each(DB_TARGETS)("payment state machine on %s", (target) => {
   beforeAll(async () => {
     let url = `file:${path.join(dataDir, `${target}.db`)}`;
     if (target === "postgresql") {
-      const pg = await startPostgres();
+      const pg = await startPostgres({ migrated: true });
       url = pg.url;
       stopPg = pg.stop;
     }
-    await applyMigrations(url);
+    await migrateTestDatabase(url);
     db = createPrismaClient(url);
     bulk = createBulkInserter(db, url);
     const m = await createMerchant(db, { name: "Race Shop", email: `race-${target}@example.com`, password: "a-long-password" });

@@ -2,7 +2,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/server/db/client";
-import { applyMigrations } from "@/server/db/migrate";
+import { migrateTestDatabase } from "../helpers/test-db";
 import { tempDataDir } from "../helpers/server";
 
 /**
@@ -16,7 +16,7 @@ describe("Prisma transactions on SQLite", () => {
 
   beforeAll(async () => {
     const url = `file:${path.join(tempDataDir(), "parakh.db")}`;
-    await applyMigrations(url);
+    await migrateTestDatabase(url);
     db = createPrismaClient(url);
     await db.authEpoch.create({ data: { id: 1, version: 0 } });
     other = new Database(url.slice("file:".length));

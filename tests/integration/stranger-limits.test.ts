@@ -11,7 +11,7 @@ process.env.DATABASE_URL = `file:${path.join(dataDir, "parakh.db")}`;
 process.env.LOG_LEVEL = "silent";
 process.env.SIGNUPS_PER_ADDRESS_PER_HOUR = "3";
 
-const { applyMigrations } = await import("@/server/db/migrate");
+const { migrateTestDatabase } = await import("../helpers/test-db");
 const { getServices } = await import("@/server/services");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
 const { signInMerchant, SignInError } = await import("@/server/services/accounts/sign-in");
@@ -22,7 +22,7 @@ const anonymous = (clientIp: string): Ctx => ({ services: getServices(), rest: n
 /** What someone with no account can make the dashboard's public endpoints do, bounded per address. */
 describe("public dashboard endpoints against a stranger", () => {
   beforeAll(async () => {
-    await applyMigrations(process.env.DATABASE_URL!);
+    await migrateTestDatabase(process.env.DATABASE_URL!);
   });
   afterAll(() => {
     process.env = savedEnv;
