@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -84,6 +84,8 @@ function startProcess(args: string[], env: Record<string, string>): Promise<Proc
 interface Result {
   name: string;
   requestsPerSec: number;
+  /** The server process's CPU time (user + system) per request of the measured run, in µs. */
+  cpuUsPerReq?: number;
   p50: number;
   p99: number;
   errors: number;
@@ -91,11 +93,31 @@ interface Result {
   total: number;
 }
 
-async function load(name: string, opts: autocannon.Options): Promise<Result> {
+const CLOCK_TICKS_PER_SECOND = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
+
+/** CPU seconds (user + system) a process has used, from /proc; undefined where there is no /proc. */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    // Fields after the command name (which may hold spaces, so split after its closing parenthesis).
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Loads `opts.url` for SECONDS after a warm-up; with the server's pid, also its CPU per request. */
+async function load(name: string, opts: autocannon.Options, serverPid?: number): Promise<Result> {
   // Short warm-up so JIT and caches are settled before measuring.
   await autocannon({ ...opts, duration: 2 });
+  const cpuBefore = cpuSeconds(serverPid);
   const r = await autocannon({ ...opts, duration: SECONDS, connections: CONNECTIONS });
+  const cpuAfter = cpuSeconds(serverPid);
+  const cpuUsPerReq =
+    cpuBefore !== undefined && cpuAfter !== undefined && r.requests.total > 0 ? Math.round(((cpuAfter - cpuBefore) * 1e6) / r.requests.total) : undefined;
   return {
+    cpuUsPerReq,
     name,
     requestsPerSec: Math.round(r.requests.average),
     p50: r.latency.p50,
@@ -134,30 +156,42 @@ async function benchParakh(db: BenchDb, baseline: Result) {
   });
   await setup.$disconnect();
   const url = `http://127.0.0.1:${server.port}/v1/identity/pan/verify`;
-  const result = await load(`POST /v1/identity/pan/verify (${db})`, {
-    url,
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${creds.sandbox.secretKey}` },
-    body: JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor" }),
-  });
+  const result = await load(
+    `POST /v1/identity/pan/verify (${db})`,
+    {
+      url,
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${creds.sandbox.secretKey}` },
+      body: JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor" }),
+    },
+    server.child.pid,
+  );
   const base = `http://127.0.0.1:${server.port}`;
   const batch = await benchBatch(db, base, creds.sandbox.secretKey, SECONDS);
   const kyc = await benchKyc(db, base, databaseUrl, dataDir, creds);
   const merchantHeaders = { "x-merchant-id": creds.merchantId, "x-api-key": creds.sandbox.publicKey, "x-secret-key": creds.sandbox.secretKey };
   let order = 0;
-  const checkout = await load(`POST /api/checkout (${db})`, {
-    url: `${base}/api/checkout`,
-    method: "POST",
-    headers: { "content-type": "application/json", ...merchantHeaders },
-    // Unique order ids: every request creates a payment.
-    requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ orderId: `ORDER_bench_${process.pid}_${order++}`, amount: "499" }) }) }],
-  });
+  const checkout = await load(
+    `POST /api/checkout (${db})`,
+    {
+      url: `${base}/api/checkout`,
+      method: "POST",
+      headers: { "content-type": "application/json", ...merchantHeaders },
+      // Unique order ids: every request creates a payment.
+      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ orderId: `ORDER_bench_${process.pid}_${order++}`, amount: "499" }) }) }],
+    },
+    server.child.pid,
+  );
   const one = await fetch(`${base}/api/checkout`, {
     method: "POST",
     headers: { "content-type": "application/json", ...merchantHeaders },
     body: JSON.stringify({ orderId: `ORDER_bench_status_${process.pid}`, amount: "10" }),
   }).then((r) => r.json() as Promise<{ data: { paymentId: string } }>);
-  const status = await load(`GET /api/payments/:id/status (${db})`, { url: `${base}/api/payments/${one.data.paymentId}/status`, headers: merchantHeaders });
+  const status = await load(
+    `GET /api/payments/:id/status (${db})`,
+    { url: `${base}/api/payments/${one.data.paymentId}/status`, headers: merchantHeaders },
+    server.child.pid,
+  );
   const firstByte = pagesBuilt ? await timeFirstByte(`${base}/checkout/${one.data.paymentId}`) : null;
   const refunds = await benchRefunds(base, databaseUrl, merchantHeaders, load, db);
   await server.stop();
@@ -290,22 +324,26 @@ async function waitForFile(file: string): Promise<{ merchantId: string; sandbox:
 async function main() {
   process.stderr.write(`Bench: ${SECONDS}s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores, node ${process.version}\n`);
   const base = await startProcess(["scripts/bench/baseline-server.ts"], { PORT: "0" });
-  const baseline = await load("plain node:http JSON (baseline)", {
-    url: `http://127.0.0.1:${base.port}/`,
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor" }),
-  });
+  const baseline = await load(
+    "plain node:http JSON (baseline)",
+    {
+      url: `http://127.0.0.1:${base.port}/`,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor" }),
+    },
+    base.child.pid,
+  );
   await base.stop();
   const rows: Record<string, unknown>[] = [{ ...baseline, ratio: 1, peakRssMb: base.peakRssMb() }];
   for (const db of DBS) rows.push(...(await benchParakh(db as BenchDb, baseline)));
 
   const lines = [
-    "| run | req/s | p50 ms | p99 ms | errors | non-2xx | ratio to baseline | peak RSS MB | audit rows / requests |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| run | req/s | p50 ms | p99 ms | server CPU µs/req | errors | non-2xx | ratio to baseline | peak RSS MB | audit rows / requests |",
+    "|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map(
       (r) =>
-        `| ${r.name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ratio} | ${r.peakRssMb} | ${r.audited === undefined ? "-" : `${r.audited} / ≥${r.total}`} |`,
+        `| ${r.name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.cpuUsPerReq ?? "-"} | ${r.errors} | ${r.non2xx} | ${r.ratio} | ${r.peakRssMb} | ${r.audited === undefined ? "-" : `${r.audited} / ≥${r.total}`} |`,
     ),
   ];
   for (const r of rows) {
