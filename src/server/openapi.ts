@@ -1,8 +1,8 @@
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
-import type { AnyRouter } from "@trpc/server";
 import { ERROR_CODES, type ErrorCode } from "@/server/errors";
 import { apiErrorSchema, v1ErrorSchema } from "@/server/rest/envelope";
-import type { Meta, RestMeta } from "@/server/trpc/init";
+import { REST_OPERATIONS, restRouter } from "@/server/api/rest-router";
+import type { RestMeta } from "@/server/rest/meta";
 import { SANDBOX_TABLES, sandboxTableMarkdown } from "@/server/providers/sandbox-catalog";
 import { operationExamples } from "@/server/rest/openapi-examples";
 import { z } from "zod";
@@ -50,12 +50,6 @@ const STATUS_TEXT: Record<number, string> = {
 
 const ERROR_SCHEMA_NAMES = { v1: "V1Error", api: "ApiError" } as const;
 
-/**
- * A body-wide rule an input schema states for the document (`.meta({ override })`, e.g. EPFO's
- * "exactly one of"). The generator rebuilds request bodies from their fields and drops it.
- */
-type BodyOverride = Record<string, unknown>;
-
 /** The error envelopes as named components, so every error response is a resolvable $ref. */
 function errorComponents() {
   const json = (schema: z.ZodType) => {
@@ -83,9 +77,9 @@ const DESCRIPTION = [
  * generic error responses are replaced by the contract's envelopes with each operation's codes, and
  * operations get examples computed by the sandbox and their sandbox test values.
  */
-export async function buildOpenApiDocument(router: AnyRouter, baseUrl: string): Promise<OpenAPIObject> {
+export async function buildOpenApiDocument(baseUrl: string): Promise<OpenAPIObject> {
   const examples = await operationExamples();
-  const doc = generateOpenApiDocument(router, {
+  const doc = generateOpenApiDocument(restRouter, {
     title: "Parakh API",
     version: "1.0.0",
     description: DESCRIPTION,
@@ -103,15 +97,7 @@ export async function buildOpenApiDocument(router: AnyRouter, baseUrl: string): 
   // The generator's own error schemas: every error response is replaced by the envelopes below.
   const generated = Object.entries(doc.components?.schemas ?? {}).filter(([name]) => !name.startsWith("error."));
   doc.components = { ...doc.components, schemas: { ...Object.fromEntries(generated), ...errorComponents() } };
-  const byPath = new Map<string, RestMeta>();
-  const bodyOverrides = new Map<string, BodyOverride>();
-  for (const p of Object.values(router._def.procedures) as { _def: { meta?: Meta; inputs?: z.ZodType[] } }[]) {
-    const m = p._def.meta;
-    if (!m?.openapi || !m.rest) continue;
-    byPath.set(`${m.openapi.method} ${m.openapi.path}`, m.rest);
-    const override = p._def.inputs?.[0]?.meta()?.override as BodyOverride | undefined;
-    if (override && typeof override === "object") bodyOverrides.set(`${m.openapi.method} ${m.openapi.path}`, override);
-  }
+  const byPath = new Map<string, RestMeta>(REST_OPERATIONS.map(({ meta }) => [`${meta.openapi.method} ${meta.openapi.path}`, meta.rest]));
 
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of ["get", "post", "put", "patch", "delete"] as const) {
@@ -126,7 +112,7 @@ export async function buildOpenApiDocument(router: AnyRouter, baseUrl: string): 
       if (tables.length) op.description = [op.description ?? "", ...tables.map(sandboxTableMarkdown)].filter(Boolean).join("\n\n");
       const example = examples[opKey];
       if (example?.request && op.requestBody?.content?.["application/json"]) op.requestBody.content["application/json"].example = example.request;
-      const bodyOverride = bodyOverrides.get(opKey);
+      const bodyOverride = rest.documentBody;
       if (bodyOverride && op.requestBody?.content?.["application/json"]?.schema) Object.assign(op.requestBody.content["application/json"].schema, bodyOverride);
       // A path whose parameter is not validly percent-encoded names nothing: the door's NOT_FOUND.
       const pathCodes: ErrorCode[] = path.includes("{") ? ["NOT_FOUND"] : [];

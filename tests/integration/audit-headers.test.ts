@@ -24,9 +24,6 @@ describe.each(DB_TARGETS)("stored header values on %s", (target) => {
   const logs = () =>
     dashboard.createCaller({
       services: { db } as unknown as AppServices,
-      rest: null,
-      req: null,
-      res: null,
       session: { id: m.merchantId, email: m.email, role: "merchant" },
       clientIp: "127.0.0.1",
       sameOrigin: true,

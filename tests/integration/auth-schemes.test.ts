@@ -16,8 +16,9 @@ delete process.env.BASE_URL;
 const { migrateTestDatabase } = await import("../helpers/test-db");
 const { getServices } = await import("@/server/services");
 const { createRestDoor, isRestPath } = await import("@/server/rest/door");
-const { router } = await import("@/server/trpc/init");
-const { merchantProcedure, kycProcedure, bearerProcedure } = await import("@/server/trpc/procedures");
+const { merchantProcedure, kycProcedure, bearerProcedure, restRouterOf, restCallerFactory } = await import("@/server/rest/trpc");
+const { restOperation } = await import("@/server/rest/operations");
+type RestOperationMeta = import("@/server/rest/meta").RestOperationMeta;
 const { apiOk, v1Ok, apiEnvelope, v1Envelope } = await import("@/server/rest/envelope");
 const { createMerchant, setMerchantStatus, setWhitelistEnforcement } = await import("@/server/services/merchants/merchants");
 const { addWhitelistEntry } = await import("@/server/services/merchants/whitelist");
@@ -27,23 +28,34 @@ const { purgeExpiredAuditLogs } = await import("@/server/services/audit/audit-wr
 const { request } = await import("../helpers/http");
 
 const echo = z.object({ merchantId: z.string(), mode: z.string() });
-const testRouter = router({
+const metas = {
+  pay: { openapi: { method: "POST", path: "/api/payments/echo" }, rest: { auth: "merchant", errors: [] } },
+  kyc: { openapi: { method: "POST", path: "/api/kyc/echo" }, rest: { auth: "kyc", errors: [] } },
+  v1: { openapi: { method: "POST", path: "/v1/echo" }, rest: { auth: "bearer", errors: [] } },
+} satisfies Record<string, RestOperationMeta>;
+const testRouter = restRouterOf({
   pay: merchantProcedure
-    .meta({ openapi: { method: "POST", path: "/api/payments/echo" }, rest: { auth: "merchant", errors: [] } })
+    .meta(metas.pay)
     .input(z.object({ note: z.string().max(10).optional() }))
     .output(apiEnvelope(echo))
-    .mutation(({ ctx }) => apiOk({ merchantId: ctx.rest!.auth!.merchantId, mode: ctx.rest!.auth!.mode })),
+    .mutation(({ ctx }) => apiOk({ merchantId: ctx.auth.merchantId, mode: ctx.auth.mode })),
   kyc: kycProcedure
-    .meta({ openapi: { method: "POST", path: "/api/kyc/echo" }, rest: { auth: "kyc", errors: [] } })
+    .meta(metas.kyc)
     .input(z.object({ merchantId: z.string() }))
     .output(apiEnvelope(echo))
-    .mutation(({ ctx }) => apiOk({ merchantId: ctx.rest!.auth!.merchantId, mode: ctx.rest!.auth!.mode })),
+    .mutation(({ ctx }) => apiOk({ merchantId: ctx.auth.merchantId, mode: ctx.auth.mode })),
   v1: bearerProcedure
-    .meta({ openapi: { method: "POST", path: "/v1/echo" }, rest: { auth: "bearer", errors: [] } })
+    .meta(metas.v1)
     .input(z.object({}))
     .output(v1Envelope(echo))
-    .mutation(({ ctx }) => v1Ok({ merchantId: ctx.rest!.auth!.merchantId, mode: ctx.rest!.auth!.mode })),
+    .mutation(({ ctx }) => v1Ok({ merchantId: ctx.auth.merchantId, mode: ctx.auth.mode })),
 });
+const testCaller = restCallerFactory(testRouter);
+const testOperations = [
+  restOperation(metas.pay, testCaller, (c) => c.pay),
+  restOperation(metas.kyc, testCaller, (c) => c.kyc),
+  restOperation(metas.v1, testCaller, (c) => c.v1),
+];
 
 describe("auth schemes of B2 through the REST door", () => {
   let server: http.Server;
@@ -58,7 +70,7 @@ describe("auth schemes of B2 through the REST door", () => {
   beforeAll(async () => {
     await migrateTestDatabase(process.env.DATABASE_URL!);
     services().authCache.start();
-    const door = createRestDoor(services(), testRouter);
+    const door = createRestDoor(services(), testOperations);
     const trusted = new IpMatcher(["127.0.0.3"]);
     server = http.createServer((req, res) => {
       const pathname = (req.url ?? "/").split("?")[0]!;

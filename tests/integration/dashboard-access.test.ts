@@ -29,9 +29,6 @@ const PUBLIC = new Set([
 type Caller = ReturnType<typeof dashboardRouter.createCaller>;
 const ctx = (session: { id: string; email: string; role: "merchant" | "admin" } | null) => ({
   services: getServices(),
-  rest: null,
-  req: null,
-  res: null,
   session,
   clientIp: "127.0.0.1",
   sameOrigin: true,

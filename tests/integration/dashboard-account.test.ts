@@ -22,9 +22,6 @@ const { getConfig } = await import("@/server/config");
 type Ctx = Parameters<typeof dashboardRouter.createCaller>[0];
 const ctx = (session: { id: string; email: string; role: "merchant" | "admin" } | null, sameOrigin = true): Ctx => ({
   services: getServices(),
-  rest: null,
-  req: null,
-  res: null,
   session,
   clientIp: "127.0.0.1",
   sameOrigin,

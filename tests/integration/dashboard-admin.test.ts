@@ -26,7 +26,7 @@ const services = () => getServices();
 const db = () => services().db;
 
 function ctx(session: SessionUser | null, sameOrigin = true): Context {
-  return { services: services(), rest: null, req: null, res: null, session, clientIp: "127.0.0.1", sameOrigin };
+  return { services: services(), session, clientIp: "127.0.0.1", sameOrigin };
 }
 const caller = (session: SessionUser | null, sameOrigin = true) => dashboardRouter.createCaller(ctx(session, sameOrigin));
 

@@ -21,9 +21,6 @@ const { dashboardRouter } = await import("@/server/api/dashboard/router");
 type Ctx = Parameters<typeof dashboardRouter.createCaller>[0];
 const ctx = (session: { id: string; email: string } | null): Ctx => ({
   services: getServices(),
-  rest: null,
-  req: null,
-  res: null,
   session: session ? { ...session, role: "merchant" } : null,
   clientIp: "127.0.0.1",
   sameOrigin: true,

@@ -25,9 +25,6 @@ type Ctx = Parameters<typeof dashboardRouter.createCaller>[0];
 const services = () => getServices();
 const ctxFor = (m: Merchant | null, extra: Partial<Exclude<Ctx, (...a: never[]) => unknown>> = {}) => ({
   services: services(),
-  rest: null,
-  req: null,
-  res: null,
   session: m ? { id: m.merchantId, email: m.email, role: "merchant" as const } : null,
   clientIp: "127.0.0.1",
   sameOrigin: true,

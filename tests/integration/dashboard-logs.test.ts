@@ -59,9 +59,6 @@ describe.each(DB_TARGETS)("dashboard logs, verifications and overview on %s", (t
   const caller = (merchantId: string) =>
     dashboardRouter.createCaller({
       services,
-      rest: null,
-      req: null,
-      res: null,
       session: { id: merchantId, email: `${merchantId}@example.com`, role: "merchant" },
       clientIp: "127.0.0.1",
       sameOrigin: true,
@@ -514,7 +511,7 @@ describe.each(DB_TARGETS)("dashboard logs, verifications and overview on %s", (t
       expect(await asB.overview.stats({ mode: "sandbox" })).toMatchObject({ today: 0, calls: 0, hasCalls: false });
     });
     it("refuses callers without a merchant session", async () => {
-      const anon = dashboardRouter.createCaller({ services, rest: null, req: null, res: null, session: null, clientIp: "127.0.0.1", sameOrigin: true });
+      const anon = dashboardRouter.createCaller({ services, session: null, clientIp: "127.0.0.1", sameOrigin: true });
       await expect(anon.logs.list({ mode: "sandbox" })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
       await expect(anon.verifications.list({ mode: "sandbox" })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
       await expect(anon.overview.stats({ mode: "sandbox" })).rejects.toMatchObject({ code: "UNAUTHORIZED" });

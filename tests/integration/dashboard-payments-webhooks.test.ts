@@ -48,9 +48,6 @@ const db = () => services().db;
 const callerFor = (m: Merchant, extra: { sameOrigin?: boolean } = {}) =>
   dashboardRouter.createCaller({
     services: services(),
-    rest: null,
-    req: null,
-    res: null,
     session: { id: m.merchantId, email: m.email, role: "merchant" },
     clientIp: "127.0.0.1",
     sameOrigin: true,
@@ -611,7 +608,7 @@ describe("isolation and CSRF", () => {
   });
 
   it("refuses callers without a merchant session", async () => {
-    const anon = dashboardRouter.createCaller({ services: services(), rest: null, req: null, res: null, session: null, clientIp: null, sameOrigin: true });
+    const anon = dashboardRouter.createCaller({ services: services(), session: null, clientIp: null, sameOrigin: true });
     expect((await failure(anon.payments.list({ mode: "sandbox" }))).code).toBe("UNAUTHORIZED");
     expect((await failure(anon.webhooks.list({ mode: "sandbox" }))).code).toBe("UNAUTHORIZED");
   });

@@ -87,9 +87,6 @@ describe.each(DB_TARGETS)("dashboard refunds on %s", (target) => {
   const dash = (m: Merchant, sameOrigin = true) =>
     dashboardRouter.createCaller({
       services,
-      rest: null,
-      req: null,
-      res: null,
       session: { id: m.merchantId, email: m.email, role: "merchant" },
       clientIp: "127.0.0.1",
       sameOrigin,

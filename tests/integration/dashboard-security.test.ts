@@ -51,9 +51,6 @@ type Session = { id: string; email: string; role: "merchant" | "admin"; sessionV
 const db = () => getServices().db;
 const ctx = (session: Session | null, opts: { ip?: string; services?: ReturnType<typeof getServices> } = {}): Ctx => ({
   services: opts.services ?? getServices(),
-  rest: null,
-  req: null,
-  res: null,
   session,
   clientIp: opts.ip ?? "203.0.113.1",
   sameOrigin: true,

@@ -66,7 +66,7 @@ describe.each(DB_TARGETS)("dashboard wallet, KYC and operator fees on %s", (targ
   let seq = 0;
 
   const session = (m: Merchant): SessionUser => ({ id: m.merchantId, email: m.email, role: "merchant" });
-  const ctx = (s: SessionUser | null, sameOrigin = true) => ({ services, rest: null, req: null, res: null, session: s, clientIp: "127.0.0.1", sameOrigin });
+  const ctx = (s: SessionUser | null, sameOrigin = true) => ({ services, session: s, clientIp: "127.0.0.1", sameOrigin });
   const dash = (m: Merchant, sameOrigin = true) => dashboardRouter.createCaller(ctx(session(m), sameOrigin));
   const asAdmin = () => dashboardRouter.createCaller(ctx(admin));
 

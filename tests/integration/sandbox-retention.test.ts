@@ -41,9 +41,6 @@ describe.each(DB_TARGETS)("sandbox retention and batch allowance on %s", (target
   const dashboardOf = (m: MerchantFixture) =>
     dashboard.createCaller({
       services: { db, config: { sandboxBatchItemsPerDay: ITEMS_PER_DAY } } as unknown as AppServices,
-      rest: null,
-      req: null,
-      res: null,
       session: { id: m.merchantId, email: m.email, role: "merchant" },
       clientIp: "127.0.0.1",
       sameOrigin: true,

@@ -17,7 +17,7 @@ const { dashboardRouter } = await import("@/server/api/dashboard/router");
 const { signInMerchant, SignInError } = await import("@/server/services/accounts/sign-in");
 
 type Ctx = Parameters<typeof dashboardRouter.createCaller>[0];
-const anonymous = (clientIp: string): Ctx => ({ services: getServices(), rest: null, req: null, res: null, session: null, clientIp, sameOrigin: true });
+const anonymous = (clientIp: string): Ctx => ({ services: getServices(), session: null, clientIp, sameOrigin: true });
 
 /** What someone with no account can make the dashboard's public endpoints do, bounded per address. */
 describe("public dashboard endpoints against a stranger", () => {

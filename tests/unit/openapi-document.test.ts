@@ -4,7 +4,6 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isValidPan } from "@/lib/pan";
-import { restRouter } from "@/server/api/rest-router";
 import { buildOpenApiDocument } from "@/server/openapi";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -13,7 +12,7 @@ const ROOT = path.resolve(__dirname, "../..");
 describe("the OpenAPI document", () => {
   let doc: any;
   beforeAll(async () => {
-    doc = JSON.parse(JSON.stringify(await buildOpenApiDocument(restRouter, "https://api.parakh.in")));
+    doc = JSON.parse(JSON.stringify(await buildOpenApiDocument("https://api.parakh.in")));
   });
 
   const operations = () =>

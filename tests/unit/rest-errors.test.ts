@@ -22,9 +22,8 @@ const tmp = vi.hoisted(() => {
 
 import { AppError, ERROR_CODES, errorStatus, type ErrorCode } from "@/server/errors";
 import { errorBody } from "@/server/rest/envelope";
-import type { RestState } from "@/server/rest/state";
-import type { RestMeta } from "@/server/trpc/init";
-import { errorEnvelopeFor, mapError, mapValidationError } from "@/server/trpc/rest-errors";
+import { errorResponse, mapError, mapValidationError } from "@/server/rest/errors";
+import type { RestMeta } from "@/server/rest/meta";
 
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -193,41 +192,26 @@ describe("mapError", () => {
   });
 });
 
-describe("errorEnvelopeFor", () => {
-  function state(kind: "v1" | "api"): RestState {
-    return {
-      requestId: "req_abc",
-      kind,
-      method: "POST",
-      path: "/x",
-      clientIp: "1.2.3.4",
-      userAgent: null,
-      startedAt: 0,
-      rawBody: null,
-      status: 200,
-      headers: {},
-      errorCode: null,
-      auth: null,
-      verification: null,
-      replayed: false,
-    };
-  }
-
-  it("records the status, error code and Retry-After on the request", () => {
-    const rest = state("v1");
-    const body = errorEnvelopeFor(new AppError("SOURCE_TIMEOUT", undefined, { retryAfterSeconds: 5 }), rest, {}, undefined);
-    expect(rest.status).toBe(504);
-    expect(rest.errorCode).toBe("SOURCE_TIMEOUT");
-    expect(rest.headers["Retry-After"]).toBe("5");
-    expect(body).toMatchObject({ status: "error", error: { code: "SOURCE_TIMEOUT" }, request_id: "req_abc" });
+describe("errorResponse", () => {
+  it("gives the status, the error code and Retry-After with the envelope", () => {
+    const answer = errorResponse(new AppError("SOURCE_TIMEOUT", undefined, { retryAfterSeconds: 5 }), { kind: "v1", requestId: "req_abc" }, {});
+    expect(answer.status).toBe(504);
+    expect(answer.code).toBe("SOURCE_TIMEOUT");
+    expect(answer.headers["Retry-After"]).toBe("5");
+    expect(answer.body).toMatchObject({ status: "error", error: { code: "SOURCE_TIMEOUT" }, request_id: "req_abc" });
   });
 
   it("gives a validation failure 400 in the /api envelope", () => {
-    const rest = state("api");
     const input = { name: "x" };
-    const body = errorEnvelopeFor(new TRPCError({ code: "BAD_REQUEST", cause: zodErrorOf(panSchema, input) }), rest, input, panMeta);
-    expect(rest.status).toBe(400);
-    expect(body).toEqual({
+    const answer = errorResponse(
+      new TRPCError({ code: "BAD_REQUEST", cause: zodErrorOf(panSchema, input) }),
+      { kind: "api", requestId: "req_abc" },
+      input,
+      panMeta,
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.headers).toEqual({});
+    expect(answer.body).toEqual({
       success: false,
       error: { code: "VALIDATION_ERROR", message: "pan is required", field: "pan", details: [{ field: "pan", message: "pan is required" }] },
       requestId: "req_abc",

@@ -1,23 +1,26 @@
-import type { AnyRouter } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { isRestPath } from "@/server/rest/door";
-import { buildRouteTable, matchRoute, restRoute, type RestRoute } from "@/server/rest/routes";
-import type { RestMeta } from "@/server/trpc/init";
+import type { RestMeta } from "@/server/rest/meta";
+import type { RestOperation } from "@/server/rest/operations";
+import { matchRoute, routeTable } from "@/server/rest/routes";
 
 const rest: RestMeta = { auth: "bearer", errors: [] };
 
-const route = (method: string, path: string): RestRoute => restRoute(method, path, rest);
+const operation = (method: "GET" | "POST" | "DELETE", path: `/${string}`): RestOperation => ({
+  meta: { openapi: { method, path }, rest },
+  run: async () => null,
+});
 
-const routes: RestRoute[] = [
-  route("POST", "/v1/identity/pan/verify"),
-  route("POST", "/v1/identity/pan/batch"),
-  route("GET", "/v1/identity/pan/batch/{batch_id}"),
-  route("GET", "/v1/identity/pan/batch/{batch_id}/results"),
-  route("POST", "/api/checkout"),
-  route("GET", "/api/payments/{paymentId}/status"),
-  route("GET", "/api/things"),
-  route("DELETE", "/api/things"),
-];
+const routes = routeTable([
+  operation("POST", "/v1/identity/pan/verify"),
+  operation("POST", "/v1/identity/pan/batch"),
+  operation("GET", "/v1/identity/pan/batch/{batch_id}"),
+  operation("GET", "/v1/identity/pan/batch/{batch_id}/results"),
+  operation("POST", "/api/checkout"),
+  operation("GET", "/api/payments/{paymentId}/status"),
+  operation("GET", "/api/things"),
+  operation("DELETE", "/api/things"),
+]);
 
 describe("matchRoute", () => {
   it("finds a route by method and path", () => {
@@ -65,17 +68,11 @@ describe("matchRoute", () => {
 
   it("decodes path parameters exactly once", () => {
     const m = matchRoute(routes, "GET", "/v1/identity/pan/batch/batch%5Fabc/results/");
-    expect(m).toMatchObject({ kind: "found", canonicalPath: "/v1/identity/pan/batch/batch_abc/results", params: { batch_id: "batch_abc" } });
+    expect(m).toMatchObject({ kind: "found", params: { batch_id: "batch_abc" } });
     // Once: %25 is a percent sign, not the start of another escape.
     expect(matchRoute(routes, "GET", "/api/payments/pay%255F1/status")).toMatchObject({ params: { paymentId: "pay%5F1" } });
-    expect(matchRoute(routes, "GET", "/api/payments/a%2Fb/status")).toMatchObject({
-      params: { paymentId: "a/b" },
-      canonicalPath: "/api/payments/a%2Fb/status",
-    });
-    expect(matchRoute(routes, "GET", "/api/payments/a\\b/status")).toMatchObject({
-      params: { paymentId: "a\\b" },
-      canonicalPath: "/api/payments/a%5Cb/status",
-    });
+    expect(matchRoute(routes, "GET", "/api/payments/a%2Fb/status")).toMatchObject({ params: { paymentId: "a/b" } });
+    expect(matchRoute(routes, "GET", "/api/payments/a\\b/status")).toMatchObject({ params: { paymentId: "a\\b" } });
     expect(matchRoute(routes, "GET", "/api/payments/%E0%A4%B9/status")).toMatchObject({ params: { paymentId: "ह" } });
   });
 
@@ -87,27 +84,14 @@ describe("matchRoute", () => {
   });
 });
 
-describe("buildRouteTable", () => {
-  // A stand-in with the only part of a tRPC router buildRouteTable reads.
-  const fakeRouter = {
-    _def: {
-      procedures: {
-        verify: { _def: { meta: { openapi: { method: "POST", path: "/v1/identity/pan/verify" }, rest } } },
-        status: { _def: { meta: { openapi: { method: "GET", path: "/api/payments/{paymentId}/status" }, rest } } },
-        dotted: { _def: { meta: { openapi: { method: "GET", path: "/api/spec.json" }, rest } } },
-        noRest: { _def: { meta: { openapi: { method: "GET", path: "/api/dashboard-only" } } } },
-        noMeta: { _def: {} },
-      },
-    },
-  } as unknown as AnyRouter;
+describe("routeTable", () => {
+  const table = routeTable([operation("GET", "/api/payments/{paymentId}/status"), operation("GET", "/api/spec.json")]);
 
-  it("keeps only procedures with both openapi and rest meta", () => {
-    const table = buildRouteTable(fakeRouter);
-    expect(table.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /v1/identity/pan/verify", "GET /api/payments/{paymentId}/status", "GET /api/spec.json"]);
+  it("takes each operation's method, path and REST facts from its meta", () => {
+    expect(table.map((r) => `${r.method} ${r.path} ${r.rest.auth}`)).toEqual(["GET /api/payments/{paymentId}/status bearer", "GET /api/spec.json bearer"]);
   });
 
   it("builds patterns that match params and escape literal dots", () => {
-    const table = buildRouteTable(fakeRouter);
     expect(matchRoute(table, "GET", "/api/payments/pay_1/status").kind).toBe("found");
     expect(matchRoute(table, "GET", "/api/spec.json").kind).toBe("found");
     expect(matchRoute(table, "GET", "/api/specXjson").kind).toBe("none");

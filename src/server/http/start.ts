@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
-import { restRouter } from "@/server/api/rest-router";
+import { REST_OPERATIONS } from "@/server/api/rest-router";
 import { getConfig } from "@/server/config";
 import { closeDatabase } from "@/server/db/client";
 import { checkReadiness } from "@/server/db/health";
@@ -104,8 +104,8 @@ export async function startParakh(opts: StartOptions) {
   const runners = config.jobsEnabled ? [createJobRunner(services), createDeliveryRunner(services), createBatchRunner(services)] : [];
   for (const runner of runners) runner.start();
 
-  const restDoor = createRestDoor(services, restRouter);
-  const openApiJson = JSON.stringify(await buildOpenApiDocument(restRouter, config.appUrl));
+  const restDoor = createRestDoor(services, REST_OPERATIONS);
+  const openApiJson = JSON.stringify(await buildOpenApiDocument(config.appUrl));
   const trusted = new IpMatcher(config.trustedProxies);
   let ready = false;
 

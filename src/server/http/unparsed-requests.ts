@@ -43,11 +43,6 @@ function nodeDefaultAnswer(err: NodeJS.ErrnoException): string {
   return `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\n\r\n`;
 }
 
-/** The response this server is writing on the socket, if any (Node keeps it there; so does its own 400). */
-function currentResponse(socket: Duplex): { _headerSent?: boolean } | null {
-  return (socket as Duplex & { _httpMessage?: { _headerSent?: boolean } | null })._httpMessage ?? null;
-}
-
 /**
  * Requests Node's HTTP parser never hands to the request listener: a method it does not know
  * (`FOO`), a parse error it answers with a bare 400, and `CONNECT`, whose socket it closes without
@@ -57,6 +52,16 @@ function currentResponse(socket: Duplex): { _headerSent?: boolean } | null {
  */
 export function answerUnparsedRequests(server: http.Server) {
   const answered = new WeakSet<Duplex>();
+  // The response each socket is answering, until it is finished: a raw answer must not be mixed into it.
+  const responses = new WeakMap<Duplex, http.ServerResponse>();
+  server.on("request", (_req: IncomingMessage, res: http.ServerResponse) => {
+    const socket = res.socket;
+    if (!socket) return;
+    responses.set(socket, res);
+    const done = () => responses.get(socket) === res && responses.delete(socket);
+    res.once("finish", done);
+    res.once("close", done);
+  });
 
   function answer(req: IncomingMessage, socket: Socket) {
     answered.add(socket);
@@ -74,18 +79,19 @@ export function answerUnparsedRequests(server: http.Server) {
   }
 
   server.on("connect", (req: IncomingMessage, socket: Duplex) => {
-    if (currentResponse(socket)) return void socket.destroy();
+    if (responses.has(socket)) return void socket.destroy();
     answer(req, socket as Socket);
   });
 
   server.on("clientError", (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     if (answered.has(socket)) return void socket.destroy();
-    const current = currentResponse(socket);
+    const current = responses.get(socket);
     if (err.code === "HPE_INVALID_METHOD" && err.rawPacket && socket.writable && !current) {
       const req = requestFromRawHead(err.rawPacket, socket as Socket);
       if (req) return answer(req, socket as Socket);
     }
-    if (socket.writable && !current?._headerSent) socket.write(nodeDefaultAnswer(err));
+    // As Node does itself: its own answer, unless a response has begun on the socket.
+    if (socket.writable && !current?.headersSent) socket.write(nodeDefaultAnswer(err));
     socket.destroy(err);
   });
 }

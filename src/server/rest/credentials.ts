@@ -1,14 +1,12 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { AppError } from "@/server/errors";
 import { safeEqual } from "@/server/lib/crypto";
-import type { RestAuth } from "@/server/rest/state";
+import type { RestAuth } from "@/server/rest/context";
 import type { AppServices } from "@/server/services";
 import { modeOfKey } from "@/server/services/auth/api-keys";
 import { requireLiveEnabled } from "@/server/services/merchants/live-mode";
 import type { CachedKey } from "@/server/services/auth/auth-cache";
-import type { RestMeta } from "@/server/trpc/init";
-
-export type AuthScheme = RestMeta["auth"];
+import type { AuthScheme } from "@/server/rest/meta";
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const v = headers[name];
@@ -59,8 +57,9 @@ export async function identifyKey(services: AppServices, scheme: AuthScheme, hea
   }
 }
 
-export function restAuthOf(key: CachedKey): RestAuth {
+export function restAuthOf(key: CachedKey, scheme: AuthScheme): RestAuth {
   return {
+    scheme,
     merchantId: key.merchantId,
     apiKeyId: key.id,
     mode: key.mode,

@@ -1,5 +1,5 @@
-import type { AnyRouter } from "@trpc/server";
-import type { Meta, RestMeta } from "@/server/trpc/init";
+import type { RestOperation } from "@/server/rest/operations";
+import type { RestMeta } from "@/server/rest/meta";
 
 export interface RestRoute {
   method: string;
@@ -7,13 +7,15 @@ export interface RestRoute {
   /** `{param}` segments become named groups of one non-empty segment; literal segments match as written. */
   pattern: RegExp;
   rest: RestMeta;
+  operation: RestOperation;
 }
 
 export const SINGLE_BODY_LIMIT = 1024 * 1024;
 export const BATCH_BODY_LIMIT = 8 * 1024 * 1024;
 
-/** One route of the table: `path` is the OpenAPI path, e.g. `/api/payments/{paymentId}/status`. */
-export function restRoute(method: string, path: string, rest: RestMeta): RestRoute {
+/** One route of the table: its OpenAPI path (e.g. `/api/payments/{paymentId}/status`) as a pattern. */
+function restRoute(operation: RestOperation): RestRoute {
+  const { method, path } = operation.meta.openapi;
   const source = path
     .split("/")
     .map((seg) => {
@@ -21,26 +23,18 @@ export function restRoute(method: string, path: string, rest: RestMeta): RestRou
       return param ? `(?<${param}>[^/]+)` : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     })
     .join("/");
-  return { method, path, pattern: new RegExp(`^${source}$`), rest };
+  return { method, path, pattern: new RegExp(`^${source}$`), rest: operation.meta.rest, operation };
 }
 
-/** The REST routes of a router, from each procedure's OpenAPI meta; used for 404/405 and body limits. */
-export function buildRouteTable(router: AnyRouter): RestRoute[] {
-  const routes: RestRoute[] = [];
-  for (const procedure of Object.values(router._def.procedures) as { _def: { meta?: Meta } }[]) {
-    const meta = procedure._def.meta;
-    if (!meta?.openapi || !meta.rest) continue;
-    routes.push(restRoute(meta.openapi.method, meta.openapi.path, meta.rest));
-  }
-  return routes;
+/** The door's routes, from the REST operation table; used for matching, 404/405 and body limits. */
+export function routeTable(operations: RestOperation[]): RestRoute[] {
+  return operations.map(restRoute);
 }
 
 export type RouteMatch =
   | {
       kind: "found";
       route: RestRoute;
-      /** The route's path with its parameters encoded again, in one form every URL parser leaves as it is. */
-      canonicalPath: string;
       /** Path parameters, percent-decoded exactly once. */
       params: Record<string, string>;
     }
@@ -73,10 +67,7 @@ export function matchRoute(routes: RestRoute[], method: string, pathname: string
     if (!m) continue;
     const params = decodeParams(m.groups);
     if (!params) continue;
-    if (r.method === method) {
-      const canonicalPath = r.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name]!));
-      return { kind: "found", route: r, canonicalPath, params };
-    }
+    if (r.method === method) return { kind: "found", route: r, params };
     allow.push(r.method);
   }
   return allow.length ? { kind: "wrong-method", allow } : { kind: "none" };

@@ -1,5 +1,5 @@
 import { AppError } from "@/server/errors";
-import type { RestState } from "@/server/rest/state";
+import type { AuditNote } from "@/server/rest/context";
 import type { VerificationRecord } from "@/server/services/audit/audit-writer";
 
 /**
@@ -7,16 +7,16 @@ import type { VerificationRecord } from "@/server/services/audit/audit-writer";
  * so the merchant's verification history is written in the same group commit as the log.
  */
 export async function withVerificationRecord<T>(
-  rest: RestState,
+  audit: AuditNote,
   run: () => Promise<T>,
   record: (outcome: { result: T } | { error: AppError }) => VerificationRecord,
 ): Promise<T> {
   try {
     const result = await run();
-    rest.verification = record({ result });
+    audit.verification = record({ result });
     return result;
   } catch (err) {
-    if (err instanceof AppError) rest.verification = record({ error: err });
+    if (err instanceof AppError) audit.verification = record({ error: err });
     throw err;
   }
 }

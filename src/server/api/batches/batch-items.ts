@@ -1,7 +1,7 @@
 import { verifyEpfoInput, verifyEpfoMeta } from "@/server/api/employment/verify-epfo.schema";
 import { verifyPanInput, verifyPanMeta } from "@/server/api/identity/verify-pan.schema";
 import type { BatchKind, SubmittedItem } from "@/server/services/batches/batches";
-import { mapValidationError } from "@/server/trpc/rest-errors";
+import { mapValidationError } from "@/server/rest/errors";
 
 /** A rejected item's input is echoed in its result up to this size; larger ones are not kept. */
 const ECHO_MAX_CHARS = 1024;

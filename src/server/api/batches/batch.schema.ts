@@ -8,7 +8,7 @@ import { v1Envelope } from "@/server/rest/envelope";
 import { BATCH_BODY_LIMIT } from "@/server/rest/routes";
 import { BATCH_MAX_ITEMS, type BatchKind } from "@/server/services/batches/batches";
 import { panVerificationData } from "@/server/services/identity/verify-pan";
-import type { Meta } from "@/server/trpc/init";
+import type { RestOperationMeta } from "@/server/rest/meta";
 
 export const RESULTS_MAX_LIMIT = 1000;
 export const RESULTS_DEFAULT_LIMIT = 100;
@@ -175,7 +175,7 @@ export function batchMetas(kind: BatchKind) {
       },
       rest: { auth: "bearer", errors: ["VALIDATION_ERROR", "BATCH_NOT_FOUND"] },
     },
-  } satisfies Record<string, Meta>;
+  } satisfies Record<string, RestOperationMeta>;
 }
 
 export const batchSummaryOutput = v1Envelope(batchSummaryData);

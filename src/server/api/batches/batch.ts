@@ -16,12 +16,13 @@ import { v1Ok } from "@/server/rest/envelope";
 import { createBatch, getBatch, listBatchResults, type BatchKind } from "@/server/services/batches/batches";
 import { decodeResultsCursor, encodeResultsCursor } from "@/server/services/batches/cursor";
 import { webhookUrlProblem } from "@/server/services/webhooks/ssrf";
-import { bearerProcedure } from "@/server/trpc/procedures";
+import { bearerProcedure } from "@/server/rest/trpc";
 
 /** POST, GET status and GET results for one batch kind: the two kinds differ only in their items. */
 function batchProcedures(kind: BatchKind) {
   const meta = batchMetas(kind);
   return {
+    meta,
     create: bearerProcedure
       .meta(meta.create)
       .input(batchCreateInput(kind))
@@ -39,7 +40,7 @@ function batchProcedures(kind: BatchKind) {
             merchantId,
             mode,
             kind,
-            requestId: ctx.rest.requestId,
+            requestId: ctx.requestId,
             apiKeyId,
             webhookUrl,
             clientBatchId: input.client_batch_id ?? null,

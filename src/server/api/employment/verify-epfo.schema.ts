@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { normalizePfNumber, PF_NUMBER_PATTERN, UAN_PATTERN } from "@/lib/epfo";
 import { v1EnvelopeNoTimestamp } from "@/server/rest/envelope";
-import type { Meta } from "@/server/trpc/init";
+import type { RestOperationMeta } from "@/server/rest/meta";
 
 export const uanField = z
   .string()
@@ -27,6 +27,9 @@ export const pfNumberField = z
 
 export const epfoLookupFields = { uan: uanField.optional(), pf_number: pfNumberField.optional() };
 
+/** How the document says "exactly one of uan or pf_number". */
+const EXACTLY_ONE_LOOKUP = { oneOf: [{ required: ["uan"] }, { required: ["pf_number"] }] };
+
 /** An EPFO lookup takes exactly one of uan or pf_number; the document says so with a oneOf. */
 export function exactlyOneLookup<S extends z.ZodType<{ uan?: string; pf_number?: string }>>(schema: S): S {
   return schema
@@ -35,7 +38,7 @@ export function exactlyOneLookup<S extends z.ZodType<{ uan?: string; pf_number?:
       params: { code: "VALIDATION_ERROR" },
       when: () => true,
     })
-    .meta({ override: { oneOf: [{ required: ["uan"] }, { required: ["pf_number"] }] } });
+    .meta({ override: EXACTLY_ONE_LOOKUP });
 }
 
 export const verifyEpfoInput = exactlyOneLookup(z.object(epfoLookupFields));
@@ -77,5 +80,6 @@ export const verifyEpfoMeta = {
     auth: "bearer",
     errors: ["VALIDATION_ERROR", "INVALID_UAN", "INVALID_PF_NUMBER", "UAN_NOT_FOUND", "PF_NUMBER_NOT_FOUND", "SOURCE_UNAVAILABLE", "SOURCE_TIMEOUT"],
     fieldCodes: { uan: "INVALID_UAN", pf_number: "INVALID_PF_NUMBER" },
+    documentBody: EXACTLY_ONE_LOOKUP,
   },
-} satisfies Meta;
+} satisfies RestOperationMeta;

@@ -1,7 +1,7 @@
 import { v1OkNoTimestamp } from "@/server/rest/envelope";
 import { withVerificationRecord } from "@/server/rest/verification-record";
 import { epfoVerificationRecord, verifyEpfo } from "@/server/services/employment/verify-epfo";
-import { bearerProcedure } from "@/server/trpc/procedures";
+import { bearerProcedure } from "@/server/rest/trpc";
 import { verifyEpfoInput, verifyEpfoMeta, verifyEpfoOutput } from "@/server/api/employment/verify-epfo.schema";
 
 export const verifyEpfoProcedure = bearerProcedure
@@ -12,7 +12,7 @@ export const verifyEpfoProcedure = bearerProcedure
     const lookup = input.uan !== undefined ? { uan: input.uan } : { pfNumber: input.pf_number! };
     const provider = ctx.services.providers[ctx.auth.mode].epfo;
     const data = await withVerificationRecord(
-      ctx.rest,
+      ctx.audit,
       () => verifyEpfo(provider, lookup),
       (outcome) => epfoVerificationRecord(lookup, outcome),
     );

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ISSUED_PAN_PATTERN, PAN_PATTERN } from "@/lib/pan";
 import { panVerificationData } from "@/server/services/identity/verify-pan";
 import { v1Envelope } from "@/server/rest/envelope";
-import type { Meta } from "@/server/trpc/init";
+import type { RestOperationMeta } from "@/server/rest/meta";
 
 export const panField = z
   .string()
@@ -43,4 +43,4 @@ export const verifyPanMeta = {
     errors: ["VALIDATION_ERROR", "INVALID_PAN", "SOURCE_UNAVAILABLE", "SOURCE_TIMEOUT"],
     fieldCodes: { pan: "INVALID_PAN" },
   },
-} satisfies Meta;
+} satisfies RestOperationMeta;

@@ -1,7 +1,7 @@
 import { v1Ok } from "@/server/rest/envelope";
 import { withVerificationRecord } from "@/server/rest/verification-record";
 import { panVerificationRecord, verifyPan } from "@/server/services/identity/verify-pan";
-import { bearerProcedure } from "@/server/trpc/procedures";
+import { bearerProcedure } from "@/server/rest/trpc";
 import { verifyPanInput, verifyPanMeta, verifyPanOutput } from "@/server/api/identity/verify-pan.schema";
 
 export const verifyPanProcedure = bearerProcedure
@@ -12,7 +12,7 @@ export const verifyPanProcedure = bearerProcedure
     const name = input.name ?? null;
     const provider = ctx.services.providers[ctx.auth.mode].pan;
     const data = await withVerificationRecord(
-      ctx.rest,
+      ctx.audit,
       () => verifyPan(provider, input.pan, name),
       (outcome) => panVerificationRecord(input.pan, name, outcome),
     );

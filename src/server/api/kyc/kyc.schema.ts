@@ -4,7 +4,7 @@ import { ACCOUNT_NUMBER_PATTERN, IFSC_PATTERN } from "@/lib/bank";
 import { PAN_CATEGORY_VALUES } from "@/lib/pan";
 import { holderNameField, panField } from "@/server/api/identity/verify-pan.schema";
 import { apiEnvelopeWithMessage } from "@/server/rest/envelope";
-import type { Meta, RestMeta } from "@/server/trpc/init";
+import type { RestMeta, RestOperationMeta } from "@/server/rest/meta";
 
 // The four KYC operations (contract A7–A9, B6): inputs, answers and what each can refuse with.
 
@@ -41,7 +41,7 @@ const nameMatch = z
 const KYC_COMMON_ERRORS = ["VALIDATION_ERROR", "MERCHANT_MISMATCH", "BROWSER_REQUEST_FORBIDDEN"] as const;
 const CHARGED_ERRORS = [...KYC_COMMON_ERRORS, "INSUFFICIENT_BALANCE", "SOURCE_UNAVAILABLE", "SOURCE_TIMEOUT"] as const;
 
-function kycMeta(path: `/api/kyc/${string}`, summary: string, description: string, rest: Omit<RestMeta, "auth">): Meta {
+function kycMeta(path: `/api/kyc/${string}`, summary: string, description: string, rest: Omit<RestMeta, "auth">): RestOperationMeta {
   return { openapi: { method: "POST", path, tags: ["KYC"], summary, description }, rest: { auth: "kyc", ...rest } };
 }
 

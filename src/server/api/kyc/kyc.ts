@@ -1,12 +1,12 @@
 import { apiOkWithMessage } from "@/server/rest/envelope";
-import type { RestAuth, RestState } from "@/server/rest/state";
+import type { RestAuth } from "@/server/rest/context";
 import type { AppServices } from "@/server/services";
 import type { KycKind } from "@/lib/kyc";
 import { generateAadhaarOtp, verifyAadhaarOtp } from "@/server/services/kyc/aadhaar-otp";
 import { bankKyc } from "@/server/services/kyc/bank-kyc";
 import type { KycCaller, KycVault } from "@/server/services/kyc/charge";
 import { panKyc } from "@/server/services/kyc/pan-kyc";
-import { kycProcedure } from "@/server/trpc/procedures";
+import { kycProcedure } from "@/server/rest/trpc";
 import {
   bankKycInput,
   bankKycMeta,
@@ -22,8 +22,8 @@ import {
   verifyOtpOutput,
 } from "@/server/api/kyc/kyc.schema";
 
-function callerOf(auth: RestAuth, rest: RestState | null, kind: KycKind): KycCaller {
-  return { merchantId: auth.merchantId, mode: auth.mode, requestId: rest?.requestId ?? "", feePaise: auth.kycFees[kind] };
+function callerOf(auth: RestAuth, requestId: string, kind: KycKind): KycCaller {
+  return { merchantId: auth.merchantId, mode: auth.mode, requestId, feePaise: auth.kycFees[kind] };
 }
 
 function vaultOf(services: AppServices): KycVault {
@@ -45,7 +45,7 @@ export const generateOtpProcedure = kycProcedure
       services.db,
       services.config.secrets.hashKey,
       services.providers[auth.mode].aadhaar,
-      callerOf(auth, ctx.rest, "AADHAAR_OTP"),
+      callerOf(auth, ctx.requestId, "AADHAAR_OTP"),
       input.aadhaarNumber,
       services.config.otpLimits,
     );
@@ -62,7 +62,7 @@ export const verifyOtpProcedure = kycProcedure
       services.config.secrets.hashKey,
       vaultOf(services),
       services.providers[auth.mode].aadhaar,
-      callerOf(auth, ctx.rest, "AADHAAR_OTP"),
+      callerOf(auth, ctx.requestId, "AADHAAR_OTP"),
       {
         aadhaarNumber: input.aadhaarNumber,
         otp: input.otp,
@@ -78,7 +78,7 @@ export const panKycProcedure = kycProcedure
   .output(panKycOutput)
   .mutation(async ({ ctx, input }) => {
     const { services, auth } = ctx;
-    const data = await panKyc(vaultOf(services), services.providers[auth.mode].pan, callerOf(auth, ctx.rest, "PAN"), {
+    const data = await panKyc(vaultOf(services), services.providers[auth.mode].pan, callerOf(auth, ctx.requestId, "PAN"), {
       pan: input.pan,
       name: input.name ?? null,
       dob: input.dob ?? null,
@@ -92,7 +92,7 @@ export const bankKycProcedure = kycProcedure
   .output(bankKycOutput)
   .mutation(async ({ ctx, input }) => {
     const { services, auth } = ctx;
-    const data = await bankKyc(vaultOf(services), services.providers[auth.mode].bank, callerOf(auth, ctx.rest, "BANK"), {
+    const data = await bankKyc(vaultOf(services), services.providers[auth.mode].bank, callerOf(auth, ctx.requestId, "BANK"), {
       accountNumber: input.accountNumber,
       ifsc: input.ifsc,
       name: input.name ?? null,

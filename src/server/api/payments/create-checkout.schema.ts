@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiEnvelope } from "@/server/rest/envelope";
-import type { Meta } from "@/server/trpc/init";
+import type { RestOperationMeta } from "@/server/rest/meta";
 
 export { createCheckoutInput } from "@/server/services/payments/create-input";
 
@@ -41,4 +41,4 @@ export const createCheckoutMeta = {
     ],
     fieldCodes: { orderId: "INVALID_ORDER_ID" },
   },
-} satisfies Meta;
+} satisfies RestOperationMeta;

@@ -1,6 +1,6 @@
 import { apiOk } from "@/server/rest/envelope";
 import { openCheckout } from "@/server/services/payments/payments";
-import { merchantProcedure } from "@/server/trpc/procedures";
+import { merchantProcedure } from "@/server/rest/trpc";
 import { createCheckoutInput, createCheckoutMeta, createCheckoutOutput } from "@/server/api/payments/create-checkout.schema";
 
 export const createCheckoutProcedure = merchantProcedure

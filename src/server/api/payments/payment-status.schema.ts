@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiEnvelope } from "@/server/rest/envelope";
-import type { Meta } from "@/server/trpc/init";
+import type { RestOperationMeta } from "@/server/rest/meta";
 import { PAYMENT_STATUSES } from "@/server/services/payments/state-machine";
 import { REFUND_SUMMARY_STATUSES } from "@/server/services/payments/payments";
 import { paymentPathIdField } from "@/server/api/payments/verify-payment.schema";
@@ -53,4 +53,4 @@ export const paymentStatusMeta = {
     description: "The payment with its attempts. Another merchant's or the other mode's payment answers 404 PAYMENT_NOT_FOUND, like an unknown id.",
   },
   rest: { auth: "merchant", errors: ["PAYMENT_NOT_FOUND"] },
-} satisfies Meta;
+} satisfies RestOperationMeta;

@@ -1,6 +1,6 @@
 import { apiOk } from "@/server/rest/envelope";
 import { findMerchantPayment, statusView } from "@/server/services/payments/payments";
-import { merchantProcedure } from "@/server/trpc/procedures";
+import { merchantProcedure } from "@/server/rest/trpc";
 import { paymentStatusInput, paymentStatusMeta, paymentStatusOutput } from "@/server/api/payments/payment-status.schema";
 
 export const paymentStatusProcedure = merchantProcedure

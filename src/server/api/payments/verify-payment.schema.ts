@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { pathIdField } from "@/server/api/path-id";
 import { apiEnvelope } from "@/server/rest/envelope";
-import type { Meta } from "@/server/trpc/init";
+import type { RestOperationMeta } from "@/server/rest/meta";
 import { PAYMENT_STATUSES } from "@/server/services/payments/state-machine";
 
 export const paymentIdField = z.string().min(1).max(80).meta({ example: "pay_1763806530123_Xk2P9aQm4TzB7c" });
@@ -51,4 +51,4 @@ export const verifyPaymentMeta = {
     auth: "merchant",
     errors: ["VALIDATION_ERROR", "PAYMENT_NOT_FOUND", "ORDER_MISMATCH", "SIGNATURE_INVALID"],
   },
-} satisfies Meta;
+} satisfies RestOperationMeta;

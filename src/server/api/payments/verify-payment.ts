@@ -1,6 +1,6 @@
 import { apiOk } from "@/server/rest/envelope";
 import { verifyPayment } from "@/server/services/payments/verify";
-import { merchantProcedure } from "@/server/trpc/procedures";
+import { merchantProcedure } from "@/server/rest/trpc";
 import { verifyPaymentInput, verifyPaymentMeta, verifyPaymentOutput } from "@/server/api/payments/verify-payment.schema";
 
 export const verifyPaymentProcedure = merchantProcedure

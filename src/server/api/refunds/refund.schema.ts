@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseAmountToPaise } from "@/lib/money";
 import { apiEnvelope } from "@/server/rest/envelope";
-import type { Meta } from "@/server/trpc/init";
+import type { RestOperationMeta } from "@/server/rest/meta";
 import { pathIdField } from "@/server/api/path-id";
 import { paymentPathIdField } from "@/server/api/payments/verify-payment.schema";
 import { REFUND_STATUSES } from "@/server/services/refunds/refunds";
@@ -89,7 +89,7 @@ export const createRefundMeta = {
     fieldCodes: { amount: "INVALID_AMOUNT" },
     fieldMessages: { amount: REFUND_AMOUNT_RULE },
   },
-} satisfies Meta;
+} satisfies RestOperationMeta;
 
 export const listRefundsMeta = {
   openapi: {
@@ -100,7 +100,7 @@ export const listRefundsMeta = {
     description: "Newest first, automatic refunds of late attempts included.",
   },
   rest: { auth: "merchant", errors: ["PAYMENT_NOT_FOUND"] },
-} satisfies Meta;
+} satisfies RestOperationMeta;
 
 export const getRefundMeta = {
   openapi: {
@@ -111,4 +111,4 @@ export const getRefundMeta = {
     description: "Another merchant's or the other mode's refund answers 404 REFUND_NOT_FOUND, like an unknown id.",
   },
   rest: { auth: "merchant", errors: ["REFUND_NOT_FOUND"] },
-} satisfies Meta;
+} satisfies RestOperationMeta;

@@ -1,6 +1,6 @@
 import { apiOk } from "@/server/rest/envelope";
 import { createRefund, getRefund, listPaymentRefunds } from "@/server/services/refunds/refunds";
-import { merchantProcedure } from "@/server/trpc/procedures";
+import { merchantProcedure } from "@/server/rest/trpc";
 import {
   createRefundInput,
   createRefundMeta,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiEnvelope } from "@/server/rest/envelope";
-import type { Meta } from "@/server/trpc/init";
+import type { RestOperationMeta } from "@/server/rest/meta";
 import { paymentPathIdField } from "@/server/api/payments/verify-payment.schema";
 import { paymentStatusData } from "@/server/api/payments/payment-status.schema";
 import { SIMULATE_METHODS, SIMULATE_OUTCOMES } from "@/server/services/payments/simulate";
@@ -33,4 +33,4 @@ export const simulatePaymentMeta = {
       "Sandbox keys only (a live key answers 404 NOT_FOUND). Moves the payment through the hosted page's state machine, so every payment and refund rule holds: a payment that cannot take a new attempt answers 409 PAYMENT_NOT_PAYABLE; a late result of an abandoned or timed-out attempt is always accepted (a late success pays the payment if nothing else has and it is not final, otherwise it is refunded in full automatically).",
   },
   rest: { auth: "merchant", errors: ["VALIDATION_ERROR", "NOT_FOUND", "PAYMENT_NOT_FOUND", "PAYMENT_NOT_PAYABLE", "CONFLICT"] },
-} satisfies Meta;
+} satisfies RestOperationMeta;

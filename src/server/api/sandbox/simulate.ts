@@ -1,6 +1,6 @@
 import { apiOk } from "@/server/rest/envelope";
 import { simulatePayment } from "@/server/services/payments/simulate";
-import { merchantProcedure } from "@/server/trpc/procedures";
+import { merchantProcedure } from "@/server/rest/trpc";
 import { simulatePaymentInput, simulatePaymentMeta, simulatePaymentOutput } from "@/server/api/sandbox/simulate.schema";
 
 export const simulatePaymentProcedure = merchantProcedure

@@ -21,9 +21,6 @@ function handler(req: NextRequest) {
       const sameOrigin = isSameOriginRequest(req.headers.get("x-parakh-csrf"), req.headers.get("origin"), req.headers.get("host"));
       return {
         services: getServices(),
-        rest: null,
-        req: null,
-        res: null,
         // The procedure builders check the session version against the account (revocation).
         session: token?.sub && token.role ? { id: token.sub, email: token.email ?? "", role: token.role, sessionVersion: token.sv } : null,
         clientIp: req.headers.get("x-parakh-client-ip"),

@@ -2,9 +2,8 @@ import { TRPCError } from "@trpc/server";
 import type { ZodError } from "zod";
 import { AppError, ERROR_CODES, type ErrorCode, type FieldError } from "@/server/errors";
 import { log } from "@/server/lib/logger";
-import { errorBody } from "@/server/rest/envelope";
-import type { RestState } from "@/server/rest/state";
-import type { RestMeta } from "@/server/trpc/init";
+import { errorBody, type EnvelopeKind } from "@/server/rest/envelope";
+import type { RestMeta } from "@/server/rest/meta";
 
 interface MappedError {
   code: ErrorCode;
@@ -89,11 +88,20 @@ export function mapError(error: unknown, rawInput: unknown, meta: RestMeta | und
   return { code: "INTERNAL_ERROR" };
 }
 
-/** Turns any failure into the contract envelope, recording status and headers on the request. */
-export function errorEnvelopeFor(error: unknown, rest: RestState, rawInput: unknown, meta: RestMeta | undefined) {
-  const mapped = mapError(error, rawInput, meta, rest.requestId);
-  rest.status = ERROR_CODES[mapped.code].status;
-  rest.errorCode = mapped.code;
-  if (mapped.retryAfterSeconds) rest.headers["Retry-After"] = String(mapped.retryAfterSeconds);
-  return errorBody(rest.kind, rest.requestId, mapped);
+export interface ErrorResponse {
+  status: number;
+  code: ErrorCode;
+  headers: Record<string, string>;
+  body: ReturnType<typeof errorBody>;
+}
+
+/**
+ * The one place a failure becomes an answer: the contract's envelope for the request's family, its
+ * status, and Retry-After when the error names one. Input validation failures are mapped with the
+ * operation's field codes; anything unexpected is INTERNAL_ERROR (logged, never shown).
+ */
+export function errorResponse(error: unknown, request: { kind: EnvelopeKind; requestId: string }, rawInput?: unknown, meta?: RestMeta): ErrorResponse {
+  const mapped = mapError(error, rawInput, meta, request.requestId);
+  const headers: Record<string, string> = mapped.retryAfterSeconds ? { "Retry-After": String(mapped.retryAfterSeconds) } : {};
+  return { status: ERROR_CODES[mapped.code].status, code: mapped.code, headers, body: errorBody(request.kind, request.requestId, mapped) };
 }

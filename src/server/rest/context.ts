@@ -1,0 +1,28 @@
+import type { KycFees } from "@/lib/kyc";
+import type { Mode } from "@/lib/mode";
+import type { AppServices } from "@/server/services";
+import type { VerificationRecord } from "@/server/services/audit/audit-writer";
+import type { AuthScheme } from "@/server/rest/meta";
+
+/** The API key the door accepted for a request, and the merchant settings hot paths need (from the auth cache). */
+export interface RestAuth {
+  scheme: AuthScheme;
+  merchantId: string;
+  apiKeyId: string;
+  mode: Mode;
+  checkoutExpiryMinutes: number;
+  kycFees: KycFees;
+}
+
+/** What the request's audit record takes from the operation: the verification it made, if any. */
+export interface AuditNote {
+  verification: VerificationRecord | null;
+}
+
+/** A REST procedure's context: built by the door once the caller's key is accepted. */
+export interface RestContext {
+  services: AppServices;
+  auth: RestAuth;
+  requestId: string;
+  audit: AuditNote;
+}
