@@ -1,18 +1,33 @@
-import { epfoBatch, panBatch } from "@/server/api/batches/batch";
+import { batchResultsMetas } from "@/server/api/batches/batch-results.schema";
+import { epfoBatchResultsProcedure, panBatchResultsProcedure } from "@/server/api/batches/batch-results";
+import { batchStatusMetas } from "@/server/api/batches/batch-status.schema";
+import { epfoBatchStatusProcedure, panBatchStatusProcedure } from "@/server/api/batches/batch-status";
+import { createBatchMetas } from "@/server/api/batches/create-batch.schema";
+import { createEpfoBatchProcedure, createPanBatchProcedure } from "@/server/api/batches/create-batch";
 import { verifyEpfoMeta } from "@/server/api/employment/verify-epfo.schema";
 import { verifyEpfoProcedure } from "@/server/api/employment/verify-epfo";
 import { verifyPanMeta } from "@/server/api/identity/verify-pan.schema";
 import { verifyPanProcedure } from "@/server/api/identity/verify-pan";
-import { bankKycMeta, generateOtpMeta, panKycMeta, verifyOtpMeta } from "@/server/api/kyc/kyc.schema";
-import { bankKycProcedure, generateOtpProcedure, panKycProcedure, verifyOtpProcedure } from "@/server/api/kyc/kyc";
+import { bankKycMeta } from "@/server/api/kyc/bank-kyc.schema";
+import { bankKycProcedure } from "@/server/api/kyc/bank-kyc";
+import { generateOtpMeta } from "@/server/api/kyc/generate-otp.schema";
+import { generateOtpProcedure } from "@/server/api/kyc/generate-otp";
+import { panKycMeta } from "@/server/api/kyc/pan-kyc.schema";
+import { panKycProcedure } from "@/server/api/kyc/pan-kyc";
+import { verifyOtpMeta } from "@/server/api/kyc/verify-otp.schema";
+import { verifyOtpProcedure } from "@/server/api/kyc/verify-otp";
 import { createCheckoutMeta } from "@/server/api/payments/create-checkout.schema";
 import { createCheckoutProcedure } from "@/server/api/payments/create-checkout";
 import { paymentStatusMeta } from "@/server/api/payments/payment-status.schema";
 import { paymentStatusProcedure } from "@/server/api/payments/payment-status";
 import { verifyPaymentMeta } from "@/server/api/payments/verify-payment.schema";
 import { verifyPaymentProcedure } from "@/server/api/payments/verify-payment";
-import { createRefundMeta, getRefundMeta, listRefundsMeta } from "@/server/api/refunds/refund.schema";
-import { createRefundProcedure, getRefundProcedure, listRefundsProcedure } from "@/server/api/refunds/refunds";
+import { createRefundMeta } from "@/server/api/refunds/create-refund.schema";
+import { createRefundProcedure } from "@/server/api/refunds/create-refund";
+import { getRefundMeta } from "@/server/api/refunds/get-refund.schema";
+import { getRefundProcedure } from "@/server/api/refunds/get-refund";
+import { listRefundsMeta } from "@/server/api/refunds/list-refunds.schema";
+import { listRefundsProcedure } from "@/server/api/refunds/list-refunds";
 import { simulatePaymentMeta } from "@/server/api/sandbox/simulate.schema";
 import { simulatePaymentProcedure } from "@/server/api/sandbox/simulate";
 import type { RestOperationMeta } from "@/server/rest/meta";
@@ -23,15 +38,15 @@ import { restCallerFactory, restRouterOf } from "@/server/rest/trpc";
 export const restRouter = restRouterOf({
   identity: restRouterOf({
     verifyPan: verifyPanProcedure,
-    createPanBatch: panBatch.create,
-    panBatchStatus: panBatch.status,
-    panBatchResults: panBatch.results,
+    createPanBatch: createPanBatchProcedure,
+    panBatchStatus: panBatchStatusProcedure,
+    panBatchResults: panBatchResultsProcedure,
   }),
   employment: restRouterOf({
     verifyEpfo: verifyEpfoProcedure,
-    createEpfoBatch: epfoBatch.create,
-    epfoBatchStatus: epfoBatch.status,
-    epfoBatchResults: epfoBatch.results,
+    createEpfoBatch: createEpfoBatchProcedure,
+    epfoBatchStatus: epfoBatchStatusProcedure,
+    epfoBatchResults: epfoBatchResultsProcedure,
   }),
   payments: restRouterOf({
     createCheckout: createCheckoutProcedure,
@@ -64,13 +79,13 @@ const operation = <I>(meta: RestOperationMeta, pick: (caller: RestCaller) => (in
  */
 export const REST_OPERATIONS: RestOperation[] = [
   operation(verifyPanMeta, (c) => c.identity.verifyPan),
-  operation(panBatch.meta.create, (c) => c.identity.createPanBatch),
-  operation(panBatch.meta.status, (c) => c.identity.panBatchStatus),
-  operation(panBatch.meta.results, (c) => c.identity.panBatchResults),
+  operation(createBatchMetas.PAN, (c) => c.identity.createPanBatch),
+  operation(batchStatusMetas.PAN, (c) => c.identity.panBatchStatus),
+  operation(batchResultsMetas.PAN, (c) => c.identity.panBatchResults),
   operation(verifyEpfoMeta, (c) => c.employment.verifyEpfo),
-  operation(epfoBatch.meta.create, (c) => c.employment.createEpfoBatch),
-  operation(epfoBatch.meta.status, (c) => c.employment.epfoBatchStatus),
-  operation(epfoBatch.meta.results, (c) => c.employment.epfoBatchResults),
+  operation(createBatchMetas.EPFO, (c) => c.employment.createEpfoBatch),
+  operation(batchStatusMetas.EPFO, (c) => c.employment.epfoBatchStatus),
+  operation(batchResultsMetas.EPFO, (c) => c.employment.epfoBatchResults),
   operation(createCheckoutMeta, (c) => c.payments.createCheckout),
   operation(verifyPaymentMeta, (c) => c.payments.verify),
   operation(paymentStatusMeta, (c) => c.payments.status),

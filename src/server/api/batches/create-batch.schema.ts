@@ -1,0 +1,90 @@
+import { z } from "zod";
+import { createSchema } from "zod-openapi";
+import { REFERENCE_MAX_CHARS } from "@/server/api/batches/batch-items";
+import { NOUN, PATH, TAG } from "@/server/api/batches/batch.schema";
+import { epfoLookupFields, exactlyOneLookup } from "@/server/api/employment/verify-epfo.schema";
+import { verifyPanInput } from "@/server/api/identity/verify-pan.schema";
+import { v1Envelope } from "@/server/rest/envelope";
+import type { RestOperationMeta } from "@/server/rest/meta";
+import { BATCH_BODY_LIMIT } from "@/server/rest/routes";
+import { BATCH_MAX_ITEMS, type BatchKind } from "@/server/services/batches/batches";
+
+const itemsField = z
+  .array(z.unknown())
+  .min(1, "must hold at least one item")
+  // Over the cap is its own code (B4), not a plain validation error.
+  .check((ctx) => {
+    if (ctx.value.length > BATCH_MAX_ITEMS) {
+      ctx.issues.push({ code: "custom", input: ctx.value, message: `must hold at most ${BATCH_MAX_ITEMS} items`, params: { code: "BATCH_TOO_LARGE" } });
+    }
+  });
+
+const referenceIdField = z
+  .string()
+  .max(REFERENCE_MAX_CHARS)
+  .nullish()
+  .meta({ description: `Your reference for the item (at most ${REFERENCE_MAX_CHARS} characters), echoed in its result.` });
+
+/**
+ * What an item should be, for the document: the single call's body and a reference_id. Items are
+ * read as they come (validateBatchItems) so that a bad one is rejected alone, not the batch.
+ */
+const documentedItem: Record<BatchKind, z.ZodType> = {
+  PAN: verifyPanInput.extend({ reference_id: referenceIdField }),
+  EPFO: exactlyOneLookup(z.object({ ...epfoLookupFields, reference_id: referenceIdField })),
+};
+
+function documentedItems(kind: BatchKind) {
+  return { items: createSchema(documentedItem[kind], { io: "input" }).schema, maxItems: BATCH_MAX_ITEMS };
+}
+
+const itemDescriptions: Record<BatchKind, string> = {
+  PAN: "Up to 10,000 items `{pan, name?, reference_id?}`, validated like single calls; an invalid item is rejected on its own (counted in `rejected`, reported in the results) and never fails the batch.",
+  EPFO: "Up to 10,000 items `{uan?, pf_number?, reference_id?}` (exactly one of uan or pf_number), validated like single calls; an invalid item is rejected on its own and never fails the batch.",
+};
+
+export function batchCreateInput(kind: BatchKind) {
+  return z.object({
+    items: itemsField.meta({ description: itemDescriptions[kind], override: documentedItems(kind) }),
+    webhook_url: z.string().max(2048, "must be at most 2048 characters").nullish().meta({
+      description:
+        "Where the completion event is also sent, signed like every webhook. Live mode: https and a public host. Sandbox: loopback only where the server allows it for endpoints.",
+    }),
+    client_batch_id: z.string().trim().min(1).max(100, "must be at most 100 characters").nullish().meta({ description: "Your own reference, echoed back." }),
+  });
+}
+
+export const batchSummaryData = z
+  .object({
+    batch_id: z.string().meta({ example: "batch_8fK2mQ7xLp3Rt9Za" }),
+    status: z.literal("QUEUED"),
+    total: z.number().int(),
+    accepted: z.number().int(),
+    rejected: z.number().int(),
+    created_at: z.string(),
+  })
+  .meta({ id: "BatchSummary" });
+
+export const batchSummaryOutput = v1Envelope(batchSummaryData);
+
+function createBatchMeta(kind: BatchKind) {
+  const event = kind === "PAN" ? "pan.batch.completed" : "epfo.batch.completed";
+  return {
+    openapi: {
+      method: "POST",
+      path: PATH[kind],
+      tags: [TAG[kind]],
+      summary: `Submit a ${NOUN[kind]} batch`,
+      description: `Queues up to 10,000 ${NOUN[kind]} checks and answers 202 at once. Poll the batch, page through its results, or wait for the \`${event}\` webhook (sent to webhook_url and to endpoints subscribed to it). Bodies up to 8 MiB. In sandbox a merchant may submit 100,000 items (SANDBOX_BATCH_ITEMS_PER_DAY) in any 24 hours; a batch past that answers 429 RATE_LIMITED with Retry-After.`,
+      successDescription: "Accepted: the batch is queued.",
+    },
+    rest: {
+      auth: "bearer",
+      errors: ["VALIDATION_ERROR", "BATCH_TOO_LARGE", "PAYLOAD_TOO_LARGE"],
+      successStatus: 202,
+      bodyLimit: BATCH_BODY_LIMIT,
+    },
+  } satisfies RestOperationMeta;
+}
+
+export const createBatchMetas: Record<BatchKind, RestOperationMeta> = { PAN: createBatchMeta("PAN"), EPFO: createBatchMeta("EPFO") };

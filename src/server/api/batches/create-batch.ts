@@ -1,0 +1,48 @@
+import { validateBatchItems } from "@/server/api/batches/batch-items";
+import { batchCreateInput, batchSummaryOutput, createBatchMetas } from "@/server/api/batches/create-batch.schema";
+import { AppError } from "@/server/errors";
+import { v1Ok } from "@/server/rest/envelope";
+import { bearerProcedure } from "@/server/rest/trpc";
+import { createBatch, type BatchKind } from "@/server/services/batches/batches";
+import { webhookUrlProblem } from "@/server/services/webhooks/ssrf";
+
+/** POST a batch: the two kinds differ only in their items. */
+function createBatchProcedure(kind: BatchKind) {
+  return bearerProcedure
+    .meta(createBatchMetas[kind])
+    .input(batchCreateInput(kind))
+    .output(batchSummaryOutput)
+    .mutation(async ({ ctx, input }) => {
+      const { merchantId, mode, apiKeyId } = ctx.auth;
+      const webhookUrl = input.webhook_url ?? null;
+      if (webhookUrl) {
+        const problem = webhookUrlProblem(webhookUrl, mode);
+        if (problem) throw new AppError("VALIDATION_ERROR", `webhook_url: ${problem}.`, { field: "webhook_url" });
+      }
+      const summary = await createBatch(
+        ctx.services.db,
+        {
+          merchantId,
+          mode,
+          kind,
+          requestId: ctx.requestId,
+          apiKeyId,
+          webhookUrl,
+          clientBatchId: input.client_batch_id ?? null,
+          items: validateBatchItems(kind, input.items),
+        },
+        { sandboxItemsPerDay: ctx.services.config.sandboxBatchItemsPerDay },
+      );
+      return v1Ok({
+        batch_id: summary.batch_id,
+        status: "QUEUED" as const,
+        total: summary.total,
+        accepted: summary.accepted,
+        rejected: summary.rejected,
+        created_at: summary.created_at,
+      });
+    });
+}
+
+export const createPanBatchProcedure = createBatchProcedure("PAN");
+export const createEpfoBatchProcedure = createBatchProcedure("EPFO");

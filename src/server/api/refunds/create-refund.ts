@@ -1,0 +1,13 @@
+import { apiOk } from "@/server/rest/envelope";
+import { createRefund } from "@/server/services/refunds/refunds";
+import { merchantProcedure } from "@/server/rest/trpc";
+import { createRefundInput, createRefundMeta, createRefundOutput } from "@/server/api/refunds/create-refund.schema";
+
+export const createRefundProcedure = merchantProcedure
+  .meta(createRefundMeta)
+  .input(createRefundInput)
+  .output(createRefundOutput)
+  .mutation(async ({ ctx, input }) => {
+    const { paymentId, ...body } = input;
+    return apiOk(await createRefund(ctx.services.db, ctx.services.paymentProcessors[ctx.auth.mode], ctx.auth, paymentId, body));
+  });
