@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isValidPan } from "@/lib/pan";
+import { REST_OPERATIONS } from "@/server/api/rest-router";
 import { buildOpenApiDocument } from "@/server/openapi";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -25,6 +26,18 @@ describe("the OpenAPI document", () => {
     return doc.paths[p!][method!.toLowerCase()].parameters.find((x: { name: string }) => x.name === name);
   };
   const matches = (pattern: string, value: string) => new RegExp(pattern, "u").test(value);
+
+  it("describes exactly the operations of the door's table, each once, with its auth scheme", () => {
+    const documented = operations().map((o) => o.key);
+    const served = REST_OPERATIONS.map((o) => `${o.meta.openapi.method} ${o.meta.openapi.path}`);
+    expect(new Set(served).size).toBe(served.length);
+    expect([...documented].sort()).toEqual([...served].sort());
+    const scheme = { bearer: "BearerSecretKey", merchant: "MerchantId", kyc: "KycApiKey" } as const;
+    for (const o of REST_OPERATIONS) {
+      const op = doc.paths[o.meta.openapi.path][o.meta.openapi.method.toLowerCase()];
+      expect(Object.keys(op.security[0]), `${o.meta.openapi.method} ${o.meta.openapi.path}`).toContain(scheme[o.meta.rest.auth]);
+    }
+  });
 
   it("lints clean with Redocly's recommended rules: 0 errors, 0 warnings", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-openapi-"));
