@@ -9,8 +9,6 @@ export const BATCH_KINDS = ["PAN", "EPFO"] as const;
 export const batchKindSchema = z.enum(BATCH_KINDS, { error: "Choose PAN or EPFO" });
 export type BatchKindValue = z.infer<typeof batchKindSchema>;
 
-export const BATCH_KIND_LABELS: Record<BatchKindValue, string> = { PAN: "PAN", EPFO: "EPFO" };
-
 /** The batch statuses (the service's BatchStatus; a test keeps them equal). */
 export const BATCH_STATUSES = ["QUEUED", "PROCESSING", "COMPLETED", "FAILED"] as const;
 export type BatchStatusValue = (typeof BATCH_STATUSES)[number];

@@ -30,7 +30,6 @@ export function ledgerReasonLabel(reason: string): string {
 /** The ledger's type filter: every credit, every debit, or one reason. */
 export const LEDGER_TYPES = ["credits", "debits", ...LEDGER_REASONS] as const;
 export const ledgerTypeSchema = z.enum(LEDGER_TYPES, { error: "Choose an entry type from the list" });
-export type LedgerType = z.infer<typeof ledgerTypeSchema>;
 
 const ledgerFilterFields = {
   type: ledgerTypeSchema.optional(),

@@ -135,11 +135,6 @@ export async function clearThrottle(db: Db, attempt: Attempt) {
   await db.signInThrottle.deleteMany({ where: { id: attempt.id } });
 }
 
-/** A password reset proves the owner: every client's failures and locks for this email go. */
-export async function clearLocks(db: Db, role: AccountRole, email: string) {
-  await db.signInThrottle.deleteMany({ where: { subject: throttleSubject(role, email) } });
-}
-
 /** The latest lock still running for this email, from any client (for operators). */
 export async function activeLocks(db: Db, role: AccountRole, email: string, now = new Date()) {
   const rows = await db.signInThrottle.findMany({ where: { subject: throttleSubject(role, email), lockedUntil: { gt: now } }, select: { lockedUntil: true } });

@@ -14,12 +14,6 @@ import { emitWebhookEvent } from "@/server/services/webhooks/events";
 export const REFUND_STATUSES = ["PENDING", "PROCESSED", "FAILED"] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
-export const REFUND_TRANSITIONS: Record<RefundStatus, readonly RefundStatus[]> = {
-  PENDING: ["PROCESSED", "FAILED"],
-  PROCESSED: [],
-  FAILED: [],
-};
-
 /** The reason of the refund that returns a late attempt's money (B11). */
 export const AUTO_REFUND_REASON = "AUTO_REFUND_LATE_ATTEMPT";
 export const REFUND_WINDOW_DAYS = 180;
