@@ -3,7 +3,7 @@ import { heading, openCheckout, payByCard, simulateAttempt, statusOf } from "./h
 import { paymentStatus } from "./helpers/db";
 import { createCheckout } from "./helpers/merchant";
 
-// Leaving a pending attempt on the hosted page (contract B11): "Use another method" and "Cancel payment".
+// Leaving a pending attempt on the hosted page: "Use another method" and "Cancel payment".
 
 const NOTE = "We stopped waiting for that payment. If it still goes through, you won’t be charged twice.";
 const UPI_PENDING = "Approve the payment in your UPI app";

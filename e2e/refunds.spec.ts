@@ -72,7 +72,7 @@ async function screenshots(page: Page, name: string, testInfo: TestInfo) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-/** B7: `t=<unix seconds>,v1=<hex HMAC_SHA256(signing secret, t + "." + raw body)>`, worked out here rather than with the server's code. */
+/** The webhook signature: `t=<unix seconds>,v1=<hex HMAC_SHA256(signing secret, t + "." + raw body)>`, worked out here rather than with the server's code. */
 function signatureValid(header: string, body: string, secret: string): boolean {
   const parts = header.split(",").map((p) => p.trim().split("=") as [string, string]);
   const t = parts.find(([k]) => k === "t")?.[1];

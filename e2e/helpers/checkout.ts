@@ -33,7 +33,7 @@ export interface StatusAttempt {
   errorCode: string | null;
 }
 
-/** The payment as the merchant's status API reports it (A6). */
+/** The payment as the merchant's status API reports it. */
 export async function statusOf(request: APIRequestContext, paymentId: string): Promise<{ status: string; attempts: StatusAttempt[] }> {
   const res = await request.get(`/api/payments/${paymentId}/status`, { headers: merchantHeaders() });
   const json = await res.json();
@@ -41,7 +41,7 @@ export async function statusOf(request: APIRequestContext, paymentId: string): P
   return json.data;
 }
 
-/** The sandbox simulation API (B11): reports a result for one attempt of the payment, late or not. */
+/** The sandbox simulation API: reports a result for one attempt of the payment, late or not. */
 export async function simulateAttempt(request: APIRequestContext, paymentId: string, attemptId: string, outcome: "SUCCESS" | "FAILED") {
   const res = await request.post(`/api/sandbox/payments/${paymentId}/simulate`, { headers: merchantHeaders(), data: { attemptId, outcome } });
   const json = await res.json();

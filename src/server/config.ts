@@ -21,7 +21,7 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().min(1).optional(),
   /** FULL: a committed record survives a power loss too (measured in the README); NORMAL: a process crash only. */
   SQLITE_SYNCHRONOUS: z.enum(["FULL", "NORMAL"]).default("FULL"),
-  /** Public origin of this app; the four base URLs of the contract default to it. */
+  /** Public origin of this app; the API's four base URLs default to it. */
   APP_URL: z.url().optional(),
   API_BASE_URL: z.url().optional(),
   PAYMENT_BASE_URL: z.url().optional(),
@@ -69,7 +69,7 @@ const EnvSchema = z.object({
   JOBS_ENABLED: bool.default(true),
   /** How long a background job (and a batch chunk) stays claimed by a worker that stopped answering. */
   JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
-  /** How long a batch item's transient source errors (503/504) are retried; B4 caps it at 30 s. */
+  /** How long a batch item's transient source errors (503/504) are retried; at most 30 s. */
   BATCH_RETRY_BUDGET_MS: z.coerce.number().int().min(0).max(30_000).default(30_000),
   /** Sandbox webhooks may go to loopback addresses (local development and tests); live never may. */
   WEBHOOK_SANDBOX_ALLOW_LOOPBACK: bool.optional(),

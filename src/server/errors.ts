@@ -2,7 +2,7 @@ import type { TRPC_ERROR_CODE_KEY } from "@trpc/server";
 
 /**
  * The one error-code registry (every code is listed in /docs per operation). Services throw `AppError(code)`; the REST door turns it
- * into the contract envelope with this status, the dashboard into a tRPC error with `trpc`.
+ * into the API's envelope with this status, the dashboard into a tRPC error with `trpc`.
  */
 export const ERROR_CODES = {
   VALIDATION_ERROR: { status: 400, trpc: "BAD_REQUEST", message: "The request is invalid." },

@@ -74,7 +74,7 @@ const DESCRIPTION = [
 
 /**
  * The OpenAPI document, generated from the same zod schemas that validate requests. The generator's
- * generic error responses are replaced by the contract's envelopes with each operation's codes, and
+ * generic error responses are replaced by the API's envelopes with each operation's codes, and
  * operations get examples computed by the sandbox and their sandbox test values.
  */
 export async function buildOpenApiDocument(baseUrl: string): Promise<OpenAPIObject> {

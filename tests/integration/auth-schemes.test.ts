@@ -57,7 +57,7 @@ const testOperations = [
   restOperation(metas.v1, testCaller, (c) => c.v1),
 ];
 
-describe("auth schemes of B2 through the REST door", () => {
+describe("the three credential schemes through the REST door", () => {
   let server: http.Server;
   let url: string;
   let m: Awaited<ReturnType<typeof createMerchant>>;

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 
-// The hosted page's "Use another method" / "Cancel payment" (checkout.abandon, contract B11) through
+// The hosted page's "Use another method" / "Cancel payment" (checkout.abandon) through
 // the real tRPC route handler: JSON in, status code and error shape out, with the page's token.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-abandon-"));
 process.env.DATA_DIR = dataDir;

@@ -508,7 +508,7 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
   });
 
   describe("PAN and bank KYC", () => {
-    it("answers PAN KYC per B6 with dob and name matching, charged ₹1.00", async () => {
+    it("answers PAN KYC with dob and name matching, charged ₹1.00", async () => {
       const before = (await wallet()).balancePaise;
       const r = await panKyc({ pan: "abcpk1234f", name: "Arjun Kapoor", dob: "1990-01-01" });
       expect(r.status, r.text).toBe(200);

@@ -49,7 +49,7 @@ describe.each(DB_TARGETS)("payments REST API on %s", (target) => {
     await env?.stop();
   });
 
-  it("creates a payment exactly per A4", async () => {
+  it("creates a payment with exactly the fields and formats of the checkout API", async () => {
     const orderId = order();
     const r = await create({
       orderId,
@@ -137,7 +137,7 @@ describe.each(DB_TARGETS)("payments REST API on %s", (target) => {
     expect(await db.payment.count({ where: { orderId } })).toBe(1);
   });
 
-  it("answers status per B5, and 404 for unknown, other merchant's and other mode's payments", async () => {
+  it("answers the status object, and 404 for unknown, other merchant's and other mode's payments", async () => {
     const orderId = order();
     const id = (await create({ orderId, amount: 42, description: "Masala chai", meta: { name: "Asha" } })).json.data.paymentId;
     const r = await status(id);
@@ -160,7 +160,7 @@ describe.each(DB_TARGETS)("payments REST API on %s", (target) => {
         "paymentId",
         "redirectUrl",
         "status",
-        // B11, additive.
+        // Refund fields, additive.
         "amountRefunded",
         "refundStatus",
       ].sort(),

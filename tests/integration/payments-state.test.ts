@@ -145,7 +145,7 @@ describe.each(DB_TARGETS)("payment state machine on %s", (target) => {
       completeAttempt(db, attemptId, { outcome: "FAILED", errorCode: "X", errorMessage: "x" }),
       timeoutAttempt(db, attemptId),
     ]);
-    // One result applies; only a timeout may be followed by the late success it allows (B11).
+    // One result applies; only a timeout may be followed by the late success it allows.
     const types = (await events(p.id)).map((e) => e.type);
     expect([["payment.success"], ["payment.failed"], ["payment.failed", "payment.success"]]).toContainEqual(types);
     expect(outcomes.filter(Boolean)).toHaveLength(types.length);

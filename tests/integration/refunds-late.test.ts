@@ -36,7 +36,7 @@ describe.each(DB_TARGETS)("abandoned attempts, late results and the simulation A
     return r.json.data.attemptId;
   }
 
-  /** The money rule of B11: every success that came in is the payment's or refunded in full, never counted as a merchant refund. */
+  /** The money rule of late results: every success that came in is the payment's or refunded in full, never counted as a merchant refund. */
   async function expectAccounted(paymentId: string) {
     const p = await db.payment.findUniqueOrThrow({ where: { id: paymentId }, include: { attempts: true, refunds: true } });
     const succeeded = p.attempts.filter((a) => a.status === "SUCCESS").map((a) => a.id);

@@ -20,7 +20,7 @@ describe.each(DB_TARGETS)("/v1 identity and employment on %s", (target) => {
   afterAll(async () => env?.stop());
 
   describe("PAN verification", () => {
-    it("answers a valid individual PAN exactly per the contract", async () => {
+    it("answers a valid individual PAN exactly as the API describes it", async () => {
       const r = await post("/v1/identity/pan/verify", { pan: "ABCPK1234F", name: "Rakesh Kumar" });
       expect(r.status).toBe(200);
       expect(r.headers["x-request-id"]).toMatch(/^req_[A-Za-z0-9]{16,}$/);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ACCOUNT_NUMBER_PATTERN, IFSC_PATTERN, isValidAccountNumber, isValidIfsc } from "@/lib/bank";
 
 describe("IFSC_PATTERN / isValidIfsc", () => {
-  it("is the contract pattern", () => {
+  it("is the documented pattern", () => {
     expect(IFSC_PATTERN).toBe("^[A-Z]{4}0[A-Z0-9]{6}$");
   });
 

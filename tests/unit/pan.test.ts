@@ -9,7 +9,7 @@ describe("normalizePan", () => {
 });
 
 describe("PAN_PATTERN / isValidPan", () => {
-  it("is the contract pattern", () => {
+  it("is the documented pattern", () => {
     expect(PAN_PATTERN).toBe("^[A-Z]{3}[PCHFATBLJG][A-Z][0-9]{4}[A-Z]$");
   });
 
@@ -41,7 +41,7 @@ describe("PAN_PATTERN / isValidPan", () => {
 });
 
 describe("PAN_CATEGORIES / panCategory", () => {
-  it("maps the ten letters of B3", () => {
+  it("maps the ten category letters (P, C, H, F, A, T, B, L, J, G)", () => {
     expect(PAN_CATEGORIES).toEqual({
       P: "INDIVIDUAL",
       C: "COMPANY",

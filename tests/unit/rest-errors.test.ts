@@ -268,8 +268,8 @@ describe("errorBody", () => {
   });
 });
 
-describe("ERROR_CODES matches the error-code registry of the API contract", () => {
-  // The error-code registry of the API contract, written out as the source of truth.
+describe("ERROR_CODES matches the API's error-code registry", () => {
+  // The API's error-code registry, written out as the source of truth.
   const CONTRACT_CODES: Record<number, string[]> = {
     400: [
       "VALIDATION_ERROR",
@@ -314,7 +314,7 @@ describe("ERROR_CODES matches the error-code registry of the API contract", () =
     503: ["SOURCE_UNAVAILABLE", "SERVICE_UNAVAILABLE"],
     504: ["SOURCE_TIMEOUT"],
   };
-  // Codes the service adds beyond the contract's registry (additive, allowed).
+  // Codes the service adds beyond the registry (additive, allowed).
   const EXTRAS: Record<string, number> = { FORBIDDEN: 403, CONFLICT: 409 };
 
   const contractEntries = Object.entries(CONTRACT_CODES).flatMap(([status, codes]) => codes.map((code) => [code, Number(status)] as const));
@@ -326,7 +326,7 @@ describe("ERROR_CODES matches the error-code registry of the API contract", () =
     expect(new AppError(code as ErrorCode).status).toBe(status);
   });
 
-  it("has no codes beyond the contract registry other than the listed extras, with their statuses", () => {
+  it("has no codes beyond the registry other than the listed extras, with their statuses", () => {
     const inContract = new Set(contractEntries.map(([code]) => code));
     const beyond = Object.keys(ERROR_CODES).filter((c) => !inContract.has(c));
     expect(beyond.sort()).toEqual(Object.keys(EXTRAS).sort());

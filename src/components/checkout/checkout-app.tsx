@@ -23,7 +23,7 @@ const METHODS: { id: Method; label: string; hint: string }[] = [
 ];
 
 const POLL_MS = 2000;
-// After the customer left an attempt, a late success may still pay the payment (B11); look now and
+// After the customer left an attempt, a late success may still pay the payment; look now and
 // then, for as long as an attempt may stay pending (coming back to the tab looks again after that).
 const LATE_POLL_MS = 5000;
 const LATE_POLL_FOR_MS = 15 * 60 * 1000;

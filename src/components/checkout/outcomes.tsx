@@ -116,7 +116,7 @@ export function PendingView({
 
       <p className="mt-5 text-xs text-slate-500">This page updates by itself; keep it open.</p>
 
-      {/* A way out, so nobody has to wait out an approval that isn't coming (B11). */}
+      {/* A way out, so nobody has to wait out an approval that isn't coming. */}
       <div className="mt-6 border-t border-slate-100 pt-5">
         {leaveError && (
           <div className="mb-4 text-left">

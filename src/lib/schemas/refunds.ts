@@ -14,14 +14,14 @@ export type RefundStatusValue = z.infer<typeof refundStatusSchema>;
 
 export const REFUND_STATUS_LABELS: Record<RefundStatusValue, string> = { PENDING: "Pending", PROCESSED: "Processed", FAILED: "Failed" };
 
-/** The reason of the automatic refund of a late attempt's money (B11); equal to the server's. */
+/** The reason of the automatic refund of a late attempt's money; equal to the server's. */
 export const AUTO_REFUND_REASON = "AUTO_REFUND_LATE_ATTEMPT";
 
 export const REFUND_REASON_MAX = 255;
 
 export { PAGE_SIZE };
 
-/** Rupees as typed in the form: positive, at most two fraction digits (B1). */
+/** Rupees as typed in the form: positive, at most two fraction digits. */
 export const refundAmountSchema = z
   .string({ error: "Enter an amount" })
   .trim()

@@ -76,7 +76,7 @@ export function errorAnswer(err: unknown, record: RequestRecord, rawInput?: unkn
 
 /**
  * The REST door (`/v1`, public `/api`): request ids, route matching, credentials before bodies,
- * body rules, idempotency, the operation's procedure, the contract's envelopes and a durable audit
+ * body rules, idempotency, the operation's procedure, the API's envelopes and a durable audit
  * record committed before the answer leaves. Runs outside Next.
  */
 export function createRestDoor(services: AppServices, operations: RestOperation[]) {

@@ -96,7 +96,7 @@ export interface ErrorResponse {
 }
 
 /**
- * The one place a failure becomes an answer: the contract's envelope for the request's family, its
+ * The one place a failure becomes an answer: the API's envelope for the request's family, its
  * status, and Retry-After when the error names one. Input validation failures are mapped with the
  * operation's field codes; anything unexpected is INTERNAL_ERROR (logged, never shown).
  */

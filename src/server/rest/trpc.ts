@@ -6,7 +6,7 @@ import type { AuthScheme, RestProcedureMeta } from "@/server/rest/meta";
 /**
  * The REST operations' tRPC instance, apart from the dashboard's: its context is the door's. The
  * door authenticates (headers, before any body is read), validates bodies and turns every error
- * into the contract's envelopes; procedures see an accepted key in `ctx.auth`.
+ * into the API's envelopes; procedures see an accepted key in `ctx.auth`.
  */
 const t = initTRPC.context<RestContext>().meta<RestProcedureMeta>().create();
 

@@ -12,7 +12,7 @@ import { BATCH_MAX_ITEMS, type BatchKind } from "@/server/services/batches/batch
 const itemsField = z
   .array(z.unknown())
   .min(1, "must hold at least one item")
-  // Over the cap is its own code (B4), not a plain validation error.
+  // Over the cap is its own code, not a plain validation error.
   .check((ctx) => {
     if (ctx.value.length > BATCH_MAX_ITEMS) {
       ctx.issues.push({ code: "custom", input: ctx.value, message: `must hold at most ${BATCH_MAX_ITEMS} items`, params: { code: "BATCH_TOO_LARGE" } });

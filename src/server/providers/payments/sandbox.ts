@@ -7,7 +7,7 @@ export const SANDBOX_UPI_DELAY_MS = 2500;
 
 export const SANDBOX_BANKS = ["HDFC Bank", "ICICI Bank", "State Bank of India", "Axis Bank", "Kotak Mahindra Bank", "Punjab National Bank"] as const;
 
-/** A refund whose reason contains this ends FAILED in sandbox (B11). */
+/** A refund whose reason contains this ends FAILED in sandbox. */
 export const SANDBOX_REFUND_FAILURE = "fail_refund";
 
 /** The sandbox payment fixtures (UPI ids and test cards, listed in the README); never calls out. */

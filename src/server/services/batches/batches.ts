@@ -1,5 +1,5 @@
 /**
- * PAN and EPFO batches (contract B4): up to 10,000 items per call, run in the background on the
+ * PAN and EPFO batches: up to 10,000 items per call, run in the background on the
  * durable job queue, results paged by the merchant and announced by one webhook event.
  *
  * Storage: one Batch row, and one BatchChunk row per CHUNK_SIZE items holding the submitted items
@@ -41,7 +41,7 @@ const CHUNK_LEASE_MS = 30_000;
 const ITEM_CONCURRENCY = 16;
 /** Unfinished batches one merchant may have per mode: each holds queue slots and storage. */
 export const MAX_OPEN_BATCHES = 20;
-/** Transient source errors are retried for at most this long per item (B4), whatever Retry-After says. */
+/** Transient source errors are retried for at most this long per item, whatever Retry-After says. */
 export const DEFAULT_RETRY_BUDGET_MS = 30_000;
 const TRANSIENT: ReadonlySet<ErrorCode> = new Set(["SOURCE_UNAVAILABLE", "SOURCE_TIMEOUT"]);
 
@@ -126,7 +126,7 @@ export const BATCH_VIEW_SELECT = {
   completedAt: true,
 } as const;
 
-/** The GET status object of B4 (plus accepted, rejected and client_batch_id). */
+/** The batch status object of the API (plus accepted, rejected and client_batch_id). */
 export function batchView(b: BatchRow) {
   return {
     batch_id: b.id,

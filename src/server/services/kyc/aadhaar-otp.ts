@@ -6,7 +6,7 @@ import { maskAadhaar } from "@/lib/aadhaar";
 import type { AadhaarProvider } from "@/server/providers/aadhaar/types";
 import { runChargedKyc, withSourceTimeout, type KycCaller, type KycVault } from "@/server/services/kyc/charge";
 
-/** The OTP rules of the contract: 10-minute OTPs, 60 s between sends, 5 sends per 30 minutes, 3 wrong tries. */
+/** The OTP rules: 10-minute OTPs, 60 s between sends, 5 sends per 30 minutes, 3 wrong tries. */
 export const OTP_TTL_MS = 10 * 60 * 1000;
 export const OTP_RESEND_MS = 60 * 1000;
 export const OTP_WINDOW_MS = 30 * 60 * 1000;
@@ -181,7 +181,7 @@ async function findOtpRequest(db: Db, scope: { merchantId: string; mode: string;
     if (!row) throw new AppError("OTP_REQUEST_NOT_FOUND", "No OTP request with this requestId for this Aadhaar number.");
     return row;
   }
-  // Without a requestId only an open request counts (contract B6): a used, locked or expired one is "none".
+  // Without a requestId only an open request counts: a used, locked or expired one is "none".
   const open = await db.kycOtpRequest.findFirst({
     where: { ...scope, state: { in: ["OPEN", "VERIFYING"] }, expiresAt: { gt: new Date() } },
     orderBy: { createdAt: "desc" },

@@ -98,7 +98,7 @@ export async function cancelFromCheckout(db: Db, paymentId: string) {
 
 /**
  * "Use another method" (then: retry) or "Cancel payment" (then: cancel) while an attempt is pending:
- * the attempt is ABANDONED; a late success of it is still honoured or refunded (B11).
+ * the attempt is ABANDONED; a late success of it is still honoured or refunded.
  */
 export async function abandonFromCheckout(db: Db, processors: Record<Mode, PaymentProcessor>, paymentId: string, then: "retry" | "cancel") {
   const p = await db.payment.findUnique({ where: { id: paymentId }, select: { mode: true } });

@@ -138,7 +138,7 @@ export type AttemptResult = { outcome: "SUCCESS"; bankReference?: string } | { o
 export const ATTEMPT_ABANDONED = "ATTEMPT_ABANDONED";
 export const ATTEMPT_TIMEOUT = "ATTEMPT_TIMEOUT";
 
-/** An attempt that may still report a late result (B11): the customer left it, or it timed out. */
+/** An attempt that may still report a late result: the customer left it, or it timed out. */
 export function mayReportLate(a: { status: string; errorCode: string | null }): boolean {
   return a.status === "ABANDONED" || (a.status === "FAILED" && a.errorCode === ATTEMPT_TIMEOUT);
 }
@@ -156,7 +156,7 @@ export type CompletionOutcome = "SUCCESS" | "FAILED" | "LATE_SUCCESS" | "AUTO_RE
 
 /**
  * Applies a processor's (or simulator's, or timeout's) result once. A pending attempt's result moves
- * the payment; a late result of an abandoned or timed-out attempt follows B11: a failure changes
+ * the payment; a late result of an abandoned or timed-out attempt follows its own rule: a failure changes
  * nothing, a success pays the payment if nothing else has and it is not final, otherwise its money
  * is refunded in full automatically. A payment is never paid twice and every rupee that came in is
  * the payment or a refund. Returns what happened (null: nothing, e.g. a duplicate result).
@@ -246,7 +246,7 @@ async function cancelAtProcessor(processor: PaymentProcessor | undefined, attemp
 }
 
 /**
- * The customer leaves a pending attempt ("Use another method" or "Cancel payment", B11): the attempt
+ * The customer leaves a pending attempt ("Use another method" or "Cancel payment"): the attempt
  * becomes ABANDONED and the payment FAILED (ATTEMPT_ABANDONED), from where they may retry at once;
  * with `thenCancel` the payment is cancelled in the same step. Its late result is still accepted.
  */

@@ -82,7 +82,7 @@ export async function createPayment(
       method: null,
       bankReference: null,
       paidAt: null,
-      // Milliseconds are part of the contract's expiresAt; keep them whole.
+      // Milliseconds are part of the API's expiresAt; keep them whole.
       expiresAt: new Date(now.getTime() + minutes * 60_000),
       openOrderKey: key,
       paidOrderKey: null,
@@ -174,7 +174,7 @@ export function statusView(p: PaymentWithAttempts) {
 
 export const REFUND_SUMMARY_STATUSES = ["NONE", "PARTIAL", "FULL"] as const;
 
-/** B11: counted on the merchant refunds that are not FAILED (automatic refunds of late attempts excluded). */
+/** Counted on the merchant refunds that are not FAILED (automatic refunds of late attempts excluded). */
 export function refundStatusOf(p: { refundedPaise: number; amountPaise: number }): (typeof REFUND_SUMMARY_STATUSES)[number] {
   if (p.refundedPaise <= 0) return "NONE";
   return p.refundedPaise >= p.amountPaise ? "FULL" : "PARTIAL";

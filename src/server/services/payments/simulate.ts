@@ -49,7 +49,7 @@ function scripted(base: PaymentProcessor, outcome: "SUCCESS" | "FAILED" | "PENDI
 }
 
 /**
- * Drives a sandbox payment without a browser (B8): starts an attempt with an outcome, or reports a
+ * Drives a sandbox payment without a browser: starts an attempt with an outcome, or reports a
  * (late) result for an attempt, or leaves a pending one; all through the hosted page's state machine.
  */
 export async function simulatePayment(db: Db, processor: PaymentProcessor, scope: { merchantId: string; mode: Mode }, paymentId: string, input: SimulateInput) {

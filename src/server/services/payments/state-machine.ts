@@ -8,7 +8,7 @@ export const FINAL_STATUSES: readonly PaymentStatus[] = ["SUCCESS", "EXPIRED", "
 
 /**
  * The payment statuses as data: the only moves a payment can make. SUCCESS is never left.
- * FAILED → SUCCESS is the late success of an abandoned or timed-out attempt (B11).
+ * FAILED → SUCCESS is the late success of an abandoned or timed-out attempt.
  */
 export const TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
   CREATED: ["PENDING", "EXPIRED", "CANCELLED"],

@@ -37,7 +37,7 @@ export async function listDashboardPaymentRefunds(db: Db, merchantId: string, mo
 }
 
 /**
- * What the payment page says about refunds (B11): refunded so far and what may still be refunded,
+ * What the payment page says about refunds: refunded so far and what may still be refunded,
  * and until when. Automatic refunds of late attempts are money beyond the payment and count in neither.
  */
 export function refundSummary(p: { status: string; amountPaise: number; refundedPaise: number; paidAt: Date | null }, now = new Date()) {

@@ -10,11 +10,11 @@ import type { PaymentProcessor, RefundOutcome } from "@/server/providers/payment
 import { statusView } from "@/server/services/payments/payments";
 import { emitWebhookEvent } from "@/server/services/webhooks/events";
 
-/** Refund statuses (B11): PENDING → PROCESSED | FAILED, both final. */
+/** Refund statuses: PENDING → PROCESSED | FAILED, both final. */
 export const REFUND_STATUSES = ["PENDING", "PROCESSED", "FAILED"] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
-/** The reason of the refund that returns a late attempt's money (B11). */
+/** The reason of the refund that returns a late attempt's money. */
 export const AUTO_REFUND_REASON = "AUTO_REFUND_LATE_ATTEMPT";
 export const REFUND_WINDOW_DAYS = 180;
 export const REFUND_JOB = "refund.process";
@@ -108,7 +108,7 @@ async function releaseRefundable(tx: DbTx, paymentId: string, amount: number) {
 }
 
 /**
- * A merchant refunds a SUCCESS payment in full or in part (B11). The same merchantRefundId with the
+ * A merchant refunds a SUCCESS payment in full or in part. The same merchantRefundId with the
  * same request returns the first refund, also when the requests race; with another request it is
  * refused. Processing happens on the durable job queue (`processRefund`).
  */
@@ -307,7 +307,7 @@ export async function requeueStalledRefunds(db: Db, now = new Date()): Promise<n
   return requeued;
 }
 
-/** A payment's refunds, newest first (B11); PAYMENT_NOT_FOUND like the status call. */
+/** A payment's refunds, newest first; PAYMENT_NOT_FOUND like the status call. */
 export async function listPaymentRefunds(db: Db, merchantId: string, mode: Mode, paymentId: string) {
   const payment = await db.payment.findUnique({ where: { id: paymentId }, select: { merchantId: true, mode: true, orderId: true } });
   if (!payment || payment.merchantId !== merchantId || payment.mode !== mode) throw new AppError("PAYMENT_NOT_FOUND");

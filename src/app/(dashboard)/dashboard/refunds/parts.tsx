@@ -12,7 +12,7 @@ export function RefundStatusBadge({ status }: { status: string }) {
   return <Badge tone={known ? STATUS_TONES[known] : "slate"}>{known ? REFUND_STATUS_LABELS[known] : status}</Badge>;
 }
 
-/** The refund of a late attempt's money (B11): the merchant did not ask for it. */
+/** The refund of a late attempt's money: the merchant did not ask for it. */
 export function AutomaticBadge() {
   return (
     <span title="A late attempt succeeded after the payment was already paid, expired or cancelled: its money goes back to the customer automatically.">
