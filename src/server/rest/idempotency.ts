@@ -1,5 +1,5 @@
 import type { RestMeta } from "@/server/rest/meta";
-import type { Answer, RequestRecord } from "@/server/rest/door";
+import type { Answer, RequestRecord } from "@/server/rest/request-record";
 import type { AppServices } from "@/server/services";
 import { abandonIdempotent, beginIdempotent, completeIdempotent, shouldStoreResponse } from "@/server/services/idempotency/idempotency";
 
