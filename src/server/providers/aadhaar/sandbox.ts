@@ -11,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { isValidAadhaar } from "@/lib/aadhaar";
 import { AppError } from "@/server/errors";
-import { fnv1a32, mix32, pick, sandboxPerson, sandboxRelativeName } from "@/server/providers/pan/sandbox";
+import { fnv1a32, mix32, pick, sandboxPerson, sandboxRelativeName } from "@/server/providers/sandbox-names/names";
 import { SANDBOX_AADHAAR_ROWS } from "@/server/providers/sandbox-catalog";
 import type { AadhaarAddress, AadhaarEkyc, AadhaarProvider } from "./types";
 

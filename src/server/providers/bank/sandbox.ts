@@ -11,7 +11,7 @@
 import { isValidAccountNumber, isValidIfsc } from "@/lib/bank";
 import { AppError } from "@/server/errors";
 import { SANDBOX_PLACES } from "@/server/providers/aadhaar/sandbox";
-import { fnv1a32, mix32, pick, sandboxPersonName } from "@/server/providers/pan/sandbox";
+import { fnv1a32, mix32, pick, sandboxPersonName } from "@/server/providers/sandbox-names/names";
 import type { BankAccountCheck, BankAccountStatus, BankProvider, IfscDetails } from "./types";
 
 /** Real IFSC bank codes. */

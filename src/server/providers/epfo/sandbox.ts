@@ -17,7 +17,7 @@
  */
 import { establishmentId, formatPfNumber, isValidUan, parsePfNumber, type PfNumberParts } from "@/lib/epfo";
 import { AppError } from "@/server/errors";
-import { fnv1a32, mix32, pick, sandboxPersonName } from "@/server/providers/pan/sandbox";
+import { fnv1a32, mix32, pick, sandboxPersonName } from "@/server/providers/sandbox-names/names";
 import type { EmploymentRecord, EpfoMember, EpfoProvider, MemberStatus } from "./types";
 
 export interface SandboxEpfoOptions {
