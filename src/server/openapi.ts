@@ -4,7 +4,7 @@ import { apiErrorSchema, v1ErrorSchema } from "@/server/rest/envelope";
 import { REST_OPERATIONS, restRouter } from "@/server/api/rest-router";
 import type { RestMeta } from "@/server/rest/meta";
 import { SANDBOX_TABLES, sandboxTableMarkdown } from "@/server/providers/sandbox-catalog";
-import { operationExamples } from "@/server/rest/openapi-examples";
+import { operationExamples, type OperationExample } from "@/server/rest/openapi-examples";
 import { z } from "zod";
 
 /** Codes the door itself can answer for any operation, by auth scheme. */
@@ -102,63 +102,66 @@ export async function buildOpenApiDocument(baseUrl: string): Promise<OpenAPIObje
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of ["get", "post", "put", "patch", "delete"] as const) {
       const op = (item as Record<string, any>)[method];
-      if (!op) continue;
-      const rest = byPath.get(`${method.toUpperCase()} ${path}`);
-      if (!rest) continue;
-      const kind = path.startsWith("/v1") ? "v1" : "api";
-      const opKey = `${method.toUpperCase()} ${path}`;
-      op.security = SECURITY[rest.auth];
-      const tables = SANDBOX_TABLES.filter((t) => t.operations.includes(opKey));
-      if (tables.length) op.description = [op.description ?? "", ...tables.map(sandboxTableMarkdown)].filter(Boolean).join("\n\n");
-      const example = examples[opKey];
-      if (example?.request && op.requestBody?.content?.["application/json"]) op.requestBody.content["application/json"].example = example.request;
-      const bodyOverride = rest.documentBody;
-      if (bodyOverride && op.requestBody?.content?.["application/json"]?.schema) Object.assign(op.requestBody.content["application/json"].schema, bodyOverride);
-      // A path whose parameter is not validly percent-encoded names nothing: the door's NOT_FOUND.
-      const pathCodes: ErrorCode[] = path.includes("{") ? ["NOT_FOUND"] : [];
-      const codes = new Set<ErrorCode>([...rest.errors, ...COMMON[rest.auth], ...(method === "post" ? COMMON_POST : []), ...pathCodes, ...COMMON_ALL]);
-      const responses: Record<string, unknown> = {};
-      const success = rest.successStatus ?? 200;
-      responses[String(success)] = op.responses?.["200"];
-      const okJson = (responses[String(success)] as { content?: Record<string, { example?: unknown }> } | undefined)?.content?.["application/json"];
-      if (example && okJson) okJson.example = example.response;
-      const byStatus = new Map<number, ErrorCode[]>();
-      for (const code of codes) {
-        const s = ERROR_CODES[code].status;
-        byStatus.set(s, [...(byStatus.get(s) ?? []), code]);
-      }
-      for (const [status, list] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
-        responses[String(status)] = {
-          description: `${STATUS_TEXT[status] ?? "Error"}: ${list.map((c) => `\`${c}\``).join(", ")}`,
-          "x-error-codes": list,
-          content: { "application/json": { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA_NAMES[kind]}` } } },
-        };
-      }
-      op.responses = responses;
-      op["x-error-codes"] = [...codes];
-      if (method === "post") {
-        op.parameters = [
-          ...(op.parameters ?? []),
-          {
-            name: "Idempotency-Key",
-            in: "header",
-            required: false,
-            schema: { type: "string", minLength: 1, maxLength: 255 },
-            description: "Replays the stored response for 24 h when the same key and body are sent again.",
-          },
-        ];
-      }
-      op.parameters = [
-        ...(op.parameters ?? []),
-        {
-          name: "X-Request-Id",
-          in: "header",
-          required: false,
-          schema: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" },
-          description: "Echoed back; otherwise a `req_…` id is assigned.",
-        },
-      ];
+      const rest = op && byPath.get(`${method.toUpperCase()} ${path}`);
+      if (rest) describeOperation(op, method, path, rest, examples[`${method.toUpperCase()} ${path}`]);
     }
   }
   return doc;
 }
+
+/** One generated operation completed: auth, sandbox tables, examples, the API's error envelopes and headers. */
+function describeOperation(op: Record<string, any>, method: string, path: string, rest: RestMeta, example: OperationExample | undefined) {
+  const kind = path.startsWith("/v1") ? "v1" : "api";
+  const opKey = `${method.toUpperCase()} ${path}`;
+  op.security = SECURITY[rest.auth];
+  const tables = SANDBOX_TABLES.filter((t) => t.operations.includes(opKey));
+  if (tables.length) op.description = [op.description ?? "", ...tables.map(sandboxTableMarkdown)].filter(Boolean).join("\n\n");
+  if (example?.request && op.requestBody?.content?.["application/json"]) op.requestBody.content["application/json"].example = example.request;
+  const bodyOverride = rest.documentBody;
+  if (bodyOverride && op.requestBody?.content?.["application/json"]?.schema) Object.assign(op.requestBody.content["application/json"].schema, bodyOverride);
+  // A path whose parameter is not validly percent-encoded names nothing: the door's NOT_FOUND.
+  const pathCodes: ErrorCode[] = path.includes("{") ? ["NOT_FOUND"] : [];
+  const codes = new Set<ErrorCode>([...rest.errors, ...COMMON[rest.auth], ...(method === "post" ? COMMON_POST : []), ...pathCodes, ...COMMON_ALL]);
+  const success = String(rest.successStatus ?? 200);
+  const responses: Record<string, unknown> = { [success]: op.responses?.["200"] };
+  const okJson = (responses[success] as { content?: Record<string, { example?: unknown }> } | undefined)?.content?.["application/json"];
+  if (example && okJson) okJson.example = example.response;
+  Object.assign(responses, errorResponses(codes, kind));
+  op.responses = responses;
+  op["x-error-codes"] = [...codes];
+  op.parameters = [...(op.parameters ?? []), ...(method === "post" ? [IDEMPOTENCY_KEY_PARAMETER] : []), REQUEST_ID_PARAMETER];
+}
+
+/** Error responses by status, each naming its codes and the envelope of the path's family. */
+function errorResponses(codes: Set<ErrorCode>, kind: "v1" | "api"): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const s = ERROR_CODES[code].status;
+    byStatus.set(s, [...(byStatus.get(s) ?? []), code]);
+  }
+  const responses: Record<string, unknown> = {};
+  for (const [status, list] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
+    responses[String(status)] = {
+      description: `${STATUS_TEXT[status] ?? "Error"}: ${list.map((c) => `\`${c}\``).join(", ")}`,
+      "x-error-codes": list,
+      content: { "application/json": { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA_NAMES[kind]}` } } },
+    };
+  }
+  return responses;
+}
+
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  schema: { type: "string", minLength: 1, maxLength: 255 },
+  description: "Replays the stored response for 24 h when the same key and body are sent again.",
+};
+
+const REQUEST_ID_PARAMETER = {
+  name: "X-Request-Id",
+  in: "header",
+  required: false,
+  schema: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" },
+  description: "Echoed back; otherwise a `req_…` id is assigned.",
+};
