@@ -65,158 +65,167 @@ function need(flags: Flags, name: string): string {
   return v;
 }
 
-async function run(db: Db, group: string, action: string, f: Flags): Promise<{ result: Record<string, unknown>; text: string }> {
-  const key = `${group} ${action}`;
-  switch (key) {
-    case "merchant create": {
-      const m = await createMerchant(db, { name: need(f, "name"), email: need(f, "email"), password: need(f, "password") });
-      const result = {
-        merchantId: m.merchantId,
-        email: m.email,
-        sandbox: { publicKey: m.sandbox.key.publicKey, secretKey: m.sandbox.key.secretKey, signingSecret: m.sandbox.signingSecret },
-      };
-      return {
-        result,
-        text: `Merchant ${m.merchantId} (${m.email}) created.\nSandbox public key  ${result.sandbox.publicKey}\nSandbox secret key  ${result.sandbox.secretKey}\nSigning secret      ${result.sandbox.signingSecret}\nThe secrets are shown once.`,
-      };
-    }
-    case "merchant list": {
-      const rows = await listAllMerchants(db);
-      return {
-        result: { merchants: rows },
-        text: rows.map((r) => `${r.id}  ${r.status.padEnd(9)} ${r.liveEnabled ? "live" : "sandbox"}  ${r.email}  ${r.name}`).join("\n") || "No merchants.",
-      };
-    }
-    case "merchant go-live": {
-      const r = await approveGoLive(db, need(f, "merchant"));
-      return { result: r, text: r.alreadyLive ? `${r.merchantId} was already live.` : `${r.merchantId} is approved for live mode.` };
-    }
-    case "merchant suspend":
-    case "merchant reinstate": {
-      const r = await setMerchantStatus(db, need(f, "merchant"), action === "suspend" ? "SUSPENDED" : "ACTIVE");
-      return { result: r, text: `${r.merchantId} is now ${r.status}.` };
-    }
-    case "whitelist add": {
-      const merchantId = need(f, "merchant");
-      await requireMerchant(db, merchantId);
-      const e = await addWhitelistEntry(db, merchantId, need(f, "ip"), typeof f.label === "string" ? f.label : "");
-      return { result: { id: e.id, merchantId, ip: e.cidr, label: e.label }, text: `Whitelisted ${e.cidr} for ${merchantId} (${e.id}).` };
-    }
-    case "whitelist remove": {
-      const merchantId = need(f, "merchant");
-      const removed = await removeWhitelistEntry(db, merchantId, need(f, "ip"));
-      return { result: { merchantId, removed }, text: `Removed ${removed} entr${removed === 1 ? "y" : "ies"}.` };
-    }
-    case "whitelist list": {
-      const merchantId = need(f, "merchant");
-      const m = await requireMerchant(db, merchantId);
-      const rows = await listWhitelist(db, merchantId);
-      const entries = rows.map((r) => ({ id: r.id, ip: r.cidr, label: r.label, createdAt: r.createdAt }));
-      return {
-        result: { merchantId, enforceOnAllApis: m.enforceWhitelistAll, entries },
-        text: [
-          `Enforced on /v1 and KYC too: ${m.enforceWhitelistAll ? "yes" : "no"} (always on payments)`,
-          ...entries.map((e) => `${e.id}  ${e.ip}  ${e.label}`),
-        ].join("\n"),
-      };
-    }
-    case "whitelist enforce": {
-      const merchantId = need(f, "merchant");
-      const v = need(f, "all");
-      if (v !== "on" && v !== "off") throw new UsageError("--all takes on or off");
-      await setWhitelistEnforcement(db, merchantId, v === "on");
-      return { result: { merchantId, enforceOnAllApis: v === "on" }, text: `Whitelist on /v1 and KYC: ${v}.` };
-    }
-    case "key create": {
-      const merchantId = need(f, "merchant");
-      await requireMerchant(db, merchantId);
-      const mode = (f.mode ?? "sandbox") as string;
-      if (mode !== "sandbox" && mode !== "live") throw new UsageError("--mode takes sandbox or live");
-      const k = await createApiKey(db, merchantId, mode, typeof f.label === "string" ? f.label : "Default");
-      return {
-        result: { keyId: k.id, merchantId, mode, publicKey: k.publicKey, secretKey: k.secretKey },
-        text: `Key ${k.id} (${mode})\nPublic key  ${k.publicKey}\nSecret key  ${k.secretKey}\nThe secret is shown once.`,
-      };
-    }
-    case "key list": {
-      const merchantId = need(f, "merchant");
-      await requireMerchant(db, merchantId);
-      const rows = await listAllKeys(db, merchantId);
-      const keys = rows.map((r) => ({
-        keyId: r.id,
-        mode: r.mode,
-        label: r.label,
-        publicKey: r.publicKey,
-        secretHint: r.secretHint,
-        createdAt: r.createdAt,
-        lastUsedAt: r.lastUsedAt,
-        expiresAt: r.expiresAt,
-        revokedAt: r.revokedAt,
-      }));
-      return {
-        result: { merchantId, keys },
-        text:
-          keys
-            .map(
-              (k) =>
-                `${k.keyId}  ${k.mode.padEnd(7)} ${k.publicKey}  ${k.revokedAt ? "revoked" : k.expiresAt ? `expires ${k.expiresAt.toISOString()}` : "active"}`,
-            )
-            .join("\n") || "No keys.",
-      };
-    }
-    case "key rotate": {
-      const merchantId = need(f, "merchant");
-      const grace = f["grace-seconds"] === undefined ? 0 : Number(f["grace-seconds"]);
-      if (!Number.isInteger(grace) || grace < 0 || grace > 30 * 86400) throw new UsageError("--grace-seconds takes a whole number from 0 to 2592000");
-      const k = await rotateApiKey(db, merchantId, need(f, "key"), grace);
-      return {
-        result: { keyId: k.id, replacedKeyId: f.key, merchantId, mode: k.mode, publicKey: k.publicKey, secretKey: k.secretKey, graceSeconds: grace },
-        text: `New key ${k.id}\nPublic key  ${k.publicKey}\nSecret key  ${k.secretKey}\nOld key ${f.key} ${grace ? `works for ${grace} more seconds` : "stopped working"}.`,
-      };
-    }
-    case "key revoke": {
-      const merchantId = need(f, "merchant");
-      await revokeApiKey(db, merchantId, need(f, "key"));
-      return { result: { keyId: f.key, merchantId, revoked: true }, text: `Key ${f.key} revoked.` };
-    }
-    case "wallet show": {
-      const merchantId = need(f, "merchant");
-      const wallets = await walletOverview(db, merchantId, modeFlag(f, false));
-      return {
-        result: { merchantId, wallets },
-        text:
-          wallets
-            .map((w) =>
-              [
-                `${w.mode}: balance ₹${w.balance} (available ₹${w.available}, on hold ₹${w.onHold})`,
-                ...w.recentEntries.map(
-                  (e) => `  ${e.createdAt}  ${e.amount.padStart(12)}  → ${e.balanceAfter.padStart(12)}  ${e.reason}  ${e.reference ?? ""}`,
-                ),
-              ].join("\n"),
-            )
-            .join("\n") || "No wallets.",
-      };
-    }
-    case "wallet credit":
-    case "wallet debit": {
-      const amountPaise = parseAmountToPaise(need(f, "amount"));
-      if (amountPaise === null || amountPaise <= 0) throw new UsageError("--amount takes rupees with at most two decimals, e.g. 500 or 1250.50");
-      const r = await adjustWalletByOperator(db, CLI_OPERATOR, {
-        merchantId: need(f, "merchant"),
-        mode: modeFlag(f, true)!,
-        direction: action === "credit" ? "credit" : "debit",
-        amountPaise,
-        reason: need(f, "reason"),
-      });
-      return { result: r, text: `${action === "credit" ? "Credited" : "Debited"} ₹${r.amount} (${r.mode}); balance now ₹${r.balance}.` };
-    }
-    case "admin create": {
-      const a = await createAdmin(db, need(f, "email"), need(f, "password"));
-      return { result: a, text: `Admin ${a.email} created (${a.adminId}).` };
-    }
-    default:
-      throw new UsageError(`Unknown command: ${[group, action].filter(Boolean).join(" ") || "(none)"}`);
-  }
+interface CommandOutput {
+  result: Record<string, unknown>;
+  text: string;
+}
+
+async function merchantStatusCommand(db: Db, f: Flags, status: "ACTIVE" | "SUSPENDED"): Promise<CommandOutput> {
+  const r = await setMerchantStatus(db, need(f, "merchant"), status);
+  return { result: r, text: `${r.merchantId} is now ${r.status}.` };
+}
+
+async function walletAdjustCommand(db: Db, f: Flags, direction: "credit" | "debit"): Promise<CommandOutput> {
+  const amountPaise = parseAmountToPaise(need(f, "amount"));
+  if (amountPaise === null || amountPaise <= 0) throw new UsageError("--amount takes rupees with at most two decimals, e.g. 500 or 1250.50");
+  const r = await adjustWalletByOperator(db, CLI_OPERATOR, {
+    merchantId: need(f, "merchant"),
+    mode: modeFlag(f, true)!,
+    direction,
+    amountPaise,
+    reason: need(f, "reason"),
+  });
+  return { result: r, text: `${direction === "credit" ? "Credited" : "Debited"} ₹${r.amount} (${r.mode}); balance now ₹${r.balance}.` };
+}
+
+/** Every command by its words: each answers with a JSON result and the text a person reads. */
+const COMMANDS: Record<string, (db: Db, f: Flags) => Promise<CommandOutput>> = {
+  "merchant create": async (db, f) => {
+    const m = await createMerchant(db, { name: need(f, "name"), email: need(f, "email"), password: need(f, "password") });
+    const result = {
+      merchantId: m.merchantId,
+      email: m.email,
+      sandbox: { publicKey: m.sandbox.key.publicKey, secretKey: m.sandbox.key.secretKey, signingSecret: m.sandbox.signingSecret },
+    };
+    return {
+      result,
+      text: `Merchant ${m.merchantId} (${m.email}) created.\nSandbox public key  ${result.sandbox.publicKey}\nSandbox secret key  ${result.sandbox.secretKey}\nSigning secret      ${result.sandbox.signingSecret}\nThe secrets are shown once.`,
+    };
+  },
+  "merchant list": async (db) => {
+    const rows = await listAllMerchants(db);
+    return {
+      result: { merchants: rows },
+      text: rows.map((r) => `${r.id}  ${r.status.padEnd(9)} ${r.liveEnabled ? "live" : "sandbox"}  ${r.email}  ${r.name}`).join("\n") || "No merchants.",
+    };
+  },
+  "merchant go-live": async (db, f) => {
+    const r = await approveGoLive(db, need(f, "merchant"));
+    return { result: r, text: r.alreadyLive ? `${r.merchantId} was already live.` : `${r.merchantId} is approved for live mode.` };
+  },
+  "merchant suspend": (db, f) => merchantStatusCommand(db, f, "SUSPENDED"),
+  "merchant reinstate": (db, f) => merchantStatusCommand(db, f, "ACTIVE"),
+  "whitelist add": async (db, f) => {
+    const merchantId = need(f, "merchant");
+    await requireMerchant(db, merchantId);
+    const e = await addWhitelistEntry(db, merchantId, need(f, "ip"), typeof f.label === "string" ? f.label : "");
+    return { result: { id: e.id, merchantId, ip: e.cidr, label: e.label }, text: `Whitelisted ${e.cidr} for ${merchantId} (${e.id}).` };
+  },
+  "whitelist remove": async (db, f) => {
+    const merchantId = need(f, "merchant");
+    const removed = await removeWhitelistEntry(db, merchantId, need(f, "ip"));
+    return { result: { merchantId, removed }, text: `Removed ${removed} entr${removed === 1 ? "y" : "ies"}.` };
+  },
+  "whitelist list": async (db, f) => {
+    const merchantId = need(f, "merchant");
+    const m = await requireMerchant(db, merchantId);
+    const rows = await listWhitelist(db, merchantId);
+    const entries = rows.map((r) => ({ id: r.id, ip: r.cidr, label: r.label, createdAt: r.createdAt }));
+    return {
+      result: { merchantId, enforceOnAllApis: m.enforceWhitelistAll, entries },
+      text: [
+        `Enforced on /v1 and KYC too: ${m.enforceWhitelistAll ? "yes" : "no"} (always on payments)`,
+        ...entries.map((e) => `${e.id}  ${e.ip}  ${e.label}`),
+      ].join("\n"),
+    };
+  },
+  "whitelist enforce": async (db, f) => {
+    const merchantId = need(f, "merchant");
+    const v = need(f, "all");
+    if (v !== "on" && v !== "off") throw new UsageError("--all takes on or off");
+    await setWhitelistEnforcement(db, merchantId, v === "on");
+    return { result: { merchantId, enforceOnAllApis: v === "on" }, text: `Whitelist on /v1 and KYC: ${v}.` };
+  },
+  "key create": async (db, f) => {
+    const merchantId = need(f, "merchant");
+    await requireMerchant(db, merchantId);
+    const mode = (f.mode ?? "sandbox") as string;
+    if (mode !== "sandbox" && mode !== "live") throw new UsageError("--mode takes sandbox or live");
+    const k = await createApiKey(db, merchantId, mode, typeof f.label === "string" ? f.label : "Default");
+    return {
+      result: { keyId: k.id, merchantId, mode, publicKey: k.publicKey, secretKey: k.secretKey },
+      text: `Key ${k.id} (${mode})\nPublic key  ${k.publicKey}\nSecret key  ${k.secretKey}\nThe secret is shown once.`,
+    };
+  },
+  "key list": async (db, f) => {
+    const merchantId = need(f, "merchant");
+    await requireMerchant(db, merchantId);
+    const rows = await listAllKeys(db, merchantId);
+    const keys = rows.map((r) => ({
+      keyId: r.id,
+      mode: r.mode,
+      label: r.label,
+      publicKey: r.publicKey,
+      secretHint: r.secretHint,
+      createdAt: r.createdAt,
+      lastUsedAt: r.lastUsedAt,
+      expiresAt: r.expiresAt,
+      revokedAt: r.revokedAt,
+    }));
+    return {
+      result: { merchantId, keys },
+      text:
+        keys
+          .map(
+            (k) =>
+              `${k.keyId}  ${k.mode.padEnd(7)} ${k.publicKey}  ${k.revokedAt ? "revoked" : k.expiresAt ? `expires ${k.expiresAt.toISOString()}` : "active"}`,
+          )
+          .join("\n") || "No keys.",
+    };
+  },
+  "key rotate": async (db, f) => {
+    const merchantId = need(f, "merchant");
+    const grace = f["grace-seconds"] === undefined ? 0 : Number(f["grace-seconds"]);
+    if (!Number.isInteger(grace) || grace < 0 || grace > 30 * 86400) throw new UsageError("--grace-seconds takes a whole number from 0 to 2592000");
+    const k = await rotateApiKey(db, merchantId, need(f, "key"), grace);
+    return {
+      result: { keyId: k.id, replacedKeyId: f.key, merchantId, mode: k.mode, publicKey: k.publicKey, secretKey: k.secretKey, graceSeconds: grace },
+      text: `New key ${k.id}\nPublic key  ${k.publicKey}\nSecret key  ${k.secretKey}\nOld key ${f.key} ${grace ? `works for ${grace} more seconds` : "stopped working"}.`,
+    };
+  },
+  "key revoke": async (db, f) => {
+    const merchantId = need(f, "merchant");
+    await revokeApiKey(db, merchantId, need(f, "key"));
+    return { result: { keyId: f.key, merchantId, revoked: true }, text: `Key ${f.key} revoked.` };
+  },
+  "wallet show": async (db, f) => {
+    const merchantId = need(f, "merchant");
+    const wallets = await walletOverview(db, merchantId, modeFlag(f, false));
+    return {
+      result: { merchantId, wallets },
+      text:
+        wallets
+          .map((w) =>
+            [
+              `${w.mode}: balance ₹${w.balance} (available ₹${w.available}, on hold ₹${w.onHold})`,
+              ...w.recentEntries.map((e) => `  ${e.createdAt}  ${e.amount.padStart(12)}  → ${e.balanceAfter.padStart(12)}  ${e.reason}  ${e.reference ?? ""}`),
+            ].join("\n"),
+          )
+          .join("\n") || "No wallets.",
+    };
+  },
+  "wallet credit": (db, f) => walletAdjustCommand(db, f, "credit"),
+  "wallet debit": (db, f) => walletAdjustCommand(db, f, "debit"),
+  "admin create": async (db, f) => {
+    const a = await createAdmin(db, need(f, "email"), need(f, "password"));
+    return { result: a, text: `Admin ${a.email} created (${a.adminId}).` };
+  },
+};
+
+async function run(db: Db, group: string, action: string, f: Flags): Promise<CommandOutput> {
+  const command = COMMANDS[`${group} ${action}`];
+  if (!command) throw new UsageError(`Unknown command: ${[group, action].filter(Boolean).join(" ") || "(none)"}`);
+  return command(db, f);
 }
 
 /** Where a command's output goes: the terminal when run from the shell, a buffer in tests. */
