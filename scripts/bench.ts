@@ -128,7 +128,8 @@ async function load(name: string, opts: autocannon.Options, serverPid?: number):
   };
 }
 
-async function benchParakh(db: BenchDb, baseline: Result) {
+/** A production server on a fresh database with the demo merchant seeded and its sandbox wallet funded. */
+async function startBenchServer(db: BenchDb) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-bench-"));
   const pg = db === "postgresql" ? await startPostgres() : undefined;
   const databaseUrl = pg?.url ?? `file:${path.join(dataDir, "parakh.db")}`;
@@ -155,21 +156,11 @@ async function benchParakh(db: BenchDb, baseline: Result) {
     reason: "bench",
   });
   await setup.$disconnect();
-  const url = `http://127.0.0.1:${server.port}/v1/identity/pan/verify`;
-  const result = await load(
-    `POST /v1/identity/pan/verify (${db})`,
-    {
-      url,
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${creds.sandbox.secretKey}` },
-      body: JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor" }),
-    },
-    server.child.pid,
-  );
-  const base = `http://127.0.0.1:${server.port}`;
-  const batch = await benchBatch(db, base, creds.sandbox.secretKey, SECONDS);
-  const kyc = await benchKyc(db, base, databaseUrl, dataDir, creds);
-  const merchantHeaders = { "x-merchant-id": creds.merchantId, "x-api-key": creds.sandbox.publicKey, "x-secret-key": creds.sandbox.secretKey };
+  return { dataDir, pg, databaseUrl, pagesBuilt, server, creds };
+}
+
+/** Payment creation, the status GET of one payment and the checkout page's first byte. */
+async function benchPayments(db: BenchDb, base: string, merchantHeaders: Record<string, string>, pid: number | undefined, pagesBuilt: boolean) {
   let order = 0;
   const checkout = await load(
     `POST /api/checkout (${db})`,
@@ -180,7 +171,7 @@ async function benchParakh(db: BenchDb, baseline: Result) {
       // Unique order ids: every request creates a payment.
       requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ orderId: `ORDER_bench_${process.pid}_${order++}`, amount: "499" }) }) }],
     },
-    server.child.pid,
+    pid,
   );
   const one = await fetch(`${base}/api/checkout`, {
     method: "POST",
@@ -190,9 +181,29 @@ async function benchParakh(db: BenchDb, baseline: Result) {
   const status = await load(
     `GET /api/payments/:id/status (${db})`,
     { url: `${base}/api/payments/${one.data.paymentId}/status`, headers: merchantHeaders },
-    server.child.pid,
+    pid,
   );
   const firstByte = pagesBuilt ? await timeFirstByte(`${base}/checkout/${one.data.paymentId}`) : null;
+  return { checkout, status, firstByte };
+}
+
+async function benchParakh(db: BenchDb, baseline: Result) {
+  const { dataDir, pg, databaseUrl, pagesBuilt, server, creds } = await startBenchServer(db);
+  const base = `http://127.0.0.1:${server.port}`;
+  const result = await load(
+    `POST /v1/identity/pan/verify (${db})`,
+    {
+      url: `${base}/v1/identity/pan/verify`,
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${creds.sandbox.secretKey}` },
+      body: JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor" }),
+    },
+    server.child.pid,
+  );
+  const batch = await benchBatch(db, base, creds.sandbox.secretKey, SECONDS);
+  const kyc = await benchKyc(db, base, databaseUrl, dataDir, creds);
+  const merchantHeaders = { "x-merchant-id": creds.merchantId, "x-api-key": creds.sandbox.publicKey, "x-secret-key": creds.sandbox.secretKey };
+  const { checkout, status, firstByte } = await benchPayments(db, base, merchantHeaders, server.child.pid, pagesBuilt);
   const refunds = await benchRefunds(base, databaseUrl, merchantHeaders, load, db);
   await server.stop();
   const client = createPrismaClient(databaseUrl);
