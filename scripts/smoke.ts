@@ -136,15 +136,8 @@ async function runReadmeCommands(base: string, env: NodeJS.ProcessEnv, output: (
   process.stderr.write(`[smoke start] ran ${ran} README commands\n`);
 }
 
-async function main() {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `parakh-smoke-${mode}-`));
-  const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" };
-  for (const k of ["NODE_ENV", "DATABASE_URL", "SEED_DEMO", "APP_URL", "NEXTAUTH_URL", "HOST"]) delete env[k];
-  const args = mode === "start" ? ["start"] : ["run", "dev"];
-  process.stderr.write(`[smoke ${mode}] npm ${args.join(" ")} (PORT=${port}, DATA_DIR=${dataDir})\n`);
-  const started = Date.now();
+/** `npm <args>` with its output kept; `stop()` sends SIGTERM to the node server.ts under npm and waits. */
+function spawnNpm(args: string[], env: NodeJS.ProcessEnv) {
   const child: ChildProcess = spawn("npm", args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let output = "";
   child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
@@ -181,62 +174,77 @@ async function main() {
       }
     }
   });
+  return { output: () => output, exitCode: () => exitCode, stop };
+}
+
+/**
+ * A secret key to call with, and the PAN to try: in production a merchant made with the README's
+ * operator CLI (no demo merchant may exist); in development the banner's own key and example.
+ */
+function smokeCredentials(env: NodeJS.ProcessEnv, dataDir: string, output: string): { secretKey: string; pan: { pan: string; name: string } } {
+  if (mode === "start") {
+    if (/sk_test_|Password/.test(output)) fail("the production log carries a secret or a password", output);
+    if (fs.existsSync(path.join(dataDir, "demo-credentials.json"))) fail("production seeded a demo merchant without SEED_DEMO=true", output);
+    const created = spawnSync(
+      "npm",
+      ["run", "-s", "cli", "--", "merchant", "create", "--name", "Smoke Shop", "--email", "smoke@example.com", "--password", "a-long-password", "--json"],
+      { cwd: root, env, encoding: "utf8" },
+    );
+    if (created.status !== 0) fail(`cli merchant create exited ${created.status}: ${created.stderr}`);
+    return { secretKey: (JSON.parse(created.stdout) as { sandbox: { secretKey: string } }).sandbox.secretKey, pan: { pan: "ABCPK1234F", name: "" } };
+  }
+  const key = /Secret key\s+(sk_test_\S+)/.exec(output)?.[1];
+  const tryBody = /-d '(\{[^']+\})'/.exec(output)?.[1];
+  if (!key || !tryBody) fail("the development banner lacks the secret key or the curl example", output);
+  return { secretKey: key, pan: JSON.parse(tryBody) as { pan: string; name: string } };
+}
+
+async function main() {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `parakh-smoke-${mode}-`));
+  const base = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" };
+  for (const k of ["NODE_ENV", "DATABASE_URL", "SEED_DEMO", "APP_URL", "NEXTAUTH_URL", "HOST"]) delete env[k];
+  const args = mode === "start" ? ["start"] : ["run", "dev"];
+  process.stderr.write(`[smoke ${mode}] npm ${args.join(" ")} (PORT=${port}, DATA_DIR=${dataDir})\n`);
+  const started = Date.now();
+  const server = spawnNpm(args, env);
 
   try {
     const ready = await waitFor(
       "/api/ready",
       async () => {
-        if (exitCode !== null) fail(`the server exited with ${exitCode}`, output);
+        if (server.exitCode() !== null) fail(`the server exited with ${server.exitCode()}`, server.output());
         const r = await fetch(`${base}/api/ready`);
         return r.status === 200 ? r : undefined;
       },
       mode === "dev" ? 180_000 : 60_000,
-      () => output,
+      server.output,
     );
     process.stderr.write(`[smoke ${mode}] ready in ${((Date.now() - started) / 1000).toFixed(1)}s (${ready.status})\n`);
 
     const login = await fetch(`${base}/login`);
     const html = await login.text();
-    if (login.status !== 200 || !/<form/i.test(html)) fail(`/login answered ${login.status}`, output);
-    if (!/nonce-/.test(login.headers.get("content-security-policy") ?? "")) fail("/login has no nonce CSP", output);
+    if (login.status !== 200 || !/<form/i.test(html)) fail(`/login answered ${login.status}`, server.output());
+    if (!/nonce-/.test(login.headers.get("content-security-policy") ?? "")) fail("/login has no nonce CSP", server.output());
 
-    let secretKey: string;
-    let pan = { pan: "ABCPK1234F", name: "" };
-    if (mode === "start") {
-      if (/sk_test_|Password/.test(output)) fail("the production log carries a secret or a password", output);
-      if (fs.existsSync(path.join(dataDir, "demo-credentials.json"))) fail("production seeded a demo merchant without SEED_DEMO=true", output);
-      // The operator CLI of the README, on the same database.
-      const created = spawnSync(
-        "npm",
-        ["run", "-s", "cli", "--", "merchant", "create", "--name", "Smoke Shop", "--email", "smoke@example.com", "--password", "a-long-password", "--json"],
-        { cwd: root, env, encoding: "utf8" },
-      );
-      if (created.status !== 0) fail(`cli merchant create exited ${created.status}: ${created.stderr}`);
-      secretKey = (JSON.parse(created.stdout) as { sandbox: { secretKey: string } }).sandbox.secretKey;
-    } else {
-      // The banner's own values: the secret key and the example it says to try.
-      const key = /Secret key\s+(sk_test_\S+)/.exec(output)?.[1];
-      const tryBody = /-d '(\{[^']+\})'/.exec(output)?.[1];
-      if (!key || !tryBody) fail("the development banner lacks the secret key or the curl example", output);
-      secretKey = key;
-      pan = JSON.parse(tryBody) as typeof pan;
-    }
+    const { secretKey, pan } = smokeCredentials(env, dataDir, server.output());
     const call = await fetch(`${base}/v1/identity/pan/verify`, {
       method: "POST",
       headers: { Authorization: `Bearer ${secretKey}`, "Content-Type": "application/json" },
       body: JSON.stringify(mode === "start" ? { pan: pan.pan } : pan),
     });
     const body = (await call.json()) as { data?: { status?: string; name_match_result?: string | null } };
-    if (call.status !== 200 || body.data?.status !== "VALID") fail(`PAN verify answered ${call.status}: ${JSON.stringify(body)}`, output);
-    if (mode === "dev" && body.data?.name_match_result !== "MATCH") fail(`the banner's example is not a full match: ${JSON.stringify(body)}`, output);
+    if (call.status !== 200 || body.data?.status !== "VALID") fail(`PAN verify answered ${call.status}: ${JSON.stringify(body)}`, server.output());
+    if (mode === "dev" && body.data?.name_match_result !== "MATCH") fail(`the banner's example is not a full match: ${JSON.stringify(body)}`, server.output());
 
-    if (mode === "start") await runReadmeCommands(base, env, () => output);
+    if (mode === "start") await runReadmeCommands(base, env, server.output);
 
-    const code = await stop();
-    if (code !== 0) fail(`SIGTERM ended the server with ${code}`, output);
+    const code = await server.stop();
+    if (code !== 0) fail(`SIGTERM ended the server with ${code}`, server.output());
     process.stderr.write(`[smoke ${mode}] OK: ready, /login, PAN verify ${call.status}, clean exit, in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
   } finally {
-    await stop();
+    await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
