@@ -2,18 +2,37 @@ import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 
 // The layering of design.md, as rules: a slip fails `npm test` instead of waiting for a review.
+// tests/unit/lint-boundaries.test.ts holds a violation of each rule.
 
-/** `x.db.model…`, `db.model…`, `tx.model…`: a Prisma call outside the service layer. */
+const PRISMA_OWNERS = "Only services (src/server/services), the job queue (src/server/jobs) and src/server/db touch Prisma";
+
+/**
+ * Doors never hold the Prisma client: they pass it straight into a service call (`f(ctx.services.db)`,
+ * or as the `db` of a service's argument object) and nothing else, so it cannot be queried under
+ * another name. `db.model…` and `tx.model…` are Prisma calls under the usual names.
+ */
 const prismaAccess = [
   {
-    selector: "MemberExpression[object.type='MemberExpression'][object.property.name='db']",
-    message: "Only services (src/server/services) and src/server/db touch Prisma: call a service instead.",
+    selector:
+      "MemberExpression[property.name='db']:not(CallExpression > MemberExpression.arguments):not(NewExpression > MemberExpression.arguments):not(Property[key.name='db'] > MemberExpression.value)",
+    message: `${PRISMA_OWNERS}: pass the client straight to a service call, never keep or query it here.`,
+  },
+  {
+    selector: "ObjectPattern > Property[key.name='db']",
+    message: `${PRISMA_OWNERS}: pass the client straight to a service call, never take it out of the services.`,
   },
   {
     selector: "MemberExpression[object.type='Identifier'][object.name=/^(db|tx)$/][property.name=/^(\\$|[a-z])/]",
-    message: "Only services (src/server/services) and src/server/db touch Prisma: call a service instead.",
+    message: `${PRISMA_OWNERS}: call a service instead.`,
   },
 ];
+
+/** The Prisma client module; its types (Db, DbTx) may be named anywhere. */
+const prismaClientModule = {
+  group: ["@/server/db/client", "**/db/client"],
+  allowTypeImports: true,
+  message: `${PRISMA_OWNERS}: doors call services, which take the client from getServices().`,
+};
 
 /** The dialect modules: only src/server/db knows which database it talks to. */
 const dialect = {
@@ -25,6 +44,30 @@ const dialect = {
   ],
   patterns: [{ group: ["**/generated/prisma*", "**/generated/prisma*/**"], message: "Import the client from @/server/db/client." }],
 };
+
+const httpPackages = { group: ["next", "next/**", "@trpc/**"], message: "Services know no HTTP." };
+
+/**
+ * Which folders a layer may not import from, matched on the resolved file: `@/server/rest/envelope`,
+ * `../rest/envelope` and `src/server/rest/envelope` are the same import.
+ */
+const layerZones = [
+  {
+    // Providers may call out over HTTP (they are the adapters to upstreams and to merchants' webhook
+    // endpoints), but like services and jobs they know nothing of the doors.
+    target: ["./src/server/services", "./src/server/providers", "./src/server/jobs"],
+    from: ["./src/server/rest", "./src/server/trpc", "./src/server/api", "./src/server/http", "./src/server/auth", "./src/app", "./src/components"],
+    message: "Services, providers and jobs know no HTTP and no door: they take plain arguments and throw AppError.",
+  },
+  {
+    // src/lib runs in the browser as well: the dashboard router is the one server module it names,
+    // for its type (the rule below keeps that import type-only).
+    target: "./src/lib",
+    from: ["./src/server", "./src/generated"],
+    except: ["./api/dashboard/router.ts"],
+    message: "src/lib is shared with the browser: it imports no server code.",
+  },
+];
 
 const config = [
   {
@@ -49,28 +92,15 @@ const config = [
   {
     files: ["src/**/*.{ts,tsx}"],
     ignores: ["src/server/db/**"],
-    rules: { "no-restricted-imports": ["error", dialect] },
+    rules: {
+      "no-restricted-imports": ["error", dialect],
+      "import/no-restricted-paths": ["error", { zones: layerZones }],
+    },
   },
   {
-    // Services know no HTTP, no REST door, no tRPC and no routers. (Providers may call out over HTTP:
-    // they are the adapters to upstreams and to merchants' webhook endpoints.)
-    files: ["src/server/services/**/*.ts", "src/server/providers/**/*.ts", "src/server/jobs/**/*.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          paths: dialect.paths,
-          patterns: [
-            ...dialect.patterns,
-            {
-              group: ["@/server/rest", "@/server/rest/**", "@/server/trpc", "@/server/trpc/**", "@/server/api", "@/server/api/**", "@/server/http/**"],
-              message: "Services know no HTTP: they take plain arguments and throw AppError.",
-            },
-            { group: ["next", "next/**", "@trpc/**"], message: "Services know no HTTP." },
-          ],
-        },
-      ],
-    },
+    // Neither Next nor tRPC below the doors (the layer zones above keep out the doors themselves).
+    files: ["src/server/providers/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { paths: dialect.paths, patterns: [...dialect.patterns, httpPackages] }] },
   },
   {
     files: ["src/server/services/**/*.ts", "src/server/jobs/**/*.ts"],
@@ -83,13 +113,32 @@ const config = [
             { name: "node:http", message: "Services know no HTTP." },
             { name: "node:https", message: "Services know no HTTP: outbound calls go through a provider." },
           ],
+          patterns: [...dialect.patterns, httpPackages],
+        },
+      ],
+    },
+  },
+  {
+    // src/lib is bundled for the browser too: no Node modules, no Prisma, and the router by its type only.
+    files: ["src/lib/**/*.{ts,tsx}"],
+    rules: {
+      "import/no-nodejs-modules": ["error"],
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: dialect.paths,
+          patterns: [...dialect.patterns, { group: ["@prisma/**"], message: "src/lib is shared with the browser: no Prisma." }],
+        },
+      ],
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
           patterns: [
-            ...dialect.patterns,
             {
-              group: ["@/server/rest", "@/server/rest/**", "@/server/trpc", "@/server/trpc/**", "@/server/api", "@/server/api/**", "@/server/http/**"],
-              message: "Services know no HTTP: they take plain arguments and throw AppError.",
+              group: ["@/server/api/dashboard/router", "**/api/dashboard/router"],
+              allowTypeImports: true,
+              message: "src/lib is shared with the browser: it takes only the router's type.",
             },
-            { group: ["next", "next/**", "@trpc/**"], message: "Services know no HTTP." },
           ],
         },
       ],
@@ -110,6 +159,13 @@ const config = [
     rules: { "no-restricted-syntax": ["error", ...prismaAccess] },
   },
   {
+    // Doors do not import the client either. The two processes' wiring opens and closes it: the
+    // server's start.ts and the operator CLI (scripts/cli.ts, which is not listed here).
+    files: ["src/server/api/**/*.ts", "src/server/trpc/**/*.ts", "src/server/rest/**/*.ts", "src/server/http/**/*.ts", "src/server/auth/**/*.ts"],
+    ignores: ["src/server/http/start.ts"],
+    rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [prismaClientModule] }] },
+  },
+  {
     // Pages and routes call services, never a router's internals (the router type is for the client).
     files: ["src/app/**/*.{ts,tsx}", "src/components/**/*.{ts,tsx}"],
     ignores: ["src/app/api/trpc/**"],
@@ -120,6 +176,7 @@ const config = [
           paths: dialect.paths,
           patterns: [
             ...dialect.patterns,
+            prismaClientModule,
             { group: ["@/server/api/**", "!@/server/api/dashboard/router"], message: "Pages call services, not routers." },
             {
               group: ["@/server/api/dashboard/router"],
@@ -130,6 +187,10 @@ const config = [
         },
       ],
     },
+  },
+  {
+    files: ["src/app/api/trpc/**/*.ts"],
+    rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [prismaClientModule] }] },
   },
 ];
 

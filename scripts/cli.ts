@@ -277,9 +277,9 @@ export async function runCli(argv: string[], openDb: (err: CliStreams) => Promis
     io.stderr(`Unexpected argument: ${extra.join(" ")}\n\n${USAGE}\n`);
     return 2;
   }
-  const { db, close } = await openDb(io);
+  const database = await openDb(io);
   try {
-    const { result, text } = await run(db, group, action, values as Flags);
+    const { result, text } = await run(database.db, group, action, values as Flags);
     io.stdout(json ? `${JSON.stringify(result)}\n` : `${text}\n`);
     return 0;
   } catch (err) {
@@ -294,7 +294,7 @@ export async function runCli(argv: string[], openDb: (err: CliStreams) => Promis
     else io.stderr(`Error (${code}): ${message}\n`);
     return 1;
   } finally {
-    await close();
+    await database.close();
   }
 }
 

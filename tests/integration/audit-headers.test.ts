@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import type { AppServices } from "@/server/services";
 import { request } from "../helpers/http";
+import { dashboardContext, merchantSession } from "../helpers/dashboard";
 import { createMerchantViaCli, type MerchantFixture } from "../helpers/server";
 import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
 
@@ -21,13 +22,7 @@ describe.each(DB_TARGETS)("stored header values on %s", (target) => {
   let m: MerchantFixture;
   let db: Db;
   let dashboard: (typeof import("@/server/api/dashboard/router"))["dashboardRouter"];
-  const logs = () =>
-    dashboard.createCaller({
-      services: { db } as unknown as AppServices,
-      session: { id: m.merchantId, email: m.email, role: "merchant" },
-      clientIp: "127.0.0.1",
-      sameOrigin: true,
-    }).logs;
+  const logs = () => dashboard.createCaller(dashboardContext({ db } as unknown as AppServices, merchantSession(m))).logs;
 
   const pan = (headers: Record<string, string>, auth = true) =>
     request(env.server.url, "/v1/identity/pan/verify", {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { dashboardContext } from "../helpers/dashboard";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-access-"));
 process.env.DATA_DIR = dataDir;
@@ -27,12 +28,7 @@ const PUBLIC = new Set([
 ]);
 
 type Caller = ReturnType<typeof dashboardRouter.createCaller>;
-const ctx = (session: { id: string; email: string; role: "merchant" | "admin" } | null) => ({
-  services: getServices(),
-  session,
-  clientIp: "127.0.0.1",
-  sameOrigin: true,
-});
+const ctx = (session: { id: string; email: string; role: "merchant" | "admin" } | null) => dashboardContext(getServices(), session);
 
 function call(caller: Caller, name: string, input: unknown): Promise<unknown> {
   const fn = name.split(".").reduce<unknown>((acc, seg) => (acc as Record<string, unknown>)[seg], caller) as (i: unknown) => Promise<unknown>;

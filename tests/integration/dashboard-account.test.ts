@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { dashboardContext } from "../helpers/dashboard";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-account-"));
 process.env.DATA_DIR = dataDir;
@@ -19,13 +20,8 @@ const { createAdmin } = await import("@/server/services/merchants/merchants");
 const { decrypt } = await import("@/server/lib/crypto");
 const { getConfig } = await import("@/server/config");
 
-type Ctx = Parameters<typeof dashboardRouter.createCaller>[0];
-const ctx = (session: { id: string; email: string; role: "merchant" | "admin" } | null, sameOrigin = true): Ctx => ({
-  services: getServices(),
-  session,
-  clientIp: "127.0.0.1",
-  sameOrigin,
-});
+const ctx = (session: { id: string; email: string; role: "merchant" | "admin" } | null, sameOrigin = true) =>
+  dashboardContext(getServices(), session, { sameOrigin });
 const anon = () => dashboardRouter.createCaller(ctx(null));
 const as = (id: string, email = "x@example.com") => dashboardRouter.createCaller(ctx({ id, email, role: "merchant" }));
 

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dashboardContext, failure } from "../helpers/dashboard";
 
 // The operator area's router against a real SQLite database: listing, usage, the three actions and
 // who may call them.
@@ -20,26 +20,15 @@ const { createAdmin, createMerchant } = await import("@/server/services/merchant
 const { addWhitelistEntry } = await import("@/server/services/merchants/whitelist");
 const { newId } = await import("@/server/lib/ids");
 type SessionUser = import("@/server/trpc/init").SessionUser;
-type Context = import("@/server/trpc/init").Context;
 
 const services = () => getServices();
 const db = () => services().db;
 
-function ctx(session: SessionUser | null, sameOrigin = true): Context {
-  return { services: services(), session, clientIp: "127.0.0.1", sameOrigin };
-}
+const ctx = (session: SessionUser | null, sameOrigin = true) => dashboardContext(services(), session, { sameOrigin });
 const caller = (session: SessionUser | null, sameOrigin = true) => dashboardRouter.createCaller(ctx(session, sameOrigin));
 
 /** The tRPC error code a call fails with (the test fails if it succeeds). */
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof TRPCError) return err.code;
-    throw err;
-  }
-  throw new Error("expected the call to fail");
-}
+const codeOf = async (p: Promise<unknown>) => (await failure(p)).code;
 
 /** A mutation through the real fetch handler, so the error shape is what the browser receives. */
 async function postOverHttp(procedure: string, input: unknown, session: SessionUser) {

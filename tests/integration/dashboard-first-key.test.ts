@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dashboardContext } from "../helpers/dashboard";
 
 // Server modules read their settings when first imported, so set them before importing.
 const savedEnv = { ...process.env };
@@ -18,13 +19,7 @@ const { migrateTestDatabase } = await import("../helpers/test-db");
 const { getServices } = await import("@/server/services");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
 
-type Ctx = Parameters<typeof dashboardRouter.createCaller>[0];
-const ctx = (session: { id: string; email: string } | null): Ctx => ({
-  services: getServices(),
-  session: session ? { ...session, role: "merchant" } : null,
-  clientIp: "127.0.0.1",
-  sameOrigin: true,
-});
+const ctx = (session: { id: string; email: string } | null) => dashboardContext(getServices(), session && { ...session, role: "merchant" });
 
 describe("sign-up hands over the first secret key, once", () => {
   beforeAll(async () => {

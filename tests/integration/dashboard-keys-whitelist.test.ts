@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { dashboardContext, failure, merchantSession } from "../helpers/dashboard";
 
 // Server modules read DATA_DIR/DATABASE_URL when first imported, so set them before importing.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-dash-keys-"));
@@ -15,35 +15,13 @@ const { getServices } = await import("@/server/services");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
 const { createMerchant, approveGoLive } = await import("@/server/services/merchants/merchants");
 const { activeSigningSecrets } = await import("@/server/services/merchants/signing-secrets");
-const { AppError } = await import("@/server/errors");
 const { ipOrCidrProblem } = await import("@/lib/schemas/whitelist");
 const { fetchRequestHandler } = await import("@trpc/server/adapters/fetch");
 
 type Merchant = Awaited<ReturnType<typeof createMerchant>>;
-type Ctx = Parameters<typeof dashboardRouter.createCaller>[0];
-
 const services = () => getServices();
-const ctxFor = (m: Merchant | null, extra: Partial<Exclude<Ctx, (...a: never[]) => unknown>> = {}) => ({
-  services: services(),
-  session: m ? { id: m.merchantId, email: m.email, role: "merchant" as const } : null,
-  clientIp: "127.0.0.1",
-  sameOrigin: true,
-  ...extra,
-});
+const ctxFor = (m: Merchant | null, extra: Parameters<typeof dashboardContext>[2] = {}) => dashboardContext(services(), m && merchantSession(m), extra);
 const callerFor = (m: Merchant | null, extra: Parameters<typeof ctxFor>[1] = {}) => dashboardRouter.createCaller(ctxFor(m, extra));
-
-/** The tRPC code and, for service errors, the registry code and field of a rejected call. */
-async function failure(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(TRPCError);
-    const e = err as TRPCError;
-    const cause = e.cause instanceof AppError ? e.cause : undefined;
-    return { code: e.code, appCode: cause?.code, field: cause?.field, message: e.message };
-  }
-  throw new Error("expected the call to fail");
-}
 
 let seq = 0;
 const newMerchant = (name = "Shop") => createMerchant(services().db, { name, email: `m${++seq}@example.com`, password: "a-long-password" });
@@ -221,7 +199,7 @@ describe("dashboard: API keys and IP whitelist", () => {
     it("refuses a duplicate (in any spelling) as a conflict on the ip field", async () => {
       const m = await newMerchant();
       await callerFor(m).whitelist.add({ ip: "198.51.100.4", label: "" });
-      expect(await failure(callerFor(m).whitelist.add({ ip: "::ffff:198.51.100.4", label: "again" }))).toMatchObject({ code: "CONFLICT", field: "ip" });
+      expect(await failure(callerFor(m).whitelist.add({ ip: "::ffff:198.51.100.4", label: "again" }))).toMatchObject({ code: "CONFLICT", fields: ["ip"] });
       expect((await callerFor(m).whitelist.list()).entries).toHaveLength(1);
     });
 
@@ -236,7 +214,7 @@ describe("dashboard: API keys and IP whitelist", () => {
       expect(await failure(callerFor(m).whitelist.add({ ip: "::ffff:1.2.3.4/128", label: "" }))).toMatchObject({
         code: "BAD_REQUEST",
         appCode: "VALIDATION_ERROR",
-        field: "ip",
+        fields: ["ip"],
       });
       expect((await callerFor(m).whitelist.list()).entries).toEqual([]);
     });

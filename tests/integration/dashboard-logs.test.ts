@@ -4,6 +4,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DB_TARGETS } from "../helpers/db-targets";
 import { startPostgres, type PostgresCluster } from "../helpers/postgres";
+import { ist, istDateOf, IST_OFFSET_MS } from "../helpers/ist";
+import { dashboardContext } from "../helpers/dashboard";
 
 // The dashboard's request log, verification history and overview, called through the real router
 // (createCaller) on both database providers. Rows are inserted directly so every number is known.
@@ -22,11 +24,7 @@ const { createMerchant, approveGoLive } = await import("@/server/services/mercha
 type Db = ReturnType<typeof createPrismaClient>;
 type Services = ReturnType<typeof getServices>;
 
-const IST = 330 * 60 * 1000;
 const DAY = 24 * 3600 * 1000;
-/** The instant of an IST wall-clock time, e.g. ist("2025-03-11T00:00:00.000"). */
-const ist = (local: string) => new Date(Date.parse(`${local}Z`) - IST);
-const istDateOf = (d: Date) => new Date(d.getTime() + IST).toISOString().slice(0, 10);
 
 let seq = 0;
 function auditRow(merchantId: string | null, mode: string | null, createdAt: Date, over: Record<string, unknown> = {}) {
@@ -57,12 +55,7 @@ describe.each(DB_TARGETS)("dashboard logs, verifications and overview on %s", (t
   let db: Db;
   const merchants: Record<string, string> = {};
   const caller = (merchantId: string) =>
-    dashboardRouter.createCaller({
-      services,
-      session: { id: merchantId, email: `${merchantId}@example.com`, role: "merchant" },
-      clientIp: "127.0.0.1",
-      sameOrigin: true,
-    });
+    dashboardRouter.createCaller(dashboardContext(services, { id: merchantId, email: `${merchantId}@example.com`, role: "merchant" }));
   const newMerchant = async (name: string) => {
     const m = await createMerchant(db, { name, email: `${name.toLowerCase()}-${target}@example.com`, password: "a-long-password" });
     merchants[name] = m.merchantId;
@@ -454,7 +447,7 @@ describe.each(DB_TARGETS)("dashboard logs, verifications and overview on %s", (t
     it("answers the same through the router for today", async () => {
       const m = await newMerchant("OverviewNow");
       // Avoid seeding across IST midnight.
-      const untilMidnight = DAY - ((Date.now() + IST) % DAY);
+      const untilMidnight = DAY - ((Date.now() + IST_OFFSET_MS) % DAY);
       if (untilMidnight < 5000) await new Promise((r) => setTimeout(r, untilMidnight + 50));
       await seed(m.merchantId, new Date());
       const s = await caller(m.merchantId).overview.stats({ mode: "sandbox" });
@@ -511,7 +504,7 @@ describe.each(DB_TARGETS)("dashboard logs, verifications and overview on %s", (t
       expect(await asB.overview.stats({ mode: "sandbox" })).toMatchObject({ today: 0, calls: 0, hasCalls: false });
     });
     it("refuses callers without a merchant session", async () => {
-      const anon = dashboardRouter.createCaller({ services, session: null, clientIp: "127.0.0.1", sameOrigin: true });
+      const anon = dashboardRouter.createCaller(dashboardContext(services, null));
       await expect(anon.logs.list({ mode: "sandbox" })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
       await expect(anon.verifications.list({ mode: "sandbox" })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
       await expect(anon.overview.stats({ mode: "sandbox" })).rejects.toMatchObject({ code: "UNAUTHORIZED" });

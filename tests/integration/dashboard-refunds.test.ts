@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DB_TARGETS } from "../helpers/db-targets";
-import { ZodError } from "zod";
 import { csvRows } from "../helpers/csv";
 import { startPostgres, type PostgresCluster } from "../helpers/postgres";
+import { ist } from "../helpers/ist";
+import { dashboardContext, failure, merchantSession } from "../helpers/dashboard";
 
 // The dashboard's refunds (refunds.create / list / forPayment, the payment page's refund summary and
 // timeline, the CSV export) through the real router (createCaller) on both databases. Payments are
@@ -24,19 +24,13 @@ const { createBulkInserter } = await import("@/server/db/bulk-insert");
 const { getServices } = await import("@/server/services");
 const { getConfig } = await import("@/server/config");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
-const { AppError } = await import("@/server/errors");
 const { createMerchant, approveGoLive } = await import("@/server/services/merchants/merchants");
 const { createPayment } = await import("@/server/services/payments/payments");
 const { simulatePayment } = await import("@/server/services/payments/simulate");
 const { sandboxProcessor } = await import("@/server/providers/payments/sandbox");
-const {
-  REFUND_STATUSES: SERVER_REFUND_STATUSES,
-  AUTO_REFUND_REASON: SERVER_AUTO_REASON,
-  createRefund,
-  processRefund,
-} = await import("@/server/services/refunds/refunds");
+const { createRefund, processRefund } = await import("@/server/services/refunds/refunds");
 const { exportRefundsCsv } = await import("@/server/services/refunds/dashboard");
-const { REFUND_STATUSES, AUTO_REFUND_REASON, refundFiltersFromQuery } = await import("@/lib/schemas/refunds");
+const { AUTO_REFUND_REASON, refundFiltersFromQuery } = await import("@/lib/schemas/refunds");
 const { GET: exportCsv } = await import("@/app/api/dashboard/refunds/export/route");
 const { encode } = await import("next-auth/jwt");
 const { NextRequest } = await import("next/server");
@@ -46,29 +40,7 @@ type Services = ReturnType<typeof getServices>;
 type Merchant = Awaited<ReturnType<typeof createMerchant>>;
 type Mode = "sandbox" | "live";
 
-/** The tRPC code and, for service or validation errors, the registry code and the field(s) named. */
-async function failure(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(TRPCError);
-    const e = err as TRPCError;
-    const cause = e.cause;
-    const fields = cause instanceof ZodError ? cause.issues.map((i) => i.path.join(".")) : cause instanceof AppError && cause.field ? [cause.field] : [];
-    return { code: e.code, appCode: cause instanceof AppError ? cause.code : undefined, fields, message: e.message };
-  }
-  throw new Error("expected the call to fail");
-}
-
-const IST = 330 * 60 * 1000;
-const ist = (local: string) => new Date(Date.parse(`${local}Z`) - IST);
-
-describe("shared lists stay equal to the server's", () => {
-  it("refund statuses and the automatic refund's reason", () => {
-    expect([...REFUND_STATUSES]).toEqual([...SERVER_REFUND_STATUSES]);
-    expect(AUTO_REFUND_REASON).toBe(SERVER_AUTO_REASON);
-  });
-
+describe("the refunds list filters", () => {
   it("reads the list filters from a URL query (page and CSV export)", () => {
     const q = new URLSearchParams({ status: "FAILED", q: "rfnd_abc", from: "2025-01-01", to: "2025-01-31" });
     expect(refundFiltersFromQuery(q)).toEqual({ filters: { status: "FAILED", q: "rfnd_abc", from: "2025-01-01", to: "2025-01-31" }, errors: {} });
@@ -84,13 +56,7 @@ describe.each(DB_TARGETS)("dashboard refunds on %s", (target) => {
   let db: Db;
   let seq = 0;
 
-  const dash = (m: Merchant, sameOrigin = true) =>
-    dashboardRouter.createCaller({
-      services,
-      session: { id: m.merchantId, email: m.email, role: "merchant" },
-      clientIp: "127.0.0.1",
-      sameOrigin,
-    });
+  const dash = (m: Merchant, sameOrigin = true) => dashboardRouter.createCaller(dashboardContext(services, merchantSession(m), { sameOrigin }));
   const newMerchant = (name: string) =>
     createMerchant(db, { name, email: `${name.toLowerCase().replace(/\W+/g, "-")}-${target}-${++seq}@example.com`, password: "a-long-password" });
 

@@ -2,13 +2,14 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DB_TARGETS } from "../helpers/db-targets";
 import { startPostgres, type PostgresCluster } from "../helpers/postgres";
 import { request } from "../helpers/http";
 import { startServer, type TestServer } from "../helpers/server";
 import { csvRows } from "../helpers/csv";
+import { ist } from "../helpers/ist";
+import { dashboardContext, failure, merchantSession } from "../helpers/dashboard";
 
 // The dashboard's Wallet and KYC pages and the operator's fee and wallet forms, through the real
 // router (createCaller) on both databases. KYC calls go over HTTP to a real server on the same
@@ -41,21 +42,7 @@ type Services = ReturnType<typeof getServices>;
 type Merchant = Awaited<ReturnType<typeof createMerchant>>;
 type SessionUser = import("@/server/trpc/init").SessionUser;
 
-const IST = 330 * 60 * 1000;
-const ist = (local: string) => new Date(Date.parse(`${local}Z`) - IST);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The tRPC code and the registry code a call fails with (the test fails if it succeeds). */
-async function failure(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(TRPCError);
-    const e = err as TRPCError;
-    return { code: e.code, appCode: (e.cause as { code?: string } | undefined)?.code, message: e.message };
-  }
-  throw new Error("expected the call to fail");
-}
 
 describe.each(DB_TARGETS)("dashboard wallet, KYC and operator fees on %s", (target) => {
   let pg: PostgresCluster | undefined;
@@ -65,10 +52,8 @@ describe.each(DB_TARGETS)("dashboard wallet, KYC and operator fees on %s", (targ
   let admin: SessionUser;
   let seq = 0;
 
-  const session = (m: Merchant): SessionUser => ({ id: m.merchantId, email: m.email, role: "merchant" });
-  const ctx = (s: SessionUser | null, sameOrigin = true) => ({ services, session: s, clientIp: "127.0.0.1", sameOrigin });
-  const dash = (m: Merchant, sameOrigin = true) => dashboardRouter.createCaller(ctx(session(m), sameOrigin));
-  const asAdmin = () => dashboardRouter.createCaller(ctx(admin));
+  const dash = (m: Merchant, sameOrigin = true) => dashboardRouter.createCaller(dashboardContext(services, merchantSession(m), { sameOrigin }));
+  const asAdmin = () => dashboardRouter.createCaller(dashboardContext(services, admin));
 
   const newMerchant = async (name: string) =>
     createMerchant(db, { name, email: `${name.toLowerCase().replace(/\W+/g, "-")}-${target}-${++seq}@example.com`, password: "a-long-password" });
@@ -512,7 +497,7 @@ describe.each(DB_TARGETS)("dashboard wallet, KYC and operator fees on %s", (targ
       expect((await failure(dash(m).kyc.get({ mode: "live", id: aadhaar.kycTransactionId }))).code).toBe("NOT_FOUND");
       expect((await failure(dash(m).kyc.result({ mode: "live", id: aadhaar.kycTransactionId }))).code).toBe("NOT_FOUND");
       expect((await dash(m).kyc.list({ mode: "live" })).items).toEqual([]);
-      const anon = dashboardRouter.createCaller(ctx(null));
+      const anon = dashboardRouter.createCaller(dashboardContext(services, null));
       expect((await failure(anon.kyc.list({ mode: "sandbox" }))).code).toBe("UNAUTHORIZED");
     });
   });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import type { AppServices } from "@/server/services";
 import { request } from "../helpers/http";
+import { dashboardContext, merchantSession } from "../helpers/dashboard";
 import { cli, createMerchantViaCli, startServer, type MerchantFixture } from "../helpers/server";
 import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
 import { waitFor } from "../helpers/wait";
@@ -39,12 +40,7 @@ describe.each(DB_TARGETS)("sandbox retention and batch allowance on %s", (target
       100,
     );
   const dashboardOf = (m: MerchantFixture) =>
-    dashboard.createCaller({
-      services: { db, config: { sandboxBatchItemsPerDay: ITEMS_PER_DAY } } as unknown as AppServices,
-      session: { id: m.merchantId, email: m.email, role: "merchant" },
-      clientIp: "127.0.0.1",
-      sameOrigin: true,
-    });
+    dashboard.createCaller(dashboardContext({ db, config: { sandboxBatchItemsPerDay: ITEMS_PER_DAY } } as unknown as AppServices, merchantSession(m)));
 
   beforeAll(async () => {
     env = await startFor(target, SETTINGS);

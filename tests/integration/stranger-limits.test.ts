@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dashboardContext } from "../helpers/dashboard";
 
 // Server modules read their settings when first imported, so set them before importing.
 const savedEnv = { ...process.env };
@@ -16,8 +17,7 @@ const { getServices } = await import("@/server/services");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
 const { signInMerchant, SignInError } = await import("@/server/services/accounts/sign-in");
 
-type Ctx = Parameters<typeof dashboardRouter.createCaller>[0];
-const anonymous = (clientIp: string): Ctx => ({ services: getServices(), session: null, clientIp, sameOrigin: true });
+const anonymous = (clientIp: string) => dashboardContext(getServices(), null, { clientIp });
 
 /** What someone with no account can make the dashboard's public endpoints do, bounded per address. */
 describe("public dashboard endpoints against a stranger", () => {

@@ -9,7 +9,7 @@ export const BATCH_KINDS = ["PAN", "EPFO"] as const;
 export const batchKindSchema = z.enum(BATCH_KINDS, { error: "Choose PAN or EPFO" });
 export type BatchKindValue = z.infer<typeof batchKindSchema>;
 
-/** The batch statuses (the service's BatchStatus; a test keeps them equal). */
+/** The batch statuses, for the service, the API and the page. */
 export const BATCH_STATUSES = ["QUEUED", "PROCESSING", "COMPLETED", "FAILED"] as const;
 export type BatchStatusValue = (typeof BATCH_STATUSES)[number];
 export const BATCH_STATUS_LABELS: Record<BatchStatusValue, string> = {
@@ -21,8 +21,8 @@ export const BATCH_STATUS_LABELS: Record<BatchStatusValue, string> = {
 /** Statuses a batch still moves out of: the page keeps polling while one is shown. */
 export const isBatchRunning = (status: string) => status === "QUEUED" || status === "PROCESSING";
 
-/** Items per batch (the service's BATCH_MAX_ITEMS; a test keeps them equal). */
-export const BATCH_UPLOAD_MAX_ITEMS = 10_000;
+/** Items per batch, from the API or the dashboard. */
+export const BATCH_MAX_ITEMS = 10_000;
 
 /** Results per page on the batch detail. */
 export const BATCH_RESULTS_PAGE_SIZE = 50;
@@ -44,7 +44,7 @@ export const batchGetInput = z.object({ batchId: batchIdSchema });
 export const batchResultsInput = z.object({
   batchId: batchIdSchema,
   /** 0-based index of the first item of the page. */
-  from: z.number().int().min(0).max(BATCH_UPLOAD_MAX_ITEMS).default(0),
+  from: z.number().int().min(0).max(BATCH_MAX_ITEMS).default(0),
   limit: z.number().int().min(1).max(100).default(BATCH_RESULTS_PAGE_SIZE),
 });
 
@@ -55,7 +55,7 @@ export const batchResultsInput = z.object({
 const batchItemsField = z
   .array(z.unknown())
   .min(1, "The file has no rows to verify")
-  .max(BATCH_UPLOAD_MAX_ITEMS, `A batch takes at most ${BATCH_UPLOAD_MAX_ITEMS.toLocaleString("en-IN")} rows: split the file`);
+  .max(BATCH_MAX_ITEMS, `A batch takes at most ${BATCH_MAX_ITEMS.toLocaleString("en-IN")} rows: split the file`);
 
 export const batchPreviewInput = z.object({ kind: batchKindSchema, items: batchItemsField });
 

@@ -4,7 +4,7 @@ import { filtersFromQuery, filtersToQuery } from "@/lib/url-filters";
 
 // Browser-safe: the payments list filters, shared by the filter form, payments.list and the CSV export.
 
-/** The payment statuses; the server's state machine has the same list (a test keeps them equal). */
+/** The payment statuses; the state machine (services/payments/state-machine.ts) says how they move. */
 export const PAYMENT_STATUSES = ["CREATED", "PENDING", "SUCCESS", "FAILED", "EXPIRED", "CANCELLED"] as const;
 export const paymentStatusSchema = z.enum(PAYMENT_STATUSES, { error: "Choose a status from the list" });
 export type PaymentStatusValue = z.infer<typeof paymentStatusSchema>;

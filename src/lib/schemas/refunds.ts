@@ -7,14 +7,14 @@ import { filtersFromQuery, filtersToQuery } from "@/lib/url-filters";
 // Browser-safe: the dashboard's refund form and Refunds list filters, shared by the forms, the
 // refunds router and the CSV export.
 
-/** The refund statuses; the server's refund service has the same list (a test keeps them equal). */
+/** The refund statuses: PENDING → PROCESSED | FAILED, both final. The refund service and the API use this list. */
 export const REFUND_STATUSES = ["PENDING", "PROCESSED", "FAILED"] as const;
 export const refundStatusSchema = z.enum(REFUND_STATUSES, { error: "Choose a status from the list" });
 export type RefundStatusValue = z.infer<typeof refundStatusSchema>;
 
 export const REFUND_STATUS_LABELS: Record<RefundStatusValue, string> = { PENDING: "Pending", PROCESSED: "Processed", FAILED: "Failed" };
 
-/** The reason of the automatic refund of a late attempt's money; equal to the server's. */
+/** The reason of the refund that returns a late attempt's money. */
 export const AUTO_REFUND_REASON = "AUTO_REFUND_LATE_ATTEMPT";
 
 export const REFUND_REASON_MAX = 255;

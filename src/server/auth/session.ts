@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { safeNextPath } from "@/lib/safe-next";
 import { authOptions, type Role } from "@/server/auth/options";
-import { sessionIsCurrent } from "@/server/services/accounts/sessions";
+import { resolveAdminContext, resolveMerchantContext } from "@/server/services/accounts/sessions";
 import { getServices } from "@/server/services";
 
 function signInUrl(role: Role, next: string, ended = false) {
@@ -17,7 +17,9 @@ function signInUrl(role: Role, next: string, ended = false) {
 export async function requireUser(role: Role, fallback: string) {
   const next = safeNextPath((await headers()).get("x-parakh-page-path"), fallback);
   const session = await getServerSession(authOptions());
-  if (!session?.user?.id || session.user.role !== role) redirect(signInUrl(role, next));
-  if (!(await sessionIsCurrent(getServices().db, role, session.user.id, session.user.sessionVersion))) redirect(signInUrl(role, next, true));
-  return session.user;
+  const user = session?.user?.id ? session.user : null;
+  const resolve = role === "merchant" ? resolveMerchantContext : resolveAdminContext;
+  const resolved = await resolve(getServices().db, user);
+  if (!resolved.ok) redirect(signInUrl(role, next, resolved.refusal === "SESSION_ENDED"));
+  return user!;
 }

@@ -8,7 +8,7 @@ import { errorResponse } from "@/server/http/error-response";
 import { istDate } from "@/server/lib/ist";
 import { log } from "@/server/lib/logger";
 import { getServices } from "@/server/services";
-import { currentMerchant } from "@/server/services/accounts/sessions";
+import { resolveMerchantContext, SESSION_ENDED_MESSAGE } from "@/server/services/accounts/sessions";
 import { requireLiveEnabled } from "@/server/services/merchants/live-mode";
 
 export interface CsvExport<F> {
@@ -27,21 +27,20 @@ export function csvExportRoute<F>(spec: CsvExport<F>) {
     const requestId = req.headers.get("x-request-id") ?? undefined;
     try {
       const token = await getToken({ req, secret: getConfig().secrets.nextAuthSecret });
-      if (!token?.sub || token.role !== "merchant") throw new AppError("UNAUTHORIZED", "Please sign in.");
-      const merchantId = token.sub;
-      const db = getServices().db;
+      const session = token?.sub ? { id: token.sub, role: token.role ?? "", sessionVersion: token.sv } : null;
       // A revoked session (sign out everywhere, password change) must not export anything.
-      const merchant = await currentMerchant(db, merchantId, token.sv);
-      if (!merchant) throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
+      const resolved = await resolveMerchantContext(getServices().db, session);
+      if (!resolved.ok) throw new AppError("UNAUTHORIZED", resolved.refusal === "SESSION_ENDED" ? SESSION_ENDED_MESSAGE : "Please sign in.");
+      const { merchantId, liveEnabled } = resolved.context;
       const q = req.nextUrl.searchParams;
       const mode = q.get("mode") ?? "sandbox";
       if (!(MODES as readonly string[]).includes(mode)) throw new AppError("VALIDATION_ERROR", "mode must be sandbox or live.", { field: "mode" });
       const { filters, errors } = spec.filtersFromQuery(q);
       const details = Object.entries(errors).map(([field, message]) => ({ field, message }));
       if (details.length) throw new AppError("VALIDATION_ERROR", `Invalid filters: ${details.map((d) => `${d.field}: ${d.message}`).join("; ")}`, { details });
-      requireLiveEnabled(mode as Mode, merchant.liveEnabled);
+      requireLiveEnabled(mode as Mode, liveEnabled);
 
-      const chunks = spec.rows(db, merchantId, mode as Mode, filters);
+      const chunks = spec.rows(getServices().db, merchantId, mode as Mode, filters);
       // The first chunk is read before answering: a refusal there (an unknown batch id) is an error
       // response with its status, not a 200 whose download breaks off.
       let first: IteratorResult<string, void> | null = await chunks.next();

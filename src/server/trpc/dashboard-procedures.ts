@@ -2,7 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { AppError, ERROR_CODES } from "@/server/errors";
 import { MODES, type Mode } from "@/lib/mode";
-import { currentAdmin, currentMerchant } from "@/server/services/accounts/sessions";
+import { resolveAdminContext, resolveMerchantContext, SESSION_ENDED_MESSAGE, type SessionRefusal } from "@/server/services/accounts/sessions";
 import { requireLiveEnabled } from "@/server/services/merchants/live-mode";
 import { log } from "@/server/lib/logger";
 import { t } from "@/server/trpc/init";
@@ -26,9 +26,15 @@ const sameOriginMutations = t.middleware(({ ctx, type, next }) => {
 });
 
 /** No session is UNAUTHORIZED (sign in); a session of the other role is FORBIDDEN (signing in again changes nothing). */
-function requireRole(session: { role: string } | null | undefined, role: "merchant" | "admin") {
-  if (!session) throw new AppError("UNAUTHORIZED", role === "admin" ? "Operators only: please sign in." : "Please sign in.");
-  if (session.role !== role) throw new AppError("FORBIDDEN", role === "admin" ? "Operators only." : "Merchant accounts only.");
+function refusalError(refusal: SessionRefusal, role: "merchant" | "admin") {
+  switch (refusal) {
+    case "SIGNED_OUT":
+      return new AppError("UNAUTHORIZED", role === "admin" ? "Operators only: please sign in." : "Please sign in.");
+    case "WRONG_ROLE":
+      return new AppError("FORBIDDEN", role === "admin" ? "Operators only." : "Merchant accounts only.");
+    case "SESSION_ENDED":
+      return new AppError("UNAUTHORIZED", SESSION_ENDED_MESSAGE);
+  }
 }
 
 export const publicDashboardProcedure = t.procedure.use(appErrors).use(sameOriginMutations);
@@ -39,22 +45,19 @@ export const publicDashboardProcedure = t.procedure.use(appErrors).use(sameOrigi
  */
 export const ALLOWED_WHILE_SUSPENDED: ReadonlySet<string> = new Set(["security.signOutEverywhere", "security.changePassword"]);
 
-const SESSION_ENDED = "Your session has ended. Please sign in again.";
-
 /**
  * A signed-in merchant; `ctx.merchantId` is theirs and every query is scoped by it. One read checks
  * the session is still current (not revoked) and loads the status that makes a suspended account
  * read-only.
  */
 export const merchantSessionProcedure = publicDashboardProcedure.use(async ({ ctx, type, path, next }) => {
-  requireRole(ctx.session, "merchant");
-  const session = ctx.session!;
-  const merchant = await currentMerchant(ctx.services.db, session.id, session.sessionVersion);
-  if (!merchant) throw new AppError("UNAUTHORIZED", SESSION_ENDED);
+  const resolved = await resolveMerchantContext(ctx.services.db, ctx.session);
+  if (!resolved.ok) throw refusalError(resolved.refusal, "merchant");
+  const merchant = resolved.context;
   if (merchant.status === "SUSPENDED" && type === "mutation" && !ALLOWED_WHILE_SUSPENDED.has(path)) {
     throw new AppError("MERCHANT_SUSPENDED", "This account is suspended, so the dashboard is read-only. Contact support to have it reinstated.");
   }
-  return next({ ctx: { merchantId: session.id, user: session, merchant } });
+  return next({ ctx: { merchantId: merchant.merchantId, user: ctx.session!, merchant } });
 });
 
 export const modeSchema = z.enum(MODES);
@@ -68,8 +71,7 @@ export const modeProcedure = merchantSessionProcedure.input(z.object({ mode: mod
 
 /** An operator (admin role) whose session is still current. */
 export const adminSessionProcedure = publicDashboardProcedure.use(async ({ ctx, next }) => {
-  requireRole(ctx.session, "admin");
-  const session = ctx.session!;
-  if (!(await currentAdmin(ctx.services.db, session.id, session.sessionVersion))) throw new AppError("UNAUTHORIZED", SESSION_ENDED);
-  return next({ ctx: { admin: session } });
+  const resolved = await resolveAdminContext(ctx.services.db, ctx.session);
+  if (!resolved.ok) throw refusalError(resolved.refusal, "admin");
+  return next({ ctx: { admin: ctx.session! } });
 });

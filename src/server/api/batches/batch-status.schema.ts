@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BATCH_STATUSES } from "@/lib/schemas/batches";
 import { batchIdField, NOUN, PATH, TAG } from "@/server/api/batches/batch.schema";
 import { v1Envelope } from "@/server/rest/envelope";
 import type { RestOperationMeta } from "@/server/rest/meta";
@@ -7,7 +8,7 @@ import type { BatchKind } from "@/server/services/batches/batches";
 export const batchStatusData = z
   .object({
     batch_id: z.string(),
-    status: z.enum(["QUEUED", "PROCESSING", "COMPLETED", "FAILED"]),
+    status: z.enum(BATCH_STATUSES),
     total: z.number().int().meta({ description: "Every item submitted." }),
     accepted: z.number().int(),
     rejected: z.number().int().meta({ description: "Items that failed validation; they count as processed and failed from the start." }),

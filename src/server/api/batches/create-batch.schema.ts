@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { createSchema } from "zod-openapi";
+import { BATCH_MAX_ITEMS } from "@/lib/schemas/batches";
 import { REFERENCE_MAX_CHARS } from "@/server/api/batches/batch-items";
 import { NOUN, PATH, TAG } from "@/server/api/batches/batch.schema";
 import { epfoLookupFields, exactlyOneLookup } from "@/server/api/employment/verify-epfo.schema";
@@ -7,7 +8,7 @@ import { verifyPanInput } from "@/server/api/identity/verify-pan.schema";
 import { v1Envelope } from "@/server/rest/envelope";
 import type { RestOperationMeta } from "@/server/rest/meta";
 import { BATCH_BODY_LIMIT } from "@/server/rest/routes";
-import { BATCH_MAX_ITEMS, type BatchKind } from "@/server/services/batches/batches";
+import type { BatchKind } from "@/server/services/batches/batches";
 
 const itemsField = z
   .array(z.unknown())

@@ -1,8 +1,8 @@
-import { batchCreateInput, batchesListInput, batchGetInput, batchPreviewInput, batchResultsInput } from "@/lib/schemas/batches";
+import { BATCH_MAX_ITEMS, batchCreateInput, batchesListInput, batchGetInput, batchPreviewInput, batchResultsInput } from "@/lib/schemas/batches";
 import { validateBatchItems } from "@/server/api/batches/batch-items";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
-import { BATCH_MAX_ITEMS, createBatch } from "@/server/services/batches/batches";
+import { createBatch } from "@/server/services/batches/batches";
 import { getDashboardBatch, listDashboardBatchResults, listDashboardBatches } from "@/server/services/batches/dashboard";
 import { webhookUrlProblem } from "@/server/services/webhooks/ssrf";
 import { modeProcedure } from "@/server/trpc/dashboard-procedures";

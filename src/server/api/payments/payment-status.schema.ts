@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { PAYMENT_STATUSES } from "@/lib/schemas/payments";
 import { apiEnvelope } from "@/server/rest/envelope";
 import type { RestOperationMeta } from "@/server/rest/meta";
-import { PAYMENT_STATUSES } from "@/server/services/payments/state-machine";
 import { REFUND_SUMMARY_STATUSES } from "@/server/services/payments/payments";
 import { paymentPathIdField } from "@/server/api/payments/verify-payment.schema";
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { PAYMENT_STATUSES } from "@/lib/schemas/payments";
 import { pathIdField } from "@/server/api/path-id";
 import { apiEnvelope } from "@/server/rest/envelope";
 import type { RestOperationMeta } from "@/server/rest/meta";
-import { PAYMENT_STATUSES } from "@/server/services/payments/state-machine";
 
 export const paymentIdField = z.string().min(1).max(80).meta({ example: "pay_1763806530123_Xk2P9aQm4TzB7c" });
 

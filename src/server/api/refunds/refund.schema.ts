@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { REFUND_STATUSES } from "@/lib/schemas/refunds";
 import { pathIdField } from "@/server/api/path-id";
-import { REFUND_STATUSES } from "@/server/services/refunds/refunds";
 
 // What the refund operations share: the refund object and its id in paths.
 

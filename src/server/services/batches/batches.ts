@@ -13,6 +13,7 @@
  * waited longer), so one merchant's 10,000 items never hold the queue from another merchant's one.
  */
 import type { Mode } from "@/lib/mode";
+import { BATCH_MAX_ITEMS, type BatchStatusValue as BatchStatus } from "@/lib/schemas/batches";
 import type { BatchVerificationRow, BatchStore } from "@/server/db/batch-store";
 import type { Db, DbTx, Prisma } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
@@ -26,9 +27,7 @@ import { panVerificationRecord, verifyPan } from "@/server/services/identity/ver
 import { emitWebhookEvent } from "@/server/services/webhooks/events";
 
 export type BatchKind = "PAN" | "EPFO";
-export type BatchStatus = "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED";
 
-export const BATCH_MAX_ITEMS = 10_000;
 export const BATCH_WORK_JOB = "batch.work";
 /** Items per chunk: 100 rows for a full batch, a results page of 1,000 reads at most 11. */
 export const CHUNK_SIZE = 100;

@@ -1,7 +1,7 @@
+import type { PAYMENT_STATUSES } from "@/lib/schemas/payments";
 import type { DbTx } from "@/server/db/client";
 import { newId } from "@/server/lib/ids";
 
-export const PAYMENT_STATUSES = ["CREATED", "PENDING", "SUCCESS", "FAILED", "EXPIRED", "CANCELLED"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const FINAL_STATUSES: readonly PaymentStatus[] = ["SUCCESS", "EXPIRED", "CANCELLED"];

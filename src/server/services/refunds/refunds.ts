@@ -1,4 +1,5 @@
 import type { Mode } from "@/lib/mode";
+import { AUTO_REFUND_REASON, type REFUND_STATUSES } from "@/lib/schemas/refunds";
 import { formatPaise } from "@/lib/money";
 import { isUniqueViolation } from "@/server/db/bulk-insert";
 import type { Db, DbTx } from "@/server/db/client";
@@ -10,12 +11,8 @@ import type { PaymentProcessor, RefundOutcome } from "@/server/providers/payment
 import { statusView } from "@/server/services/payments/payments";
 import { emitWebhookEvent } from "@/server/services/webhooks/events";
 
-/** Refund statuses: PENDING → PROCESSED | FAILED, both final. */
-export const REFUND_STATUSES = ["PENDING", "PROCESSED", "FAILED"] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
-/** The reason of the refund that returns a late attempt's money. */
-export const AUTO_REFUND_REASON = "AUTO_REFUND_LATE_ATTEMPT";
 export const REFUND_WINDOW_DAYS = 180;
 export const REFUND_JOB = "refund.process";
 /** Refunds per payment, FAILED ones included: a FAILED refund frees its amount, so without a cap one payment could take rows forever. */

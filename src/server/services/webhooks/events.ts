@@ -1,9 +1,8 @@
 import type { DbTx } from "@/server/db/client";
 import { newId } from "@/server/lib/ids";
 import { enqueueJob } from "@/server/jobs/queue";
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE, type WebhookEventTypeValue } from "@/lib/schemas/webhooks";
+import { WEBHOOK_TEST_EVENT_TYPE, type WebhookEventTypeValue } from "@/lib/schemas/webhooks";
 
-export { WEBHOOK_EVENT_TYPES };
 export type WebhookEventType = WebhookEventTypeValue;
 
 export const DELIVER_JOB = "webhook.deliver";

@@ -6,7 +6,7 @@ import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { useMode } from "@/components/dashboard/mode";
 import { Button, Card, ErrorState, Field, LoadingState, Notice, Table, Td, Th, cx, useToast } from "@/components/ui";
 import { BATCH_CSV_COLUMNS, BATCH_CSV_MAX_BYTES, BATCH_CSV_TEMPLATES, batchItemsFromCsv, type BatchCsvRows } from "@/lib/batches-csv";
-import { BATCH_UPLOAD_MAX_ITEMS, type BatchKindValue } from "@/lib/schemas/batches";
+import { BATCH_MAX_ITEMS as BATCH_UPLOAD_MAX_ITEMS, type BatchKindValue } from "@/lib/schemas/batches";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 
 const KINDS: { value: BatchKindValue; title: string; detail: string }[] = [

@@ -1,0 +1,103 @@
+import path from "node:path";
+import { ESLint } from "eslint";
+import { beforeAll, describe, expect, it } from "vitest";
+
+// The layer rules of eslint.config.mjs, each shown catching a violation at the path where it applies,
+// and letting the allowed form through. Snippets are linted as if they were files of the repository,
+// so imports resolve against the real folders.
+
+const root = path.resolve(__dirname, "../..");
+const BOUNDARY_RULES = new Set([
+  "import/no-restricted-paths",
+  "import/no-nodejs-modules",
+  "no-restricted-imports",
+  "@typescript-eslint/no-restricted-imports",
+  "no-restricted-syntax",
+]);
+
+let eslint: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root, overrideConfigFile: path.join(root, "eslint.config.mjs") });
+});
+
+/** The boundary rules a snippet breaks, linted as the file at `file` (relative to the repository). */
+async function broken(file: string, code: string) {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return result!.messages.filter((m) => m.ruleId && BOUNDARY_RULES.has(m.ruleId)).map((m) => ({ rule: m.ruleId, message: m.message }));
+}
+
+const rulesOf = (found: { rule: string | null }[]) => found.map((f) => f.rule);
+
+describe("services, providers and jobs know no door", () => {
+  it.each([
+    ["src/server/services/payments/probe.ts", 'export { apiOk } from "../../rest/envelope";'],
+    ["src/server/services/payments/probe.ts", 'export { apiOk } from "@/server/rest/envelope";'],
+    ["src/server/services/probe.ts", 'export { t } from "../trpc/init";'],
+    ["src/server/jobs/probe.ts", 'export { REST_OPERATIONS } from "../api/rest-router";'],
+    ["src/server/providers/pan/probe.ts", 'export { errorResponse } from "../../http/error-response";'],
+    ["src/server/services/accounts/probe.ts", 'export { requireUser } from "../../auth/session";'],
+  ])("%s may not import %s", async (file, code) => {
+    expect(rulesOf(await broken(file, code))).toEqual(["import/no-restricted-paths"]);
+  });
+
+  it("a service imports other services, src/lib and src/server/lib", async () => {
+    const code = ['export { AppError } from "../../errors";', 'export { MODES } from "@/lib/mode";', 'export { newId } from "@/server/lib/ids";'].join("\n");
+    expect(await broken("src/server/services/payments/probe.ts", code)).toEqual([]);
+  });
+});
+
+describe("src/lib is shared with the browser", () => {
+  it.each([
+    ['export { getServices } from "../server/services";', "import/no-restricted-paths"],
+    ['export { AppError } from "@/server/errors";', "import/no-restricted-paths"],
+    ['export { dashboardRouter } from "@/server/api/dashboard/router";', "@typescript-eslint/no-restricted-imports"],
+    ['export { PrismaClient } from "@prisma/client";', "no-restricted-imports"],
+    ['export { readFileSync } from "node:fs";', "import/no-nodejs-modules"],
+  ])("refuses %s", async (code, rule) => {
+    expect(rulesOf(await broken("src/lib/probe.ts", code))).toContain(rule);
+  });
+
+  it("takes the dashboard router's type for the tRPC client", async () => {
+    expect(await broken("src/lib/trpc/probe.ts", 'export type { DashboardRouter } from "@/server/api/dashboard/router";')).toEqual([]);
+  });
+});
+
+describe("doors never hold the Prisma client", () => {
+  const door = "src/server/api/dashboard/probe.ts";
+
+  it.each([
+    ["a client under another name", "export async function f(ctx: any) {\n  const store = ctx.services.db;\n  return store.payment.findMany();\n}"],
+    ["a client destructured from the services", "export function f(services: any) {\n  const { db } = services;\n  return db;\n}"],
+    ["a query on the services' client", "export const f = (ctx: any) => ctx.services.db.payment.findMany();"],
+    ["a query on a client named db", "export const f = (db: any) => db.payment.findMany();"],
+  ])("refuses %s", async (_name, code) => {
+    const found = await broken(door, code);
+    expect(rulesOf(found)).toContain("no-restricted-syntax");
+    // The message says truly who may: the job queue queries its own table.
+    expect(found[0]!.message).toContain("src/server/jobs");
+  });
+
+  it.each([
+    ["src/server/api/dashboard/probe.ts", 'export { createPrismaClient } from "../../db/client";'],
+    ["src/server/http/probe.ts", 'export { createPrismaClient } from "@/server/db/client";'],
+    ["src/app/probe/page.tsx", 'export { createPrismaClient } from "@/server/db/client";'],
+  ])("%s may not import the client module: %s", async (file, code) => {
+    expect(rulesOf(await broken(file, code))).toEqual(["@typescript-eslint/no-restricted-imports"]);
+  });
+
+  it("passes the client straight to a service call, and names its type", async () => {
+    const code = [
+      'import type { Db } from "@/server/db/client";',
+      'import { listDashboardBatches } from "@/server/services/batches/dashboard";',
+      "export const list = (ctx: any) => listDashboardBatches(ctx.services.db, ctx.merchantId, ctx.mode, {});",
+      "export const vault = (services: any) => ({ db: services.db });",
+      "export type Client = Db;",
+    ].join("\n");
+    expect(await broken(door, code)).toEqual([]);
+  });
+
+  it("the job queue may query its own table", async () => {
+    expect(await broken("src/server/jobs/probe.ts", "export const f = (db: any) => db.job.findMany();")).toEqual([]);
+  });
+});
