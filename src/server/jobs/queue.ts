@@ -125,4 +125,3 @@ export async function purgeFinishedJobs(db: Db, olderThan: Date, options: { incl
     if (ids.length < chunkSize) return deleted;
   }
 }
-

@@ -63,7 +63,14 @@ export const webhookDeliveryJob = defineJob<{ deliveryId: string }>("webhook.del
 
 function batchWorkDeps({ services }: JobDeps): BatchWorkDeps {
   const { db, config } = services;
-  return { db, store: services.batchStore, providers: services.providers, baseUrl: config.baseUrl, retryBudgetMs: config.batchRetryBudgetMs, leaseMs: config.jobLeaseMs };
+  return {
+    db,
+    store: services.batchStore,
+    providers: services.providers,
+    baseUrl: config.baseUrl,
+    retryBudgetMs: config.batchRetryBudgetMs,
+    leaseMs: config.jobLeaseMs,
+  };
 }
 
 /** Works a batch's chunks a slice at a time; a batch whose workers give up ends FAILED. */
@@ -93,15 +100,6 @@ export const sweepJob = defineRecurringJob("maintenance.sweep", {
   run: ({ services }) => sweepUnfinishedWork(services),
 });
 
-export const ALL_JOBS = [
-  paymentExpiryJob,
-  attemptTimeoutJob,
-  processorResultJob,
-  refundJob,
-  webhookDeliveryJob,
-  batchWorkJob,
-  retentionJob,
-  sweepJob,
-] as const;
+export const ALL_JOBS = [paymentExpiryJob, attemptTimeoutJob, processorResultJob, refundJob, webhookDeliveryJob, batchWorkJob, retentionJob, sweepJob] as const;
 
 export const RECURRING_JOBS = [retentionJob, sweepJob] as const;

@@ -113,7 +113,9 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
   if ((plan.kind === "succeed" || plan.kind === "fail") && plan.afterMs > 0) {
     await processorResultJob.enqueue(
       db,
-      plan.kind === "succeed" ? { attemptId, outcome: "SUCCESS" } : { attemptId, outcome: "FAILED", errorCode: plan.errorCode, errorMessage: plan.errorMessage },
+      plan.kind === "succeed"
+        ? { attemptId, outcome: "SUCCESS" }
+        : { attemptId, outcome: "FAILED", errorCode: plan.errorCode, errorMessage: plan.errorMessage },
       { runAt: new Date(now.getTime() + plan.afterMs), uniqueKey: `result:${attemptId}` },
     );
   }
