@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { newId } from "@/server/lib/ids";
-import { failBatch, purgeExpiredBatches } from "@/server/services/batches/batches";
+import { failBatch } from "@/server/services/batches/batch-worker";
+import { purgeExpiredBatches } from "@/server/services/batches/batches";
 import { verifyWebhookSignature } from "@/server/services/webhooks/signing";
 import { request } from "../helpers/http";
 import { createMerchantViaCli, type MerchantFixture } from "../helpers/server";

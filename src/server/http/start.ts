@@ -1,36 +1,21 @@
 import { EventEmitter } from "node:events";
-import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import http, { type IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 import path from "node:path";
-import { REST_OPERATIONS } from "@/server/api/rest-router";
-import { getConfig } from "@/server/config";
+import { getConfig, type Config } from "@/server/config";
 import { closeDatabase } from "@/server/db/client";
-import { checkReadiness } from "@/server/db/health";
 import { applyMigrations } from "@/server/db/migrate";
-import { AppError } from "@/server/errors";
-import { errorPayload } from "@/server/http/error-response";
-import { requestIdFrom } from "@/server/lib/ids";
-import { IpMatcher, resolveClientIp } from "@/server/lib/ip";
-import { log } from "@/server/lib/logger";
-import { buildOpenApiDocument } from "@/server/openapi";
-import { createRestDoor, isRestPath } from "@/server/rest/door";
-import { getServices } from "@/server/services";
-import { purgeExpiredAuditLogs } from "@/server/services/audit/audit-writer";
-import { purgeExpiredIdempotency } from "@/server/services/idempotency/idempotency";
-import { ensureDemoMerchant, type DemoCredentials } from "@/server/services/merchants/demo";
-import { panVerifyRequestExample } from "@/server/rest/openapi-examples";
-import { serveDocsAsset } from "@/server/http/static-docs";
 import { guardConnections } from "@/server/http/connection-guard";
-import { pageRequestProblem } from "@/server/http/page-guard";
+import { createRequestListener, InFlightRequests, type PageHandler } from "@/server/http/request-listener";
 import { answerUnparsedRequests } from "@/server/http/unparsed-requests";
-import { API_CONTENT_SECURITY_POLICY, baseSecurityHeaders, checkoutPaymentIdOf, newNonce, pageSecurityHeaders } from "@/server/http/security-headers";
-import { checkoutFrameAncestors } from "@/server/services/merchants/checkout-framing";
-import { createBatchRunner, createDeliveryRunner, createJobRunner } from "@/server/jobs/handlers";
-import { purgeExpiredBatches } from "@/server/services/batches/batches";
-import { purgeSandboxData } from "@/server/services/sandbox-retention";
-import { requeueStalledRefunds } from "@/server/services/refunds/refunds";
-import { purgeFinishedJobs } from "@/server/jobs/queue";
-import { purgeOldEmails } from "@/server/services/email/email";
-import { purgeKycData, sweepUnfinishedKyc } from "@/server/services/kyc/maintenance";
+import type { JobRunner } from "@/server/jobs/runner";
+import { createJobRunners, scheduleRecurringJobs } from "@/server/jobs/runners";
+import { log } from "@/server/lib/logger";
+import { panVerifyRequestExample } from "@/server/rest/openapi-examples";
+import { getServices, type AppServices } from "@/server/services";
+import { ensureDemoMerchant, type DemoCredentials } from "@/server/services/merchants/demo";
+
+export { CLIENT_IP_HEADER, PAGE_PATH_HEADER } from "@/server/http/request-listener";
 
 export interface StartOptions {
   dev: boolean;
@@ -39,23 +24,7 @@ export interface StartOptions {
   seedDemo: boolean;
 }
 
-/** Header through which pages learn the client IP this server resolved (never taken from the client). */
-export const CLIENT_IP_HEADER = "x-parakh-client-ip";
-/** Header through which layouts learn the page's own path and query (for "sign in, then back here"). */
-export const PAGE_PATH_HEADER = "x-parakh-page-path";
-
-const RETENTION_INTERVAL_MS = 6 * 60 * 60 * 1000;
-/** How often holds and OTP claims left by a crashed call are undone (they count as stale after minutes). */
-const KYC_SWEEP_INTERVAL_MS = 60 * 1000;
-const FINISHED_JOB_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
-
-function sendJson(res: ServerResponse, status: number, body: unknown) {
-  res.statusCode = status;
-  res.setHeader("Content-Type", "application/json");
-  res.setHeader("Content-Security-Policy", API_CONTENT_SECURITY_POLICY);
-  res.setHeader("Cache-Control", "no-store");
-  res.end(JSON.stringify(body));
-}
+type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => Promise<void>;
 
 /**
  * The demo merchant's banner. In development it carries the password and sandbox keys so the first
@@ -92,8 +61,8 @@ function printDemo(creds: DemoCredentials, appUrl: string, withSecrets: boolean,
   process.stdout.write(lines.join("\n") + "\n");
 }
 
-export async function startParakh(opts: StartOptions) {
-  const config = getConfig();
+/** Settings next-auth reads from the environment, pending migrations, and the process's services. */
+async function prepare(config: Config): Promise<AppServices> {
   // next-auth reads these from the environment; the generated secret lives in the data folder.
   process.env.NEXTAUTH_URL ??= config.nextAuthUrl;
   process.env.NEXTAUTH_SECRET ??= config.secrets.nextAuthSecret;
@@ -101,115 +70,35 @@ export async function startParakh(opts: StartOptions) {
   if (migrated.applied.length) log.info("migrations applied", { applied: migrated.applied });
   const services = getServices();
   services.authCache.start();
-  const runners = config.jobsEnabled ? [createJobRunner(services), createDeliveryRunner(services), createBatchRunner(services)] : [];
+  return services;
+}
+
+/**
+ * This instance's share of the background work: its job runners, and the next run of each
+ * recurring job (maintenance runs once per period across all instances, on whichever claims it).
+ */
+async function startJobs(services: AppServices): Promise<JobRunner[]> {
+  if (!services.config.jobsEnabled) return [];
+  const runners = createJobRunners(services);
   for (const runner of runners) runner.start();
+  await scheduleRecurringJobs(services).catch((err) => log.warn("recurring jobs not scheduled", { err }));
+  return runners;
+}
 
-  const restDoor = createRestDoor(services, REST_OPERATIONS);
-  const openApiJson = JSON.stringify(await buildOpenApiDocument(config.appUrl));
-  const trusted = new IpMatcher(config.trustedProxies);
-  let ready = false;
+/** Next, prepared to render pages on this server. */
+async function loadNext(dev: boolean, config: Config): Promise<{ handler: PageHandler; upgrade: UpgradeHandler }> {
+  const { default: next } = await import("next");
+  // Next attaches its own 'upgrade' listener to the server of the first request it handles, and
+  // leaves every upgrade it does not recognise open for good. It gets an inert emitter instead:
+  // this server decides what an Upgrade request means (see configureServer).
+  const inert = new EventEmitter() as unknown as http.Server;
+  const app = next({ dev, dir: path.resolve(process.cwd()), hostname: config.host, port: config.port, httpServer: inert });
+  await app.prepare();
+  return { handler: app.getRequestHandler(), upgrade: app.getUpgradeHandler() };
+}
 
-  let nextHandler: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
-  let nextUpgrade: ((req: IncomingMessage, socket: import("node:stream").Duplex, head: Buffer) => Promise<void>) | undefined;
-  if (opts.servePages) {
-    const { default: next } = await import("next");
-    // Next attaches its own 'upgrade' listener to the server of the first request it handles, and
-    // leaves every upgrade it does not recognise open for good. It gets an inert emitter instead:
-    // this server decides what an Upgrade request means (see below).
-    const inert = new EventEmitter() as unknown as http.Server;
-    const app = next({ dev: opts.dev, dir: path.resolve(process.cwd()), hostname: config.host, port: config.port, httpServer: inert });
-    await app.prepare();
-    nextHandler = app.getRequestHandler();
-    nextUpgrade = app.getUpgradeHandler();
-  }
-
-  let inFlight = 0;
-  let closing = false;
-  let idle: (() => void) | undefined;
-
-  const baseHeaders = baseSecurityHeaders(config.appUrl.startsWith("https://"));
-
-  /** Pages get a fresh script nonce (Next reads it from the request's CSP header) and their framing rule. */
-  async function handlePage(
-    req: IncomingMessage,
-    res: ServerResponse,
-    pathname: string,
-    handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
-  ) {
-    const paymentId = checkoutPaymentIdOf(pathname);
-    const frameAncestors = paymentId ? await checkoutFrameAncestors(services.db, paymentId).catch(() => []) : [];
-    const headers = pageSecurityHeaders({ nonce: newNonce(), dev: opts.dev, frameAncestors });
-    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-    req.headers["content-security-policy"] = headers["Content-Security-Policy"];
-    await handler(req, res);
-  }
-
-  const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs) }, (req, res) => {
-    inFlight++;
-    res.on("close", () => {
-      inFlight--;
-      if (inFlight === 0) idle?.();
-    });
-    if (closing) res.setHeader("Connection", "close");
-    for (const [k, v] of Object.entries(baseHeaders)) res.setHeader(k, v);
-    const url = req.url ?? "/";
-    const q = url.indexOf("?");
-    const pathname = q === -1 ? url : url.slice(0, q);
-    const clientIp = resolveClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
-
-    if (isRestPath(pathname)) {
-      res.setHeader("Content-Security-Policy", API_CONTENT_SECURITY_POLICY);
-      void restDoor.handle(req, res, pathname, clientIp);
-      return;
-    }
-    const requestId = requestIdFrom(req.headers["x-request-id"]);
-    res.setHeader("X-Request-Id", requestId);
-    if (pathname === "/api/health") return sendJson(res, 200, { status: "ok" });
-    if (pathname === "/api/ready") {
-      void checkReadiness(services.db, ready).then((state) => {
-        ready = state === "ready";
-        if (ready) return sendJson(res, 200, { status: "ready" });
-        const { status, body } = errorPayload(
-          new AppError("SERVICE_UNAVAILABLE", state === "migrations pending" ? "Database migrations are pending." : "The database is unreachable."),
-          requestId,
-        );
-        sendJson(res, status, body);
-      });
-      return;
-    }
-    if (pathname === "/api/openapi.json") {
-      res.statusCode = 200;
-      res.setHeader("Content-Type", "application/json");
-      res.setHeader("Access-Control-Allow-Origin", "*");
-      res.end(openApiJson);
-      return;
-    }
-    if (pathname.startsWith("/docs/assets/") && serveDocsAsset(pathname.slice("/docs/assets/".length), res)) return;
-    if (!nextHandler) {
-      const { status, body } = errorPayload(new AppError("NOT_FOUND", "This instance serves the API only."), requestId);
-      return sendJson(res, status, body);
-    }
-    const problem = pageRequestProblem(req, pathname);
-    if (problem) {
-      // Whatever body was announced is not read: the connection closes after the answer.
-      res.setHeader("Connection", "close");
-      const { status, body } = errorPayload(problem, requestId);
-      return sendJson(res, status, body);
-    }
-    req.headers[CLIENT_IP_HEADER] = clientIp;
-    // Next's own data requests carry _rsc; the page to come back to does not.
-    req.headers[PAGE_PATH_HEADER] = url
-      .replace(/([?&])_rsc=[^&]*&?/, "$1")
-      .replace(/[?&]$/, "")
-      .slice(0, 2000);
-    handlePage(req, res, pathname, nextHandler).catch((err) => {
-      log.error("page handler failed", { err });
-      if (!res.headersSent) {
-        const { status, body } = errorPayload("INTERNAL_ERROR", requestId);
-        sendJson(res, status, body);
-      }
-    });
-  });
+/** Timeouts, connection limits, requests Node cannot parse, and (in development) Next's reload channel. */
+function configureServer(server: http.Server, config: Config, devUpgrade: UpgradeHandler | undefined) {
   // Slow or silent clients are cut off: headers must arrive in time, the whole request too, and a
   // socket that stays silent (before its first request or between requests) is closed.
   server.headersTimeout = config.http.headersTimeoutMs;
@@ -222,101 +111,80 @@ export async function startParakh(opts: StartOptions) {
   // Only development has a websocket (Next's reload channel). Without an 'upgrade' listener Node
   // answers an Upgrade request as a plain request; with one, every other upgrade would be a socket
   // nobody reads or closes, so those are dropped at once.
-  if (nextUpgrade && opts.dev) {
+  if (devUpgrade) {
     server.on("upgrade", (req, socket, head) => {
       if (!(req.url ?? "").startsWith("/_next/webpack-hmr")) return void socket.destroy();
       // The reload channel may stay quiet for long; the idle timeout is for HTTP.
       (socket as import("node:net").Socket).setTimeout?.(0);
-      void nextUpgrade!(req, socket, head);
+      void devUpgrade(req, socket, head);
     });
   }
+}
 
+/** Listens on the configured address; resolves with the port (the one chosen when the setting is 0). */
+async function listen(server: http.Server, config: Config): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, () => resolve());
   });
   const address = server.address();
-  const port = typeof address === "object" && address ? address.port : config.port;
+  return typeof address === "object" && address ? address.port : config.port;
+}
+
+interface Running {
+  server: http.Server;
+  inFlight: InFlightRequests;
+  runners: JobRunner[];
+  services: AppServices;
+}
+
+/** Stops accepting, finishes in-flight requests (up to the shutdown timeout), the running jobs and the audit log, then exits. */
+async function shutdown({ server, inFlight, runners, services }: Running, signal: string) {
+  const { config } = services;
+  if (inFlight.closing) return;
+  inFlight.closing = true;
+  log.info("shutting down", { signal, inFlight: inFlight.count });
+  server.close();
+  server.closeIdleConnections();
+  const deadline = setTimeout(() => {
+    log.warn("shutdown timeout; closing remaining connections", { inFlight: inFlight.count });
+    server.closeAllConnections();
+    inFlight.giveUp();
+  }, config.shutdownTimeoutMs);
+  await inFlight.drained();
+  clearTimeout(deadline);
+  await Promise.all(runners.map((runner) => runner.stop(config.shutdownTimeoutMs)));
+  await services.auditWriter.drain();
+  await services.authCache.stop();
+  await closeDatabase(services.db);
+  log.info("stopped");
+  process.exit(0);
+}
+
+function onSignals(running: Running) {
+  process.on("SIGTERM", () => void shutdown(running, "SIGTERM"));
+  process.on("SIGINT", () => void shutdown(running, "SIGINT"));
+  // When whoever reads the log goes away (a closed pipe), a failed write must not be reported by
+  // writing to the same closed stream again: that loop held a core at 100 %. The server keeps serving.
+  for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
+}
+
+export async function startParakh(opts: StartOptions) {
+  const config = getConfig();
+  const services = await prepare(config);
+  const runners = await startJobs(services);
+  const next = opts.servePages ? await loadNext(opts.dev, config) : undefined;
+  const inFlight = new InFlightRequests();
+  const listener = await createRequestListener({ services, dev: opts.dev, pages: next?.handler, inFlight });
+  const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs) }, listener);
+  configureServer(server, config, opts.dev ? next?.upgrade : undefined);
+  const port = await listen(server, config);
   log.info("listening", { host: config.host, port, pages: opts.servePages, dev: opts.dev });
 
   if (opts.seedDemo) {
     const creds = await ensureDemoMerchant(services.db, config.dataDir);
     if (creds) printDemo(creds, config.appUrl, !config.isProduction, panVerifyRequestExample());
   }
-
-  const retention = async () => {
-    try {
-      const audit = await purgeExpiredAuditLogs(services.db, config.auditRetentionDays);
-      const idem = await purgeExpiredIdempotency(services.db);
-      // Finished jobs are only history (every payment leaves an expiry job); DEAD ones stay for inspection.
-      const jobs = await purgeFinishedJobs(services.db, new Date(Date.now() - FINISHED_JOB_RETENTION_MS));
-      // Reset links in old messages are long dead; the messages themselves are kept 30 days.
-      const emails = await purgeOldEmails(services.db);
-      const kyc = await purgeKycData(services.db);
-      const batches = await purgeExpiredBatches(services.db, config.auditRetentionDays);
-      // Test data is kept a month, not the audit rule's years: a sandbox merchant can store gigabytes an hour.
-      const sandbox = await purgeSandboxData(services.db, config.sandboxRetentionDays);
-      const sandboxRows = sandbox.batches + sandbox.verifications + sandbox.auditRecords;
-      if (audit || idem || jobs || emails || kyc.results || kyc.otpRequests || batches || sandboxRows) {
-        log.info("retention purge", {
-          auditRecords: audit,
-          idempotencyRecords: idem,
-          finishedJobs: jobs,
-          emails,
-          kycResults: kyc.results,
-          otpRequests: kyc.otpRequests,
-          batches,
-          sandboxBatches: sandbox.batches,
-          sandboxVerifications: sandbox.verifications,
-          sandboxAuditRecords: sandbox.auditRecords,
-        });
-      }
-    } catch (err) {
-      log.warn("retention purge failed", { err });
-    }
-  };
-  const retentionTimer = setInterval(retention, RETENTION_INTERVAL_MS);
-  retentionTimer.unref();
-  setTimeout(retention, 10_000).unref();
-  const kycSweepTimer = setInterval(async () => {
-    try {
-      const swept = await sweepUnfinishedKyc(services.db, services.walletStore);
-      if (swept.holds || swept.otpRequests) log.warn("released unfinished KYC calls", swept);
-      const refunds = await requeueStalledRefunds(services.db);
-      if (refunds) log.warn("requeued stalled refunds", { refunds });
-    } catch (err) {
-      log.warn("KYC and refund sweep failed", { err });
-    }
-  }, KYC_SWEEP_INTERVAL_MS);
-  kycSweepTimer.unref();
-
-  async function shutdown(signal: string) {
-    if (closing) return;
-    closing = true;
-    log.info("shutting down", { signal, inFlight });
-    clearInterval(retentionTimer);
-    clearInterval(kycSweepTimer);
-    server.close();
-    server.closeIdleConnections();
-    const deadline = setTimeout(() => {
-      log.warn("shutdown timeout; closing remaining connections", { inFlight });
-      server.closeAllConnections();
-      idle?.();
-    }, config.shutdownTimeoutMs);
-    if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
-    clearTimeout(deadline);
-    await Promise.all(runners.map((runner) => runner.stop(config.shutdownTimeoutMs)));
-    await services.auditWriter.drain();
-    await services.authCache.stop();
-    await closeDatabase(services.db);
-    log.info("stopped");
-    process.exit(0);
-  }
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  // When whoever reads the log goes away (a closed pipe), a failed write must not be reported by
-  // writing to the same closed stream again: that loop held a core at 100 %. The server keeps serving.
-  for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
-
+  onSignals({ server, inFlight, runners, services });
   return { server, port };
 }

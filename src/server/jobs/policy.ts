@@ -16,14 +16,19 @@ export type Backoff = (attempt: number) => number;
  * delay still grows.
  */
 export function exponentialBackoff(options: BackoffOptions = {}, random: () => number = Math.random): Backoff {
-  const baseMs = options.baseMs ?? 1_000;
-  const maxMs = options.maxMs ?? 3_600_000;
   return (attempt) => {
-    const n = Math.max(1, Math.floor(attempt));
-    // 2^(n-1) overflows to Infinity long before it matters; min() caps it.
-    const ceiling = Math.min(maxMs, baseMs * 2 ** (n - 1));
+    const ceiling = backoffCeiling(attempt, options);
     return Math.round(ceiling / 2 + random() * (ceiling / 2));
   };
+}
+
+/** The delay before jitter: `baseMs` after the first attempt, doubling with each one, at most `maxMs`. */
+export function backoffCeiling(attempt: number, options: BackoffOptions = {}): number {
+  const baseMs = options.baseMs ?? 1_000;
+  const maxMs = options.maxMs ?? 3_600_000;
+  const n = Math.max(1, Math.floor(attempt));
+  // 2^(n-1) overflows to Infinity long before it matters; min() caps it.
+  return Math.min(maxMs, baseMs * 2 ** (n - 1));
 }
 
 export const defaultBackoff: Backoff = exponentialBackoff();

@@ -1,10 +1,8 @@
 import { validateBatchItems } from "@/server/api/batches/batch-items";
 import { batchCreateInput, batchSummaryOutput, createBatchMetas } from "@/server/api/batches/create-batch.schema";
-import { AppError } from "@/server/errors";
 import { v1Ok } from "@/server/rest/envelope";
 import { bearerProcedure } from "@/server/rest/trpc";
 import { createBatch, type BatchKind } from "@/server/services/batches/batches";
-import { webhookUrlProblem } from "@/server/services/webhooks/ssrf";
 
 /** POST a batch: the two kinds differ only in their items. */
 function createBatchProcedure(kind: BatchKind) {
@@ -14,11 +12,6 @@ function createBatchProcedure(kind: BatchKind) {
     .output(batchSummaryOutput)
     .mutation(async ({ ctx, input }) => {
       const { merchantId, mode, apiKeyId } = ctx.auth;
-      const webhookUrl = input.webhook_url ?? null;
-      if (webhookUrl) {
-        const problem = webhookUrlProblem(webhookUrl, mode);
-        if (problem) throw new AppError("VALIDATION_ERROR", `webhook_url: ${problem}.`, { field: "webhook_url" });
-      }
       const summary = await createBatch(
         ctx.services.db,
         {
@@ -27,7 +20,7 @@ function createBatchProcedure(kind: BatchKind) {
           kind,
           requestId: ctx.requestId,
           apiKeyId,
-          webhookUrl,
+          webhookUrl: input.webhook_url ?? null,
           clientBatchId: input.client_batch_id ?? null,
           items: validateBatchItems(kind, input.items),
         },

@@ -1,10 +1,8 @@
-import { BATCH_MAX_ITEMS, batchCreateInput, batchesListInput, batchGetInput, batchPreviewInput, batchResultsInput } from "@/lib/schemas/batches";
+import { batchCreateInput, batchesListInput, batchGetInput, batchPreviewInput, batchResultsInput } from "@/lib/schemas/batches";
 import { validateBatchItems } from "@/server/api/batches/batch-items";
-import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
 import { createBatch } from "@/server/services/batches/batches";
 import { getDashboardBatch, listDashboardBatchResults, listDashboardBatches } from "@/server/services/batches/dashboard";
-import { webhookUrlProblem } from "@/server/services/webhooks/ssrf";
 import { modeProcedure } from "@/server/trpc/dashboard-procedures";
 import { router } from "@/server/trpc/init";
 
@@ -40,12 +38,6 @@ export const batchesRouter = router({
 
   /** Queues a batch as POST /v1/{kind}/batch does (rejected rows are kept as failed items), submitted from the dashboard. */
   create: modeProcedure.input(batchCreateInput).mutation(({ ctx, input }) => {
-    if (input.items.length > BATCH_MAX_ITEMS) throw new AppError("BATCH_TOO_LARGE");
-    const webhookUrl = input.webhookUrl || null;
-    if (webhookUrl) {
-      const problem = webhookUrlProblem(webhookUrl, ctx.mode);
-      if (problem) throw new AppError("VALIDATION_ERROR", `${problem}.`, { field: "webhookUrl" });
-    }
     return createBatch(
       ctx.services.db,
       {
@@ -54,7 +46,8 @@ export const batchesRouter = router({
         kind: input.kind,
         requestId: newId("req"),
         apiKeyId: null,
-        webhookUrl,
+        webhookUrl: input.webhookUrl || null,
+        webhookUrlField: "webhookUrl",
         clientBatchId: input.clientBatchId || null,
         items: validateBatchItems(input.kind, input.items),
       },

@@ -1,8 +1,7 @@
 import type { Db, DbTx } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
-import { enqueueJob } from "@/server/jobs/queue";
-import { PAYMENT_JOBS } from "@/server/services/payments/jobs";
+import { attemptTimeoutJob, processorResultJob } from "@/server/jobs/registry";
 import { cardNetwork, luhnValid, normaliseCardNumber } from "@/lib/cards";
 import type { AttemptStart, PaymentMethodInput, PaymentProcessor } from "@/server/providers/payments/types";
 import { currentSigningSecret } from "@/server/services/merchants/signing-secrets";
@@ -85,12 +84,7 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
         timeoutAt: new Date(now.getTime() + ATTEMPT_TIMEOUT_MS),
       },
     });
-    await enqueueJob(tx, {
-      type: PAYMENT_JOBS.attemptTimeout,
-      payload: { attemptId },
-      runAt: new Date(now.getTime() + ATTEMPT_TIMEOUT_MS),
-      uniqueKey: `timeout:${attemptId}`,
-    });
+    await attemptTimeoutJob.enqueue(tx, { attemptId }, { runAt: new Date(now.getTime() + ATTEMPT_TIMEOUT_MS), uniqueKey: `timeout:${attemptId}` });
   });
 
   let started: AttemptStart;
@@ -117,15 +111,13 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
   }
   const plan = started.plan;
   if ((plan.kind === "succeed" || plan.kind === "fail") && plan.afterMs > 0) {
-    await enqueueJob(db, {
-      type: PAYMENT_JOBS.processorResult,
-      payload:
-        plan.kind === "succeed"
-          ? { attemptId, outcome: "SUCCESS" }
-          : { attemptId, outcome: "FAILED", errorCode: plan.errorCode, errorMessage: plan.errorMessage },
-      runAt: new Date(now.getTime() + plan.afterMs),
-      uniqueKey: `result:${attemptId}`,
-    });
+    await processorResultJob.enqueue(
+      db,
+      plan.kind === "succeed"
+        ? { attemptId, outcome: "SUCCESS" }
+        : { attemptId, outcome: "FAILED", errorCode: plan.errorCode, errorMessage: plan.errorMessage },
+      { runAt: new Date(now.getTime() + plan.afterMs), uniqueKey: `result:${attemptId}` },
+    );
   }
   if (plan.kind === "succeed" && plan.afterMs === 0) await completeAttempt(db, attemptId, { outcome: "SUCCESS" });
   if (plan.kind === "fail" && plan.afterMs === 0)

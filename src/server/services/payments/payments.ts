@@ -8,8 +8,7 @@ import type { Mode } from "@/lib/mode";
 import { issueCheckoutToken } from "@/server/services/payments/checkout-token";
 import { isFinal, orderKey, transitionPayment, type PaymentStatus } from "@/server/services/payments/state-machine";
 import { newId } from "@/server/lib/ids";
-import { newJobRow } from "@/server/jobs/queue";
-import { PAYMENT_JOBS } from "@/server/services/payments/jobs";
+import { paymentExpiryJob } from "@/server/jobs/registry";
 import type { CreatePaymentInput } from "@/server/services/payments/create-input";
 import type { PaymentProcessor } from "@/server/providers/payments/types";
 import { isoOrNull } from "@/server/lib/dates";
@@ -90,7 +89,7 @@ export async function createPayment(
       createdAt: now,
       updatedAt: now,
     };
-    const job = newJobRow({ type: PAYMENT_JOBS.expire, payload: { paymentId: payment.id }, runAt: payment.expiresAt });
+    const job = paymentExpiryJob.row({ paymentId: payment.id }, { runAt: payment.expiresAt });
     try {
       // Payment, first timeline row and expiry job in one commit through the direct inserter: the
       // hot path of checkout creation, holding the database lock only for three inserts.

@@ -6,7 +6,7 @@ import type { Db, DbTx } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { isoOrNull } from "@/server/lib/dates";
 import { newId } from "@/server/lib/ids";
-import { enqueueJob } from "@/server/jobs/queue";
+import { refundJob } from "@/server/jobs/registry";
 import type { PaymentProcessor, RefundOutcome } from "@/server/providers/payments/types";
 import { statusView } from "@/server/services/payments/payments";
 import { emitWebhookEvent } from "@/server/services/webhooks/events";
@@ -14,7 +14,6 @@ import { emitWebhookEvent } from "@/server/services/webhooks/events";
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 export const REFUND_WINDOW_DAYS = 180;
-export const REFUND_JOB = "refund.process";
 /** Refunds per payment, FAILED ones included: a FAILED refund frees its amount, so without a cap one payment could take rows forever. */
 export const MAX_REFUNDS_PER_PAYMENT = 100;
 /** An automatic refund is never given up: after its job's retries it is tried again this much later. */
@@ -86,7 +85,7 @@ async function insertRefund(tx: DbTx, refund: Omit<RefundRow, "updatedAt" | "pro
     },
   });
   // A new refund id: no dedupe key needed (a plain insert, not an upsert).
-  await enqueueJob(tx, { type: REFUND_JOB, payload: { refundId: refund.id }, runAt: refund.createdAt });
+  await refundJob.enqueue(tx, { refundId: refund.id }, { runAt: refund.createdAt });
   return row;
 }
 
@@ -275,7 +274,7 @@ export async function giveUpRefund(db: Db, refundId: string) {
   const refund = await db.refund.findUnique({ where: { id: refundId }, select: { status: true, attemptId: true } });
   if (!refund || refund.status !== "PENDING") return;
   if (refund.attemptId) {
-    await enqueueJob(db, { type: REFUND_JOB, payload: { refundId }, runAt: new Date(Date.now() + AUTO_REFUND_RETRY_MS) });
+    await refundJob.enqueue(db, { refundId }, { runAt: new Date(Date.now() + AUTO_REFUND_RETRY_MS) });
     return;
   }
   await applyRefundOutcome(db, refundId, {
@@ -296,9 +295,8 @@ export async function requeueStalledRefunds(db: Db, now = new Date()): Promise<n
   });
   let requeued = 0;
   for (const r of stalled) {
-    const live = await db.job.count({ where: { type: REFUND_JOB, status: { in: ["QUEUED", "RUNNING"] }, payload: { contains: r.id } } });
-    if (live) continue;
-    await enqueueJob(db, { type: REFUND_JOB, payload: { refundId: r.id }, runAt: now });
+    if (await refundJob.countLive(db, r.id)) continue;
+    await refundJob.enqueue(db, { refundId: r.id }, { runAt: now });
     requeued++;
   }
   return requeued;

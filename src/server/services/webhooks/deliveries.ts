@@ -3,9 +3,8 @@ import type { Db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
 import { afterCursor, newestFirst, toPage } from "@/server/lib/pagination";
-import { enqueueJob } from "@/server/jobs/queue";
+import { webhookDeliveryJob } from "@/server/jobs/registry";
 import { findEndpoint } from "@/server/services/webhooks/endpoints";
-import { DELIVER_JOB } from "@/server/services/webhooks/events";
 import { isoOrNull } from "@/server/lib/dates";
 
 /** What the dashboard reads with a delivery: every attempt, its event and its endpoint. */
@@ -121,7 +120,7 @@ export async function resendDelivery(db: Db, merchantId: string, mode: Mode, del
     await tx.webhookDelivery.create({
       data: { id: newDeliveryId, eventId: original.eventId, endpointId: original.endpointId, url: original.url, status: "PENDING", nextAttemptAt: new Date() },
     });
-    await enqueueJob(tx, { type: DELIVER_JOB, payload: { deliveryId: newDeliveryId }, uniqueKey: `deliver:${newDeliveryId}` });
+    await webhookDeliveryJob.enqueue(tx, { deliveryId: newDeliveryId }, { uniqueKey: `deliver:${newDeliveryId}` });
   });
   return { deliveryId: newDeliveryId, eventId: original.eventId };
 }

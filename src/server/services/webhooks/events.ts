@@ -1,11 +1,9 @@
 import type { DbTx } from "@/server/db/client";
 import { newId } from "@/server/lib/ids";
-import { enqueueJob } from "@/server/jobs/queue";
+import { webhookDeliveryJob } from "@/server/jobs/registry";
 import { WEBHOOK_TEST_EVENT_TYPE, type WebhookEventTypeValue } from "@/lib/schemas/webhooks";
 
 export type WebhookEventType = WebhookEventTypeValue;
-
-export const DELIVER_JOB = "webhook.deliver";
 
 export function endpointWants(events: string, type: string): boolean {
   return (
@@ -53,7 +51,7 @@ export async function emitWebhookEvent(
     await tx.webhookDelivery.create({
       data: { id: deliveryId, eventId: id, endpointId: t.endpointId, url: t.url, status: "PENDING", nextAttemptAt: createdAt },
     });
-    await enqueueJob(tx, { type: DELIVER_JOB, payload: { deliveryId }, uniqueKey: `deliver:${deliveryId}` });
+    await webhookDeliveryJob.enqueue(tx, { deliveryId }, { uniqueKey: `deliver:${deliveryId}` });
     deliveryIds.push(deliveryId);
   }
   return { eventId: id, deliveryIds };

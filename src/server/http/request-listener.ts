@@ -1,0 +1,164 @@
+// What the one HTTP server does with a request: the REST doors, the server's own routes (health,
+// readiness, the OpenAPI document, docs assets), and everything else handed to Next as a page.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { REST_OPERATIONS } from "@/server/api/rest-router";
+import { checkReadiness } from "@/server/db/health";
+import { AppError } from "@/server/errors";
+import { errorPayload } from "@/server/http/error-response";
+import { pageRequestProblem } from "@/server/http/page-guard";
+import { API_CONTENT_SECURITY_POLICY, baseSecurityHeaders, checkoutPaymentIdOf, newNonce, pageSecurityHeaders } from "@/server/http/security-headers";
+import { serveDocsAsset } from "@/server/http/static-docs";
+import { requestIdFrom } from "@/server/lib/ids";
+import { IpMatcher, resolveClientIp } from "@/server/lib/ip";
+import { log } from "@/server/lib/logger";
+import { buildOpenApiDocument } from "@/server/openapi";
+import { createRestDoor, isRestPath } from "@/server/rest/door";
+import type { AppServices } from "@/server/services";
+import { checkoutFrameAncestors } from "@/server/services/merchants/checkout-framing";
+
+/** Header through which pages learn the client IP this server resolved (never taken from the client). */
+export const CLIENT_IP_HEADER = "x-parakh-client-ip";
+/** Header through which layouts learn the page's own path and query (for "sign in, then back here"). */
+export const PAGE_PATH_HEADER = "x-parakh-page-path";
+
+export type PageHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** Requests being answered, so a shutdown can wait for them. */
+export class InFlightRequests {
+  count = 0;
+  /** Set at shutdown: answers ask their clients to close the connection. */
+  closing = false;
+  private idle: (() => void) | undefined;
+
+  track(res: ServerResponse): void {
+    this.count++;
+    res.on("close", () => {
+      this.count--;
+      if (this.count === 0) this.idle?.();
+    });
+  }
+
+  /** Resolves once no request is in flight, or when `giveUp()` is called. */
+  drained(): Promise<void> {
+    if (this.count === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.idle = resolve));
+  }
+
+  giveUp(): void {
+    this.idle?.();
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  res.statusCode = status;
+  res.setHeader("Content-Type", "application/json");
+  res.setHeader("Content-Security-Policy", API_CONTENT_SECURITY_POLICY);
+  res.setHeader("Cache-Control", "no-store");
+  res.end(JSON.stringify(body));
+}
+
+function sendError(res: ServerResponse, problem: AppError | "INTERNAL_ERROR", requestId: string) {
+  const { status, body } = errorPayload(problem, requestId);
+  sendJson(res, status, body);
+}
+
+/** The server's own routes; false when the path is none of them. */
+function serveOwnRoute(res: ServerResponse, pathname: string, requestId: string, services: AppServices, openApiJson: string, readiness: { ready: boolean }) {
+  if (pathname === "/api/health") {
+    sendJson(res, 200, { status: "ok" });
+    return true;
+  }
+  if (pathname === "/api/ready") {
+    void checkReadiness(services.db, readiness.ready).then((state) => {
+      readiness.ready = state === "ready";
+      if (readiness.ready) return sendJson(res, 200, { status: "ready" });
+      const message = state === "migrations pending" ? "Database migrations are pending." : "The database is unreachable.";
+      sendError(res, new AppError("SERVICE_UNAVAILABLE", message), requestId);
+    });
+    return true;
+  }
+  if (pathname === "/api/openapi.json") {
+    res.statusCode = 200;
+    res.setHeader("Content-Type", "application/json");
+    res.setHeader("Access-Control-Allow-Origin", "*");
+    res.end(openApiJson);
+    return true;
+  }
+  return pathname.startsWith("/docs/assets/") && serveDocsAsset(pathname.slice("/docs/assets/".length), res);
+}
+
+/** Pages get a fresh script nonce (Next reads it from the request's CSP header) and their framing rule. */
+async function handlePage(req: IncomingMessage, res: ServerResponse, pathname: string, dev: boolean, services: AppServices, handler: PageHandler) {
+  const paymentId = checkoutPaymentIdOf(pathname);
+  const frameAncestors = paymentId ? await checkoutFrameAncestors(services.db, paymentId).catch(() => []) : [];
+  const headers = pageSecurityHeaders({ nonce: newNonce(), dev, frameAncestors });
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  req.headers["content-security-policy"] = headers["Content-Security-Policy"];
+  await handler(req, res);
+}
+
+/** A page request: refused when malformed, else handed to Next with the client IP and the page's own path. */
+function servePage(req: IncomingMessage, res: ServerResponse, url: string, pathname: string, clientIp: string, requestId: string, page: PageOptions) {
+  const problem = pageRequestProblem(req, pathname);
+  if (problem) {
+    // Whatever body was announced is not read: the connection closes after the answer.
+    res.setHeader("Connection", "close");
+    return sendError(res, problem, requestId);
+  }
+  req.headers[CLIENT_IP_HEADER] = clientIp;
+  // Next's own data requests carry _rsc; the page to come back to does not.
+  req.headers[PAGE_PATH_HEADER] = url
+    .replace(/([?&])_rsc=[^&]*&?/, "$1")
+    .replace(/[?&]$/, "")
+    .slice(0, 2000);
+  handlePage(req, res, pathname, page.dev, page.services, page.handler).catch((err) => {
+    log.error("page handler failed", { err });
+    if (!res.headersSent) sendError(res, "INTERNAL_ERROR", requestId);
+  });
+}
+
+interface PageOptions {
+  dev: boolean;
+  services: AppServices;
+  handler: PageHandler;
+}
+
+export interface ListenerOptions {
+  services: AppServices;
+  dev: boolean;
+  /** Next's request handler; none on an API-only instance. */
+  pages: PageHandler | undefined;
+  inFlight: InFlightRequests;
+}
+
+/** The `request` listener of the server. */
+export async function createRequestListener({ services, dev, pages, inFlight }: ListenerOptions) {
+  const { config } = services;
+  const restDoor = createRestDoor(services, REST_OPERATIONS);
+  const openApiJson = JSON.stringify(await buildOpenApiDocument(config.appUrl));
+  const trusted = new IpMatcher(config.trustedProxies);
+  const baseHeaders = baseSecurityHeaders(config.appUrl.startsWith("https://"));
+  const readiness = { ready: false };
+  const page = pages ? { dev, services, handler: pages } : undefined;
+
+  return (req: IncomingMessage, res: ServerResponse) => {
+    inFlight.track(res);
+    if (inFlight.closing) res.setHeader("Connection", "close");
+    for (const [k, v] of Object.entries(baseHeaders)) res.setHeader(k, v);
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const pathname = q === -1 ? url : url.slice(0, q);
+    const clientIp = resolveClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
+
+    if (isRestPath(pathname)) {
+      res.setHeader("Content-Security-Policy", API_CONTENT_SECURITY_POLICY);
+      void restDoor.handle(req, res, pathname, clientIp);
+      return;
+    }
+    const requestId = requestIdFrom(req.headers["x-request-id"]);
+    res.setHeader("X-Request-Id", requestId);
+    if (serveOwnRoute(res, pathname, requestId, services, openApiJson, readiness)) return;
+    if (!page) return sendError(res, new AppError("NOT_FOUND", "This instance serves the API only."), requestId);
+    servePage(req, res, url, pathname, clientIp, requestId, page);
+  };
+}

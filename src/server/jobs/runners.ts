@@ -1,0 +1,41 @@
+import type { AppServices } from "@/server/services";
+import { DeliverySlots } from "@/server/services/webhooks/slots";
+import type { JobDeps, JobLane } from "./define";
+import { ALL_JOBS, RECURRING_JOBS } from "./registry";
+import { JobRunner, type JobRunnerOptions } from "./runner";
+
+/** Webhook deliveries running at once per instance; each holds its slot at most about 5 s. */
+export const DELIVERY_WORKERS = 8;
+/** Deliveries to one endpoint (or one URL without an endpoint) running at once per instance. */
+export const DELIVERIES_PER_ENDPOINT = 2;
+/** One merchant's share of the delivery workers. */
+export const DELIVERIES_PER_MERCHANT = DELIVERY_WORKERS / 2;
+
+/**
+ * One runner per lane, so payment expiry, attempt timeouts, refunds and maintenance never wait
+ * behind a slow webhook receiver or a big batch: batch jobs hold a slot for a slice at a time,
+ * however many batches wait.
+ */
+const LANES: Record<JobLane, Pick<JobRunnerOptions, "concurrency">> = {
+  main: {},
+  deliveries: { concurrency: DELIVERY_WORKERS },
+  batches: { concurrency: 3 },
+};
+
+/** This instance's runners for every job in the registry (not started). */
+export function createJobRunners(services: AppServices): JobRunner[] {
+  const deps: JobDeps = {
+    services,
+    deliverySlots: new DeliverySlots({ perDestination: DELIVERIES_PER_ENDPOINT, perMerchant: DELIVERIES_PER_MERCHANT }),
+  };
+  return (Object.keys(LANES) as JobLane[]).map((lane) => {
+    const runner = new JobRunner(services.db, { pollMs: 250, leaseMs: services.config.jobLeaseMs, ...LANES[lane] });
+    for (const job of ALL_JOBS) if (job.lane === lane) job.register(runner, deps);
+    return runner;
+  });
+}
+
+/** Books the next run of every recurring job (and the start-up runs); idempotent across instances. */
+export async function scheduleRecurringJobs(services: AppServices): Promise<void> {
+  for (const job of RECURRING_JOBS) await job.schedule(services.db);
+}

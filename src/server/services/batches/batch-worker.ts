@@ -1,0 +1,295 @@
+/**
+ * The batch chunk worker, run by `batch.work` jobs (src/server/jobs/registry.ts).
+ *
+ * A chunk is leased by one worker (the lease mechanism of the job queue, src/server/jobs/lease.ts),
+ * run, and committed DONE together with the batch's counters and the merchant's verification rows,
+ * in one transaction conditional on the lease. So an item lands in the results exactly once,
+ * whichever worker or instance ran it and however often one crashed.
+ *
+ * Each batch gets up to two `batch.work` jobs. A job takes chunks one at a time for at most
+ * SLICE_MS, then gives its slot back (rescheduled for now, behind any job that waited longer), so
+ * one merchant's 10,000 items never hold the queue from another merchant's one.
+ */
+import type { Mode } from "@/lib/mode";
+import type { BatchStore, BatchVerificationRow } from "@/server/db/batch-store";
+import type { Db, DbTx } from "@/server/db/client";
+import { AppError, type ErrorCode } from "@/server/errors";
+import { newId } from "@/server/lib/ids";
+import { keepLease, LeasedRows, type Lease } from "@/server/jobs/lease";
+import { backoffCeiling } from "@/server/jobs/policy";
+import type { ProviderSet } from "@/server/providers";
+import { epfoVerificationRecord, verifyEpfo, type EpfoLookup } from "@/server/services/employment/verify-epfo";
+import { panVerificationRecord, verifyPan } from "@/server/services/identity/verify-pan";
+import { emitWebhookEvent } from "@/server/services/webhooks/events";
+import {
+  BATCH_EVENTS,
+  BATCH_PATHS,
+  BATCH_VIEW_SELECT,
+  batchView,
+  type BatchKind,
+  type EpfoItemInput,
+  type ItemOutcome,
+  type PanItemInput,
+  type StoredItem,
+} from "./batches";
+
+/** How long a job works a batch before giving its runner slot to whatever waited longer. */
+const SLICE_MS = 250;
+/** A chunk's lease (default): a worker that died holding one loses it after this. */
+const CHUNK_LEASE_MS = 30_000;
+/** Renewals of a chunk's lease come no closer together than this. */
+const CHUNK_RENEW_MIN_MS = 100;
+/** Items of one chunk sent to the source at once. */
+const ITEM_CONCURRENCY = 16;
+/** Transient source errors are retried for at most this long per item, whatever Retry-After says. */
+export const DEFAULT_RETRY_BUDGET_MS = 30_000;
+const TRANSIENT: ReadonlySet<ErrorCode> = new Set(["SOURCE_UNAVAILABLE", "SOURCE_TIMEOUT"]);
+/** A chunk's retries back off 1 s, 2 s, 4 s … up to 32 s (or what Retry-After asks). */
+const CHUNK_BACKOFF = { baseMs: 1_000, maxMs: 32_000 };
+
+export interface BatchWorkDeps {
+  db: Db;
+  store: BatchStore;
+  providers: Record<Mode, ProviderSet>;
+  /** Absolute origin of the /v1 API, for the event's results_url. */
+  baseUrl: string;
+  retryBudgetMs?: number;
+  /** How long a claimed chunk stays with its worker (the job lease; default 30 s). */
+  leaseMs?: number;
+  now?: () => number;
+}
+
+interface RunningBatch {
+  id: string;
+  kind: BatchKind;
+  mode: Mode;
+  merchantId: string;
+  requestId: string;
+}
+
+interface ClaimedChunk {
+  id: string;
+  items: string;
+  results: string | null;
+  passes: number;
+  retryingSince: Date | null;
+  lease: Lease;
+}
+
+/** The BatchChunk table's lease: PENDING until availableAt, RUNNING under `leaseToken` until `leaseUntil`. */
+function chunkLeases(db: Db): LeasedRows {
+  return new LeasedRows(() => db.batchChunk, { free: "PENDING", held: "RUNNING", token: "leaseToken", until: "leaseUntil", due: "availableAt" });
+}
+
+/**
+ * One turn of a `batch.work` job: runs chunks of the batch for up to SLICE_MS. Returns when to come
+ * back (more work, or chunks waiting for a retry or held by another worker), or null when the
+ * batch is finished (this turn finished it, or another worker did).
+ */
+export async function workBatch(deps: BatchWorkDeps, batchId: string, signal?: AbortSignal): Promise<Date | null> {
+  const { db } = deps;
+  const batch = await db.batch.findUnique({
+    where: { id: batchId },
+    select: { id: true, status: true, kind: true, mode: true, merchantId: true, requestId: true },
+  });
+  if (!batch || batch.status === "COMPLETED" || batch.status === "FAILED") return null;
+  if (batch.status === "QUEUED") await db.batch.updateMany({ where: { id: batchId, status: "QUEUED" }, data: { status: "PROCESSING", startedAt: new Date() } });
+  const leases = chunkLeases(db);
+  const leaseMs = deps.leaseMs ?? CHUNK_LEASE_MS;
+  const sliceEnd = Date.now() + SLICE_MS;
+  for (;;) {
+    if (signal?.aborted) return new Date();
+    const chunk = await claimChunk(db, leases, batchId, leaseMs);
+    if (!chunk) break;
+    // Renewed while the items run, so a slow source does not let another worker take the chunk.
+    const renewal = keepLease(leases, chunk.lease, { leaseMs, minIntervalMs: CHUNK_RENEW_MIN_MS, onError: () => undefined });
+    try {
+      await runChunk(deps, leases, batch as RunningBatch, chunk);
+    } finally {
+      renewal.stop();
+    }
+    if (Date.now() >= sliceEnd) return new Date();
+    // Let requests in between chunks: SQLite queries settle without I/O, so nothing else would run.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return nextLook(deps, batchId);
+}
+
+/** Nothing to take now: the batch is finished, or waits on retries or on chunks another worker holds. */
+async function nextLook(deps: BatchWorkDeps, batchId: string): Promise<Date | null> {
+  const open = await deps.db.batchChunk.findMany({
+    where: { batchId, status: { not: "DONE" } },
+    select: { status: true, availableAt: true, leaseUntil: true },
+  });
+  if (open.length === 0) {
+    await endOnce(deps, batchId, "COMPLETED");
+    return null;
+  }
+  const next = Math.min(...open.map((c) => (c.status === "RUNNING" && c.leaseUntil ? c.leaseUntil.getTime() : c.availableAt.getTime())));
+  // Chunks held by a live worker finish long before their lease ends: look again soon.
+  return new Date(Math.max(Date.now() + 50, Math.min(next, Date.now() + 1_000)));
+}
+
+/** Claims the batch's first claimable chunk, trying the next ones when other workers win them. */
+async function claimChunk(db: Db, leases: LeasedRows, batchId: string, leaseMs: number): Promise<ClaimedChunk | null> {
+  for (let tries = 0; tries < 5; tries++) {
+    const candidate = await db.batchChunk.findFirst({
+      where: { batchId, ...leases.claimableWhere(new Date()) },
+      orderBy: { seq: "asc" },
+      select: { id: true, items: true, results: true, passes: true, retryingSince: true, status: true, leaseToken: true },
+    });
+    if (!candidate) return null;
+    // The row as read, and still claimable: a chunk another worker ran and put back for a retry meanwhile is not taken.
+    const { status, leaseToken, passes } = candidate;
+    const lease = await leases.claim(candidate.id, { status, leaseToken, passes }, leaseMs);
+    if (lease) return { ...candidate, lease };
+  }
+  return null;
+}
+
+async function runItem(providers: ProviderSet, kind: BatchKind, input: unknown): Promise<ItemOutcome & { transient?: number }> {
+  try {
+    if (kind === "PAN") {
+      const { pan, name } = input as PanItemInput;
+      return { result: await verifyPan(providers.pan, pan, name), error: null };
+    }
+    return { result: await verifyEpfo(providers.epfo, epfoLookup(input as EpfoItemInput)), error: null };
+  } catch (err) {
+    const e = err instanceof AppError ? err : new AppError("SOURCE_UNAVAILABLE");
+    const error = { code: e.code, message: e.message };
+    if (TRANSIENT.has(e.code)) return { result: null, error, transient: (e.retryAfterSeconds ?? 1) * 1000 };
+    return { result: null, error };
+  }
+}
+
+function epfoLookup(input: EpfoItemInput): EpfoLookup {
+  return "uan" in input ? { uan: input.uan } : { pfNumber: input.pf_number };
+}
+
+/** Items left for a retry after a pass, the longest Retry-After among them, and when the first failed. */
+interface PassResult {
+  transientLeft: number;
+  waitMs: number;
+  firstTransientAt: number | null;
+}
+
+/** Runs the items that have no outcome yet, filling `outcomes`; a transient error within the budget leaves its item for a retry. */
+async function runPendingItems(deps: BatchWorkDeps, batch: RunningBatch, chunk: ClaimedChunk, items: StoredItem[], outcomes: (ItemOutcome | null)[]) {
+  const now = deps.now ?? Date.now;
+  const budget = deps.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS;
+  const providers = deps.providers[batch.mode];
+  const deadline = chunk.retryingSince ? chunk.retryingSince.getTime() + budget : null;
+  const todo = items.map((_, k) => k).filter((k) => outcomes[k] === null);
+  const pass: PassResult = { transientLeft: 0, waitMs: 0, firstTransientAt: null };
+  let cursor = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(ITEM_CONCURRENCY, todo.length) }, async () => {
+      for (let k = todo[cursor++]; k !== undefined; k = todo[cursor++]) {
+        const outcome = await runItem(providers, batch.kind, items[k]!.input);
+        if (outcome.transient !== undefined) {
+          const t = now();
+          pass.firstTransientAt ??= t;
+          // Out of budget: the error is the item's outcome.
+          if ((deadline ?? t + budget) > t) {
+            pass.transientLeft++;
+            pass.waitMs = Math.max(pass.waitMs, outcome.transient);
+            continue;
+          }
+        }
+        outcomes[k] = { result: outcome.result, error: outcome.error };
+      }
+    }),
+  );
+  return pass;
+}
+
+/** Runs the items of a claimed chunk that have no outcome yet, then commits it or schedules its retry. */
+async function runChunk(deps: BatchWorkDeps, leases: LeasedRows, batch: RunningBatch, chunk: ClaimedChunk) {
+  const items = JSON.parse(chunk.items) as StoredItem[];
+  const outcomes = (chunk.results ? JSON.parse(chunk.results) : items.map(() => null)) as (ItemOutcome | null)[];
+  const pass = await runPendingItems(deps, batch, chunk, items, outcomes);
+  if (pass.transientLeft > 0) {
+    // Back off (or wait what Retry-After asks), never past the item's retry budget.
+    const now = (deps.now ?? Date.now)();
+    const since = chunk.retryingSince?.getTime() ?? pass.firstTransientAt!;
+    const backoff = Math.max(pass.waitMs, backoffCeiling(chunk.passes + 1, CHUNK_BACKOFF));
+    const availableAt = new Date(Math.min(now + backoff, since + (deps.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS)));
+    await leases.retryAt(chunk.lease, availableAt, { results: JSON.stringify(outcomes), passes: { increment: 1 }, retryingSince: new Date(since) });
+    return;
+  }
+  await commitChunk(deps, batch, chunk, items, outcomes as ItemOutcome[]);
+}
+
+/** The chunk's results, the batch's counters and the verification rows, written while this worker holds the lease. */
+async function commitChunk(deps: BatchWorkDeps, batch: RunningBatch, chunk: ClaimedChunk, items: StoredItem[], outcomes: ItemOutcome[]) {
+  let succeeded = 0;
+  let failed = 0;
+  const verifications: BatchVerificationRow[] = [];
+  const completedAt = new Date();
+  for (let k = 0; k < items.length; k++) {
+    const item = items[k]!;
+    if (item.error) continue; // rejected at submission: counted then
+    const o = outcomes[k]!;
+    if (o.error) failed++;
+    else succeeded++;
+    const outcome = o.error ? { error: new AppError(o.error.code, o.error.message) } : { result: o.result };
+    const record =
+      batch.kind === "PAN"
+        ? panVerificationRecord((item.input as PanItemInput).pan, (item.input as PanItemInput).name, outcome as Parameters<typeof panVerificationRecord>[2])
+        : epfoVerificationRecord(epfoLookup(item.input as EpfoItemInput), outcome as Parameters<typeof epfoVerificationRecord>[1]);
+    verifications.push({
+      id: newId("ver"),
+      merchantId: batch.merchantId,
+      mode: batch.mode,
+      requestId: batch.requestId,
+      batchId: batch.id,
+      createdAt: completedAt,
+      ...record,
+    });
+  }
+  // Applies only while this worker holds the lease: a worker that stalled past it writes nothing.
+  await deps.store.commitChunk({
+    chunkId: chunk.id,
+    leaseToken: chunk.lease.token,
+    batchId: batch.id,
+    results: JSON.stringify(outcomes),
+    succeeded,
+    failed,
+    completedAt,
+    verifications,
+  });
+}
+
+/** Ends the batch once (whichever worker gets here first) and emits its event in the same transaction. */
+async function endOnce(deps: Pick<BatchWorkDeps, "db" | "baseUrl">, batchId: string, status: "COMPLETED" | "FAILED") {
+  await deps.db.$transaction(async (tx: DbTx) => {
+    const completedAt = new Date();
+    const { count } = await tx.batch.updateMany({
+      where: { id: batchId, status: { in: ["QUEUED", "PROCESSING"] } },
+      data: { status, completedAt },
+    });
+    if (count !== 1) return;
+    const b = await tx.batch.findUniqueOrThrow({
+      where: { id: batchId },
+      select: { ...BATCH_VIEW_SELECT, kind: true, mode: true, merchantId: true, webhookUrl: true },
+    });
+    const kind = b.kind as BatchKind;
+    await emitWebhookEvent(tx, {
+      merchantId: b.merchantId,
+      mode: b.mode,
+      type: BATCH_EVENTS[kind],
+      subjectId: b.id,
+      data: { ...batchView({ ...b, startedAt: b.startedAt ?? completedAt }), results_url: `${deps.baseUrl}/v1/${BATCH_PATHS[kind]}/batch/${b.id}/results` },
+      extraUrl: b.webhookUrl,
+      at: completedAt,
+    });
+  });
+}
+
+/**
+ * A batch whose workers gave up (their jobs used every attempt, e.g. through a long database
+ * outage) ends FAILED with its event, instead of staying PROCESSING with nobody working it.
+ */
+export async function failBatch(deps: Pick<BatchWorkDeps, "db" | "baseUrl">, batchId: string) {
+  await endOnce(deps, batchId, "FAILED");
+}
