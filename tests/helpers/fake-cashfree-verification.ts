@@ -123,7 +123,13 @@ export function loadValidators(): Map<string, EndpointValidators> {
     const op = doc.paths[endpoint.path].post as Json;
     const deref = (node: Json): { node: Json; at: string } => {
       const at = pointer(node.$ref as string);
-      return { node: at.split("/").slice(1).reduce((n: Json, k: string) => n[k.replace(/~1/g, "/")], doc), at };
+      return {
+        node: at
+          .split("/")
+          .slice(1)
+          .reduce((n: Json, k: string) => n[k.replace(/~1/g, "/")], doc),
+        at,
+      };
     };
     const body = deref(op.requestBody as Json);
     const bodySchema = body.node.content["application/json"].schema as Json;
@@ -135,7 +141,10 @@ export function loadValidators(): Map<string, EndpointValidators> {
       const media = response.node.content?.["application/json"] as Json | undefined;
       if (!media) continue;
       const schema = media.schema as Json;
-      answers.set(Number(status), ajv.compile({ $ref: `${resId}#${schema.$ref ? pointer(schema.$ref as string) : `${response.at}/content/application~1json/schema`}` }));
+      answers.set(
+        Number(status),
+        ajv.compile({ $ref: `${resId}#${schema.$ref ? pointer(schema.$ref as string) : `${response.at}/content/application~1json/schema`}` }),
+      );
       for (const [name, example] of Object.entries((media.examples ?? {}) as Record<string, Json>)) {
         const value = example.$ref ? deref(example).node.value : example.value;
         examples.push({ status: Number(status), name, value });
@@ -261,7 +270,8 @@ export class FakeCashfreeVerification {
       this.problems.push(`${pathName}: the request body is not JSON`);
     }
     this.requests.push({ path: pathName, family: endpoint.family, body, headers: req.headers });
-    if (!String(req.headers["content-type"] ?? "").startsWith("application/json")) this.problems.push(`${pathName}: request without Content-Type: application/json`);
+    if (!String(req.headers["content-type"] ?? "").startsWith("application/json"))
+      this.problems.push(`${pathName}: request without Content-Type: application/json`);
     for (const header of validators.headers.required) {
       if (!req.headers[header]) this.problems.push(`${pathName}: request without ${header}`);
     }
@@ -273,7 +283,8 @@ export class FakeCashfreeVerification {
     const check = (status: number, answer: unknown) => {
       const validate = validators.answers.get(status);
       if (!validate) this.problems.push(`${pathName}: the fake answered ${status}, which the reference does not list`);
-      else if (!validate(answer)) this.problems.push(`${pathName}: the fake's ${status} answer does not match the reference: ${JSON.stringify(validate.errors)}`);
+      else if (!validate(answer))
+        this.problems.push(`${pathName}: the fake's ${status} answer does not match the reference: ${JSON.stringify(validate.errors)}`);
     };
     if (req.headers["x-client-id"] !== this.options.clientId || req.headers["x-client-secret"] !== this.options.clientSecret || fault === "401") {
       const answer = { type: "authentication_error", code: "authentication_failed", message: "Invalid clientId and clientSecret combination" };
@@ -302,7 +313,11 @@ export class FakeCashfreeVerification {
 
   private send(res: http.ServerResponse, status: number, body: unknown, retryAfter: string | null): void {
     const text = JSON.stringify(body);
-    res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...(retryAfter ? { "retry-after": retryAfter } : {}) });
+    res.writeHead(status, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(text),
+      ...(retryAfter ? { "retry-after": retryAfter } : {}),
+    });
     res.end(text);
   }
 
@@ -394,13 +409,30 @@ export class FakeCashfreeVerification {
       case "/advance-employment": {
         const input = { phone: null, pan: null, uan: body.uan ?? null, dob: null, employee_name: null, employer_name: null };
         if (missing) {
-          return [200, { verification_id: body.verification_id, reference_id: ref, status: "EMPLOYMENT_DETAILS_NOT_FOUND", input, uan_details: [], recent_employment_details: null }];
+          return [
+            200,
+            {
+              verification_id: body.verification_id,
+              reference_id: ref,
+              status: "EMPLOYMENT_DETAILS_NOT_FOUND",
+              input,
+              uan_details: [],
+              recent_employment_details: null,
+            },
+          ];
         }
         const entry = (memberId: string, establishment: string, joined: string, exit: string | null) => ({
           uan: body.uan,
           source: "uan",
           source_score: 1,
-          basic_details: { gender: "MALE", dob: "1994-03-15", employee_confidence_score: quirks ? null : 1, employee_name: "Rahul Kumar Sharma", phone: "9988776655", aadhaar_verified: true },
+          basic_details: {
+            gender: "MALE",
+            dob: "1994-03-15",
+            employee_confidence_score: quirks ? null : 1,
+            employee_name: "Rahul Kumar Sharma",
+            phone: "9988776655",
+            aadhaar_verified: true,
+          },
           employment_details: {
             member_id: memberId,
             establishment_id: memberId.slice(0, 15),
@@ -410,7 +442,16 @@ export class FakeCashfreeVerification {
             establishment_name: establishment,
             employer_confidence_score: 0.9,
           },
-          additional_details: { aadhaar: "XXXXXXXX7561", email: null, pan: null, ifsc: null, bank_account: null, bank_address: null, relation: "F", relative_name: "Suresh Sharma" },
+          additional_details: {
+            aadhaar: "XXXXXXXX7561",
+            email: null,
+            pan: null,
+            ifsc: null,
+            bank_account: null,
+            bank_address: null,
+            relation: "F",
+            relative_name: "Suresh Sharma",
+          },
         });
         return [
           200,
@@ -456,7 +497,10 @@ export class FakeCashfreeVerification {
       }
       case "/offline-aadhaar/verify": {
         const entry = this.otpRefs.get(String(body.ref_id));
-        const error = (message: string, code = "verification_failed"): [number, Json] => [400, { type: "validation_error", code, message, error: { refId: 1 } }];
+        const error = (message: string, code = "verification_failed"): [number, Json] => [
+          400,
+          { type: "validation_error", code, message, error: { refId: 1 } },
+        ];
         if (!entry || entry.expired) return error("Otp expired");
         if (body.otp !== FAKE_OTP) return error("OTP entered is invalid");
         return [

@@ -21,11 +21,10 @@ const logger: UpstreamLogger = {
 };
 
 function providers(maxConcurrency = 64): ProviderSet {
-  return createLiveProviders(
-    { provider: "cashfree", cashfree: { baseUrl: fake.url, ...CREDENTIALS }, timeoutMs: TIMEOUT_MS, maxConcurrency },
-    logger,
-    { openMs: OPEN_MS, retryDelayMs: 20 },
-  );
+  return createLiveProviders({ provider: "cashfree", cashfree: { baseUrl: fake.url, ...CREDENTIALS }, timeoutMs: TIMEOUT_MS, maxConcurrency }, logger, {
+    openMs: OPEN_MS,
+    retryDelayMs: 20,
+  });
 }
 
 /** The AppError a call ends with, and how long it took. */
@@ -127,11 +126,9 @@ describe("retries only where the first try provably did not take effect", () => 
     const url = fake.url;
     await fake.close();
     fake = await startFakeCashfreeVerification(CREDENTIALS);
-    const down = createLiveProviders(
-      { provider: "cashfree", cashfree: { baseUrl: url, ...CREDENTIALS }, timeoutMs: TIMEOUT_MS, maxConcurrency: 4 },
-      logger,
-      { retryDelayMs: 20 },
-    );
+    const down = createLiveProviders({ provider: "cashfree", cashfree: { baseUrl: url, ...CREDENTIALS }, timeoutMs: TIMEOUT_MS, maxConcurrency: 4 }, logger, {
+      retryDelayMs: 20,
+    });
     const { error, ms } = await failure(() => down.pan.lookup(PAN));
     expect(error.code).toBe("SOURCE_UNAVAILABLE");
     expect(ms).toBeLessThan(TIMEOUT_MS + 1000);
