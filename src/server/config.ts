@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { dataDirFromEnv, databaseUrlFromEnv } from "@/server/db/provider";
@@ -51,9 +52,16 @@ const EnvSchema = z.object({
   AUDIT_FLUSH_MS: z.coerce.number().min(0).max(1000).default(0),
   AUTH_CACHE_POLL_MS: z.coerce.number().int().min(50).max(1000).default(250),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
-  /** Live upstream for PAN/EPFO (and Aadhaar, bank KYC); until set, live calls answer 503 SOURCE_UNAVAILABLE. */
-  PAN_SOURCE_URL: z.url().optional(),
-  EPFO_SOURCE_URL: z.url().optional(),
+  /** Who answers live PAN, EPFO and KYC calls; `none` answers them 503 SOURCE_UNAVAILABLE. */
+  LIVE_VERIFICATION_PROVIDER: z.enum(["none", "cashfree"]).default("none"),
+  /** Cashfree Secure ID; its test host is https://sandbox.cashfree.com/verification. */
+  CASHFREE_VERIFICATION_BASE_URL: z.url().default("https://api.cashfree.com/verification"),
+  CASHFREE_VERIFICATION_CLIENT_ID: z.string().trim().min(1).optional(),
+  CASHFREE_VERIFICATION_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  /** One deadline for a whole verification call to an upstream: connect, answer and body. */
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
+  /** Calls in flight to one upstream family on this instance; past it a call is refused at once. */
+  UPSTREAM_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(64),
   ENCRYPTION_KEY: base64Key.optional(),
   HASH_KEY: base64Key.optional(),
   NEXTAUTH_SECRET: z.string().min(32).optional(),
@@ -127,10 +135,33 @@ export function restrictToOwner(target: string, mode: number) {
   }
 }
 
+/** Loopback hosts may be reached over plain http (tests point the vendor's base URL at a fake). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (net.isIPv4(host)) return host.startsWith("127.");
+  return host === "::1";
+}
+
+/** Settings that only make sense together: a chosen vendor needs its credentials and a safe base URL. */
+function liveSourceProblems(env: z.infer<typeof EnvSchema>): string[] {
+  const problems: string[] = [];
+  const base = new URL(env.CASHFREE_VERIFICATION_BASE_URL);
+  if (base.protocol !== "https:" && !(base.protocol === "http:" && isLoopbackHost(base.hostname))) {
+    problems.push("CASHFREE_VERIFICATION_BASE_URL: must be https (plain http only for a loopback address)");
+  }
+  if (env.LIVE_VERIFICATION_PROVIDER === "cashfree") {
+    for (const name of ["CASHFREE_VERIFICATION_CLIENT_ID", "CASHFREE_VERIFICATION_CLIENT_SECRET"] as const) {
+      if (!env[name]) problems.push(`${name}: required when LIVE_VERIFICATION_PROVIDER=cashfree`);
+    }
+  }
+  return problems;
+}
+
 function buildConfig(source: NodeJS.ProcessEnv) {
   const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== "")));
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+  const lines = parsed.success ? liveSourceProblems(parsed.data).map((p) => `  ${p}`) : parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+  if (!parsed.success || lines.length > 0) {
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const env = parsed.data;
@@ -169,8 +200,16 @@ function buildConfig(source: NodeJS.ProcessEnv) {
     auditFlushMs: env.AUDIT_FLUSH_MS,
     authCachePollMs: env.AUTH_CACHE_POLL_MS,
     logLevel: env.LOG_LEVEL,
-    panSourceUrl: env.PAN_SOURCE_URL,
-    epfoSourceUrl: env.EPFO_SOURCE_URL,
+    liveVerification: {
+      provider: env.LIVE_VERIFICATION_PROVIDER,
+      cashfree: {
+        baseUrl: env.CASHFREE_VERIFICATION_BASE_URL.replace(/\/$/, ""),
+        clientId: env.CASHFREE_VERIFICATION_CLIENT_ID ?? "",
+        clientSecret: env.CASHFREE_VERIFICATION_CLIENT_SECRET ?? "",
+      },
+      timeoutMs: env.UPSTREAM_TIMEOUT_MS,
+      maxConcurrency: env.UPSTREAM_MAX_CONCURRENCY,
+    },
     nextAuthUrl: env.NEXTAUTH_URL ?? appUrl,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     http: {

@@ -152,7 +152,8 @@ describe("sandbox EPFO provider", () => {
   const epfo = createSandboxEpfoProvider({ now: () => NOW });
   const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d)$/;
   const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-  const monthIndex = (ym: string) => Number(ym.slice(0, 4)) * 12 + Number(ym.slice(5, 7)) - 1;
+  // Only a live source may leave the month out; the sandbox always gives it.
+  const monthIndex = (ym: string | null) => Number(ym!.slice(0, 4)) * 12 + Number(ym!.slice(5, 7)) - 1;
 
   function checkConsistent(m: EpfoMember, now: Date = NOW): void {
     const h = m.employment_history;

@@ -1,6 +1,7 @@
 import { AppError } from "@/server/errors";
 import type { Config } from "@/server/config";
 import type { Mode } from "@/lib/mode";
+import { log } from "@/server/lib/logger";
 import type { PanProvider } from "@/server/providers/pan/types";
 import type { EpfoProvider } from "@/server/providers/epfo/types";
 import { sandboxPanProvider } from "@/server/providers/pan/sandbox";
@@ -9,6 +10,12 @@ import type { AadhaarProvider } from "@/server/providers/aadhaar/types";
 import type { BankProvider } from "@/server/providers/bank/types";
 import { sandboxAadhaarProvider } from "@/server/providers/aadhaar/sandbox";
 import { sandboxBankProvider } from "@/server/providers/bank/sandbox";
+import { secureIdClients, type SecureIdClientTuning } from "@/server/providers/cashfree/secure-id";
+import { createCashfreePanProvider } from "@/server/providers/pan/cashfree";
+import { createCashfreeEpfoProvider } from "@/server/providers/epfo/cashfree";
+import { createCashfreeAadhaarProvider } from "@/server/providers/aadhaar/cashfree";
+import { createCashfreeBankProvider } from "@/server/providers/bank/cashfree";
+import type { UpstreamLogger } from "@/server/providers/upstream/client";
 
 export interface ProviderSet {
   pan: PanProvider;
@@ -17,7 +24,7 @@ export interface ProviderSet {
   bank: BankProvider;
 }
 
-/** Live mode until an upstream adapter is configured: every call is a source failure, never a fake answer. */
+/** Live mode without a chosen vendor: every call is a source failure, never a fake answer. */
 const unconfigured = (): never => {
   throw new AppError("SOURCE_UNAVAILABLE", "No live verification source is configured yet.", { retryAfterSeconds: 300 });
 };
@@ -27,9 +34,21 @@ const unconfiguredEpfo: EpfoProvider = { byUan: async () => unconfigured(), byPf
 const unconfiguredAadhaar: AadhaarProvider = { sendOtp: async () => unconfigured(), submitOtp: async () => unconfigured() };
 const unconfiguredBank: BankProvider = { verifyAccount: async () => unconfigured() };
 
-export function createProviders(_config: Config): Record<Mode, ProviderSet> {
+/** The live set for the chosen vendor; each family gets its own breaker, bulkhead and call statistics. */
+export function createLiveProviders(settings: Config["liveVerification"], logger: UpstreamLogger = log, tuning: SecureIdClientTuning = {}): ProviderSet {
+  if (settings.provider === "none") return { pan: unconfiguredPan, epfo: unconfiguredEpfo, aadhaar: unconfiguredAadhaar, bank: unconfiguredBank };
+  const clients = secureIdClients({ ...settings.cashfree, timeoutMs: settings.timeoutMs, maxConcurrency: settings.maxConcurrency }, logger, tuning);
+  return {
+    pan: createCashfreePanProvider(clients.pan),
+    epfo: createCashfreeEpfoProvider(clients.epfo),
+    aadhaar: createCashfreeAadhaarProvider(clients.aadhaar),
+    bank: createCashfreeBankProvider(clients.bank),
+  };
+}
+
+export function createProviders(config: Config): Record<Mode, ProviderSet> {
   return {
     sandbox: { pan: sandboxPanProvider, epfo: sandboxEpfoProvider, aadhaar: sandboxAadhaarProvider, bank: sandboxBankProvider },
-    live: { pan: unconfiguredPan, epfo: unconfiguredEpfo, aadhaar: unconfiguredAadhaar, bank: unconfiguredBank },
+    live: createLiveProviders(config.liveVerification),
   };
 }

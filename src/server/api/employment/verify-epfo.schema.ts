@@ -49,7 +49,7 @@ const employment = z.object({
   pf_number: z.string(),
   date_of_joining: z.string().meta({ description: "YYYY-MM-DD" }),
   date_of_exit: z.string().nullable().meta({ description: "YYYY-MM-DD; null while employed" }),
-  last_contribution_month: z.string().meta({ description: "YYYY-MM" }),
+  last_contribution_month: z.string().nullable().meta({ description: "YYYY-MM; null when the source does not give it (live mode)" }),
   is_current: z.boolean(),
 });
 
@@ -60,7 +60,7 @@ export const epfoVerificationData = z
     member_name: z.string().meta({ description: "Upper case" }),
     employer: z.string(),
     member_status: z.enum(["ACTIVE", "EXITED", "INACTIVE"]),
-    last_contribution_month: z.string().meta({ description: "YYYY-MM", example: "2026-10" }),
+    last_contribution_month: z.string().nullable().meta({ description: "YYYY-MM; null when the source does not give it (live mode)", example: "2026-10" }),
     date_of_exit: z.string().nullable().meta({ description: "YYYY-MM-DD, or null when there is no exit" }),
     employment_history: z.array(employment).meta({ description: "Newest first." }),
   })
@@ -74,11 +74,22 @@ export const verifyEpfoMeta = {
     path: "/v1/employment/epfo/verify",
     tags: ["Employment"],
     summary: "Verify an EPFO member account",
-    description: "Looks up an EPFO member by exactly one of `uan` or `pf_number`. The success envelope has no `timestamp` (as specified).",
+    description:
+      "Looks up an EPFO member by exactly one of `uan` or `pf_number`. The success envelope has no `timestamp` (as specified). Live lookups need a UAN: a `pf_number` there answers 422 LOOKUP_NOT_SUPPORTED.",
   },
   rest: {
     auth: "bearer",
-    errors: ["VALIDATION_ERROR", "INVALID_UAN", "INVALID_PF_NUMBER", "UAN_NOT_FOUND", "PF_NUMBER_NOT_FOUND", "SOURCE_UNAVAILABLE", "SOURCE_TIMEOUT"],
+    errors: [
+      "VALIDATION_ERROR",
+      "INVALID_UAN",
+      "INVALID_PF_NUMBER",
+      "UAN_NOT_FOUND",
+      "PF_NUMBER_NOT_FOUND",
+      "LOOKUP_NOT_SUPPORTED",
+      "UPSTREAM_ERROR",
+      "SOURCE_UNAVAILABLE",
+      "SOURCE_TIMEOUT",
+    ],
     fieldCodes: { uan: "INVALID_UAN", pf_number: "INVALID_PF_NUMBER" },
     documentBody: EXACTLY_ONE_LOOKUP,
   },

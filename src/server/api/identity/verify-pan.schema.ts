@@ -40,7 +40,7 @@ export const verifyPanMeta = {
   },
   rest: {
     auth: "bearer",
-    errors: ["VALIDATION_ERROR", "INVALID_PAN", "SOURCE_UNAVAILABLE", "SOURCE_TIMEOUT"],
+    errors: ["VALIDATION_ERROR", "INVALID_PAN", "UPSTREAM_ERROR", "SOURCE_UNAVAILABLE", "SOURCE_TIMEOUT"],
     fieldCodes: { pan: "INVALID_PAN" },
   },
 } satisfies RestOperationMeta;

@@ -28,7 +28,9 @@ export const bankKycData = z
     accountStatus: z.enum(["VALID", "INVALID", "BLOCKED", "CLOSED", "PENDING"]),
     nameAtBank: z.string().nullable(),
     nameMatch,
-    ifscDetails: z.object({ bank: z.string(), branch: z.string(), city: z.string(), state: z.string() }),
+    ifscDetails: z
+      .object({ bank: z.string().nullable(), branch: z.string().nullable(), city: z.string().nullable(), state: z.string().nullable() })
+      .meta({ description: "Each part is null when the source does not give it (in live mode, the state; and all four for an account that does not exist)." }),
     bankReference: z.string(),
     ...chargeFields,
   })

@@ -28,6 +28,7 @@ export const generateOtpMeta = kycMeta(
       "RATE_LIMITED",
       "AADHAAR_MOBILE_NOT_LINKED",
       "AADHAAR_LOCKED",
+      "UPSTREAM_ERROR",
       "SOURCE_UNAVAILABLE",
       "SOURCE_TIMEOUT",
     ],

@@ -36,7 +36,7 @@ export const nameMatch = z
   .meta({ description: "Score 0–100 (MATCH ≥ 90, PARTIAL 70–89.99, NO_MATCH < 70); null when no name was sent or none is on record." });
 
 export const KYC_COMMON_ERRORS = ["VALIDATION_ERROR", "MERCHANT_MISMATCH", "BROWSER_REQUEST_FORBIDDEN"] as const;
-export const CHARGED_ERRORS = [...KYC_COMMON_ERRORS, "INSUFFICIENT_BALANCE", "SOURCE_UNAVAILABLE", "SOURCE_TIMEOUT"] as const;
+export const CHARGED_ERRORS = [...KYC_COMMON_ERRORS, "INSUFFICIENT_BALANCE", "UPSTREAM_ERROR", "SOURCE_UNAVAILABLE", "SOURCE_TIMEOUT"] as const;
 
 export function kycMeta(path: `/api/kyc/${string}`, summary: string, description: string, rest: Omit<RestMeta, "auth">): RestOperationMeta {
   return { openapi: { method: "POST", path, tags: ["KYC"], summary, description }, rest: { auth: "kyc", ...rest } };

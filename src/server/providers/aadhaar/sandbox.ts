@@ -13,6 +13,7 @@ import { isValidAadhaar } from "@/lib/aadhaar";
 import { AppError } from "@/server/errors";
 import { fnv1a32, mix32, pick, sandboxPerson, sandboxRelativeName } from "@/server/providers/sandbox-names/names";
 import { SANDBOX_AADHAAR_ROWS } from "@/server/providers/sandbox-catalog";
+import { fullAddressOf } from "./address";
 import type { AadhaarAddress, AadhaarEkyc, AadhaarProvider } from "./types";
 
 export const SANDBOX_AADHAAR_OTP = "123456";
@@ -173,10 +174,16 @@ export function sandboxAadhaarEkyc(aadhaarNumber: string): AadhaarEkyc {
   else if (Number(yearOfBirth) < 1995 && mix32(h, 27) % 3 !== 0) careOf = `W/O ${sandboxRelativeName(person, h, 24)}`;
   else careOf = `D/O ${sandboxRelativeName(person, h, 24)}`;
   const address = addressFor(h);
-  const local = [address.house, address.street, address.landmark, address.locality, address.vtc, address.postOffice, address.subDistrict, address.district];
-  // Locality and post office, or city, sub-district and district, are often one name: say it once.
-  const fullAddress = [...new Set(local.filter((part) => part !== "")), address.state, address.country, address.pincode].join(", ");
-  return { name: person.name, dob, yearOfBirth, gender: person.female ? "F" : "M", careOf, address, fullAddress, photo: SANDBOX_AADHAAR_PHOTO };
+  return {
+    name: person.name,
+    dob,
+    yearOfBirth,
+    gender: person.female ? "F" : "M",
+    careOf,
+    address,
+    fullAddress: fullAddressOf(address),
+    photo: SANDBOX_AADHAAR_PHOTO,
+  };
 }
 
 /** Throws what the four digits before the check digit ask for. */

@@ -32,9 +32,9 @@ export interface AadhaarEkyc {
 }
 
 export interface AadhaarOtpSent {
-  /** Last four digits of the linked mobile, e.g. "4321". */
+  /** Last four digits of the linked mobile, e.g. "4321"; empty when the source does not give them (the live source's answer names none). */
   mobileLast4: string;
-  /** The source's reference for this OTP, passed back to submitOtp. */
+  /** The source's reference for this OTP (live: the vendor's ref_id), passed back to submitOtp; kept beside the request, never shown to the merchant. */
   reference: string;
 }
 
@@ -43,7 +43,7 @@ export type AadhaarOtpResult = { kind: "verified"; ekyc: AadhaarEkyc } | { kind:
 export interface AadhaarProvider {
   /** `aadhaarNumber` is already valid. Throws AppError AADHAAR_MOBILE_NOT_LINKED, AADHAAR_LOCKED, SOURCE_UNAVAILABLE or SOURCE_TIMEOUT. */
   sendOtp(aadhaarNumber: string): Promise<AadhaarOtpSent>;
-  /** The source checks the OTP. Throws SOURCE_UNAVAILABLE / SOURCE_TIMEOUT on source failure. */
+  /** The source checks the OTP. Throws OTP_EXPIRED or AADHAAR_MOBILE_NOT_LINKED where the source says so, SOURCE_UNAVAILABLE / SOURCE_TIMEOUT on source failure. */
   submitOtp(aadhaarNumber: string, reference: string, otp: string): Promise<AadhaarOtpResult>;
   /** Numbers every merchant of this mode uses as test fixtures: only each merchant's own OTP limits count them. */
   sharedTestNumbers?: ReadonlySet<string>;

@@ -60,7 +60,10 @@ const ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 const SUFFIX_STATUS: Record<string, BankAccountStatus> = { "0000": "INVALID", "1111": "BLOCKED", "2222": "PENDING" };
 
-export function sandboxIfscDetails(ifsc: string): IfscDetails {
+/** The sandbox always knows every part of a branch's details. */
+type SandboxIfscDetails = { [K in keyof IfscDetails]: string };
+
+export function sandboxIfscDetails(ifsc: string): SandboxIfscDetails {
   const code = ifsc.slice(0, 4);
   const place = pick(SANDBOX_PLACES, fnv1a32(`ifsc:${ifsc}`), 0);
   return {
@@ -72,7 +75,7 @@ export function sandboxIfscDetails(ifsc: string): IfscDetails {
 }
 
 /** The penny-drop answer for a valid account and IFSC (throws the source error the account asks for). */
-export function sandboxBankCheck(accountNumber: string, ifsc: string): BankAccountCheck {
+export function sandboxBankCheck(accountNumber: string, ifsc: string): BankAccountCheck & { ifscDetails: SandboxIfscDetails } {
   if (!isValidAccountNumber(accountNumber)) throw new AppError("INVALID_ACCOUNT_NUMBER");
   if (!isValidIfsc(ifsc)) throw new AppError("INVALID_IFSC");
   const suffix = accountNumber.slice(-4);
@@ -92,8 +95,8 @@ export function sandboxBankCheck(accountNumber: string, ifsc: string): BankAccou
   };
 }
 
-export const sandboxBankProvider: BankProvider = {
-  async verifyAccount(accountNumber, ifsc) {
+export const sandboxBankProvider = {
+  async verifyAccount(accountNumber: string, ifsc: string) {
     return sandboxBankCheck(accountNumber, ifsc);
   },
-};
+} satisfies BankProvider;

@@ -1,10 +1,11 @@
 export type BankAccountStatus = "VALID" | "INVALID" | "BLOCKED" | "CLOSED" | "PENDING";
 
+/** Each part is null when the source does not give it (the live source never gives the state, nor anything for an account that does not exist). */
 export interface IfscDetails {
-  bank: string;
-  branch: string;
-  city: string;
-  state: string;
+  bank: string | null;
+  branch: string | null;
+  city: string | null;
+  state: string | null;
 }
 
 export interface BankAccountCheck {
@@ -12,7 +13,7 @@ export interface BankAccountCheck {
   accountStatus: BankAccountStatus;
   /** Name the bank holds, upper case; null when the account does not exist, or while the penny-drop is PENDING (no name has come back yet). */
   nameAtBank: string | null;
-  /** The penny-drop's bank reference (UTR-like, 12 chars). */
+  /** The penny-drop's bank reference (UTR-like, 12 chars; live: the bank's UTR, else the source's reference id). */
   bankReference: string;
   ifscDetails: IfscDetails;
 }

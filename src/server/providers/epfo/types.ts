@@ -12,8 +12,8 @@ export interface EmploymentRecord {
   date_of_joining: string;
   /** YYYY-MM-DD, null while employed. */
   date_of_exit: string | null;
-  /** YYYY-MM */
-  last_contribution_month: string;
+  /** YYYY-MM; null when the source does not give it (the live source does not). */
+  last_contribution_month: string | null;
   is_current: boolean;
 }
 
@@ -24,7 +24,7 @@ export interface EpfoMember {
   member_name: string;
   employer: string;
   member_status: MemberStatus;
-  last_contribution_month: string;
+  last_contribution_month: string | null;
   date_of_exit: string | null;
   /** Newest first. */
   employment_history: EmploymentRecord[];
@@ -33,6 +33,6 @@ export interface EpfoMember {
 export interface EpfoProvider {
   /** `uan` is 12 digits. null = no such member. Source failures throw AppError. */
   byUan(uan: string): Promise<EpfoMember | null>;
-  /** Parts, or a PF number in either input form. null = no such member account. */
+  /** Parts, or a PF number in either input form. null = no such member account. A source without this lookup throws LOOKUP_NOT_SUPPORTED. */
   byPfNumber(pf: PfNumberParts | string): Promise<EpfoMember | null>;
 }

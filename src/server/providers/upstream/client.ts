@@ -1,0 +1,364 @@
+/**
+ * Every call to an upstream vendor goes through an UpstreamClient, one per family (PAN, EPFO,
+ * Aadhaar, bank, payments) per instance:
+ *
+ *   bulkhead (no queue) → circuit breaker → retries (inside one deadline) → one HTTP attempt
+ *
+ * One AbortSignal is the whole call's deadline: connect, headers, body and the pauses between
+ * retries. The answer's body is read up to 1 MiB. What the vendor's answer means is the adapter's
+ * business (`read`); this layer only turns transport faults and the vendor's own failure statuses
+ * into Parakh's codes. Credentials and request bodies are never logged.
+ */
+import { Agent } from "undici";
+import {
+  BrokenCircuitError,
+  BulkheadRejectedError,
+  CircuitState,
+  ExponentialBackoff,
+  bulkhead,
+  circuitBreaker,
+  handleWhen,
+  retry,
+  type BulkheadPolicy,
+  type CircuitBreakerPolicy,
+  type RetryPolicy,
+} from "cockatiel";
+import { AppError, type AppErrorOptions, type ErrorCode } from "@/server/errors";
+import { ConsecutiveOrSamplingBreaker, DEFAULT_BREAKER_RULE, type BreakerRule } from "./breaker";
+import { CallLog, type UpstreamFamilyStats } from "./stats";
+
+export type UpstreamFamily = "pan" | "epfo" | "aadhaar" | "bank" | "payments";
+
+export const CONNECT_TIMEOUT_MS = 2_000;
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** Parakh's Retry-After when the vendor sends none. */
+export const DEFAULT_RETRY_AFTER_SECONDS = 5;
+export const MAX_RETRIES = 2;
+export const DEFAULT_OPEN_MS = 30_000;
+
+export interface UpstreamLogger {
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+export interface UpstreamClientOptions {
+  family: UpstreamFamily;
+  /** No trailing slash; paths are appended. */
+  baseUrl: string;
+  /** Sent on every call (the vendor's credentials). Never logged. */
+  headers: Record<string, string>;
+  timeoutMs: number;
+  maxConcurrency: number;
+  /** What an unavailable vendor is to the caller: verification families say SOURCE_UNAVAILABLE, payments SERVICE_UNAVAILABLE. */
+  unavailableCode?: "SOURCE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+  logger: UpstreamLogger;
+  breaker?: BreakerRule;
+  /** How long an open circuit refuses calls before one trial call. */
+  openMs?: number;
+  connectTimeoutMs?: number;
+  maxBodyBytes?: number;
+  /** Smallest pause before a retry; the pauses grow exponentially with jitter, at most 1 s. */
+  retryDelayMs?: number;
+}
+
+export interface UpstreamRequest {
+  method: "GET" | "POST";
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** An answer the adapter reads: any 2xx, or a 4xx that is the vendor's word on the input (not 401, 403, 429). */
+export interface UpstreamAnswer {
+  status: number;
+  /** Parsed JSON; null for an empty body. */
+  body: unknown;
+  headers: Headers;
+}
+
+/**
+ * A failure of the upstream rather than an answer. `countsAsFailure`: the breaker counts it (connect
+ * errors, deadlines, 5xx, unreadable answers). `retryable`: the attempt provably did not take effect.
+ */
+export class UpstreamFailure extends AppError {
+  readonly countsAsFailure: boolean;
+  readonly retryable: boolean;
+  constructor(code: ErrorCode, message: string, opts: AppErrorOptions & { countsAsFailure: boolean; retryable?: boolean }) {
+    super(code, message, opts);
+    this.countsAsFailure = opts.countsAsFailure;
+    this.retryable = opts.retryable ?? false;
+  }
+}
+
+/** The adapter's own reading of an answer it cannot use (missing fields, an unknown shape): counted like a 5xx. */
+export function unreadableAnswer(what: string): UpstreamFailure {
+  return new UpstreamFailure("UPSTREAM_ERROR", `The upstream source's answer could not be read: ${what}.`, { countsAsFailure: true });
+}
+
+const CONNECTION_NEVER_USED = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]);
+
+/** Seconds from a Retry-After header (seconds or an HTTP date), within 1 s–1 h; null when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now: number = Date.now()): number | null {
+  if (!value) return null;
+  const text = value.trim();
+  const seconds = /^\d+$/.test(text) ? Number(text) : Math.ceil((Date.parse(text) - now) / 1000);
+  if (!Number.isFinite(seconds)) return null;
+  return Math.min(3600, Math.max(1, seconds));
+}
+
+/** The vendor's error code from an error body (`{ code, type, message }`), if it has one; never its message. */
+export function vendorErrorCode(body: unknown): string | null {
+  if (body && typeof body === "object" && typeof (body as { code?: unknown }).code === "string") return (body as { code: string }).code;
+  return null;
+}
+
+type Outcome<T> = { value: T } | { answerError: unknown };
+
+const registry = new Map<UpstreamFamily, UpstreamClient>();
+
+/** Each family's breaker state, misconfiguration, calls, failures, p95 and last error, for operators. */
+export function upstreamStats(): UpstreamFamilyStats[] {
+  return [...registry.values()].map((c) => c.stats());
+}
+
+export class UpstreamClient {
+  readonly family: UpstreamFamily;
+  private readonly options: Required<Omit<UpstreamClientOptions, "breaker">> & { breaker: BreakerRule };
+  private readonly dispatcher: Agent;
+  private readonly bulkhead: BulkheadPolicy;
+  private readonly breaker: CircuitBreakerPolicy;
+  private readonly retry: RetryPolicy;
+  private readonly calls = new CallLog();
+  private openedAt: number | null = null;
+  private misconfigured = false;
+
+  constructor(options: UpstreamClientOptions) {
+    this.family = options.family;
+    this.options = {
+      unavailableCode: "SOURCE_UNAVAILABLE",
+      breaker: DEFAULT_BREAKER_RULE,
+      openMs: DEFAULT_OPEN_MS,
+      connectTimeoutMs: CONNECT_TIMEOUT_MS,
+      maxBodyBytes: MAX_BODY_BYTES,
+      retryDelayMs: 100,
+      ...options,
+    };
+    // The call's own deadline ends headers and body; the agent's timers would only cut it shorter.
+    this.dispatcher = new Agent({ connect: { timeout: this.options.connectTimeoutMs }, headersTimeout: 0, bodyTimeout: 0 });
+    this.bulkhead = bulkhead(this.options.maxConcurrency, 0);
+    this.breaker = circuitBreaker(
+      handleWhen((e) => e instanceof UpstreamFailure && e.countsAsFailure),
+      { halfOpenAfter: this.options.openMs, breaker: new ConsecutiveOrSamplingBreaker(this.options.breaker) },
+    );
+    this.breaker.onBreak(() => {
+      this.openedAt = Date.now();
+      this.options.logger.warn("upstream circuit opened", { family: this.family, openMs: this.options.openMs });
+    });
+    this.breaker.onReset(() => {
+      this.openedAt = null;
+    });
+    this.retry = retry(
+      handleWhen((e) => e instanceof UpstreamFailure && e.retryable),
+      { maxAttempts: MAX_RETRIES, backoff: new ExponentialBackoff({ initialDelay: this.options.retryDelayMs, maxDelay: 1_000 }) },
+    );
+    registry.set(this.family, this);
+  }
+
+  /**
+   * One Parakh call: `read` turns the vendor's answer into the adapter's result, or throws. An
+   * UpstreamFailure it throws counts against the breaker; any other error it throws is the
+   * vendor's word (a business answer) and passes to the caller as it is.
+   */
+  async call<T>(request: UpstreamRequest, read: (answer: UpstreamAnswer) => T): Promise<T> {
+    const started = performance.now();
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
+    try {
+      const outcome = await this.bulkhead.execute(() =>
+        this.breaker.execute(async (): Promise<Outcome<T>> => {
+          const answer = await this.retry.execute(() => this.attempt(request, deadline.signal));
+          try {
+            return { value: read(answer) };
+          } catch (err) {
+            if (err instanceof UpstreamFailure) throw err;
+            return { answerError: err };
+          }
+        }),
+      );
+      this.misconfigured = false;
+      this.calls.record(performance.now() - started, false);
+      if ("answerError" in outcome) throw outcome.answerError;
+      return outcome.value;
+    } catch (err) {
+      const failure = this.toAppError(err);
+      if (failure instanceof UpstreamFailure) {
+        this.calls.record(performance.now() - started, failure.countsAsFailure);
+        this.calls.noteError(failure.message);
+      }
+      throw failure;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  stats(): UpstreamFamilyStats {
+    const state = this.breaker.state;
+    const breaker =
+      state === CircuitState.Open ? "open" : state === CircuitState.HalfOpen ? "half-open" : state === CircuitState.Isolated ? "isolated" : "closed";
+    return { family: this.family, breaker, misconfigured: this.misconfigured, ...this.calls.summary() };
+  }
+
+  /** For adapters that learn from an answer's content that Parakh's own account is the problem (e.g. test keys on the live host). */
+  refuseMisconfigured(reason: string): UpstreamFailure {
+    this.misconfigured = true;
+    this.options.logger.error("upstream refused Parakh's account: check the vendor credentials and whitelisted IPs", { family: this.family, reason });
+    return new UpstreamFailure(this.options.unavailableCode, "The upstream source is not available to this server right now.", {
+      countsAsFailure: false,
+      retryAfterSeconds: 60,
+    });
+  }
+
+  private toAppError(err: unknown): AppError {
+    if (err instanceof AppError) return err;
+    if (err instanceof BulkheadRejectedError) {
+      return new UpstreamFailure(this.options.unavailableCode, "Too many calls to the upstream source are in flight; retry shortly.", {
+        countsAsFailure: false,
+        retryAfterSeconds: 1,
+      });
+    }
+    if (err instanceof BrokenCircuitError) {
+      const remaining = this.openedAt === null ? this.options.openMs : this.openedAt + this.options.openMs - Date.now();
+      return new UpstreamFailure(this.options.unavailableCode, "The upstream source is failing; calls are paused for a while.", {
+        countsAsFailure: false,
+        retryAfterSeconds: Math.max(1, Math.ceil(remaining / 1000)),
+      });
+    }
+    return new UpstreamFailure("UPSTREAM_ERROR", "The upstream call failed unexpectedly.", { countsAsFailure: true, cause: err });
+  }
+
+  private unavailable(message: string, retryAfterSeconds: number | null, flags: { countsAsFailure: boolean; retryable: boolean }): UpstreamFailure {
+    return new UpstreamFailure(this.options.unavailableCode, message, { ...flags, retryAfterSeconds: retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS });
+  }
+
+  private timedOut(): UpstreamFailure {
+    return new UpstreamFailure("SOURCE_TIMEOUT", `The upstream source did not answer within ${this.options.timeoutMs} ms.`, {
+      countsAsFailure: true,
+      retryAfterSeconds: DEFAULT_RETRY_AFTER_SECONDS,
+    });
+  }
+
+  /** One HTTP exchange, classified. Throws UpstreamFailure; returns only answers the adapter reads. */
+  private async attempt(request: UpstreamRequest, signal: AbortSignal): Promise<UpstreamAnswer> {
+    if (signal.aborted) throw this.timedOut();
+    let response: Response;
+    try {
+      response = await fetch(`${this.options.baseUrl}${request.path}`, {
+        method: request.method,
+        headers: {
+          accept: "application/json",
+          ...(request.body === undefined ? {} : { "content-type": "application/json" }),
+          ...this.options.headers,
+          ...request.headers,
+        },
+        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        signal,
+        redirect: "manual",
+        // @ts-expect-error: Node's fetch takes an undici dispatcher; the DOM RequestInit type does not name it.
+        dispatcher: this.dispatcher,
+      });
+    } catch (err) {
+      if (signal.aborted) throw this.timedOut();
+      const code = connectionErrorCode(err);
+      throw this.unavailable(`The upstream source could not be reached (${code ?? "connection failed"}).`, null, {
+        countsAsFailure: true,
+        // Refused or reset before any answer: the vendor never saw the call. A connect timeout is a timeout.
+        retryable: code !== null && CONNECTION_NEVER_USED.has(code),
+      });
+    }
+
+    const status = response.status;
+    const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
+    const text = await this.readBody(response, signal);
+    if (status === 401 || status === 403) {
+      throw this.refuseMisconfigured(`HTTP ${status}${codeSuffix(parseJson(text))}`);
+    }
+    if (status === 429) {
+      throw this.unavailable(`The upstream source is rate limiting calls (HTTP 429${codeSuffix(parseJson(text))}).`, retryAfter, {
+        countsAsFailure: false,
+        retryable: true,
+      });
+    }
+    if (status >= 500) {
+      throw this.unavailable(`The upstream source failed (HTTP ${status}${codeSuffix(parseJson(text))}).`, retryAfter, {
+        countsAsFailure: true,
+        // A POST may have been processed (and billed) unless the vendor said it was unavailable.
+        retryable: status === 503 || request.method === "GET",
+      });
+    }
+    if (status < 200 || (status >= 300 && status < 400)) {
+      throw new UpstreamFailure("UPSTREAM_ERROR", `The upstream source answered HTTP ${status}.`, { countsAsFailure: true });
+    }
+    const body = text === "" ? null : parseJson(text);
+    if (body === undefined) {
+      throw new UpstreamFailure("UPSTREAM_ERROR", `The upstream source's answer (HTTP ${status}) is not JSON.`, { countsAsFailure: true });
+    }
+    return { status, body, headers: response.headers };
+  }
+
+  /** The body as text, at most maxBodyBytes, within the call's deadline. */
+  private async readBody(response: Response, signal: AbortSignal): Promise<string> {
+    const max = this.options.maxBodyBytes;
+    const tooLarge = () =>
+      new UpstreamFailure("UPSTREAM_ERROR", `The upstream source's answer is over ${Math.round(max / 1024)} KiB; it was not read further.`, {
+        countsAsFailure: true,
+      });
+    if (!response.body) return "";
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    try {
+      if (Number(response.headers.get("content-length") ?? 0) > max) throw tooLarge();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        bytes += value.byteLength;
+        if (bytes > max) throw tooLarge();
+        chunks.push(value);
+      }
+    } catch (err) {
+      // Stop the transfer: nothing more is read from this answer.
+      reader.cancel().catch(() => undefined);
+      if (err instanceof UpstreamFailure) throw err;
+      if (signal.aborted) throw this.timedOut();
+      throw this.unavailable(`The upstream source's answer broke off (${connectionErrorCode(err) ?? "read failed"}).`, null, {
+        countsAsFailure: true,
+        retryable: false,
+      });
+    }
+    return Buffer.concat(chunks).toString("utf8");
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function codeSuffix(body: unknown): string {
+  const code = vendorErrorCode(body);
+  return code ? `, ${code}` : "";
+}
+
+/** The system or undici error code under fetch's "fetch failed" TypeError. */
+function connectionErrorCode(err: unknown): string | null {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}

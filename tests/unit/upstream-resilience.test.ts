@@ -1,0 +1,276 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CircuitState } from "cockatiel";
+import { AppError } from "@/server/errors";
+import { createLiveProviders, type ProviderSet } from "@/server/providers";
+import { ConsecutiveOrSamplingBreaker } from "@/server/providers/upstream/breaker";
+import { parseRetryAfter, upstreamStats, type UpstreamLogger } from "@/server/providers/upstream/client";
+import { FakeCashfreeVerification, startFakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
+
+const CREDENTIALS = { clientId: "CF_TEST_CLIENT", clientSecret: "cfsk_live_do_not_log_me" };
+const TIMEOUT_MS = 500;
+const OPEN_MS = 400;
+const PAN = "ABCPK1234F";
+
+let fake: FakeCashfreeVerification;
+let logged: string[];
+let live: ProviderSet;
+
+const logger: UpstreamLogger = {
+  warn: (msg, fields) => logged.push(JSON.stringify({ level: "warn", msg, ...fields })),
+  error: (msg, fields) => logged.push(JSON.stringify({ level: "error", msg, ...fields })),
+};
+
+function providers(maxConcurrency = 64): ProviderSet {
+  return createLiveProviders({ provider: "cashfree", cashfree: { baseUrl: fake.url, ...CREDENTIALS }, timeoutMs: TIMEOUT_MS, maxConcurrency }, logger, {
+    openMs: OPEN_MS,
+    retryDelayMs: 20,
+  });
+}
+
+/** The AppError a call ends with, and how long it took. */
+async function failure(call: () => Promise<unknown>): Promise<{ error: AppError; ms: number }> {
+  const started = performance.now();
+  try {
+    await call();
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    return { error: error as AppError, ms: performance.now() - started };
+  }
+  throw new Error("the call answered instead of failing");
+}
+
+const panStats = () => upstreamStats().find((s) => s.family === "pan")!;
+
+beforeEach(async () => {
+  fake = await startFakeCashfreeVerification(CREDENTIALS);
+  logged = [];
+  live = providers();
+});
+
+afterEach(async () => {
+  await fake.close();
+  expect(fake.problems).toEqual([]);
+});
+
+describe("one deadline for the whole call", () => {
+  it("a vendor that never answers ends as 504 SOURCE_TIMEOUT within the deadline, tried once", async () => {
+    fake.fail("pan", "hang");
+    const { error, ms } = await failure(() => live.pan.lookup(PAN));
+    expect(error.code).toBe("SOURCE_TIMEOUT");
+    expect(error.status).toBe(504);
+    expect(error.retryAfterSeconds).toBeGreaterThan(0);
+    expect(ms).toBeLessThan(TIMEOUT_MS + 1000);
+    expect(fake.count("/pan")).toBe(1);
+  });
+
+  it("200 headers then a trickling body end as 504 within the deadline, not when the bytes stop", async () => {
+    fake.fail("pan", "trickle");
+    const { error, ms } = await failure(() => live.pan.lookup(PAN));
+    expect(error.code).toBe("SOURCE_TIMEOUT");
+    expect(ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+    expect(ms).toBeLessThan(TIMEOUT_MS + 1000);
+    expect(fake.count("/pan")).toBe(1);
+  });
+
+  it("a body over 1 MiB is cut off: 502 UPSTREAM_ERROR", async () => {
+    fake.fail("pan", "huge-body");
+    const { error } = await failure(() => live.pan.lookup(PAN));
+    expect(error.code).toBe("UPSTREAM_ERROR");
+    expect(error.status).toBe(502);
+  });
+
+  it("an answer that is not JSON is 502 UPSTREAM_ERROR", async () => {
+    fake.fail("pan", "malformed-json");
+    const { error } = await failure(() => live.pan.lookup(PAN));
+    expect(error.code).toBe("UPSTREAM_ERROR");
+  });
+});
+
+describe("retries only where the first try provably did not take effect", () => {
+  it("a 500 on a POST is not retried: 503 SOURCE_UNAVAILABLE with the default Retry-After", async () => {
+    fake.fail("pan", "500");
+    const { error } = await failure(() => live.pan.lookup(PAN));
+    expect(error.code).toBe("SOURCE_UNAVAILABLE");
+    expect(error.status).toBe(503);
+    expect(error.retryAfterSeconds).toBe(5);
+    expect(fake.count("/pan")).toBe(1);
+  });
+
+  it("a 429 is retried twice, then answered with the vendor's Retry-After", async () => {
+    fake.fail("pan", "429", { retryAfter: "7" });
+    const { error, ms } = await failure(() => live.pan.lookup(PAN));
+    expect(error.code).toBe("SOURCE_UNAVAILABLE");
+    expect(error.retryAfterSeconds).toBe(7);
+    expect(fake.count("/pan")).toBe(3);
+    expect(ms).toBeLessThan(TIMEOUT_MS + 1000);
+  });
+
+  it("a 503 and a connection cut before any answer are retried, and the retry's answer counts", async () => {
+    fake.fail("pan", "503", { times: 1 });
+    expect((await live.pan.lookup(PAN)).status).toBe("VALID");
+    expect(fake.count("/pan")).toBe(2);
+    fake.fail("bank", "reset", { times: 2 });
+    expect((await live.bank.verifyAccount("026291800001191", "YESB0000262")).accountStatus).toBe("VALID");
+    expect(fake.count("/bank-account/sync")).toBe(3);
+  });
+
+  it("an EPFO retry reuses its verification_id", async () => {
+    fake.fail("epfo", "503", { times: 1 });
+    await live.epfo.byUan("100200300400");
+    const ids = fake.requests.filter((r) => r.path === "/advance-employment").map((r) => r.body.verification_id);
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toBe(ids[1]);
+  });
+
+  it("a refused connection is retried and then answered 503", async () => {
+    const url = fake.url;
+    await fake.close();
+    fake = await startFakeCashfreeVerification(CREDENTIALS);
+    const down = createLiveProviders({ provider: "cashfree", cashfree: { baseUrl: url, ...CREDENTIALS }, timeoutMs: TIMEOUT_MS, maxConcurrency: 4 }, logger, {
+      retryDelayMs: 20,
+    });
+    const { error, ms } = await failure(() => down.pan.lookup(PAN));
+    expect(error.code).toBe("SOURCE_UNAVAILABLE");
+    expect(ms).toBeLessThan(TIMEOUT_MS + 1000);
+  });
+});
+
+describe("the vendor refusing Parakh's own credentials", () => {
+  it("401 is never passed to the merchant: 503, an error log line, and the family marked misconfigured", async () => {
+    fake.fail("pan", "401");
+    const { error } = await failure(() => live.pan.lookup(PAN));
+    expect(error.status).toBe(503);
+    expect(error.code).toBe("SOURCE_UNAVAILABLE");
+    expect(panStats().misconfigured).toBe(true);
+    expect(logged.some((l) => l.includes('"level":"error"') && l.includes('"family":"pan"'))).toBe(true);
+    // The next answered call clears the mark.
+    fake.clear("pan");
+    await live.pan.lookup(PAN);
+    expect(panStats().misconfigured).toBe(false);
+  });
+
+  it("403 (address not whitelisted) is the same", async () => {
+    fake.fail("bank", "403");
+    const { error } = await failure(() => live.bank.verifyAccount("026291800001191", "YESB0000262"));
+    expect(error.status).toBe(503);
+    expect(upstreamStats().find((s) => s.family === "bank")!.misconfigured).toBe(true);
+  });
+
+  it("wrong credentials are refused by the fake exactly as a 401", async () => {
+    const wrong = createLiveProviders(
+      { provider: "cashfree", cashfree: { baseUrl: fake.url, clientId: "CF_TEST_CLIENT", clientSecret: "wrong" }, timeoutMs: TIMEOUT_MS, maxConcurrency: 4 },
+      logger,
+    );
+    const { error } = await failure(() => wrong.epfo.byUan("100200300400"));
+    expect(error.status).toBe(503);
+  });
+});
+
+describe("circuit breaker", () => {
+  it("opens after 5 failed calls: the next fails in under 300 ms without reaching the vendor, and a trial call closes it", async () => {
+    fake.fail("pan", "500");
+    for (let i = 0; i < 5; i++) expect((await failure(() => live.pan.lookup(PAN))).error.code).toBe("SOURCE_UNAVAILABLE");
+    expect(fake.count("/pan")).toBe(5);
+    expect(panStats().breaker).toBe("open");
+
+    const { error, ms } = await failure(() => live.pan.lookup(PAN));
+    expect(ms).toBeLessThan(300);
+    expect(error.code).toBe("SOURCE_UNAVAILABLE");
+    expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(fake.count("/pan")).toBe(5);
+    // Other families are not affected.
+    expect((await live.bank.verifyAccount("026291800001191", "YESB0000262")).accountStatus).toBe("VALID");
+
+    fake.clear("pan");
+    await new Promise((r) => setTimeout(r, OPEN_MS + 50));
+    expect((await live.pan.lookup(PAN)).status).toBe("VALID");
+    expect(fake.count("/pan")).toBe(6);
+    expect(panStats().breaker).toBe("closed");
+  });
+
+  it("a failed trial call opens it again", async () => {
+    fake.fail("pan", "malformed-json");
+    for (let i = 0; i < 5; i++) await failure(() => live.pan.lookup(PAN));
+    await new Promise((r) => setTimeout(r, OPEN_MS + 50));
+    await failure(() => live.pan.lookup(PAN));
+    expect(fake.count("/pan")).toBe(6);
+    expect(panStats().breaker).toBe("open");
+  });
+
+  it("business answers, rate limits and refused credentials do not count", async () => {
+    fake.fail("pan", "not-on-record");
+    for (let i = 0; i < 6; i++) expect((await live.pan.lookup(PAN)).status).toBe("INVALID");
+    fake.fail("pan", "429");
+    for (let i = 0; i < 3; i++) await failure(() => live.pan.lookup(PAN));
+    fake.fail("pan", "401");
+    for (let i = 0; i < 3; i++) await failure(() => live.pan.lookup(PAN));
+    expect(panStats().breaker).toBe("closed");
+  });
+
+  it("at least half of at least 20 calls in the window opens it, even without 5 in a row", () => {
+    const breaker = new ConsecutiveOrSamplingBreaker();
+    let opened = false;
+    for (let i = 0; i < 20 && !opened; i++) {
+      if (i % 2 === 1) opened = breaker.failure(CircuitState.Closed);
+      else breaker.success(CircuitState.Closed);
+    }
+    expect(opened).toBe(true);
+
+    const lighter = new ConsecutiveOrSamplingBreaker();
+    opened = false;
+    // 9 failures in 21 calls, never 5 in a row: stays closed.
+    for (let i = 0; i < 21; i++) {
+      if (i % 7 < 3) opened ||= lighter.failure(CircuitState.Closed);
+      else lighter.success(CircuitState.Closed);
+    }
+    expect(opened).toBe(false);
+  });
+});
+
+describe("bulkhead", () => {
+  it("past the concurrency limit a call is refused at once with 503 and Retry-After, never queued", async () => {
+    live = providers(2);
+    fake.fail("pan", "hang");
+    const held = [live.pan.lookup(PAN).catch((e: unknown) => e), live.pan.lookup(PAN).catch((e: unknown) => e)];
+    await new Promise((r) => setTimeout(r, 50));
+    const { error, ms } = await failure(() => live.pan.lookup(PAN));
+    expect(error.code).toBe("SOURCE_UNAVAILABLE");
+    expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(ms).toBeLessThan(100);
+    expect(fake.count("/pan")).toBe(2);
+    await Promise.all(held);
+  });
+});
+
+describe("operator statistics and logs", () => {
+  it("count calls and failures, give a p95 and the last error without personal data", async () => {
+    await live.pan.lookup(PAN);
+    fake.fail("pan", "500", { times: 1 });
+    await failure(() => live.pan.lookup(PAN));
+    const stats = panStats();
+    expect(stats).toMatchObject({ family: "pan", breaker: "closed", callsLast5Min: 2, failuresLast5Min: 1, misconfigured: false });
+    expect(stats.p95LatencyMs).toBeGreaterThanOrEqual(0);
+    expect(stats.lastError?.message).toMatch(/HTTP 500/);
+    expect(stats.lastError?.message).not.toContain(PAN);
+  });
+
+  it("never log the vendor secret, Aadhaar numbers or OTPs", async () => {
+    fake.fail("aadhaar", "401");
+    await failure(() => live.aadhaar.sendOtp("999941057058"));
+    fake.clear();
+    const sent = await live.aadhaar.sendOtp("999941057058");
+    fake.fail("aadhaar", "500");
+    await failure(() => live.aadhaar.submitOtp("999941057058", sent.reference, "246810"));
+    for (let i = 0; i < 5; i++) await failure(() => live.aadhaar.submitOtp("999941057058", sent.reference, "246810"));
+    const all = logged.join("\n") + JSON.stringify(upstreamStats());
+    expect(logged.length).toBeGreaterThan(0);
+    for (const secret of [CREDENTIALS.clientSecret, "999941057058", "246810"]) expect(all).not.toContain(secret);
+  });
+
+  it("Retry-After is read as seconds or as a date", () => {
+    expect(parseRetryAfter("7")).toBe(7);
+    expect(parseRetryAfter(new Date(Date.now() + 30_000).toUTCString())).toBeGreaterThanOrEqual(29);
+    expect(parseRetryAfter("soon")).toBeNull();
+    expect(parseRetryAfter(null)).toBeNull();
+  });
+});
