@@ -24,7 +24,7 @@ export type PanVerification = z.output<typeof panVerificationData>;
 
 /** One PAN check. `pan` is normalised and valid; source failures throw AppError. */
 export async function verifyPan(provider: PanProvider, pan: string, name: string | null): Promise<PanVerification> {
-  const record = await provider.lookup(pan);
+  const record = await provider.lookup(pan, { name });
   const score = name && record.name ? nameMatchScore(name, record.name) : null;
   return {
     pan: record.pan,
