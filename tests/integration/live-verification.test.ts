@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeCashfreeVerification, type FakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
 import { request, type HttpResult } from "../helpers/http";
 import { cli, createMerchantViaCli } from "../helpers/server";
+import { waitFor } from "../helpers/wait";
 import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
 
 // Live PAN and EPFO checks over HTTP, against a loopback fake of the vendor that validates every
@@ -38,6 +39,7 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
       CASHFREE_VERIFICATION_CLIENT_SECRET: CLIENT_SECRET,
       UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS),
       UPSTREAM_MAX_CONCURRENCY: String(CONCURRENCY),
+      BATCH_RETRY_BUDGET_MS: "2000",
     });
     const m = await createMerchantViaCli(env.server.env, "Live Verifier");
     expect((await cli(env.server.env, ["merchant", "go-live", "--merchant", m.merchantId])).code).toBe(0);
@@ -194,6 +196,67 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
       expect(r.headers["retry-after"]).toBeDefined();
       expect(ms).toBeLessThan(300);
       for (const h of await Promise.all(held)) expectError(h, 504, "SOURCE_TIMEOUT");
+    });
+  });
+
+  describe("batches", () => {
+    const pans = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${String(i + 1).padStart(4, "0")}K`);
+    const get = (path: string) => request(env.server.url, path, { headers: liveAuth });
+    async function finished(batchId: string) {
+      return waitFor(
+        `batch ${batchId} to complete`,
+        async () => {
+          const r = await get(`/v1/identity/pan/batch/${batchId}`);
+          return r.json.data.status === "COMPLETED" ? r.json.data : null;
+        },
+        60_000,
+        100,
+      );
+    }
+    async function results(batchId: string) {
+      const items: { index: number; result: { pan: string } | null; error: { code: string } | null }[] = [];
+      let cursor: string | null = null;
+      do {
+        const r = await get(`/v1/identity/pan/batch/${batchId}/results?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+        expect(r.status).toBe(200);
+        items.push(...r.json.data.items);
+        cursor = r.json.data.next_cursor;
+      } while (cursor);
+      return items;
+    }
+
+    it("runs a 1,000-PAN live batch through the vendor, every item once", async () => {
+      const items = pans("ABCPB", 1000);
+      const before = vendor.count("/pan");
+      const r = await post("/v1/identity/pan/batch", { items: items.map((pan) => ({ pan })) });
+      expect(r.status, JSON.stringify(r.json)).toBe(202);
+      const done = await finished(r.json.data.batch_id);
+      const got = await results(r.json.data.batch_id);
+      expect(done).toMatchObject({ total: 1000, processed: 1000, succeeded: 1000, failed: 0 });
+      expect(got.map((i) => i.result?.pan)).toEqual(items);
+      // Each PAN reached the vendor once: bulkhead refusals are retried by the batch, never sent twice.
+      const sent = vendor.requests.slice(before).map((q) => q.body.pan as string);
+      expect(sent.length).toBe(1000);
+      expect(new Set(sent).size).toBe(1000);
+    });
+
+    it("ends the items a vendor outage catches with SOURCE_UNAVAILABLE after the retry budget, losing none", async () => {
+      const items = pans("ABCPC", 1000);
+      const before = vendor.count("/pan");
+      const r = await post("/v1/identity/pan/batch", { items: items.map((pan) => ({ pan })) });
+      expect(r.status).toBe(202);
+      // The outage begins once the vendor has answered 200 of them.
+      await waitFor("the batch to be under way", async () => (vendor.count("/pan") - before >= 200 ? true : null), 30_000, 1);
+      vendor.fail("pan", "503");
+      const done = await finished(r.json.data.batch_id);
+      const got = await results(r.json.data.batch_id);
+      expect(got.map((i) => i.index)).toEqual(items.map((_, i) => i));
+      const failed = got.filter((i) => i.error !== null);
+      expect(failed.length).toBeGreaterThan(0);
+      for (const i of failed) expect(i.error!.code).toBe("SOURCE_UNAVAILABLE");
+      expect(done.succeeded + done.failed).toBe(1000);
+      expect(done.failed).toBe(failed.length);
+      expect(done.succeeded).toBeGreaterThanOrEqual(200);
     });
   });
 

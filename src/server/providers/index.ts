@@ -1,3 +1,4 @@
+import { bulkhead } from "cockatiel";
 import { AppError } from "@/server/errors";
 import type { Config } from "@/server/config";
 import type { Mode } from "@/lib/mode";
@@ -22,6 +23,22 @@ export interface ProviderSet {
   epfo: EpfoProvider;
   aadhaar: AadhaarProvider;
   bank: BankProvider;
+  /**
+   * Where batch items call the source: live batches wait here for one of half the family's upstream
+   * slots, so a batch neither fails items on a full bulkhead nor takes the slots single calls need.
+   */
+  batchLane: BatchLane;
+}
+
+export type BatchLane = <T>(family: "pan" | "epfo", call: () => Promise<T>) => Promise<T>;
+
+/** Sandbox batches call fixtures: nothing to wait for. */
+const directLane: BatchLane = (_family, call) => call();
+
+/** Batch items queue (bounded by the batch workers' own concurrency) for half of each family's slots. */
+function upstreamBatchLane(maxConcurrency: number): BatchLane {
+  const lanes = { pan: bulkhead(Math.max(1, Math.floor(maxConcurrency / 2)), Infinity), epfo: bulkhead(Math.max(1, Math.floor(maxConcurrency / 2)), Infinity) };
+  return (family, call) => lanes[family].execute(call);
 }
 
 /** Live mode without a chosen vendor: every call is a source failure, never a fake answer. */
@@ -36,19 +53,21 @@ const unconfiguredBank: BankProvider = { verifyAccount: async () => unconfigured
 
 /** The live set for the chosen vendor; each family gets its own breaker, bulkhead and call statistics. */
 export function createLiveProviders(settings: Config["liveVerification"], logger: UpstreamLogger = log, tuning: SecureIdClientTuning = {}): ProviderSet {
-  if (settings.provider === "none") return { pan: unconfiguredPan, epfo: unconfiguredEpfo, aadhaar: unconfiguredAadhaar, bank: unconfiguredBank };
+  if (settings.provider === "none")
+    return { pan: unconfiguredPan, epfo: unconfiguredEpfo, aadhaar: unconfiguredAadhaar, bank: unconfiguredBank, batchLane: directLane };
   const clients = secureIdClients({ ...settings.cashfree, timeoutMs: settings.timeoutMs, maxConcurrency: settings.maxConcurrency }, logger, tuning);
   return {
     pan: createCashfreePanProvider(clients.pan),
     epfo: createCashfreeEpfoProvider(clients.epfo),
     aadhaar: createCashfreeAadhaarProvider(clients.aadhaar),
     bank: createCashfreeBankProvider(clients.bank),
+    batchLane: upstreamBatchLane(settings.maxConcurrency),
   };
 }
 
 export function createProviders(config: Config): Record<Mode, ProviderSet> {
   return {
-    sandbox: { pan: sandboxPanProvider, epfo: sandboxEpfoProvider, aadhaar: sandboxAadhaarProvider, bank: sandboxBankProvider },
+    sandbox: { pan: sandboxPanProvider, epfo: sandboxEpfoProvider, aadhaar: sandboxAadhaarProvider, bank: sandboxBankProvider, batchLane: directLane },
     live: createLiveProviders(config.liveVerification),
   };
 }

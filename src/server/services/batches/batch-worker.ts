@@ -151,9 +151,9 @@ async function runItem(providers: ProviderSet, kind: BatchKind, input: unknown):
   try {
     if (kind === "PAN") {
       const { pan, name } = input as PanItemInput;
-      return { result: await verifyPan(providers.pan, pan, name), error: null };
+      return { result: await providers.batchLane("pan", () => verifyPan(providers.pan, pan, name)), error: null };
     }
-    return { result: await verifyEpfo(providers.epfo, epfoLookup(input as EpfoItemInput)), error: null };
+    return { result: await providers.batchLane("epfo", () => verifyEpfo(providers.epfo, epfoLookup(input as EpfoItemInput))), error: null };
   } catch (err) {
     const e = err instanceof AppError ? err : new AppError("SOURCE_UNAVAILABLE");
     const error = { code: e.code, message: e.message };
