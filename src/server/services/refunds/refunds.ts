@@ -1,7 +1,7 @@
 import type { Mode } from "@/lib/mode";
 import { formatPaise } from "@/lib/money";
-import { isUniqueViolation } from "@/server/db/bulk-insert";
 import type { Db, DbTx } from "@/server/db/client";
+import { isUniqueViolation } from "@/server/db/errors";
 import { AppError } from "@/server/errors";
 import { isoOrNull } from "@/server/lib/dates";
 import { newId } from "@/server/lib/ids";
