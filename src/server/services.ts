@@ -23,7 +23,7 @@ export interface AppServices {
   /** Direct multi-table inserts for hot paths (audit log, payment creation). */
   bulk: BulkInserter;
   /** Atomic writes on hot rows: the holds and captures of charged calls (KYC fees) on the wallet's row. */
-  walletStore: AtomicWriter;
+  atomicWriter: AtomicWriter;
   /** Chunk commits of batches: results, counters and verification rows in one transaction. */
   batchStore: BatchStore;
   providers: Record<Mode, ProviderSet>;
@@ -47,7 +47,7 @@ export function getServices(): AppServices {
       authCache: new AuthCache(db, config.authCachePollMs),
       auditWriter: new AuditWriter(bulk, config.auditFlushMs),
       bulk,
-      walletStore: createAtomicWriter(db, config.databaseUrl, config.sqliteSynchronous),
+      atomicWriter: createAtomicWriter(db, config.databaseUrl, config.sqliteSynchronous),
       batchStore: createBatchStore(db, config.databaseUrl, config.sqliteSynchronous),
       rateLimiter: new RateLimiter(config.rateLimitPerSecond),
       failedAuthLimiter: new FailedAuthLimiter(config.authFailuresPerMinute),

@@ -23,11 +23,25 @@ export interface BulkRows {
   rows: unknown[][];
 }
 
+/** One SQL statement both databases accept, with its values bound as parameters; write it with the `sql` tag. */
+export interface Statement {
+  readonly strings: TemplateStringsArray;
+  readonly values: readonly unknown[];
+}
+
+/**
+ * sql`UPDATE "Wallet" SET … WHERE "id" = ${id}`: every `${}` is a bound value, never spliced into
+ * the text. The text of a call site is the same object on every call, so SQLite prepares it once.
+ */
+export const sql = (strings: TemplateStringsArray, ...values: unknown[]): Statement => ({ strings, values });
+
+const toPrisma = (st: Statement) => Prisma.sql(st.strings, ...st.values);
+
 type Action =
-  | { kind: "rows"; sql: Prisma.Sql }
-  | { kind: "count"; sql: Prisma.Sql }
+  | { kind: "rows"; st: Statement }
+  | { kind: "count"; st: Statement }
   | { kind: "insert"; batches: BulkRows[] }
-  | { kind: "chain"; first: Prisma.Sql; then: Prisma.Sql };
+  | { kind: "chain"; first: Statement; then: Statement };
 
 /** One statement (or one fused pair). `yield* step` inside a script runs it and gives its result. */
 export class WriteStep<R> {
@@ -45,10 +59,10 @@ export type WriteScript<T> = Generator<WriteStep<unknown>, T, unknown>;
  * driver reads them: read booleans with Boolean(), and return only columns (a computed number may
  * come back as a bigint on PostgreSQL).
  */
-export const rowsOf = <R>(sql: Prisma.Sql) => new WriteStep<R[]>({ kind: "rows", sql });
+export const rowsOf = <R>(st: Statement) => new WriteStep<R[]>({ kind: "rows", st });
 
 /** How many rows a statement changed: the test of a conditional update. */
-export const changedRows = (sql: Prisma.Sql) => new WriteStep<number>({ kind: "count", sql });
+export const changedRows = (st: Statement) => new WriteStep<number>({ kind: "count", st });
 
 /** Appends rows to several tables; on PostgreSQL every table's rows in one statement. */
 export const insertMany = (batches: BulkRows[]) => new WriteStep<void>({ kind: "insert", batches });
@@ -59,7 +73,7 @@ export const insertMany = (batches: BulkRows[]) => new WriteStep<void>({ kind: "
  * none). On PostgreSQL it is one statement (`WITH "prev" AS (first) then`), so a row `first` locks
  * stays locked only while that statement runs.
  */
-export const chainReturning = (first: Prisma.Sql, then: Prisma.Sql) => new WriteStep<number>({ kind: "chain", first, then });
+export const chainReturning = (first: Statement, then: Statement) => new WriteStep<number>({ kind: "chain", first, then });
 
 export interface AtomicWriter {
   /** One step on its own. */
@@ -83,41 +97,75 @@ async function driveAsync<T>(script: WriteScript<T>, runStep: (s: WriteStep<unkn
 
 function sqliteWriter(databaseUrl: string, synchronous: SqliteSynchronous): AtomicWriter {
   const { conn, write, release } = acquireHotConnection(databaseUrl, synchronous);
-  // One prepared statement per SQL text; the texts are fixed per call site.
-  const statements = new Map<string, Database.Statement>();
-  const prepared = (sql: string) => {
-    let st = statements.get(sql);
-    if (!st) {
-      st = conn.prepare(sql);
-      statements.set(sql, st);
+  // Prepared once per call site's text (a chain's also per shape of the returned rows) and per insert shape.
+  const byText = new WeakMap<TemplateStringsArray, Database.Statement>();
+  const chains = new WeakMap<TemplateStringsArray, Map<string, Database.Statement>>();
+  const inserts = new Map<string, Database.Statement>();
+  const prepared = (st: Statement) => {
+    let p = byText.get(st.strings);
+    if (!p) {
+      p = conn.prepare(st.strings.join("?"));
+      byText.set(st.strings, p);
     }
-    return st;
+    return p;
   };
-  const params = (sql: Prisma.Sql) => sql.values.map(encode);
-  const insertSql = (b: BulkRows) => `INSERT INTO ${quote(b.table)} (${b.columns.map(quote).join(",")}) VALUES (${b.columns.map(() => "?").join(",")})`;
+  const preparedChain = (then: Statement, cols: string[], rowCount: number) => {
+    let shapes = chains.get(then.strings);
+    if (!shapes) chains.set(then.strings, (shapes = new Map()));
+    const key = `${cols.join(",")}|${rowCount}`;
+    let p = shapes.get(key);
+    if (!p) {
+      const tuple = `(${cols.map(() => "?").join(",")})`;
+      const values = Array.from({ length: rowCount }, () => tuple).join(",");
+      p = conn.prepare(`WITH "prev"(${cols.map(quote).join(",")}) AS (VALUES ${values}) ${then.strings.join("?")}`);
+      shapes.set(key, p);
+    }
+    return p;
+  };
+  const preparedInsert = (b: BulkRows) => {
+    const key = `${b.table}(${b.columns.join(",")})`;
+    let p = inserts.get(key);
+    if (!p) {
+      p = conn.prepare(`INSERT INTO ${quote(b.table)} (${b.columns.map(quote).join(",")}) VALUES (${b.columns.map(() => "?").join(",")})`);
+      inserts.set(key, p);
+    }
+    return p;
+  };
+  // A write stamps one time on several rows: the last Date's text is kept rather than formatted again.
+  let lastDate: Date | undefined;
+  let lastTime = NaN;
+  let lastText: unknown;
+  const value = (v: unknown) => {
+    if (!(v instanceof Date)) return encode(v);
+    if (v !== lastDate || v.getTime() !== lastTime) {
+      lastDate = v;
+      lastTime = v.getTime();
+      lastText = encode(v);
+    }
+    return lastText;
+  };
+  const params = (st: Statement) => st.values.map(value);
 
   const runStep = (step: WriteStep<unknown>): unknown => {
     const a = step.action;
     switch (a.kind) {
       case "rows":
-        return prepared(a.sql.sql).all(params(a.sql));
+        return prepared(a.st).all(params(a.st));
       case "count":
-        return prepared(a.sql.sql).run(params(a.sql)).changes;
+        return prepared(a.st).run(params(a.st)).changes;
       case "insert":
         for (const b of a.batches) {
-          const st = prepared(insertSql(b));
-          for (const row of b.rows) st.run(row.map(encode));
+          const st = preparedInsert(b);
+          for (const row of b.rows) st.run(row.map(value));
         }
         return undefined;
       case "chain": {
-        const rows = prepared(a.first.sql).all(params(a.first)) as Record<string, unknown>[];
+        const rows = prepared(a.first).all(params(a.first)) as Record<string, unknown>[];
         if (rows.length === 0) return 0;
-        // SQLite has no UPDATE in a WITH clause: the returned rows go back in as a VALUES table.
+        // SQLite has no UPDATE inside WITH: the returned rows go back in as a VALUES table.
         const cols = Object.keys(rows[0]!);
-        const prev = Prisma.sql`WITH "prev"(${Prisma.raw(cols.map(quote).join(","))}) AS (VALUES ${Prisma.join(
-          rows.map((r) => Prisma.sql`(${Prisma.join(cols.map((c) => r[c]))})`),
-        )}) ${a.then}`;
-        return prepared(prev.sql).run(params(prev)).changes;
+        const st = preparedChain(a.then, cols, rows.length);
+        return st.run([...rows.flatMap((r) => cols.map((c) => r[c])), ...params(a.then)]).changes;
       }
     }
   };
@@ -151,16 +199,16 @@ function postgresWriter(db: Db): AtomicWriter {
     const a = step.action;
     switch (a.kind) {
       case "rows":
-        return q.$queryRaw(a.sql);
+        return q.$queryRaw(toPrisma(a.st));
       case "count":
-        return q.$executeRaw(a.sql);
+        return q.$executeRaw(toPrisma(a.st));
       case "insert": {
-        const sql = postgresInsertSql(a.batches);
-        if (sql) await q.$executeRaw(sql);
+        const insert = postgresInsertSql(a.batches);
+        if (insert) await q.$executeRaw(insert);
         return undefined;
       }
       case "chain":
-        return q.$executeRaw(Prisma.sql`WITH "prev" AS (${a.first}) ${a.then}`);
+        return q.$executeRaw(Prisma.sql`WITH "prev" AS (${toPrisma(a.first)}) ${toPrisma(a.then)}`);
     }
   };
   return {

@@ -280,7 +280,7 @@ export async function startParakh(opts: StartOptions) {
   setTimeout(retention, 10_000).unref();
   const kycSweepTimer = setInterval(async () => {
     try {
-      const swept = await sweepUnfinishedKyc(services.db, services.walletStore);
+      const swept = await sweepUnfinishedKyc(services.db, services.atomicWriter);
       if (swept.holds || swept.otpRequests) log.warn("released unfinished KYC calls", swept);
       const refunds = await requeueStalledRefunds(services.db);
       if (refunds) log.warn("requeued stalled refunds", { refunds });

@@ -1,5 +1,5 @@
-import { changedRows, type WriteScript } from "@/server/db/atomic-write";
-import { Prisma, type Db } from "@/server/db/client";
+import { changedRows, sql, type WriteScript } from "@/server/db/atomic-write";
+import type { Db } from "@/server/db/client";
 import { LOCK_SPACES, takeScopedLock } from "@/server/db/locks";
 import { AppError, isAppError } from "@/server/errors";
 import { hmacSha256Hex } from "@/server/lib/crypto";
@@ -203,7 +203,7 @@ function refusalFor(row: { state: string; expiresAt: Date }, now = Date.now()): 
 /** VERIFYING → VERIFIED, committed with the charge: a request verified by another call refuses (and rolls back) this charge. */
 function* markVerified(requestId: string, at: Date): WriteScript<void> {
   const moved = yield* changedRows(
-    Prisma.sql`UPDATE "KycOtpRequest" SET "state" = 'VERIFIED', "verifiedAt" = ${at} WHERE "id" = ${requestId} AND "state" = 'VERIFYING'`,
+    sql`UPDATE "KycOtpRequest" SET "state" = 'VERIFIED', "verifiedAt" = ${at} WHERE "id" = ${requestId} AND "state" = 'VERIFYING'`,
   );
   if (moved !== 1) throw new AppError("OTP_ALREADY_USED");
 }
