@@ -1,7 +1,7 @@
 import { getConfig, type Config } from "@/server/config";
+import { createAtomicWriter, type AtomicWriter } from "@/server/db/atomic-write";
 import { createBulkInserter, type BulkInserter } from "@/server/db/bulk-insert";
 import { createPrismaClient, type Db } from "@/server/db/client";
-import { createWalletStore, type WalletStore } from "@/server/db/wallet-store";
 import { createBatchStore, type BatchStore } from "@/server/db/batch-store";
 import { createProviders, type ProviderSet } from "@/server/providers";
 import { sandboxProcessor, unconfiguredProcessor } from "@/server/providers/payments/sandbox";
@@ -22,8 +22,8 @@ export interface AppServices {
   failedAuthLimiter: FailedAuthLimiter;
   /** Direct multi-table inserts for hot paths (audit log, payment creation). */
   bulk: BulkInserter;
-  /** Holds and captures of charged calls (KYC fees) on the wallet's hot row. */
-  walletStore: WalletStore;
+  /** Atomic writes on hot rows: the holds and captures of charged calls (KYC fees) on the wallet's row. */
+  atomicWriter: AtomicWriter;
   /** Chunk commits of batches: results, counters and verification rows in one transaction. */
   batchStore: BatchStore;
   providers: Record<Mode, ProviderSet>;
@@ -47,7 +47,7 @@ export function getServices(): AppServices {
       authCache: new AuthCache(db, config.authCachePollMs),
       auditWriter: new AuditWriter(bulk, config.auditFlushMs),
       bulk,
-      walletStore: createWalletStore(db, config.databaseUrl, config.sqliteSynchronous),
+      atomicWriter: createAtomicWriter(db, config.databaseUrl, config.sqliteSynchronous),
       batchStore: createBatchStore(db, config.databaseUrl, config.sqliteSynchronous),
       rateLimiter: new RateLimiter(config.rateLimitPerSecond),
       failedAuthLimiter: new FailedAuthLimiter(config.authFailuresPerMinute),

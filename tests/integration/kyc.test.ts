@@ -347,8 +347,8 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
       const before = (await wallet()).balancePaise;
       const { verifyAadhaarOtp } = await otpService();
       const { sandboxAadhaarProvider } = await import("@/server/providers/aadhaar/sandbox");
-      const { createWalletStore } = await import("@/server/db/wallet-store");
-      const store = createWalletStore(db, env.server.databaseUrl);
+      const { createAtomicWriter } = await import("@/server/db/atomic-write");
+      const store = createAtomicWriter(db, env.server.databaseUrl);
       // The winner runs in this process against a source that answers only when told to.
       let answer!: () => void;
       const answered = new Promise<void>((resolve) => (answer = resolve));
@@ -684,12 +684,13 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
     it("releases a hold left by a call that never finished, and not twice", async () => {
       process.env.DATA_DIR = env.server.dataDir;
       const { releaseStaleHolds, STALE_HOLD_MS } = await import("@/server/services/wallet/wallet");
-      const { createWalletStore } = await import("@/server/db/wallet-store");
-      const store = createWalletStore(db, env.server.databaseUrl);
+      const { createAtomicWriter } = await import("@/server/db/atomic-write");
+      const { placeHold } = await import("@/server/services/wallet/holds");
+      const store = createAtomicWriter(db, env.server.databaseUrl);
       const before = await wallet();
       const holdId = `hold_${crypto.randomUUID().replace(/-/g, "")}`;
       expect(
-        await store.placeHold({
+        await placeHold(store, {
           id: holdId,
           merchantId: m.merchantId,
           mode: "sandbox",

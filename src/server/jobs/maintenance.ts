@@ -47,9 +47,9 @@ export async function purgeRetainedData({ db, config }: AppServices): Promise<vo
 }
 
 /** Undoes what crashed calls left half-way: wallet holds and OTP claims never settled, refunds whose job was lost. */
-export async function sweepUnfinishedWork({ db, walletStore }: AppServices): Promise<void> {
+export async function sweepUnfinishedWork({ db, atomicWriter }: AppServices): Promise<void> {
   try {
-    const swept = await sweepUnfinishedKyc(db, walletStore);
+    const swept = await sweepUnfinishedKyc(db, atomicWriter);
     if (swept.holds || swept.otpRequests) log.warn("released unfinished KYC calls", swept);
     const refunds = await requeueStalledRefunds(db);
     if (refunds) log.warn("requeued stalled refunds", { refunds });

@@ -11,7 +11,7 @@ export function callerOf(auth: RestAuth, requestId: string, kind: KycKind): KycC
 export function vaultOf(services: AppServices): KycVault {
   return {
     db: services.db,
-    store: services.walletStore,
+    store: services.atomicWriter,
     encryptionKey: services.config.secrets.encryptionKey,
     retentionDays: services.config.kycResultRetentionDays,
   };

@@ -1,4 +1,5 @@
 import type { Db } from "@/server/db/client";
+import { isUniqueViolation } from "@/server/db/errors";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
 import { decrypt, encrypt, hmacSha256Hex, sha256Hex } from "@/server/lib/crypto";
@@ -26,10 +27,6 @@ export interface IdempotencyScope {
 }
 
 export type IdempotencyStart = { kind: "new"; recordId: string } | { kind: "replay"; status: number; body: string };
-
-function isUniqueViolation(err: unknown): boolean {
-  return typeof err === "object" && err !== null && (err as { code?: string }).code === "P2002";
-}
 
 export function validateIdempotencyKey(key: string) {
   if (key.length === 0 || key.length > MAX_KEY_LENGTH) {

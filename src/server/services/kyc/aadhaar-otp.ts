@@ -1,4 +1,6 @@
-import { dbProvider, type Db } from "@/server/db/client";
+import { changedRows, sql, type WriteScript } from "@/server/db/atomic-write";
+import type { Db } from "@/server/db/client";
+import { LOCK_SPACES, takeScopedLock } from "@/server/db/locks";
 import { AppError, isAppError } from "@/server/errors";
 import { hmacSha256Hex } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
@@ -55,9 +57,8 @@ function retryAfter(times: { createdAt: Date }[], limit: number, windowMs: numbe
 
 /**
  * Takes one of the number's sends, or refuses with the limit that applies. The checks and the
- * reserved row commit together under locks on the number and on the merchant (advisory locks on
- * PostgreSQL, always taken in that order; the write lock on SQLite), so concurrent requests, on any
- * number of app instances, cannot both pass.
+ * reserved row commit together under locks on the number and on the merchant (always taken in that
+ * order), so concurrent requests, on any number of app instances, cannot both pass.
  */
 async function reserveSend(
   db: Db,
@@ -67,11 +68,8 @@ async function reserveSend(
   acrossMerchants: boolean,
 ) {
   await db.$transaction(async (tx) => {
-    if (dbProvider(db) === "postgresql") {
-      // Two-key advisory locks, class 7101 for numbers and 7102 for merchants: one key space each.
-      await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(7101, hashtext(${`${scope.mode}:${scope.aadhaarHash}`}))) AS l`;
-      await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(7102, hashtext(${`${scope.merchantId}:${scope.mode}`}))) AS l`;
-    }
+    await takeScopedLock(tx, LOCK_SPACES.aadhaarNumber, `${scope.mode}:${scope.aadhaarHash}`);
+    await takeScopedLock(tx, LOCK_SPACES.merchantOtpSends, `${scope.merchantId}:${scope.mode}`);
     const now = row.createdAt.getTime();
     const since = (ms: number) => new Date(now - ms);
     const sent = { not: "REFUSED" };
@@ -202,6 +200,14 @@ function refusalFor(row: { state: string; expiresAt: Date }, now = Date.now()): 
   return null;
 }
 
+/** VERIFYING → VERIFIED, committed with the charge: a request verified by another call refuses (and rolls back) this charge. */
+function* markVerified(requestId: string, at: Date): WriteScript<void> {
+  const moved = yield* changedRows(
+    sql`UPDATE "KycOtpRequest" SET "state" = 'VERIFIED', "verifiedAt" = ${at} WHERE "id" = ${requestId} AND "state" = 'VERIFYING'`,
+  );
+  if (moved !== 1) throw new AppError("OTP_ALREADY_USED");
+}
+
 /**
  * Checks an OTP and, when the source confirms it, answers the eKYC record charged once. The request
  * moves OPEN → VERIFYING → VERIFIED (or back to OPEN, or LOCKED on the third wrong OTP) by
@@ -254,6 +260,7 @@ export async function verifyAadhaarOtp(
     return {
       data: { requestId: request.id, status: "VERIFIED" as const, maskedAadhaar: request.maskedAadhaar, ...ekyc, verifiedAt: verifiedAt.toISOString() },
       summary: { kind: "AADHAAR_OTP", subjectMasked: request.maskedAadhaar, outcome: "VERIFIED", otpRequestId: request.id },
+      alsoCommit: (at: Date) => markVerified(request.id, at),
     };
   });
 }

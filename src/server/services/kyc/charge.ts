@@ -1,5 +1,5 @@
+import type { AtomicWriter, WriteScript } from "@/server/db/atomic-write";
 import type { Db } from "@/server/db/client";
-import type { WalletStore } from "@/server/db/wallet-store";
 import { AppError } from "@/server/errors";
 import { encrypt } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
@@ -7,7 +7,8 @@ import { log } from "@/server/lib/logger";
 import { formatPaise } from "@/lib/money";
 import type { Mode } from "@/lib/mode";
 import { KYC_LEDGER_REASON, type KycKind } from "@/lib/kyc";
-import { alertLowBalance } from "@/server/services/wallet/wallet";
+import { captureHold, placeHold, releaseHold } from "@/server/services/wallet/holds";
+import { alertLowBalanceAfterCapture } from "@/server/services/wallet/wallet";
 
 export interface KycCaller {
   merchantId: string;
@@ -19,7 +20,8 @@ export interface KycCaller {
 /** Where charged calls are held and settled, and where their full results are kept (encrypted) and for how long. */
 export interface KycVault {
   db: Db;
-  store: WalletStore;
+  /** The hot writer holds and captures run on. */
+  store: AtomicWriter;
   encryptionKey: string;
   retentionDays: number;
 }
@@ -51,8 +53,16 @@ export interface KycSummary {
   subjectMasked: string;
   outcome: string;
   nameMatchScore?: number | null;
-  /** An OTP request that becomes VERIFIED with the charge (the charge fails if it is no longer VERIFYING). */
+  /** The OTP request the call verified. */
   otpRequestId?: string | null;
+}
+
+/** What a charged call's source step answers. */
+export interface KycAnswer<T> {
+  data: T;
+  summary: KycSummary;
+  /** Writes that must commit with the charge, or refuse it by throwing (everything is then rolled back and released). */
+  alsoCommit?: (at: Date) => WriteScript<void>;
 }
 
 /**
@@ -64,10 +74,10 @@ export async function runChargedKyc<T extends object>(
   vault: KycVault,
   caller: KycCaller,
   kind: KycKind,
-  call: () => Promise<{ data: T; summary: KycSummary }>,
+  call: () => Promise<KycAnswer<T>>,
 ): Promise<T & KycChargeFields> {
   const holdId = newId("hold");
-  const held = await vault.store.placeHold({
+  const held = await placeHold(vault.store, {
     id: holdId,
     merchantId: caller.merchantId,
     mode: caller.mode,
@@ -78,18 +88,18 @@ export async function runChargedKyc<T extends object>(
   });
   if (!held) throw new AppError("INSUFFICIENT_BALANCE");
   try {
-    const { data, summary } = await call();
+    const { data, summary, alsoCommit } = await call();
     const kycTransactionId = newId("kyc_txn");
     const at = new Date();
     const ledgerId = newId("led");
     let answer: T & KycChargeFields;
-    const captured = await vault.store.capture({
+    const captured = await captureHold(vault.store, {
       holdId,
       ledgerId,
       reference: kycTransactionId,
       at,
-      otpRequestId: summary.otpRequestId,
-      record: ({ amountPaise, balanceAfterPaise }) => {
+      alsoCommit: alsoCommit && (() => alsoCommit(at)),
+      rowsFor: ({ amountPaise, balanceAfterPaise }) => {
         answer = {
           ...data,
           kycTransactionId,
@@ -97,7 +107,7 @@ export async function runChargedKyc<T extends object>(
           walletBalance: formatPaise(balanceAfterPaise),
         };
         const keep = vault.retentionDays > 0;
-        return {
+        const record = {
           id: kycTransactionId,
           merchantId: caller.merchantId,
           mode: caller.mode,
@@ -114,21 +124,18 @@ export async function runChargedKyc<T extends object>(
           resultExpiresAt: keep ? new Date(at.getTime() + vault.retentionDays * 86_400_000) : null,
           createdAt: at,
         };
+        return [{ table: "KycTransaction", columns: Object.keys(record), rows: [Object.values(record)] }];
       },
     });
-    if (captured === "otp-not-verifying") throw new AppError("OTP_ALREADY_USED");
-    if (captured === "hold-not-held") {
+    if (!captured) {
       log.error("KYC answer not charged: its wallet hold was already released", { holdId, requestId: caller.requestId });
       throw new AppError("INTERNAL_ERROR");
     }
-    const { lowBalanceThresholdPaise: threshold } = captured;
-    if (threshold !== null && captured.balanceAfterPaise < threshold && !captured.lowBalanceAlerted) {
-      await alertLowBalance(vault.db, captured.walletId).catch((err: unknown) => log.warn("low-balance alert failed", { err }));
-    }
+    await alertLowBalanceAfterCapture(vault.db, captured);
     return answer!;
   } catch (err) {
     // If even the release fails, the stale-hold sweeper gives the fee back later.
-    await vault.store.release(holdId, new Date()).catch((releaseErr: unknown) => log.warn("wallet hold release failed", { holdId, err: releaseErr }));
+    await releaseHold(vault.store, holdId, new Date()).catch((releaseErr: unknown) => log.warn("wallet hold release failed", { holdId, err: releaseErr }));
     throw err;
   }
 }

@@ -1,5 +1,5 @@
 import type { Db } from "@/server/db/client";
-import type { WalletStore } from "@/server/db/wallet-store";
+import type { AtomicWriter } from "@/server/db/atomic-write";
 import { reopenStaleOtpRequests } from "@/server/services/kyc/aadhaar-otp";
 import { releaseStaleHolds } from "@/server/services/wallet/wallet";
 
@@ -7,8 +7,8 @@ import { releaseStaleHolds } from "@/server/services/wallet/wallet";
 export const OTP_REQUEST_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Undoes what a crashed call left half-way: holds never settled, OTP requests never answered. */
-export async function sweepUnfinishedKyc(db: Db, store: WalletStore, now = new Date()) {
-  const holds = await releaseStaleHolds(db, store, now);
+export async function sweepUnfinishedKyc(db: Db, writer: AtomicWriter, now = new Date()) {
+  const holds = await releaseStaleHolds(db, writer, now);
   const otpRequests = await reopenStaleOtpRequests(db, now);
   return { holds, otpRequests };
 }

@@ -1,4 +1,5 @@
-import { isUniqueViolation, type BulkInserter } from "@/server/db/bulk-insert";
+import type { BulkInserter } from "@/server/db/bulk-insert";
+import { isUniqueViolation } from "@/server/db/errors";
 import type { Db, DbTx } from "@/server/db/client";
 import { formatPaise } from "@/lib/money";
 import { getConfig } from "@/server/config";

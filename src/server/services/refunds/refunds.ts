@@ -1,8 +1,8 @@
 import type { Mode } from "@/lib/mode";
 import { AUTO_REFUND_REASON, type REFUND_STATUSES } from "@/lib/schemas/refunds";
 import { formatPaise } from "@/lib/money";
-import { isUniqueViolation } from "@/server/db/bulk-insert";
 import type { Db, DbTx } from "@/server/db/client";
+import { isUniqueViolation } from "@/server/db/errors";
 import { AppError } from "@/server/errors";
 import { isoOrNull } from "@/server/lib/dates";
 import { newId } from "@/server/lib/ids";

@@ -1,15 +1,19 @@
+import type { AtomicWriter } from "@/server/db/atomic-write";
 import type { Db, DbTx } from "@/server/db/client";
-import type { WalletStore } from "@/server/db/wallet-store";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
+import { log } from "@/server/lib/logger";
 import { formatPaise } from "@/lib/money";
 import type { Mode } from "@/lib/mode";
+import { releaseHold, type Captured } from "@/server/services/wallet/holds";
 import { emitWebhookEvent } from "@/server/services/webhooks/events";
 
 /**
  * The prepaid wallet. `balancePaise` is the sum of the ledger; `availablePaise` is the balance less
  * open holds. Every change is a conditional update (never read-modify-write) with its ledger row in
  * the same transaction, so concurrent calls cannot drive a wallet below zero or lose a debit.
+ * Every balance change goes through this folder: credits and debits here, the holds of charged
+ * calls in holds.ts.
  */
 
 /** Test credit every new merchant's sandbox wallet starts with (₹10,000.00). */
@@ -97,19 +101,24 @@ export async function debitWallet(tx: DbTx, merchantId: string, mode: Mode, amou
   return wallet.balancePaise;
 }
 
-/** Sends the low-balance alert a charge made due (the charge itself ran on the wallet store's hot path). */
-export async function alertLowBalance(db: Db, walletId: string) {
-  await db.$transaction((tx) => checkLowBalance(tx, walletId));
+/**
+ * Sends the low-balance alert a capture made due, in a transaction of its own (the capture ran on the
+ * hot path). A failure is logged, never the charge's.
+ */
+export async function alertLowBalanceAfterCapture(db: Db, captured: Captured) {
+  const threshold = captured.lowBalanceThresholdPaise;
+  if (threshold === null || captured.balanceAfterPaise >= threshold || captured.lowBalanceAlerted) return;
+  await db.$transaction((tx) => checkLowBalance(tx, captured.walletId)).catch((err: unknown) => log.warn("low-balance alert failed", { err }));
 }
 
 /** Releases holds left HELD by calls that never finished (a crash between hold and settle). */
-export async function releaseStaleHolds(db: Db, store: WalletStore, now = new Date()): Promise<number> {
+export async function releaseStaleHolds(db: Db, writer: AtomicWriter, now = new Date()): Promise<number> {
   const stale = await db.walletHold.findMany({
     where: { state: "HELD", createdAt: { lt: new Date(now.getTime() - STALE_HOLD_MS) } },
     select: { id: true },
     take: 500,
   });
   let released = 0;
-  for (const h of stale) if (await store.release(h.id, now)) released++;
+  for (const h of stale) if (await releaseHold(writer, h.id, now)) released++;
   return released;
 }
