@@ -37,23 +37,25 @@ type Holder = { [KEY]?: AppServices };
 
 export function getServices(): AppServices {
   const holder = globalThis as Holder;
-  if (!holder[KEY]) {
-    const config = getConfig();
-    const db = createPrismaClient(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
-    const bulk = createBulkInserter(db, config.databaseUrl, config.sqliteSynchronous);
-    holder[KEY] = {
-      config,
-      db,
-      authCache: new AuthCache(db, config.authCachePollMs),
-      auditWriter: new AuditWriter(bulk, config.auditFlushMs),
-      bulk,
-      atomicWriter: createAtomicWriter(db, config.databaseUrl, config.sqliteSynchronous),
-      batchStore: createBatchStore(db, config.databaseUrl, config.sqliteSynchronous),
-      rateLimiter: new RateLimiter(config.rateLimitPerSecond),
-      failedAuthLimiter: new FailedAuthLimiter(config.authFailuresPerMinute),
-      providers: createProviders(config),
-      paymentProcessors: { sandbox: sandboxProcessor, live: unconfiguredProcessor },
-    };
-  }
+  holder[KEY] ??= createServices(getConfig());
   return holder[KEY];
+}
+
+/** A set of services on the configured database (getServices keeps the process's one set). */
+export function createServices(config: Config): AppServices {
+  const db = createPrismaClient(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
+  const bulk = createBulkInserter(db, config.databaseUrl, config.sqliteSynchronous);
+  return {
+    config,
+    db,
+    authCache: new AuthCache(db, config.authCachePollMs),
+    auditWriter: new AuditWriter(bulk, config.auditFlushMs),
+    bulk,
+    atomicWriter: createAtomicWriter(db, config.databaseUrl, config.sqliteSynchronous),
+    batchStore: createBatchStore(db, config.databaseUrl, config.sqliteSynchronous),
+    rateLimiter: new RateLimiter(config.rateLimitPerSecond),
+    failedAuthLimiter: new FailedAuthLimiter(config.authFailuresPerMinute),
+    providers: createProviders(config),
+    paymentProcessors: { sandbox: sandboxProcessor, live: unconfiguredProcessor },
+  };
 }

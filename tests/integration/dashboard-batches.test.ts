@@ -26,8 +26,7 @@ process.env.NEXTAUTH_SECRET = crypto.randomBytes(32).toString("base64url");
 delete process.env.NEXTAUTH_URL;
 
 const { migrateTestDatabase } = await import("../helpers/test-db");
-const { createPrismaClient } = await import("@/server/db/client");
-const { getServices } = await import("@/server/services");
+const { createServices, getServices } = await import("@/server/services");
 const { getConfig } = await import("@/server/config");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
 const { PREVIEW_MAX_REJECTIONS } = await import("@/server/api/dashboard/batches");
@@ -38,7 +37,7 @@ const { GET: exportCsv } = await import("@/app/api/dashboard/batches/[batchId]/e
 const { encode } = await import("next-auth/jwt");
 const { NextRequest } = await import("next/server");
 
-type Db = ReturnType<typeof createPrismaClient>;
+type Db = import("@/server/db/client").Db;
 type Services = ReturnType<typeof getServices>;
 type Merchant = Awaited<ReturnType<typeof createMerchant>>;
 
@@ -85,7 +84,7 @@ describe.each(DB_TARGETS)("dashboard batches on %s", (target) => {
     } else {
       pg = await startPostgres({ migrated: true });
       await migrateTestDatabase(pg.url);
-      services = { ...getServices(), db: createPrismaClient(pg.url) };
+      services = createServices({ ...getConfig(), databaseUrl: pg.url });
       server = await startServer({ databaseUrl: pg.url, env });
     }
     db = services.db;

@@ -15,13 +15,13 @@ process.env.DATABASE_URL = `file:${path.join(dataDir, "parakh.db")}`;
 process.env.LOG_LEVEL = "silent";
 
 const { migrateTestDatabase } = await import("../helpers/test-db");
-const { createPrismaClient } = await import("@/server/db/client");
-const { getServices } = await import("@/server/services");
+const { createServices, getServices } = await import("@/server/services");
+const { getConfig } = await import("@/server/config");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
 const { overviewStats } = await import("@/server/services/audit/overview");
 const { createMerchant, approveGoLive } = await import("@/server/services/merchants/merchants");
 
-type Db = ReturnType<typeof createPrismaClient>;
+type Db = import("@/server/db/client").Db;
 type Services = ReturnType<typeof getServices>;
 
 const DAY = 24 * 3600 * 1000;
@@ -70,7 +70,7 @@ describe.each(DB_TARGETS)("dashboard logs, verifications and overview on %s", (t
     } else {
       pg = await startPostgres({ migrated: true });
       await migrateTestDatabase(pg.url);
-      services = { ...getServices(), db: createPrismaClient(pg.url) };
+      services = createServices({ ...getConfig(), databaseUrl: pg.url });
     }
     db = services.db;
   });

@@ -19,9 +19,7 @@ process.env.LOG_LEVEL = "silent";
 delete process.env.NEXTAUTH_URL;
 
 const { migrateTestDatabase } = await import("../helpers/test-db");
-const { createPrismaClient } = await import("@/server/db/client");
-const { createBulkInserter } = await import("@/server/db/bulk-insert");
-const { getServices } = await import("@/server/services");
+const { createServices, getServices } = await import("@/server/services");
 const { getConfig } = await import("@/server/config");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
 const { createMerchant, approveGoLive } = await import("@/server/services/merchants/merchants");
@@ -35,7 +33,7 @@ const { GET: exportCsv } = await import("@/app/api/dashboard/refunds/export/rout
 const { encode } = await import("next-auth/jwt");
 const { NextRequest } = await import("next/server");
 
-type Db = ReturnType<typeof createPrismaClient>;
+type Db = import("@/server/db/client").Db;
 type Services = ReturnType<typeof getServices>;
 type Merchant = Awaited<ReturnType<typeof createMerchant>>;
 type Mode = "sandbox" | "live";
@@ -81,8 +79,7 @@ describe.each(DB_TARGETS)("dashboard refunds on %s", (target) => {
     } else {
       pg = await startPostgres({ migrated: true });
       await migrateTestDatabase(pg.url);
-      const pgDb = createPrismaClient(pg.url);
-      services = { ...getServices(), db: pgDb, bulk: createBulkInserter(pgDb, pg.url) };
+      services = createServices({ ...getConfig(), databaseUrl: pg.url });
     }
     db = services.db;
   }, 60_000);

@@ -25,8 +25,7 @@ process.env.NEXTAUTH_SECRET = crypto.randomBytes(32).toString("base64url");
 delete process.env.NEXTAUTH_URL;
 
 const { migrateTestDatabase } = await import("../helpers/test-db");
-const { createPrismaClient } = await import("@/server/db/client");
-const { getServices } = await import("@/server/services");
+const { createServices, getServices } = await import("@/server/services");
 const { getConfig } = await import("@/server/config");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
 const { createAdmin, createMerchant, approveGoLive } = await import("@/server/services/merchants/merchants");
@@ -37,7 +36,7 @@ const { GET: exportCsv } = await import("@/app/api/dashboard/wallet/export/route
 const { encode } = await import("next-auth/jwt");
 const { NextRequest } = await import("next/server");
 
-type Db = ReturnType<typeof createPrismaClient>;
+type Db = import("@/server/db/client").Db;
 type Services = ReturnType<typeof getServices>;
 type Merchant = Awaited<ReturnType<typeof createMerchant>>;
 type SessionUser = import("@/server/trpc/init").SessionUser;
@@ -90,7 +89,7 @@ describe.each(DB_TARGETS)("dashboard wallet, KYC and operator fees on %s", (targ
     } else {
       pg = await startPostgres({ migrated: true });
       await migrateTestDatabase(pg.url);
-      services = { ...getServices(), db: createPrismaClient(pg.url) };
+      services = createServices({ ...getConfig(), databaseUrl: pg.url });
       server = await startServer({ databaseUrl: pg.url });
     }
     db = services.db;
