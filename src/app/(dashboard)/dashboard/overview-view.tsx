@@ -8,7 +8,7 @@ import { useMode, type Mode } from "@/components/dashboard/mode";
 import { Card, CopyButton, ErrorState, LoadingState, PageHeader, cx } from "@/components/ui";
 import { formatRupees } from "@/lib/money";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
-import { formatLatency } from "./logs/parts";
+import { formatLatency } from "@/components/dashboard/http-status";
 
 function formatRate(r: number | null): string {
   if (r === null) return "—";

@@ -11,7 +11,8 @@ import { formatRupees } from "@/lib/money";
 import { PAGE_SIZE } from "@/lib/schemas/logs";
 import { KYC_OUTCOMES, KYC_OUTCOME_LABELS, kycFiltersFromQuery, kycFiltersSchema, kycFiltersToQuery, type KycFilters } from "@/lib/schemas/kyc-transactions";
 import { useTRPC } from "@/lib/trpc/client";
-import { SelectField, formatIst } from "../logs/parts";
+import { formatIst } from "../logs/parts";
+import { SelectField } from "@/components/dashboard/filter-fields";
 import { KycOutcomeBadge, NameMatchScore } from "./parts";
 
 const KIND_OPTIONS = [{ value: "", label: "Every KYC type" }, ...KYC_KINDS.map((k) => ({ value: k, label: KYC_KIND_LABELS[k] }))];

@@ -8,7 +8,9 @@ import { Field, PageHeader, Table, Td, Th } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
 import { PAGE_SIZE, logFiltersFromQuery, logFiltersSchema, logFiltersToQuery, type LogFilters } from "@/lib/schemas/logs";
 import { useTRPC } from "@/lib/trpc/client";
-import { CopyIconButton, HttpStatusBadge, SelectField, formatIst, formatLatency } from "./parts";
+import { CopyIconButton, formatIst } from "./parts";
+import { HttpStatusBadge, formatLatency } from "@/components/dashboard/http-status";
+import { SelectField } from "@/components/dashboard/filter-fields";
 
 const STATUS_OPTIONS = [
   { value: "", label: "Any status" },

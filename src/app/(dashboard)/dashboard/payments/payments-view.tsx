@@ -18,7 +18,8 @@ import {
   type PaymentFilters,
 } from "@/lib/schemas/payments";
 import { useTRPC } from "@/lib/trpc/client";
-import { CopyIconButton, SelectField, formatIst } from "../logs/parts";
+import { CopyIconButton, formatIst } from "../logs/parts";
+import { SelectField } from "@/components/dashboard/filter-fields";
 import { RefundSummaryBadge } from "../refunds/parts";
 import { PaymentStatusBadge, methodLabel } from "./parts";
 

@@ -17,7 +17,8 @@ import {
   type RefundFilters,
 } from "@/lib/schemas/refunds";
 import { useTRPC } from "@/lib/trpc/client";
-import { CopyIconButton, SelectField, formatIst } from "../logs/parts";
+import { CopyIconButton, formatIst } from "../logs/parts";
+import { SelectField } from "@/components/dashboard/filter-fields";
 import { RefundReason, RefundStatusBadge, refundReasonText } from "./parts";
 
 const STATUS_OPTIONS = [{ value: "", label: "Any status" }, ...REFUND_STATUSES.map((s) => ({ value: s, label: REFUND_STATUS_LABELS[s] }))];

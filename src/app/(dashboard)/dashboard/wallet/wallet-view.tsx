@@ -20,7 +20,8 @@ import {
   type LedgerFilters,
 } from "@/lib/schemas/wallet";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
-import { SelectField, formatIst } from "../logs/parts";
+import { formatIst } from "../logs/parts";
+import { SelectField } from "@/components/dashboard/filter-fields";
 import { CsvDownloadButton } from "@/components/dashboard/csv-download-button";
 
 const TYPE_OPTIONS = [

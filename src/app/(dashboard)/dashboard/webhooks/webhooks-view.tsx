@@ -7,8 +7,9 @@ import { useMode } from "@/components/dashboard/mode";
 import { PAGE_SIZE } from "@/lib/schemas/logs";
 import { ALL_EVENTS, WEBHOOK_DELIVERY_STATUSES } from "@/lib/schemas/webhooks";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
-import { SelectField, formatIst } from "../logs/parts";
-import { DeliveryItem, DeliveryStatusBadge } from "./delivery-item";
+import { formatIst } from "../logs/parts";
+import { SelectField } from "@/components/dashboard/filter-fields";
+import { DeliveryItem, DeliveryStatusBadge } from "@/components/dashboard/delivery-item";
 import { EndpointDialog, type Endpoint } from "./endpoint-dialog";
 import { VerifyHelp } from "./verify-help";
 

@@ -9,7 +9,7 @@ import type { Mode } from "@/lib/mode";
 import { formatPaise, formatRupees } from "@/lib/money";
 import { kycFeesInput, walletAdjustInput } from "@/lib/schemas/wallet";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
-import { SelectField } from "@/app/(dashboard)/dashboard/logs/parts";
+import { SelectField } from "@/components/dashboard/filter-fields";
 
 type Target = { id: string; name: string; kycFees: Record<KycKind, number>; wallets: { mode: Mode; exists: boolean; balancePaise: number }[] };
 
