@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { Button, Card, EmptyState, ErrorState, LoadingState, Notice, PageHeader, Table, Td, Th, cx } from "@/components/ui";
 import { ADMIN_PAGE_SIZE, merchantFilterSchema, type MerchantFilter } from "@/lib/schemas/admin";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { GoLiveBadge, StatusBadge, formatCount, formatDate } from "./admin-ui";
 
 const FILTER_LABELS: Record<MerchantFilter, string> = {
@@ -187,17 +187,9 @@ export function MerchantsList({ initialQ, initialFilter }: { initialQ: string; i
   );
 }
 
-type Row = {
-  id: string;
-  name: string;
-  email: string;
-  status: "ACTIVE" | "SUSPENDED";
-  goLive: { state: "sandbox" | "requested" | "live"; requestedAt: string | null; approvedAt: string | null };
-  usage: Usage;
-  createdAt: string;
-};
+type MerchantRow = RouterOutputs["admin"]["merchants"]["items"][number];
 
-function MerchantRows({ items }: { items: Row[] }) {
+function MerchantRows({ items }: { items: MerchantRow[] }) {
   return (
     <>
       {/* Phone: one card per merchant. */}

@@ -5,15 +5,11 @@ import { useState } from "react";
 import { Button, Dialog, Field, Notice, useToast } from "@/components/ui";
 import type { Mode } from "@/components/dashboard/mode";
 import { createKeyInput, ROTATION_GRACE_OPTIONS } from "@/lib/schemas/keys";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import type { ShownOnceKey } from "@/components/dashboard/secret-once-dialog";
 
-export interface KeyRow {
-  id: string;
-  label: string;
-  publicKey: string;
-  secretHint: string;
-}
+/** A key as the list shows it; the dialogs use its id and names. */
+export type ListedKey = RouterOutputs["keys"]["list"]["keys"][number];
 
 function useRefreshKeys() {
   const trpc = useTRPC();
@@ -90,7 +86,7 @@ export function RotateKeyDialog({
   onClose,
   onRotated,
 }: {
-  target: KeyRow | null;
+  target: ListedKey | null;
   mode: Mode;
   onClose: () => void;
   onRotated: (k: ShownOnceKey) => void;
@@ -169,7 +165,17 @@ export function RotateKeyDialog({
   );
 }
 
-export function RevokeKeyDialog({ target, mode, isLastWorking, onClose }: { target: KeyRow | null; mode: Mode; isLastWorking: boolean; onClose: () => void }) {
+export function RevokeKeyDialog({
+  target,
+  mode,
+  isLastWorking,
+  onClose,
+}: {
+  target: ListedKey | null;
+  mode: Mode;
+  isLastWorking: boolean;
+  onClose: () => void;
+}) {
   const trpc = useTRPC();
   const toast = useToast();
   const refresh = useRefreshKeys();

@@ -19,9 +19,9 @@ import {
   lowBalanceThresholdInput,
   type LedgerFilters,
 } from "@/lib/schemas/wallet";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { formatIst } from "../logs/parts";
-import { SelectField } from "@/components/dashboard/filter-fields";
+import { DateRangeFields, SelectField } from "@/components/dashboard/filter-fields";
 import { CsvDownloadButton } from "@/components/dashboard/csv-download-button";
 
 const TYPE_OPTIONS = [
@@ -260,22 +260,13 @@ function FilterForm({ initial, onApply, onClear }: { initial: LedgerFilters; onA
           options={TYPE_OPTIONS}
           error={errors.type}
         />
-        <Field label="From (IST)" name="from" type="date" value={draft.from} onChange={set("from")} error={errors.from} />
-        <Field label="To (IST)" name="to" type="date" value={draft.to} onChange={set("to")} error={errors.to} min={draft.from || undefined} />
+        <DateRangeFields from={draft.from} to={draft.to} errors={errors} set={set} />
       </div>
     </FilterPanel>
   );
 }
 
-type Entry = {
-  id: string;
-  amountPaise: number;
-  balanceAfterPaise: number;
-  reason: string;
-  reference: string | null;
-  kycTransactionId: string | null;
-  createdAt: string;
-};
+type Entry = RouterOutputs["wallet"]["ledger"]["items"][number];
 
 function Amount({ paise }: { paise: number }) {
   return (

@@ -5,15 +5,9 @@ import { useId, useState } from "react";
 import { Button, Dialog, Field, Notice, useToast } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
 import { ALL_EVENTS, WEBHOOK_EVENT_LABELS, WEBHOOK_EVENT_TYPES, webhookCreateInput, webhookUpdateInput } from "@/lib/schemas/webhooks";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 
-export type Endpoint = {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  enabled: boolean;
-};
+export type Endpoint = RouterOutputs["webhooks"]["list"]["endpoints"][number];
 
 /** Error keys like "events.0" belong to the "events" field. */
 function byField(entries: [string, string][]): Record<string, string> {

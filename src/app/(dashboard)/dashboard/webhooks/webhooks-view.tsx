@@ -13,25 +13,13 @@ import { DeliveryItem, DeliveryStatusBadge } from "@/components/dashboard/delive
 import { EndpointDialog, type Endpoint } from "./endpoint-dialog";
 import { VerifyHelp } from "./verify-help";
 
-type EndpointRow = Endpoint & {
-  stats: { delivered: number; failed: number; pending: number };
-  lastDelivery: {
-    id: string;
-    status: "PENDING" | "DELIVERED" | "FAILED";
-    lastStatusCode: number | null;
-    attemptCount: number;
-    eventType: string;
-    createdAt: string;
-  } | null;
-};
-
 function useRefreshWebhooks() {
   const trpc = useTRPC();
   const qc = useQueryClient();
   return () => Promise.all([qc.invalidateQueries(trpc.webhooks.list.queryFilter()), qc.invalidateQueries(trpc.webhooks.deliveries.infiniteQueryFilter())]);
 }
 
-function EnabledSwitch({ endpoint }: { endpoint: EndpointRow }) {
+function EnabledSwitch({ endpoint }: { endpoint: Endpoint }) {
   const trpc = useTRPC();
   const toast = useToast();
   const { mode } = useMode();
@@ -71,7 +59,7 @@ function EnabledSwitch({ endpoint }: { endpoint: EndpointRow }) {
   );
 }
 
-function EndpointItem({ e, onEdit, onDelete, onShowDeliveries }: { e: EndpointRow; onEdit: () => void; onDelete: () => void; onShowDeliveries: () => void }) {
+function EndpointItem({ e, onEdit, onDelete, onShowDeliveries }: { e: Endpoint; onEdit: () => void; onDelete: () => void; onShowDeliveries: () => void }) {
   const trpc = useTRPC();
   const toast = useToast();
   const { mode } = useMode();
@@ -145,7 +133,7 @@ function EndpointItem({ e, onEdit, onDelete, onShowDeliveries }: { e: EndpointRo
   );
 }
 
-function DeleteDialog({ target, onClose }: { target: EndpointRow | null; onClose: () => void }) {
+function DeleteDialog({ target, onClose }: { target: Endpoint | null; onClose: () => void }) {
   const trpc = useTRPC();
   const toast = useToast();
   const { mode } = useMode();
@@ -208,7 +196,7 @@ function Deliveries({
   setEndpointFilter,
   headingRef,
 }: {
-  endpoints: EndpointRow[];
+  endpoints: Endpoint[];
   endpointFilter: string;
   setEndpointFilter: (v: string) => void;
   headingRef: React.RefObject<HTMLHeadingElement | null>;
@@ -334,11 +322,11 @@ export function WebhooksView() {
       },
     ),
   );
-  const [editing, setEditing] = useState<EndpointRow | null>(null);
+  const [editing, setEditing] = useState<Endpoint | null>(null);
   const [adding, setAdding] = useState(false);
-  const [deleting, setDeleting] = useState<EndpointRow | null>(null);
+  const [deleting, setDeleting] = useState<Endpoint | null>(null);
   const deliveriesHeading = useRef<HTMLHeadingElement>(null);
-  const endpoints = (list.data?.endpoints ?? []) as EndpointRow[];
+  const endpoints = list.data?.endpoints ?? [];
   // The endpoint filter applies only while that endpoint is listed (same mode, not deleted).
   const [filter, setEndpointFilter] = useState("");
   const endpointFilter = endpoints.some((e) => e.id === filter) ? filter : "";
