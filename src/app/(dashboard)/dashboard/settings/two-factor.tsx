@@ -79,7 +79,7 @@ function RecoveryCodes({ codes, onSaved }: { codes: string[]; onSaved: () => voi
   return (
     <div className="space-y-3">
       <Notice tone="success">
-        Two-factor sign-in is on. Save these tf.recovery codes somewhere safe: each works once if you lose your phone. They are not shown again.
+        Two-factor sign-in is on. Save these recovery codes somewhere safe: each works once if you lose your phone. They are not shown again.
       </Notice>
       <ul className="grid grid-cols-2 gap-2 font-mono text-sm sm:grid-cols-5" aria-label="Recovery codes">
         {codes.map((c) => (
