@@ -144,6 +144,38 @@ function AddTestFunds({ s }: { s: Summary }) {
   );
 }
 
+/** What the alert does, and where it stands now. */
+function LowBalanceExplanation({ s }: { s: Summary }) {
+  const { mode } = useMode();
+  const current = s.lowBalanceThresholdPaise;
+  const below = current !== null && s.balancePaise < current;
+  return (
+    <div className="space-y-2 text-sm text-slate-600">
+      <p>
+        When a charge takes the balance below this amount, Parakh sends one{" "}
+        <code className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-800">wallet.low_balance</code> webhook event to your {mode} endpoints that
+        subscribe to it. The next one is sent only after the balance has been back at or above the threshold.
+      </p>
+      <p>
+        Receive it on the{" "}
+        <Link href="/dashboard/webhooks" className="text-brand-600 hover:underline">
+          Webhooks
+        </Link>{" "}
+        page.
+      </p>
+      <p className="font-medium text-slate-800" data-testid="low-balance-state">
+        {current === null
+          ? "Off: no alert is sent."
+          : s.lowBalanceAlerted
+            ? `Below ${formatRupees(current)}: the alert for this dip has been sent.`
+            : below
+              ? `Below ${formatRupees(current)}: the next charge sends the alert.`
+              : `On: alert below ${formatRupees(current)}.`}
+      </p>
+    </div>
+  );
+}
+
 function LowBalanceAlert({ s }: { s: Summary }) {
   const { mode } = useMode();
   const trpc = useTRPC();
@@ -171,33 +203,10 @@ function LowBalanceAlert({ s }: { s: Summary }) {
     }
   }
 
-  const below = current !== null && s.balancePaise < current;
   return (
     <Card title="Low-balance alert" className="lg:col-span-3">
       <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
-        <div className="space-y-2 text-sm text-slate-600">
-          <p>
-            When a charge takes the balance below this amount, Parakh sends one{" "}
-            <code className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-800">wallet.low_balance</code> webhook event to your {mode} endpoints that
-            subscribe to it. The next one is sent only after the balance has been back at or above the threshold.
-          </p>
-          <p>
-            Receive it on the{" "}
-            <Link href="/dashboard/webhooks" className="text-brand-600 hover:underline">
-              Webhooks
-            </Link>{" "}
-            page.
-          </p>
-          <p className="font-medium text-slate-800" data-testid="low-balance-state">
-            {current === null
-              ? "Off: no alert is sent."
-              : s.lowBalanceAlerted
-                ? `Below ${formatRupees(current)}: the alert for this dip has been sent.`
-                : below
-                  ? `Below ${formatRupees(current)}: the next charge sends the alert.`
-                  : `On: alert below ${formatRupees(current)}.`}
-          </p>
-        </div>
+        <LowBalanceExplanation s={s} />
         <form
           noValidate
           onSubmit={(e) => {
