@@ -4,7 +4,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Badge, Button, EmptyState, ErrorState, LoadingState, Table, Td, Th, formatDateTime } from "@/components/ui";
 import { formatIst } from "@/lib/ist";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 
 // Pieces the operator pages share: status and go-live badges, usage figures and the activity feed.
 
@@ -55,6 +55,50 @@ function readableDetails(details: string | null): string {
   return requested ? `Requested ${formatDateTime(requested[1])}` : details;
 }
 
+type Activity = RouterOutputs["admin"]["actions"]["items"][number];
+
+/** Wide screens: one row per action; the Merchant column only on the all-merchants feed. */
+function ActivityTable({ items, merchantId }: { items: Activity[]; merchantId?: string }) {
+  return (
+    <div className="hidden md:block">
+      <Table
+        caption="Operator actions"
+        head={
+          <tr>
+            <Th>When</Th>
+            <Th>Action</Th>
+            {!merchantId && <Th>Merchant</Th>}
+            <Th>Operator</Th>
+            <Th>Details</Th>
+          </tr>
+        }
+      >
+        {items.map((a) => (
+          <tr key={a.id}>
+            <Td>{formatInstant(a.createdAt)}</Td>
+            <Td>
+              <ActionBadge action={a.action} />
+            </Td>
+            {!merchantId && (
+              <Td>
+                {a.merchantId ? (
+                  <Link href={`/admin/merchants/${a.merchantId}`} className="font-medium text-brand-700 hover:underline">
+                    {a.merchantName ?? a.merchantId}
+                  </Link>
+                ) : (
+                  "—"
+                )}
+              </Td>
+            )}
+            <Td>{a.adminEmail}</Td>
+            <Td className="max-w-sm whitespace-normal break-words">{readableDetails(a.details)}</Td>
+          </tr>
+        ))}
+      </Table>
+    </div>
+  );
+}
+
 /** Every operator action, newest first; all merchants, or one when `merchantId` is given. */
 export function ActivityFeed({ merchantId }: { merchantId?: string }) {
   const trpc = useTRPC();
@@ -92,42 +136,7 @@ export function ActivityFeed({ merchantId }: { merchantId?: string }) {
           </li>
         ))}
       </ul>
-      <div className="hidden md:block">
-        <Table
-          caption="Operator actions"
-          head={
-            <tr>
-              <Th>When</Th>
-              <Th>Action</Th>
-              {!merchantId && <Th>Merchant</Th>}
-              <Th>Operator</Th>
-              <Th>Details</Th>
-            </tr>
-          }
-        >
-          {items.map((a) => (
-            <tr key={a.id}>
-              <Td>{formatInstant(a.createdAt)}</Td>
-              <Td>
-                <ActionBadge action={a.action} />
-              </Td>
-              {!merchantId && (
-                <Td>
-                  {a.merchantId ? (
-                    <Link href={`/admin/merchants/${a.merchantId}`} className="font-medium text-brand-700 hover:underline">
-                      {a.merchantName ?? a.merchantId}
-                    </Link>
-                  ) : (
-                    "—"
-                  )}
-                </Td>
-              )}
-              <Td>{a.adminEmail}</Td>
-              <Td className="max-w-sm whitespace-normal break-words">{readableDetails(a.details)}</Td>
-            </tr>
-          ))}
-        </Table>
-      </div>
+      <ActivityTable items={items} merchantId={merchantId} />
       {q.hasNextPage && (
         <div className="mt-4 flex justify-center">
           <Button variant="secondary" loading={q.isFetchingNextPage} onClick={() => void q.fetchNextPage()}>

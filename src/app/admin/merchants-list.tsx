@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { Button, Card, EmptyState, ErrorState, LoadingState, Notice, PageHeader, Table, Td, Th, cx } from "@/components/ui";
 import { ADMIN_PAGE_SIZE, merchantFilterSchema, type MerchantFilter } from "@/lib/schemas/admin";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { GoLiveBadge, StatusBadge, formatCount, formatDate } from "./admin-ui";
 
 const FILTER_LABELS: Record<MerchantFilter, string> = {
@@ -66,6 +66,82 @@ function useListState(initialQ: string, initialFilter: MerchantFilter) {
   };
 }
 
+/** The search box and the All / Go-live requested / Live / Suspended filter. */
+function SearchAndFilters({ state, pendingGoLive }: { state: ReturnType<typeof useListState>; pendingGoLive: number }) {
+  return (
+    <div className="flex flex-col gap-3 lg:flex-row lg:items-end lg:justify-between">
+      <form role="search" className="w-full lg:max-w-sm" onSubmit={(e) => e.preventDefault()}>
+        <label htmlFor="merchant-search" className="block text-sm font-medium text-slate-700">
+          Search merchants
+        </label>
+        <input
+          id="merchant-search"
+          type="search"
+          value={state.q}
+          onChange={(e) => state.setQ(e.target.value)}
+          placeholder="Name, email or mer_… id"
+          maxLength={200}
+          autoComplete="off"
+          className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100"
+        />
+      </form>
+      <div role="group" aria-label="Show" className="flex flex-wrap gap-1.5">
+        {merchantFilterSchema.options.map((f) => (
+          <button
+            key={f}
+            type="button"
+            aria-pressed={state.filter === f}
+            onClick={() => state.setFilter(f)}
+            className={cx(
+              "rounded-full border px-3 py-1.5 text-xs font-medium",
+              state.filter === f ? "border-brand-600 bg-brand-600 text-white" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50",
+            )}
+          >
+            {FILTER_LABELS[f]}
+            {f === "go_live_requested" && pendingGoLive > 0 && ` (${pendingGoLive})`}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** "1–25 of 80" and Previous / Next when there is more than one page. */
+function MerchantPages({
+  page,
+  offset,
+  onOffset,
+  fetching,
+}: {
+  page: RouterOutputs["admin"]["merchants"];
+  offset: number;
+  onOffset: (offset: number) => void;
+  fetching: boolean;
+}) {
+  return (
+    <nav aria-label="Pages" className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600">
+      <p aria-live="polite">
+        {formatCount(page.offset + 1)}–{formatCount(page.offset + page.items.length)} of {formatCount(page.total)}
+      </p>
+      {page.total > ADMIN_PAGE_SIZE && (
+        <div className="flex gap-2">
+          <Button variant="secondary" size="sm" disabled={offset === 0 || fetching} onClick={() => onOffset(Math.max(0, offset - ADMIN_PAGE_SIZE))}>
+            Previous
+          </Button>
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={page.nextCursor === null || fetching}
+            onClick={() => page.nextCursor !== null && onOffset(page.nextCursor)}
+          >
+            Next
+          </Button>
+        </div>
+      )}
+    </nav>
+  );
+}
+
 export function MerchantsList({ initialQ, initialFilter }: { initialQ: string; initialFilter: string }) {
   const trpc = useTRPC();
   const s = useListState(initialQ, merchantFilterSchema.catch("all").parse(initialFilter));
@@ -91,40 +167,7 @@ export function MerchantsList({ initialQ, initialFilter }: { initialQ: string; i
       )}
 
       <Card>
-        <div className="flex flex-col gap-3 lg:flex-row lg:items-end lg:justify-between">
-          <form role="search" className="w-full lg:max-w-sm" onSubmit={(e) => e.preventDefault()}>
-            <label htmlFor="merchant-search" className="block text-sm font-medium text-slate-700">
-              Search merchants
-            </label>
-            <input
-              id="merchant-search"
-              type="search"
-              value={s.q}
-              onChange={(e) => s.setQ(e.target.value)}
-              placeholder="Name, email or mer_… id"
-              maxLength={200}
-              autoComplete="off"
-              className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100"
-            />
-          </form>
-          <div role="group" aria-label="Show" className="flex flex-wrap gap-1.5">
-            {merchantFilterSchema.options.map((f) => (
-              <button
-                key={f}
-                type="button"
-                aria-pressed={s.filter === f}
-                onClick={() => s.setFilter(f)}
-                className={cx(
-                  "rounded-full border px-3 py-1.5 text-xs font-medium",
-                  s.filter === f ? "border-brand-600 bg-brand-600 text-white" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50",
-                )}
-              >
-                {FILTER_LABELS[f]}
-                {f === "go_live_requested" && list.data && list.data.pendingGoLive > 0 && ` (${list.data.pendingGoLive})`}
-              </button>
-            ))}
-          </div>
-        </div>
+        <SearchAndFilters state={s} pendingGoLive={list.data?.pendingGoLive ?? 0} />
 
         <div className="mt-4" aria-busy={list.isFetching || undefined}>
           {list.isPending ? (
@@ -155,49 +198,15 @@ export function MerchantsList({ initialQ, initialFilter }: { initialQ: string; i
           )}
         </div>
 
-        {list.data && list.data.total > 0 && (
-          <nav aria-label="Pages" className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600">
-            <p aria-live="polite">
-              {formatCount(list.data.offset + 1)}–{formatCount(list.data.offset + list.data.items.length)} of {formatCount(list.data.total)}
-            </p>
-            {list.data.total > ADMIN_PAGE_SIZE && (
-              <div className="flex gap-2">
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={s.offset === 0 || list.isFetching}
-                  onClick={() => s.setOffset(Math.max(0, s.offset - ADMIN_PAGE_SIZE))}
-                >
-                  Previous
-                </Button>
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={list.data.nextCursor === null || list.isFetching}
-                  onClick={() => list.data.nextCursor !== null && s.setOffset(list.data.nextCursor)}
-                >
-                  Next
-                </Button>
-              </div>
-            )}
-          </nav>
-        )}
+        {list.data && list.data.total > 0 && <MerchantPages page={list.data} offset={s.offset} onOffset={s.setOffset} fetching={list.isFetching} />}
       </Card>
     </div>
   );
 }
 
-type Row = {
-  id: string;
-  name: string;
-  email: string;
-  status: "ACTIVE" | "SUSPENDED";
-  goLive: { state: "sandbox" | "requested" | "live"; requestedAt: string | null; approvedAt: string | null };
-  usage: Usage;
-  createdAt: string;
-};
+type MerchantRow = RouterOutputs["admin"]["merchants"]["items"][number];
 
-function MerchantRows({ items }: { items: Row[] }) {
+function MerchantRows({ items }: { items: MerchantRow[] }) {
   return (
     <>
       {/* Phone: one card per merchant. */}

@@ -4,10 +4,12 @@ import { useEffect, useState } from "react";
 import { cardNetworkName } from "@/components/checkout/parts";
 import type { ActionResult, PayPayload } from "@/components/checkout/types";
 import { Button, Field, Notice } from "@/components/ui";
+import type { z } from "zod";
 import { cardSchema } from "@/lib/schemas/checkout";
 // Pure helpers (no server imports): the same Luhn check and network rules the processor applies.
 import { cardNetwork, luhnValid } from "@/lib/cards";
 
+type CardInput = z.infer<typeof cardSchema>;
 type CardErrors = Partial<Record<"number" | "expiry" | "cvv" | "name", string>>;
 
 /** 4111111111111111 → "4111 1111 1111 1111"; Amex as 4-6-5. */
@@ -33,6 +35,59 @@ function fieldOf(path: string): keyof CardErrors | null {
   const last = path.split(".").pop() ?? "";
   if (last === "expiryMonth" || last === "expiryYear") return "expiry";
   return last === "number" || last === "cvv" || last === "name" ? last : null;
+}
+
+/** The server's field errors that belong to the card's fields. */
+function cardErrorsFrom(fieldErrors: Record<string, string>): CardErrors {
+  const errors: CardErrors = {};
+  for (const [path, message] of Object.entries(fieldErrors)) {
+    const f = fieldOf(path);
+    if (f) errors[f] = message;
+  }
+  return errors;
+}
+
+/** The card as the processor takes it, or the errors by field that keep it from being sent. */
+function checkCard(digits: string, expiry: string, cvv: string, name: string): { card: CardInput | null; errors: CardErrors } {
+  const [mm = "", yy = ""] = expiry.split("/").map((s) => s.trim());
+  const candidate = { number: digits, expiryMonth: mm, expiryYear: yy, cvv, name: name.trim() || undefined };
+  const parsed = cardSchema.safeParse(candidate);
+  const next: CardErrors = {};
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const f = fieldOf(issue.path.join("."));
+      if (f && !next[f]) next[f] = issue.message;
+    }
+  }
+  if (!mm || !yy) next.expiry = "Enter the expiry as MM / YY";
+  if (!next.number && !luhnValid(digits)) next.number = "Check the card number; it isn't valid";
+  return { card: Object.keys(next).length > 0 || !parsed.success ? null : parsed.data, errors: next };
+}
+
+/** The card number, grouped as typed, with the network's name shown once it is known. */
+function CardNumberField({ number, onChange, error, sandbox }: { number: string; onChange: (v: string) => void; error?: string; sandbox: boolean }) {
+  const digits = number.replace(/\D/g, "");
+  const network = digits.length >= 2 ? cardNetwork(digits) : null;
+  return (
+    <div className="relative">
+      <Field
+        label="Card number"
+        value={number}
+        onChange={(e) => onChange(groupCardNumber(e.target.value.replace(/\D/g, "").slice(0, 19)))}
+        error={error}
+        hint={sandbox ? "Sandbox: 4111 1111 1111 1111 pays, 4000 0000 0000 0002 is declined." : undefined}
+        inputMode="numeric"
+        autoComplete="cc-number"
+        placeholder="1234 5678 9012 3456"
+        maxLength={23}
+      />
+      {network && network !== "CARD" && (
+        <span className="pointer-events-none absolute right-2 top-[2.1rem] rounded bg-slate-100 px-1.5 py-0.5 text-[11px] font-semibold text-slate-600">
+          {cardNetworkName(network)}
+        </span>
+      )}
+    </div>
+  );
 }
 
 /**
@@ -62,36 +117,20 @@ export function CardForm({
   useEffect(() => setReady(true), []);
 
   const digits = number.replace(/\D/g, "");
-  const network = digits.length >= 2 ? cardNetwork(digits) : null;
-  const isAmex = network === "AMEX";
+  const isAmex = digits.length >= 2 && cardNetwork(digits) === "AMEX";
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
     setError(null);
-    const [mm = "", yy = ""] = expiry.split("/").map((s) => s.trim());
-    const candidate = { number: digits, expiryMonth: mm, expiryYear: yy, cvv, name: name.trim() || undefined };
-    const parsed = cardSchema.safeParse(candidate);
-    const next: CardErrors = {};
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const f = fieldOf(issue.path.join("."));
-        if (f && !next[f]) next[f] = issue.message;
-      }
-    }
-    if (!mm || !yy) next.expiry = "Enter the expiry as MM / YY";
-    if (!next.number && !luhnValid(digits)) next.number = "Check the card number; it isn't valid";
-    setErrors(next);
-    if (Object.keys(next).length > 0 || !parsed.success) return;
+    const checked = checkCard(digits, expiry, cvv, name);
+    setErrors(checked.errors);
+    if (!checked.card) return;
 
     setSubmitting(true);
-    const res = await onPay({ method: "CARD", card: parsed.data });
+    const res = await onPay({ method: "CARD", card: checked.card });
     setSubmitting(false);
     if (!res.ok) {
-      const fromServer: CardErrors = {};
-      for (const [path, message] of Object.entries(res.fieldErrors)) {
-        const f = fieldOf(path);
-        if (f) fromServer[f] = message;
-      }
+      const fromServer = cardErrorsFrom(res.fieldErrors);
       setErrors(fromServer);
       if (Object.keys(fromServer).length === 0) setError(res.message);
     }
@@ -101,24 +140,7 @@ export function CardForm({
     // No `name` attributes: card data can never leave through a native form submit (e.g. a query string).
     <form onSubmit={submit} noValidate className="space-y-4" aria-label="Card details">
       {error && <Notice tone="error">{error}</Notice>}
-      <div className="relative">
-        <Field
-          label="Card number"
-          value={number}
-          onChange={(e) => setNumber(groupCardNumber(e.target.value.replace(/\D/g, "").slice(0, 19)))}
-          error={errors.number}
-          hint={sandbox ? "Sandbox: 4111 1111 1111 1111 pays, 4000 0000 0000 0002 is declined." : undefined}
-          inputMode="numeric"
-          autoComplete="cc-number"
-          placeholder="1234 5678 9012 3456"
-          maxLength={23}
-        />
-        {network && network !== "CARD" && (
-          <span className="pointer-events-none absolute right-2 top-[2.1rem] rounded bg-slate-100 px-1.5 py-0.5 text-[11px] font-semibold text-slate-600">
-            {cardNetworkName(network)}
-          </span>
-        )}
-      </div>
+      <CardNumberField number={number} onChange={setNumber} error={errors.number} sandbox={sandbox} />
       <div className="grid grid-cols-2 gap-3">
         <Field
           label="Expiry (MM / YY)"

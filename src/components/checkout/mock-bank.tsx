@@ -9,6 +9,75 @@ import type { CheckoutState } from "@/components/checkout/types";
 import { Button, Notice } from "@/components/ui";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 
+/** The sandbox bank's question: approve (Success) or decline (Failure) the netbanking payment. */
+function ApprovalRequest({
+  merchantName,
+  amountLabel,
+  orderId,
+  error,
+  deciding,
+  leaving,
+  onDecide,
+}: {
+  merchantName: string;
+  amountLabel: string;
+  orderId: string;
+  error: string | null;
+  /** The answer being sent, while it is. */
+  deciding: "SUCCESS" | "FAILED" | null;
+  /** Answered: on the way back to the checkout. */
+  leaving: boolean;
+  onDecide: (outcome: "SUCCESS" | "FAILED") => void;
+}) {
+  return (
+    <>
+      <h1 className="text-lg font-semibold text-slate-900">Approve this payment?</h1>
+      <p className="mt-1 text-sm text-slate-600">
+        This is Parakh&apos;s sandbox bank: no account, no money. Choose how the bank answers and you&apos;ll go back to the checkout.
+      </p>
+      <div className="mt-4">
+        <DetailList
+          rows={[
+            ["Pay to", merchantName],
+            ["Amount", amountLabel],
+            [
+              "Order ID",
+              <span key="o" className="font-mono text-xs">
+                {orderId}
+              </span>,
+            ],
+          ]}
+        />
+      </div>
+      {error && (
+        <div className="mt-4">
+          <Notice tone="error">{error}</Notice>
+        </div>
+      )}
+      <div className="mt-5 grid grid-cols-2 gap-3">
+        <Button type="button" className="py-2.5" onClick={() => onDecide("SUCCESS")} loading={deciding === "SUCCESS"} disabled={deciding !== null || leaving}>
+          Success
+        </Button>
+        <Button
+          type="button"
+          variant="danger"
+          className="py-2.5"
+          onClick={() => onDecide("FAILED")}
+          loading={deciding === "FAILED"}
+          disabled={deciding !== null || leaving}
+        >
+          Failure
+        </Button>
+      </div>
+      {leaving && (
+        <p role="status" className="mt-3 text-center text-sm text-slate-500">
+          Returning to the checkout…
+        </p>
+      )}
+    </>
+  );
+}
+
 export function MockBank({
   paymentId,
   token,
@@ -56,57 +125,15 @@ export function MockBank({
       </header>
       <div className="px-5 py-6">
         {waiting ? (
-          <>
-            <h1 className="text-lg font-semibold text-slate-900">Approve this payment?</h1>
-            <p className="mt-1 text-sm text-slate-600">
-              This is Parakh&apos;s sandbox bank: no account, no money. Choose how the bank answers and you&apos;ll go back to the checkout.
-            </p>
-            <div className="mt-4">
-              <DetailList
-                rows={[
-                  ["Pay to", merchantName],
-                  ["Amount", amountLabel],
-                  [
-                    "Order ID",
-                    <span key="o" className="font-mono text-xs">
-                      {orderId}
-                    </span>,
-                  ],
-                ]}
-              />
-            </div>
-            {error && (
-              <div className="mt-4">
-                <Notice tone="error">{error}</Notice>
-              </div>
-            )}
-            <div className="mt-5 grid grid-cols-2 gap-3">
-              <Button
-                type="button"
-                className="py-2.5"
-                onClick={() => decide("SUCCESS")}
-                loading={simulate.isPending && simulate.variables?.outcome === "SUCCESS"}
-                disabled={simulate.isPending || leaving}
-              >
-                Success
-              </Button>
-              <Button
-                type="button"
-                variant="danger"
-                className="py-2.5"
-                onClick={() => decide("FAILED")}
-                loading={simulate.isPending && simulate.variables?.outcome === "FAILED"}
-                disabled={simulate.isPending || leaving}
-              >
-                Failure
-              </Button>
-            </div>
-            {leaving && (
-              <p role="status" className="mt-3 text-center text-sm text-slate-500">
-                Returning to the checkout…
-              </p>
-            )}
-          </>
+          <ApprovalRequest
+            merchantName={merchantName}
+            amountLabel={amountLabel}
+            orderId={orderId}
+            error={error}
+            deciding={simulate.isPending ? (simulate.variables?.outcome ?? null) : null}
+            leaving={leaving}
+            onDecide={decide}
+          />
         ) : (
           <>
             <h1 className="text-lg font-semibold text-slate-900">Nothing is waiting for approval</h1>

@@ -21,6 +21,155 @@ function Heading({ headingRef, children }: { headingRef: HeadingRef; children: R
 const ON_DESKTOP = "max-sm:hidden pointer-coarse:hidden";
 const ON_PHONE = "hidden max-sm:block pointer-coarse:block";
 
+/** A card or netbanking attempt: the bank is confirming (in sandbox, a link to the mock bank page). */
+function WaitingForBank({
+  method,
+  bank,
+  sandbox,
+  amountLabel,
+  paymentId,
+  headingRef,
+}: {
+  method: string;
+  bank: string | null;
+  sandbox: boolean;
+  amountLabel: string;
+  paymentId: string;
+  headingRef: HeadingRef;
+}) {
+  return (
+    <>
+      <Heading headingRef={headingRef}>Waiting for the bank</Heading>
+      <p className="mt-2 text-sm text-slate-600">
+        {bank ? `Finish the payment of ${amountLabel} on ${bank}'s page.` : `Your bank is confirming the payment of ${amountLabel}.`}
+      </p>
+      {method === "NETBANKING" && sandbox && (
+        <Link
+          href={`/checkout/${paymentId}/bank`}
+          className="mt-4 inline-flex rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700"
+        >
+          Go to {bank ?? "your bank"}
+        </Link>
+      )}
+    </>
+  );
+}
+
+/** A UPI attempt: the QR code (desktop) or a way back to the app (phone), or where the collect request went. */
+function WaitingForUpi({
+  viaApp,
+  vpa,
+  amountLabel,
+  upiIntent,
+  upiQr,
+  headingRef,
+}: {
+  viaApp: boolean;
+  vpa: string | null;
+  amountLabel: string;
+  upiIntent: string;
+  upiQr: string;
+  headingRef: HeadingRef;
+}) {
+  return (
+    <>
+      <Heading headingRef={headingRef}>Approve the payment in your UPI app</Heading>
+      {viaApp ? (
+        <>
+          <div className={ON_DESKTOP}>
+            <p className="mt-2 text-sm text-slate-600">Scan this code with any UPI app and approve {amountLabel}.</p>
+            <img src={upiQr} alt={`UPI QR code to pay ${amountLabel}`} className="mx-auto mt-4 h-52 w-52 rounded-lg border border-slate-200 p-2" />
+          </div>
+          <div className={ON_PHONE}>
+            <p className="mt-2 text-sm text-slate-600">Approve {amountLabel} in your UPI app, then come back to this page.</p>
+            <a
+              href={upiIntent}
+              className="mt-4 inline-flex rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50"
+            >
+              Open UPI app again
+            </a>
+          </div>
+        </>
+      ) : (
+        <p className="mt-2 text-sm text-slate-600">
+          We sent a request for {amountLabel} to <span className="font-medium text-slate-900">{vpa}</span>. Open your UPI app and approve it.
+        </p>
+      )}
+    </>
+  );
+}
+
+/** A way out, so nobody has to wait out an approval that isn't coming. */
+function WaysOut({
+  busy,
+  leaving,
+  leaveError,
+  onUseAnotherMethod,
+  onCancel,
+}: {
+  busy: boolean;
+  leaving: "retry" | "cancel" | null;
+  leaveError: string | null;
+  onUseAnotherMethod: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <div className="mt-6 border-t border-slate-100 pt-5">
+      {leaveError && (
+        <div className="mb-4 text-left">
+          <Notice tone="error">{leaveError}</Notice>
+        </div>
+      )}
+      <div className="flex flex-col items-center gap-1">
+        <Button type="button" variant="secondary" className="w-full max-w-xs py-2.5" onClick={onUseAnotherMethod} loading={leaving === "retry"} disabled={busy}>
+          Use another method
+        </Button>
+        <button
+          type="button"
+          onClick={onCancel}
+          disabled={busy}
+          className="rounded px-3 py-2.5 text-sm text-slate-500 underline-offset-2 hover:text-slate-700 hover:underline disabled:opacity-50"
+        >
+          Cancel payment
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Sandbox only: end the UPI payment as success or failure, since no UPI app is involved. */
+function SandboxSimulator({
+  busy,
+  simulating,
+  error,
+  onSimulate,
+}: {
+  busy: boolean;
+  simulating: "SUCCESS" | "FAILED" | null;
+  error: string | null;
+  onSimulate: (outcome: "SUCCESS" | "FAILED") => void;
+}) {
+  return (
+    <div className="mt-6 rounded-lg border border-dashed border-amber-300 bg-amber-50 p-4 text-left">
+      <p className="text-sm font-medium text-amber-900">Sandbox simulator</p>
+      <p className="mt-0.5 text-xs text-amber-800">No UPI app is involved in sandbox: choose how this payment ends.</p>
+      {error && (
+        <div className="mt-3">
+          <Notice tone="error">{error}</Notice>
+        </div>
+      )}
+      <div className="mt-3 flex flex-wrap gap-2">
+        <Button type="button" size="sm" onClick={() => onSimulate("SUCCESS")} loading={simulating === "SUCCESS"} disabled={busy}>
+          Simulate success
+        </Button>
+        <Button type="button" size="sm" variant="secondary" onClick={() => onSimulate("FAILED")} loading={simulating === "FAILED"} disabled={busy}>
+          Simulate failure
+        </Button>
+      </div>
+    </div>
+  );
+}
+
 export function PendingView({
   state,
   sandbox,
@@ -73,97 +222,16 @@ export function PendingView({
         <Spinner className="h-7 w-7" />
       </span>
       {method === "NETBANKING" || method === "CARD" ? (
-        <>
-          <Heading headingRef={headingRef}>Waiting for the bank</Heading>
-          <p className="mt-2 text-sm text-slate-600">
-            {a?.bank ? `Finish the payment of ${amountLabel} on ${a.bank}'s page.` : `Your bank is confirming the payment of ${amountLabel}.`}
-          </p>
-          {method === "NETBANKING" && sandbox && (
-            <Link
-              href={`/checkout/${paymentId}/bank`}
-              className="mt-4 inline-flex rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700"
-            >
-              Go to {a?.bank ?? "your bank"}
-            </Link>
-          )}
-        </>
+        <WaitingForBank method={method} bank={a?.bank ?? null} sandbox={sandbox} amountLabel={amountLabel} paymentId={paymentId} headingRef={headingRef} />
       ) : (
-        <>
-          <Heading headingRef={headingRef}>Approve the payment in your UPI app</Heading>
-          {viaApp ? (
-            <>
-              <div className={ON_DESKTOP}>
-                <p className="mt-2 text-sm text-slate-600">Scan this code with any UPI app and approve {amountLabel}.</p>
-                <img src={upiQr} alt={`UPI QR code to pay ${amountLabel}`} className="mx-auto mt-4 h-52 w-52 rounded-lg border border-slate-200 p-2" />
-              </div>
-              <div className={ON_PHONE}>
-                <p className="mt-2 text-sm text-slate-600">Approve {amountLabel} in your UPI app, then come back to this page.</p>
-                <a
-                  href={upiIntent}
-                  className="mt-4 inline-flex rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50"
-                >
-                  Open UPI app again
-                </a>
-              </div>
-            </>
-          ) : (
-            <p className="mt-2 text-sm text-slate-600">
-              We sent a request for {amountLabel} to <span className="font-medium text-slate-900">{a?.vpa}</span>. Open your UPI app and approve it.
-            </p>
-          )}
-        </>
+        <WaitingForUpi viaApp={viaApp} vpa={a?.vpa ?? null} amountLabel={amountLabel} upiIntent={upiIntent} upiQr={upiQr} headingRef={headingRef} />
       )}
 
       <p className="mt-5 text-xs text-slate-500">This page updates by itself; keep it open.</p>
 
-      {/* A way out, so nobody has to wait out an approval that isn't coming. */}
-      <div className="mt-6 border-t border-slate-100 pt-5">
-        {leaveError && (
-          <div className="mb-4 text-left">
-            <Notice tone="error">{leaveError}</Notice>
-          </div>
-        )}
-        <div className="flex flex-col items-center gap-1">
-          <Button
-            type="button"
-            variant="secondary"
-            className="w-full max-w-xs py-2.5"
-            onClick={onUseAnotherMethod}
-            loading={leaving === "retry"}
-            disabled={busy}
-          >
-            Use another method
-          </Button>
-          <button
-            type="button"
-            onClick={onCancel}
-            disabled={busy}
-            className="rounded px-3 py-2.5 text-sm text-slate-500 underline-offset-2 hover:text-slate-700 hover:underline disabled:opacity-50"
-          >
-            Cancel payment
-          </button>
-        </div>
-      </div>
+      <WaysOut busy={busy} leaving={leaving} leaveError={leaveError} onUseAnotherMethod={onUseAnotherMethod} onCancel={onCancel} />
 
-      {showSimulator && (
-        <div className="mt-6 rounded-lg border border-dashed border-amber-300 bg-amber-50 p-4 text-left">
-          <p className="text-sm font-medium text-amber-900">Sandbox simulator</p>
-          <p className="mt-0.5 text-xs text-amber-800">No UPI app is involved in sandbox: choose how this payment ends.</p>
-          {simulateError && (
-            <div className="mt-3">
-              <Notice tone="error">{simulateError}</Notice>
-            </div>
-          )}
-          <div className="mt-3 flex flex-wrap gap-2">
-            <Button type="button" size="sm" onClick={() => onSimulate("SUCCESS")} loading={simulating === "SUCCESS"} disabled={busy}>
-              Simulate success
-            </Button>
-            <Button type="button" size="sm" variant="secondary" onClick={() => onSimulate("FAILED")} loading={simulating === "FAILED"} disabled={busy}>
-              Simulate failure
-            </Button>
-          </div>
-        </div>
-      )}
+      {showSimulator && <SandboxSimulator busy={busy} simulating={simulating} error={simulateError} onSimulate={onSimulate} />}
     </div>
   );
 }

@@ -10,6 +10,58 @@ import { vpaSchema } from "@/lib/schemas/checkout";
 const ON_DESKTOP = "max-sm:hidden pointer-coarse:hidden";
 const ON_PHONE = "hidden max-sm:block pointer-coarse:block";
 
+/** Desktop: show a QR code to scan with a UPI app on a phone. */
+function ScanQrOption({ loading, busy, onStart }: { loading: boolean; busy: boolean; onStart: () => void }) {
+  return (
+    <div className={ON_DESKTOP}>
+      <div className="flex items-center gap-4 rounded-lg border border-slate-200 p-4">
+        <span aria-hidden="true" className="flex h-20 w-20 shrink-0 items-center justify-center rounded-md bg-slate-100 text-slate-400">
+          <QrGlyph />
+        </span>
+        <div className="min-w-0 flex-1">
+          <p className="text-sm font-medium text-slate-900">Scan and pay</p>
+          <p className="mt-0.5 text-sm text-slate-500">Use any UPI app on your phone: Google Pay, PhonePe, Paytm, BHIM.</p>
+          <Button type="button" className="mt-3" onClick={onStart} loading={loading} disabled={busy}>
+            Show QR code
+          </Button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** Phone: open the UPI app on this phone with the payment filled in. */
+function OpenAppOption({
+  upiIntent,
+  amountLabel,
+  opening,
+  busy,
+  onStart,
+}: {
+  upiIntent: string;
+  amountLabel: string;
+  opening: boolean;
+  busy: boolean;
+  onStart: () => void;
+}) {
+  return (
+    <div className={ON_PHONE}>
+      <a
+        href={upiIntent}
+        onClick={(e) => {
+          e.preventDefault();
+          if (!busy) onStart();
+        }}
+        aria-disabled={busy || undefined}
+        className="flex w-full items-center justify-center gap-2 rounded-md bg-brand-600 px-4 py-3 text-base font-medium text-white hover:bg-brand-700 aria-disabled:opacity-60"
+      >
+        {opening ? "Opening your UPI app…" : `Pay ${amountLabel} with UPI app`}
+      </a>
+      <p className="mt-2 text-center text-xs text-slate-500">Opens Google Pay, PhonePe, Paytm or any UPI app on this phone.</p>
+    </div>
+  );
+}
+
 export function UpiPanel({
   amountLabel,
   upiIntent,
@@ -58,35 +110,9 @@ export function UpiPanel({
     <div className="space-y-5">
       {error && <Notice tone="error">{error}</Notice>}
 
-      <div className={ON_DESKTOP}>
-        <div className="flex items-center gap-4 rounded-lg border border-slate-200 p-4">
-          <span aria-hidden="true" className="flex h-20 w-20 shrink-0 items-center justify-center rounded-md bg-slate-100 text-slate-400">
-            <QrGlyph />
-          </span>
-          <div className="min-w-0 flex-1">
-            <p className="text-sm font-medium text-slate-900">Scan and pay</p>
-            <p className="mt-0.5 text-sm text-slate-500">Use any UPI app on your phone: Google Pay, PhonePe, Paytm, BHIM.</p>
-            <Button type="button" className="mt-3" onClick={() => startApp("qr")} loading={started === "qr"} disabled={busy}>
-              Show QR code
-            </Button>
-          </div>
-        </div>
-      </div>
+      <ScanQrOption loading={started === "qr"} busy={busy} onStart={() => startApp("qr")} />
 
-      <div className={ON_PHONE}>
-        <a
-          href={upiIntent}
-          onClick={(e) => {
-            e.preventDefault();
-            if (!busy) void startApp("intent");
-          }}
-          aria-disabled={busy || undefined}
-          className="flex w-full items-center justify-center gap-2 rounded-md bg-brand-600 px-4 py-3 text-base font-medium text-white hover:bg-brand-700 aria-disabled:opacity-60"
-        >
-          {started === "intent" ? "Opening your UPI app…" : `Pay ${amountLabel} with UPI app`}
-        </a>
-        <p className="mt-2 text-center text-xs text-slate-500">Opens Google Pay, PhonePe, Paytm or any UPI app on this phone.</p>
-      </div>
+      <OpenAppOption upiIntent={upiIntent} amountLabel={amountLabel} opening={started === "intent"} busy={busy} onStart={() => void startApp("intent")} />
 
       <div className="flex items-center gap-3 text-xs uppercase tracking-wide text-slate-400" aria-hidden="true">
         <span className="h-px flex-1 bg-slate-200" /> or <span className="h-px flex-1 bg-slate-200" />

@@ -80,20 +80,7 @@ export function SecretOnceDialog({
             <p className="text-xs text-slate-500">
               Keep the secret key on your server (an environment variable or secret manager), never in browser or app code.
             </p>
-            {command && (
-              <div>
-                <div className="flex flex-wrap items-center justify-between gap-2">
-                  <p className="text-xs font-medium uppercase tracking-wide text-slate-500">Try it: verify a PAN</p>
-                  <CopyButton value={command} label="Copy command" />
-                </div>
-                <pre
-                  className="mt-1 overflow-x-auto rounded-md bg-slate-900 px-3 py-2 font-mono text-xs leading-relaxed text-slate-100"
-                  aria-label="First API call with this key"
-                >
-                  <code>{command}</code>
-                </pre>
-              </div>
-            )}
+            {command && <FirstCall command={command} />}
             <div className="flex justify-end">
               <Button onClick={onDone}>{doneLabel}</Button>
             </div>
@@ -101,6 +88,24 @@ export function SecretOnceDialog({
         </>
       )}
     </dialog>
+  );
+}
+
+/** A PAN verification with the new key, ready to paste into a shell. */
+function FirstCall({ command }: { command: string }) {
+  return (
+    <div>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-xs font-medium uppercase tracking-wide text-slate-500">Try it: verify a PAN</p>
+        <CopyButton value={command} label="Copy command" />
+      </div>
+      <pre
+        className="mt-1 overflow-x-auto rounded-md bg-slate-900 px-3 py-2 font-mono text-xs leading-relaxed text-slate-100"
+        aria-label="First API call with this key"
+      >
+        <code>{command}</code>
+      </pre>
+    </div>
   );
 }
 

@@ -55,6 +55,53 @@ function ModeSwitch() {
   );
 }
 
+/** The sections of the dashboard; folded behind Menu on phones. */
+function DashboardNav({ open, onNavigate }: { open: boolean; onNavigate: () => void }) {
+  const pathname = usePathname();
+  const active = (href: string) => (href === "/dashboard" ? pathname === href : pathname.startsWith(href));
+  return (
+    <nav id="dashboard-nav" aria-label="Dashboard" className={cx("px-2 pb-3 md:block", open ? "block" : "hidden")}>
+      <ul className="space-y-0.5">
+        {NAV.map((item) => (
+          <li key={item.href}>
+            <Link
+              href={item.href}
+              aria-current={active(item.href) ? "page" : undefined}
+              onClick={onNavigate}
+              className={cx(
+                "block rounded-md px-3 py-2 text-sm",
+                active(item.href) ? "bg-brand-50 font-medium text-brand-700" : "text-slate-700 hover:bg-slate-100",
+              )}
+            >
+              {item.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** A suspended account: what still works, and whom to ask. */
+function SuspendedBanner({ supportEmail }: { supportEmail?: string }) {
+  return (
+    <div role="alert" className="border-b border-red-200 bg-red-50 px-4 py-2 text-center text-sm text-red-800 md:px-8">
+      <strong className="font-semibold">This account is suspended.</strong> You can still see your data, but the dashboard is read-only and every API call is
+      refused. To have it reinstated, contact support
+      {supportEmail ? (
+        <>
+          {" "}
+          at{" "}
+          <a className="font-medium underline" href={`mailto:${supportEmail}?subject=${encodeURIComponent("Suspended account")}`}>
+            {supportEmail}
+          </a>
+        </>
+      ) : null}
+      . You can still change your password and sign out everywhere in Settings.
+    </div>
+  );
+}
+
 export function DashboardShell({
   merchantName,
   email,
@@ -69,10 +116,8 @@ export function DashboardShell({
   supportEmail?: string;
   children: React.ReactNode;
 }) {
-  const pathname = usePathname();
   const { mode } = useMode();
   const [menuOpen, setMenuOpen] = useState(false);
-  const active = (href: string) => (href === "/dashboard" ? pathname === href : pathname.startsWith(href));
   return (
     <div className="min-h-screen md:flex">
       <aside className="border-b border-slate-200 bg-white md:sticky md:top-0 md:h-screen md:w-60 md:shrink-0 md:border-b-0 md:border-r">
@@ -92,25 +137,7 @@ export function DashboardShell({
             {merchantName}
           </p>
         </div>
-        <nav id="dashboard-nav" aria-label="Dashboard" className={cx("px-2 pb-3 md:block", menuOpen ? "block" : "hidden")}>
-          <ul className="space-y-0.5">
-            {NAV.map((item) => (
-              <li key={item.href}>
-                <Link
-                  href={item.href}
-                  aria-current={active(item.href) ? "page" : undefined}
-                  onClick={() => setMenuOpen(false)}
-                  className={cx(
-                    "block rounded-md px-3 py-2 text-sm",
-                    active(item.href) ? "bg-brand-50 font-medium text-brand-700" : "text-slate-700 hover:bg-slate-100",
-                  )}
-                >
-                  {item.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <DashboardNav open={menuOpen} onNavigate={() => setMenuOpen(false)} />
       </aside>
       <div className="min-w-0 flex-1">
         <header className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-200 bg-white px-4 py-3 md:px-8">
@@ -127,22 +154,7 @@ export function DashboardShell({
             Sandbox: test data only. Keys start with <code>sk_test_</code>.
           </div>
         )}
-        {suspended && (
-          <div role="alert" className="border-b border-red-200 bg-red-50 px-4 py-2 text-center text-sm text-red-800 md:px-8">
-            <strong className="font-semibold">This account is suspended.</strong> You can still see your data, but the dashboard is read-only and every API call
-            is refused. To have it reinstated, contact support
-            {supportEmail ? (
-              <>
-                {" "}
-                at{" "}
-                <a className="font-medium underline" href={`mailto:${supportEmail}?subject=${encodeURIComponent("Suspended account")}`}>
-                  {supportEmail}
-                </a>
-              </>
-            ) : null}
-            . You can still change your password and sign out everywhere in Settings.
-          </div>
-        )}
+        {suspended && <SuspendedBanner supportEmail={supportEmail} />}
         <main className="mx-auto max-w-6xl px-4 py-6 md:px-8 md:py-8">{children}</main>
       </div>
     </div>

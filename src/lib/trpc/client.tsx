@@ -2,6 +2,7 @@
 
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
+import type { inferRouterOutputs } from "@trpc/server";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState } from "react";
 import { z } from "zod";
@@ -13,6 +14,9 @@ import { TRPC_MAX_BATCH } from "@/lib/trpc/limits";
 if (typeof window !== "undefined") z.config({ jitless: true });
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<DashboardRouter>();
+
+/** What each dashboard procedure returns, as the pages receive it: `RouterOutputs["payments"]["get"]`. */
+export type RouterOutputs = inferRouterOutputs<DashboardRouter>;
 
 /**
  * A signed-in page whose session ended meanwhile (signed out everywhere, password changed) goes

@@ -24,6 +24,45 @@ const NOTICES: Record<string, string> = {
   reset: "Your password is reset. Sign in with the new password.",
 };
 
+/** Why sign-in failed; a locked account also gets the way to unlock it. */
+function SignInError({ error, errorCode, forgotHref }: { error: string; errorCode: string | null; forgotHref: string }) {
+  return (
+    <Notice tone="error">
+      {error}
+      {errorCode === "ACCOUNT_LOCKED" && (
+        <>
+          {" "}
+          <Link className="font-medium underline" href={forgotHref}>
+            Reset your password
+          </Link>
+        </>
+      )}
+    </Notice>
+  );
+}
+
+/** Sign-up, or the other door (merchant / operator). */
+function OtherSignInLinks({ asAdmin }: { asAdmin: boolean }) {
+  return (
+    <div className="flex justify-between text-sm">
+      {asAdmin ? (
+        <Link className="text-brand-600 hover:underline" href="/login">
+          Merchant sign in
+        </Link>
+      ) : (
+        <Link className="text-brand-600 hover:underline" href="/signup">
+          Create an account
+        </Link>
+      )}
+      {!asAdmin && (
+        <Link className="text-slate-500 hover:underline" href="/login?as=admin">
+          Operator?
+        </Link>
+      )}
+    </div>
+  );
+}
+
 /** Only same-site paths: `next` must never send the user elsewhere after sign-in. */
 export function LoginForm() {
   const router = useRouter();
@@ -72,19 +111,7 @@ export function LoginForm() {
         <p className="mt-1 text-sm text-slate-500">{asAdmin ? "For Parakh operators." : "Welcome back. Sign in to your dashboard."}</p>
       </div>
       {notice && !error && <Notice tone="info">{notice}</Notice>}
-      {error && (
-        <Notice tone="error">
-          {error}
-          {errorCode === "ACCOUNT_LOCKED" && (
-            <>
-              {" "}
-              <Link className="font-medium underline" href={forgotHref}>
-                Reset your password
-              </Link>
-            </>
-          )}
-        </Notice>
-      )}
+      {error && <SignInError error={error} errorCode={errorCode} forgotHref={forgotHref} />}
       <Field label="Email" type="email" name="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} required />
       <Field
         label="Password"
@@ -115,22 +142,7 @@ export function LoginForm() {
       <Button type="submit" className="w-full" loading={pending}>
         {needCode ? "Verify and sign in" : "Sign in"}
       </Button>
-      <div className="flex justify-between text-sm">
-        {asAdmin ? (
-          <Link className="text-brand-600 hover:underline" href="/login">
-            Merchant sign in
-          </Link>
-        ) : (
-          <Link className="text-brand-600 hover:underline" href="/signup">
-            Create an account
-          </Link>
-        )}
-        {!asAdmin && (
-          <Link className="text-slate-500 hover:underline" href="/login?as=admin">
-            Operator?
-          </Link>
-        )}
-      </div>
+      <OtherSignInLinks asAdmin={asAdmin} />
     </form>
   );
 }

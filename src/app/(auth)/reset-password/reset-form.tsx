@@ -13,6 +13,33 @@ function tokenFromHash(hash: string): string | null {
   return new URLSearchParams(hash.replace(/^#/, "")).get("token");
 }
 
+/** Opened without the emailed link's token. */
+function NoTokenNotice() {
+  return (
+    <div className="space-y-4">
+      <h1 className="text-lg font-semibold">Choose a new password</h1>
+      <Notice tone="error">This page needs the link from the reset email. Open the link from the email again, or ask for a new one.</Notice>
+      <Link className="text-sm text-brand-600 hover:underline" href="/forgot-password">
+        Ask for a new link
+      </Link>
+    </div>
+  );
+}
+
+/** Why the reset failed; a used or expired link also gets the way to a new one. */
+function ResetError({ error, tokenRefused }: { error: string; tokenRefused: boolean }) {
+  return (
+    <Notice tone="error">
+      {error}{" "}
+      {tokenRefused && (
+        <Link className="font-medium underline" href="/forgot-password">
+          Ask for a new link
+        </Link>
+      )}
+    </Notice>
+  );
+}
+
 export function ResetForm() {
   const trpc = useTRPC();
   const router = useRouter();
@@ -55,17 +82,7 @@ export function ResetForm() {
     }
   }
 
-  if (token === null) {
-    return (
-      <div className="space-y-4">
-        <h1 className="text-lg font-semibold">Choose a new password</h1>
-        <Notice tone="error">This page needs the link from the reset email. Open the link from the email again, or ask for a new one.</Notice>
-        <Link className="text-sm text-brand-600 hover:underline" href="/forgot-password">
-          Ask for a new link
-        </Link>
-      </div>
-    );
-  }
+  if (token === null) return <NoTokenNotice />;
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
@@ -73,16 +90,7 @@ export function ResetForm() {
         <h1 className="text-lg font-semibold">Choose a new password</h1>
         <p className="mt-1 text-sm text-slate-500">At least 10 characters. Every signed-in session ends, and sign-in is unlocked.</p>
       </div>
-      {error && (
-        <Notice tone="error">
-          {error}{" "}
-          {errors.token && (
-            <Link className="font-medium underline" href="/forgot-password">
-              Ask for a new link
-            </Link>
-          )}
-        </Notice>
-      )}
+      {error && <ResetError error={error} tokenRefused={Boolean(errors.token)} />}
       <Field
         label="New password"
         type="password"

@@ -7,8 +7,8 @@ import { BarChart, LineChart } from "@/components/dashboard/charts";
 import { useMode, type Mode } from "@/components/dashboard/mode";
 import { Card, CopyButton, ErrorState, LoadingState, PageHeader, cx } from "@/components/ui";
 import { formatRupees } from "@/lib/money";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
-import { formatLatency } from "./logs/parts";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { formatLatency } from "@/components/dashboard/http-status";
 
 function formatRate(r: number | null): string {
   if (r === null) return "—";
@@ -117,6 +117,87 @@ function GetStarted({ mode }: { mode: Mode }) {
   );
 }
 
+type Stats = RouterOutputs["overview"]["stats"];
+
+/** Today's and the week's calls, errors, latency, KYC calls and the wallet balance. */
+function KeyNumbers({ s, modeName }: { s: Stats; modeName: string }) {
+  return (
+    <section aria-label="Key numbers" className="grid grid-cols-2 gap-3 lg:grid-cols-3">
+      <Stat label="Calls today" value={s.today.toLocaleString("en-IN")} sub="since 00:00 IST" />
+      <Stat label="Calls, 7 days" value={s.calls.toLocaleString("en-IN")} sub={`${s.errors.toLocaleString("en-IN")} with errors`} />
+      <Stat
+        label="Error rate, 7 days"
+        value={formatRate(s.errorRate)}
+        sub={<span className={cx(s.serverErrorRate ? "text-red-700" : undefined)}>5xx: {formatRate(s.serverErrorRate)}</span>}
+      />
+      <Stat label="Latency p50, 7 days" value={s.exactLatency ? formatLatency(s.p50) : `≈ ${formatLatency(s.p50)}`} sub={`p95: ${formatLatency(s.p95)}`} />
+      <Stat
+        label="KYC calls today"
+        value={s.kyc.today.toLocaleString("en-IN")}
+        sub={
+          <Link href="/dashboard/kyc" className="hover:text-brand-700 hover:underline">
+            {s.kyc.calls.toLocaleString("en-IN")} in 7 days · {formatRupees(s.kyc.feesPaise)} in fees
+          </Link>
+        }
+      />
+      <Stat
+        label={`${modeName} wallet`}
+        value={s.wallet ? formatRupees(s.wallet.balancePaise) : "—"}
+        sub={
+          s.wallet ? (
+            <Link href="/dashboard/wallet" className="hover:text-brand-700 hover:underline">
+              balance now
+            </Link>
+          ) : (
+            "no wallet yet"
+          )
+        }
+      />
+    </section>
+  );
+}
+
+/** Calls and latency per IST day, last 7 days. */
+function DailyCharts({ s }: { s: Stats }) {
+  return (
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+      <Card title="Calls per day" description="All REST calls; the red part returned 4xx or 5xx.">
+        <BarChart
+          data={s.days.map((d, i) => ({
+            label: dayLabel(d.date, i === s.days.length - 1),
+            shortLabel: dayLabel(d.date, i === s.days.length - 1, true),
+            value: d.calls,
+            part: d.errors,
+            title: `${d.date}: ${d.calls} calls, ${d.errors} errors`,
+          }))}
+          valueLabel="Calls"
+          emptyText="No calls in the last 7 days"
+          partLabel="Errors (4xx/5xx)"
+          summary={`Calls per IST day, last 7 days: ${s.days.map((d) => `${d.date} ${d.calls} calls, ${d.errors} errors`).join("; ")}.`}
+        />
+      </Card>
+      <Card
+        title="Latency per day"
+        description={s.exactLatency ? "Server time per call." : "Server time per call; busy days are estimated from their latest 10,000 calls."}
+      >
+        <LineChart
+          labels={s.days.map((d, i) => dayLabel(d.date, i === s.days.length - 1))}
+          shortLabels={s.days.map((d, i) => dayLabel(d.date, i === s.days.length - 1, true))}
+          unit="ms"
+          emptyText="No calls in the last 7 days"
+          series={[
+            { name: "p50", className: "stroke-brand-600 fill-brand-600", swatch: "bg-brand-600", values: s.days.map((d) => d.p50) },
+            { name: "p95", className: "stroke-amber-500 fill-amber-500", swatch: "bg-amber-500", values: s.days.map((d) => d.p95) },
+          ]}
+          summary={`Latency per IST day, last 7 days: ${s.days
+            .map((d) => (d.calls ? `${d.date} p50 ${formatLatency(d.p50)}, p95 ${formatLatency(d.p95)}` : `${d.date} no calls`))
+            .join("; ")}.`}
+        />
+      </Card>
+    </div>
+  );
+}
+
 export function OverviewView() {
   const { mode } = useMode();
   const trpc = useTRPC();
@@ -136,77 +217,8 @@ export function OverviewView() {
         ) : s ? (
           <>
             {!s.hasCalls && <GetStarted mode={mode} />}
-            <section aria-label="Key numbers" className="grid grid-cols-2 gap-3 lg:grid-cols-3">
-              <Stat label="Calls today" value={s.today.toLocaleString("en-IN")} sub="since 00:00 IST" />
-              <Stat label="Calls, 7 days" value={s.calls.toLocaleString("en-IN")} sub={`${s.errors.toLocaleString("en-IN")} with errors`} />
-              <Stat
-                label="Error rate, 7 days"
-                value={formatRate(s.errorRate)}
-                sub={<span className={cx(s.serverErrorRate ? "text-red-700" : undefined)}>5xx: {formatRate(s.serverErrorRate)}</span>}
-              />
-              <Stat
-                label="Latency p50, 7 days"
-                value={s.exactLatency ? formatLatency(s.p50) : `≈ ${formatLatency(s.p50)}`}
-                sub={`p95: ${formatLatency(s.p95)}`}
-              />
-              <Stat
-                label="KYC calls today"
-                value={s.kyc.today.toLocaleString("en-IN")}
-                sub={
-                  <Link href="/dashboard/kyc" className="hover:text-brand-700 hover:underline">
-                    {s.kyc.calls.toLocaleString("en-IN")} in 7 days · {formatRupees(s.kyc.feesPaise)} in fees
-                  </Link>
-                }
-              />
-              <Stat
-                label={`${modeName} wallet`}
-                value={s.wallet ? formatRupees(s.wallet.balancePaise) : "—"}
-                sub={
-                  s.wallet ? (
-                    <Link href="/dashboard/wallet" className="hover:text-brand-700 hover:underline">
-                      balance now
-                    </Link>
-                  ) : (
-                    "no wallet yet"
-                  )
-                }
-              />
-            </section>
-            <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-              <Card title="Calls per day" description="All REST calls; the red part returned 4xx or 5xx.">
-                <BarChart
-                  data={s.days.map((d, i) => ({
-                    label: dayLabel(d.date, i === s.days.length - 1),
-                    shortLabel: dayLabel(d.date, i === s.days.length - 1, true),
-                    value: d.calls,
-                    part: d.errors,
-                    title: `${d.date}: ${d.calls} calls, ${d.errors} errors`,
-                  }))}
-                  valueLabel="Calls"
-                  emptyText="No calls in the last 7 days"
-                  partLabel="Errors (4xx/5xx)"
-                  summary={`Calls per IST day, last 7 days: ${s.days.map((d) => `${d.date} ${d.calls} calls, ${d.errors} errors`).join("; ")}.`}
-                />
-              </Card>
-              <Card
-                title="Latency per day"
-                description={s.exactLatency ? "Server time per call." : "Server time per call; busy days are estimated from their latest 10,000 calls."}
-              >
-                <LineChart
-                  labels={s.days.map((d, i) => dayLabel(d.date, i === s.days.length - 1))}
-                  shortLabels={s.days.map((d, i) => dayLabel(d.date, i === s.days.length - 1, true))}
-                  unit="ms"
-                  emptyText="No calls in the last 7 days"
-                  series={[
-                    { name: "p50", className: "stroke-brand-600 fill-brand-600", swatch: "bg-brand-600", values: s.days.map((d) => d.p50) },
-                    { name: "p95", className: "stroke-amber-500 fill-amber-500", swatch: "bg-amber-500", values: s.days.map((d) => d.p95) },
-                  ]}
-                  summary={`Latency per IST day, last 7 days: ${s.days
-                    .map((d) => (d.calls ? `${d.date} p50 ${formatLatency(d.p50)}, p95 ${formatLatency(d.p95)}` : `${d.date} no calls`))
-                    .join("; ")}.`}
-                />
-              </Card>
-            </div>
+            <KeyNumbers s={s} modeName={modeName} />
+            <DailyCharts s={s} />
           </>
         ) : null}
       </div>

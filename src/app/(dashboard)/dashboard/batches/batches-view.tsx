@@ -8,26 +8,12 @@ import { useMode } from "@/components/dashboard/mode";
 import { PageHeader, Table, Td, Th, cx } from "@/components/ui";
 import { PAGE_SIZE } from "@/lib/schemas/logs";
 import { BATCH_KINDS, batchFiltersFromQuery, batchFiltersToQuery, isBatchRunning, type BatchFilters } from "@/lib/schemas/batches";
-import { useTRPC } from "@/lib/trpc/client";
+import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { CopyIconButton, formatIst } from "../logs/parts";
 import { NewBatch } from "./new-batch";
 import { BatchProgress, BatchStatusBadge, formatDuration } from "./parts";
 
-type BatchItem = {
-  batch_id: string;
-  kind: "PAN" | "EPFO";
-  status: string;
-  total: number;
-  accepted: number;
-  rejected: number;
-  processed: number;
-  succeeded: number;
-  failed: number;
-  client_batch_id: string | null;
-  created_at: string;
-  started_at: string | null;
-  completed_at: string | null;
-};
+type BatchItem = RouterOutputs["batches"]["list"]["items"][number];
 
 const detailHref = (b: BatchItem) => `/dashboard/batches/${encodeURIComponent(b.batch_id)}`;
 
@@ -161,7 +147,7 @@ export function BatchesView() {
       },
     ),
   );
-  const items = (batches.data?.pages.flatMap((p) => p.items) ?? []) as BatchItem[];
+  const items = batches.data?.pages.flatMap((p) => p.items) ?? [];
   const modeName = mode === "live" ? "live" : "sandbox";
 
   return (

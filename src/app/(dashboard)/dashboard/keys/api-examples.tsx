@@ -6,6 +6,37 @@ import { Card, CopyButton } from "@/components/ui";
 import type { Mode } from "@/components/dashboard/mode";
 import { curlSnippets, SECRET_KEY_PLACEHOLDER, type ApiBaseUrls } from "@/lib/api-snippets";
 
+/** One copyable curl command per API family, with the headers it needs. */
+function ExampleCalls({ apiBaseUrls, merchantId, publicKey }: { apiBaseUrls: ApiBaseUrls; merchantId: string; publicKey: string }) {
+  return (
+    <ul className="mt-4 space-y-5">
+      {curlSnippets(apiBaseUrls, { merchantId, publicKey }).map((s) => (
+        <li key={s.family}>
+          <div className="flex flex-wrap items-start justify-between gap-2">
+            <div className="min-w-0">
+              <h3 className="text-sm font-medium text-slate-900">{s.title}</h3>
+              <p className="text-xs text-slate-500">{s.auth}</p>
+            </div>
+            <CopyButton value={s.command} label={`Copy ${s.name} command`} />
+          </div>
+          <pre className="mt-2 overflow-x-auto rounded-md bg-slate-900 px-4 py-3 font-mono text-xs leading-relaxed text-slate-100">
+            <code>{s.command}</code>
+          </pre>
+          {s.family === "payments" && (
+            <p className="mt-1 text-xs text-slate-500">
+              Payments are accepted only from addresses on your{" "}
+              <Link href="/dashboard/whitelist" className="text-brand-600 hover:underline">
+                IP whitelist
+              </Link>
+              .
+            </p>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /**
  * The merchant id and one copyable call per API family, with that family's headers. The secret key
  * is a shell variable: after creation we only hold its hash.
@@ -68,31 +99,7 @@ export function ApiExamples({
               </div>
             )}
           </div>
-          <ul className="mt-4 space-y-5">
-            {curlSnippets(apiBaseUrls, { merchantId, publicKey: key.publicKey }).map((s) => (
-              <li key={s.family}>
-                <div className="flex flex-wrap items-start justify-between gap-2">
-                  <div className="min-w-0">
-                    <h3 className="text-sm font-medium text-slate-900">{s.title}</h3>
-                    <p className="text-xs text-slate-500">{s.auth}</p>
-                  </div>
-                  <CopyButton value={s.command} label={`Copy ${s.name} command`} />
-                </div>
-                <pre className="mt-2 overflow-x-auto rounded-md bg-slate-900 px-4 py-3 font-mono text-xs leading-relaxed text-slate-100">
-                  <code>{s.command}</code>
-                </pre>
-                {s.family === "payments" && (
-                  <p className="mt-1 text-xs text-slate-500">
-                    Payments are accepted only from addresses on your{" "}
-                    <Link href="/dashboard/whitelist" className="text-brand-600 hover:underline">
-                      IP whitelist
-                    </Link>
-                    .
-                  </p>
-                )}
-              </li>
-            ))}
-          </ul>
+          <ExampleCalls apiBaseUrls={apiBaseUrls} merchantId={merchantId} publicKey={key.publicKey} />
           {mode === "sandbox" && <p className="mt-4 text-xs text-slate-500">In sandbox every well-formed PAN answers with test data; ABCPK1234F is VALID.</p>}
         </>
       )}

@@ -5,15 +5,11 @@ import { useState } from "react";
 import { Button, Dialog, Field, Notice, useToast } from "@/components/ui";
 import type { Mode } from "@/components/dashboard/mode";
 import { createKeyInput, ROTATION_GRACE_OPTIONS } from "@/lib/schemas/keys";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import type { ShownOnceKey } from "@/components/dashboard/secret-once-dialog";
 
-export interface KeyRow {
-  id: string;
-  label: string;
-  publicKey: string;
-  secretHint: string;
-}
+/** A key as the list shows it; the dialogs use its id and names. */
+export type ListedKey = RouterOutputs["keys"]["list"]["keys"][number];
 
 function useRefreshKeys() {
   const trpc = useTRPC();
@@ -84,13 +80,35 @@ export function CreateKeyDialog({ open, mode, onClose, onCreated }: { open: bool
   );
 }
 
+type GraceSeconds = (typeof ROTATION_GRACE_OPTIONS)[number]["seconds"];
+
+/** How long the old key keeps working after a rotation. */
+function GraceChoice({ grace, onChange }: { grace: GraceSeconds; onChange: (seconds: GraceSeconds) => void }) {
+  return (
+    <fieldset>
+      <legend className="text-sm font-medium text-slate-700">Old key keeps working</legend>
+      <div className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-4">
+        {ROTATION_GRACE_OPTIONS.map((o) => (
+          <label
+            key={o.seconds}
+            className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm has-[:checked]:border-brand-500 has-[:checked]:bg-brand-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-100"
+          >
+            <input type="radio" name="grace" className="accent-brand-600" checked={grace === o.seconds} onChange={() => onChange(o.seconds)} />
+            {o.seconds === 0 ? "Stop now" : `for ${o.label}`}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
 export function RotateKeyDialog({
   target,
   mode,
   onClose,
   onRotated,
 }: {
-  target: KeyRow | null;
+  target: ListedKey | null;
   mode: Mode;
   onClose: () => void;
   onRotated: (k: ShownOnceKey) => void;
@@ -99,7 +117,7 @@ export function RotateKeyDialog({
   const toast = useToast();
   const refresh = useRefreshKeys();
   const rotate = useMutation(trpc.keys.rotate.mutationOptions());
-  const [grace, setGrace] = useState<(typeof ROTATION_GRACE_OPTIONS)[number]["seconds"]>(86_400);
+  const [grace, setGrace] = useState<GraceSeconds>(86_400);
   const [error, setError] = useState<string | null>(null);
 
   function close() {
@@ -136,20 +154,7 @@ export function RotateKeyDialog({
             <strong className="font-medium text-slate-900">{target.label}</strong> gets a new public and secret key. Deploy the new secret, then let the old one
             lapse.
           </p>
-          <fieldset>
-            <legend className="text-sm font-medium text-slate-700">Old key keeps working</legend>
-            <div className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-4">
-              {ROTATION_GRACE_OPTIONS.map((o) => (
-                <label
-                  key={o.seconds}
-                  className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm has-[:checked]:border-brand-500 has-[:checked]:bg-brand-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-100"
-                >
-                  <input type="radio" name="grace" className="accent-brand-600" checked={grace === o.seconds} onChange={() => setGrace(o.seconds)} />
-                  {o.seconds === 0 ? "Stop now" : `for ${o.label}`}
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <GraceChoice grace={grace} onChange={setGrace} />
           {grace === 0 ? (
             <Notice tone="warning">Requests with the old key will fail with 401 right away. Choose this if the secret has leaked.</Notice>
           ) : (
@@ -169,7 +174,17 @@ export function RotateKeyDialog({
   );
 }
 
-export function RevokeKeyDialog({ target, mode, isLastWorking, onClose }: { target: KeyRow | null; mode: Mode; isLastWorking: boolean; onClose: () => void }) {
+export function RevokeKeyDialog({
+  target,
+  mode,
+  isLastWorking,
+  onClose,
+}: {
+  target: ListedKey | null;
+  mode: Mode;
+  isLastWorking: boolean;
+  onClose: () => void;
+}) {
   const trpc = useTRPC();
   const toast = useToast();
   const refresh = useRefreshKeys();

@@ -6,12 +6,10 @@ import { Badge, Button, Card, CopyButton, EmptyState, ErrorState, LoadingState, 
 import { useMode, type Mode } from "@/components/dashboard/mode";
 import { keyStatus } from "@/lib/schemas/keys";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
-import { CreateKeyDialog, RevokeKeyDialog, RotateKeyDialog, type KeyRow } from "./key-dialogs";
+import { CreateKeyDialog, RevokeKeyDialog, RotateKeyDialog, type ListedKey } from "./key-dialogs";
 import { SecretOnceDialog, type ShownOnceKey } from "@/components/dashboard/secret-once-dialog";
 import { ApiExamples } from "./api-examples";
 import { SigningSecretCard } from "./signing-secret-card";
-
-type ListedKey = KeyRow & { createdAt: string; lastUsedAt: string | null; expiresAt: string | null; revokedAt: string | null };
 
 /**
  * Re-renders every `ms` so "Expires in …" counts down and lapsed keys move to Inactive; restarts
@@ -119,8 +117,8 @@ function KeysForMode({ mode }: { mode: Mode }) {
   const list = useQuery(trpc.keys.list.queryOptions({ mode }));
   const now = useNow(list.dataUpdatedAt);
   const [createOpen, setCreateOpen] = useState(false);
-  const [rotating, setRotating] = useState<KeyRow | null>(null);
-  const [revoking, setRevoking] = useState<KeyRow | null>(null);
+  const [rotating, setRotating] = useState<ListedKey | null>(null);
+  const [revoking, setRevoking] = useState<ListedKey | null>(null);
   const [shown, setShown] = useState<{ key: ShownOnceKey; title: string } | null>(null);
 
   const keys = list.data?.keys ?? [];

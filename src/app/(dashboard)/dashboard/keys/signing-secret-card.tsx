@@ -6,16 +6,62 @@ import { Button, Card, CopyButton, Dialog, Notice, formatDateTime, useToast } fr
 import type { Mode } from "@/components/dashboard/mode";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 
-/** The mode's webhook/redirect signing secret: masked until the merchant asks to see it. */
-export function SigningSecretCard({ mode, createdAt, previousValidUntil }: { mode: Mode; createdAt: string | null; previousValidUntil: string | null }) {
+/** A new secret from now on; the previous one keeps working for 24 hours. */
+function RotateSecretDialog({ mode, open, onClose, onRotated }: { mode: Mode; open: boolean; onClose: () => void; onRotated: (secret: string) => void }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
-  const reveal = useMutation(trpc.keys.revealSigningSecret.mutationOptions());
   const rotate = useMutation(trpc.keys.rotateSigningSecret.mutationOptions());
+  const [rotateError, setRotateError] = useState<string | null>(null);
+  return (
+    <Dialog
+      open={open}
+      onClose={() => {
+        onClose();
+        setRotateError(null);
+      }}
+      title="Rotate signing secret"
+    >
+      <div className="space-y-4">
+        {rotateError && <Notice tone="error">{rotateError}</Notice>}
+        <p className="text-sm text-slate-600">
+          A new secret signs everything from now on. The previous secret stays valid for <strong className="font-medium text-slate-900">24 hours</strong>:
+          during that time each webhook carries two <code className="font-mono text-xs">v1=</code> signatures, one per secret, so your receiver keeps working
+          while you deploy the new one.
+        </p>
+        <div className="flex justify-end gap-2">
+          <Button type="button" variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button
+            loading={rotate.isPending}
+            onClick={async () => {
+              setRotateError(null);
+              try {
+                const r = await rotate.mutateAsync({ mode });
+                onRotated(r.secret);
+                void qc.invalidateQueries(trpc.keys.list.queryFilter());
+                toast("success", "Signing secret rotated. The new secret is shown; the previous one works for 24 hours.");
+              } catch (err) {
+                setRotateError(errorInfo(err).message);
+              }
+            }}
+          >
+            Rotate secret
+          </Button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
+/** The mode's webhook/redirect signing secret: masked until the merchant asks to see it. */
+export function SigningSecretCard({ mode, createdAt, previousValidUntil }: { mode: Mode; createdAt: string | null; previousValidUntil: string | null }) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const reveal = useMutation(trpc.keys.revealSigningSecret.mutationOptions());
   const [secret, setSecret] = useState<string | null>(null);
   const [confirmOpen, setConfirmOpen] = useState(false);
-  const [rotateError, setRotateError] = useState<string | null>(null);
   const graceOpen = previousValidUntil && new Date(previousValidUntil).getTime() > Date.now();
 
   return (
@@ -62,45 +108,15 @@ export function SigningSecretCard({ mode, createdAt, previousValidUntil }: { mod
         {graceOpen ? ` The previous secret is still accepted until ${formatDateTime(previousValidUntil)}.` : null}
       </p>
 
-      <Dialog
+      <RotateSecretDialog
+        mode={mode}
         open={confirmOpen}
-        onClose={() => {
+        onClose={() => setConfirmOpen(false)}
+        onRotated={(newSecret) => {
+          setSecret(newSecret);
           setConfirmOpen(false);
-          setRotateError(null);
         }}
-        title="Rotate signing secret"
-      >
-        <div className="space-y-4">
-          {rotateError && <Notice tone="error">{rotateError}</Notice>}
-          <p className="text-sm text-slate-600">
-            A new secret signs everything from now on. The previous secret stays valid for <strong className="font-medium text-slate-900">24 hours</strong>:
-            during that time each webhook carries two <code className="font-mono text-xs">v1=</code> signatures, one per secret, so your receiver keeps working
-            while you deploy the new one.
-          </p>
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={() => setConfirmOpen(false)}>
-              Cancel
-            </Button>
-            <Button
-              loading={rotate.isPending}
-              onClick={async () => {
-                setRotateError(null);
-                try {
-                  const r = await rotate.mutateAsync({ mode });
-                  setSecret(r.secret);
-                  setConfirmOpen(false);
-                  void qc.invalidateQueries(trpc.keys.list.queryFilter());
-                  toast("success", "Signing secret rotated. The new secret is shown; the previous one works for 24 hours.");
-                } catch (err) {
-                  setRotateError(errorInfo(err).message);
-                }
-              }}
-            >
-              Rotate secret
-            </Button>
-          </div>
-        </div>
-      </Dialog>
+      />
     </Card>
   );
 }

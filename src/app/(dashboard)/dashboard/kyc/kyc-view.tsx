@@ -5,13 +5,14 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { FilterPanel, InvalidFiltersNotice, ListBody, RefreshButton, useFilterDraft, useUrlFilters } from "@/components/dashboard/list-page";
 import { useMode } from "@/components/dashboard/mode";
-import { Field, PageHeader, Table, Td, Th } from "@/components/ui";
-import { KYC_KINDS, KYC_KIND_LABELS, type KycKind } from "@/lib/kyc";
+import { PageHeader, Table, Td, Th } from "@/components/ui";
+import { KYC_KINDS, KYC_KIND_LABELS } from "@/lib/kyc";
 import { formatRupees } from "@/lib/money";
 import { PAGE_SIZE } from "@/lib/schemas/logs";
 import { KYC_OUTCOMES, KYC_OUTCOME_LABELS, kycFiltersFromQuery, kycFiltersSchema, kycFiltersToQuery, type KycFilters } from "@/lib/schemas/kyc-transactions";
-import { useTRPC } from "@/lib/trpc/client";
-import { SelectField, formatIst } from "../logs/parts";
+import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { formatIst } from "../logs/parts";
+import { DateRangeFields, SelectField } from "@/components/dashboard/filter-fields";
 import { KycOutcomeBadge, NameMatchScore } from "./parts";
 
 const KIND_OPTIONS = [{ value: "", label: "Every KYC type" }, ...KYC_KINDS.map((k) => ({ value: k, label: KYC_KIND_LABELS[k] }))];
@@ -53,18 +54,17 @@ function FilterForm({ initial, onApply, onClear }: { initial: KycFilters; onAppl
           options={OUTCOME_OPTIONS}
           error={errors.outcome}
         />
-        <Field label="From (IST)" name="from" type="date" value={draft.from} onChange={set("from")} error={errors.from} />
-        <Field label="To (IST)" name="to" type="date" value={draft.to} onChange={set("to")} error={errors.to} min={draft.from || undefined} />
+        <DateRangeFields from={draft.from} to={draft.to} errors={errors} set={set} />
       </div>
     </FilterPanel>
   );
 }
 
-type Item = { id: string; kind: KycKind; subjectMasked: string; outcome: string; nameMatchScore: number | null; feePaise: number; createdAt: string };
+type KycItem = RouterOutputs["kyc"]["list"]["items"][number];
 
-const detailHref = (t: Item) => `/dashboard/kyc/${encodeURIComponent(t.id)}`;
+const detailHref = (t: KycItem) => `/dashboard/kyc/${encodeURIComponent(t.id)}`;
 
-function KycTable({ items }: { items: Item[] }) {
+function KycTable({ items }: { items: KycItem[] }) {
   const router = useRouter();
   return (
     <Table
@@ -111,7 +111,7 @@ function KycTable({ items }: { items: Item[] }) {
 }
 
 /** Phone layout: one tappable block per transaction. */
-function KycList({ items }: { items: Item[] }) {
+function KycList({ items }: { items: KycItem[] }) {
   return (
     <ul className="-mx-4 divide-y divide-slate-100 sm:mx-0" aria-label="KYC transactions, newest first">
       {items.map((t) => (

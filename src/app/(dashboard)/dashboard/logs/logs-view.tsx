@@ -7,8 +7,10 @@ import { FilterPanel, InvalidFiltersNotice, ListBody, RefreshButton, useFilterDr
 import { Field, PageHeader, Table, Td, Th } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
 import { PAGE_SIZE, logFiltersFromQuery, logFiltersSchema, logFiltersToQuery, type LogFilters } from "@/lib/schemas/logs";
-import { useTRPC } from "@/lib/trpc/client";
-import { CopyIconButton, HttpStatusBadge, SelectField, formatIst, formatLatency } from "./parts";
+import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { CopyIconButton, formatIst } from "./parts";
+import { HttpStatusBadge, formatLatency } from "@/components/dashboard/http-status";
+import { DateRangeFields, SelectField } from "@/components/dashboard/filter-fields";
 
 const STATUS_OPTIONS = [
   { value: "", label: "Any status" },
@@ -55,8 +57,7 @@ function FilterForm({ initial, onApply, onClear }: { initial: LogFilters; onAppl
           options={STATUS_OPTIONS}
           error={errors.statusClass}
         />
-        <Field label="From (IST)" name="from" type="date" value={draft.from} onChange={set("from")} error={errors.from} />
-        <Field label="To (IST)" name="to" type="date" value={draft.to} onChange={set("to")} error={errors.to} min={draft.from || undefined} />
+        <DateRangeFields from={draft.from} to={draft.to} errors={errors} set={set} />
         <Field
           className="col-span-2 lg:col-span-1"
           label="Request id"
@@ -73,17 +74,7 @@ function FilterForm({ initial, onApply, onClear }: { initial: LogFilters; onAppl
   );
 }
 
-type LogItem = {
-  id: string;
-  requestId: string;
-  createdAt: Date | string;
-  method: string;
-  path: string;
-  status: number;
-  latencyMs: number;
-  clientIp: string;
-  errorCode: string | null;
-};
+type LogItem = RouterOutputs["logs"]["list"]["items"][number];
 
 const detailHref = (item: LogItem) => `/dashboard/logs/${encodeURIComponent(item.requestId)}?id=${encodeURIComponent(item.id)}`;
 

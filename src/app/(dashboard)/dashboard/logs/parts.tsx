@@ -1,9 +1,8 @@
 "use client";
 
-import { useId, useState } from "react";
-import { Badge, cx } from "@/components/ui";
+import { useState } from "react";
 
-// Pieces shared by the request-log and verification pages.
+// Pieces shared by the dashboard's list and detail pages.
 
 // The IST formatter lives in src/lib/ist.ts; re-exported for the pages that import it from here.
 export { formatIst } from "@/lib/ist";
@@ -38,72 +37,5 @@ export function CopyIconButton({ value, label }: { value: string; label: string 
         </svg>
       )}
     </button>
-  );
-}
-
-export function HttpStatusBadge({ status }: { status: number }) {
-  const tone = status >= 500 ? "red" : status >= 400 ? "amber" : status >= 200 && status < 300 ? "green" : "slate";
-  return (
-    <Badge tone={tone}>
-      <span className="font-mono tabular-nums">{status}</span>
-    </Badge>
-  );
-}
-
-export function formatLatency(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined) return "—";
-  if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
-  if (ms >= 10) return `${Math.round(ms)} ms`;
-  return `${ms.toFixed(1)} ms`;
-}
-
-/** A labelled native select, styled like Field. */
-export function SelectField({
-  label,
-  value,
-  onChange,
-  options,
-  error,
-  className,
-  name,
-}: {
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  options: { value: string; label: string }[];
-  error?: string;
-  className?: string;
-  name?: string;
-}) {
-  const id = useId();
-  return (
-    <div className={className}>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <select
-        id={id}
-        name={name}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className={cx(
-          "mt-1 block w-full rounded-md border bg-white px-3 py-2 text-sm shadow-sm outline-none focus:ring-2",
-          error ? "border-red-500 focus:ring-red-200" : "border-slate-300 focus:border-brand-500 focus:ring-brand-100",
-        )}
-      >
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-xs text-red-700">
-          {error}
-        </p>
-      )}
-    </div>
   );
 }

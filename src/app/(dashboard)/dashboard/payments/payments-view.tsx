@@ -17,8 +17,9 @@ import {
   paymentFiltersToQuery,
   type PaymentFilters,
 } from "@/lib/schemas/payments";
-import { useTRPC } from "@/lib/trpc/client";
-import { CopyIconButton, SelectField, formatIst } from "../logs/parts";
+import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { CopyIconButton, formatIst } from "../logs/parts";
+import { DateRangeFields, SelectField } from "@/components/dashboard/filter-fields";
 import { RefundSummaryBadge } from "../refunds/parts";
 import { PaymentStatusBadge, methodLabel } from "./parts";
 
@@ -63,23 +64,13 @@ function FilterForm({ initial, onApply, onClear }: { initial: PaymentFilters; on
           spellCheck={false}
           autoComplete="off"
         />
-        <Field label="From (IST)" name="from" type="date" value={draft.from} onChange={set("from")} error={errors.from} />
-        <Field label="To (IST)" name="to" type="date" value={draft.to} onChange={set("to")} error={errors.to} min={draft.from || undefined} />
+        <DateRangeFields from={draft.from} to={draft.to} errors={errors} set={set} />
       </div>
     </FilterPanel>
   );
 }
 
-type PaymentItem = {
-  id: string;
-  orderId: string;
-  amountPaise: number;
-  status: string;
-  method: string | null;
-  customerName: string | null;
-  createdAt: string;
-  refundStatus: string;
-};
+type PaymentItem = RouterOutputs["payments"]["list"]["items"][number];
 
 const detailHref = (p: PaymentItem) => `/dashboard/payments/${encodeURIComponent(p.id)}`;
 

@@ -16,8 +16,9 @@ import {
   refundFiltersToQuery,
   type RefundFilters,
 } from "@/lib/schemas/refunds";
-import { useTRPC } from "@/lib/trpc/client";
-import { CopyIconButton, SelectField, formatIst } from "../logs/parts";
+import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { CopyIconButton, formatIst } from "../logs/parts";
+import { DateRangeFields, SelectField } from "@/components/dashboard/filter-fields";
 import { RefundReason, RefundStatusBadge, refundReasonText } from "./parts";
 
 const STATUS_OPTIONS = [{ value: "", label: "Any status" }, ...REFUND_STATUSES.map((s) => ({ value: s, label: REFUND_STATUS_LABELS[s] }))];
@@ -61,26 +62,13 @@ function FilterForm({ initial, onApply, onClear }: { initial: RefundFilters; onA
           spellCheck={false}
           autoComplete="off"
         />
-        <Field label="From (IST)" name="from" type="date" value={draft.from} onChange={set("from")} error={errors.from} />
-        <Field label="To (IST)" name="to" type="date" value={draft.to} onChange={set("to")} error={errors.to} min={draft.from || undefined} />
+        <DateRangeFields from={draft.from} to={draft.to} errors={errors} set={set} />
       </div>
     </FilterPanel>
   );
 }
 
-type RefundItem = {
-  refundId: string;
-  paymentId: string;
-  merchantOrderId: string;
-  merchantRefundId: string | null;
-  amountPaise: number;
-  status: string;
-  reason: string | null;
-  automatic: boolean;
-  failureReason: string | null;
-  createdAt: string;
-  processedAt: string | null;
-};
+type RefundItem = RouterOutputs["refunds"]["list"]["items"][number];
 
 const paymentHref = (r: RefundItem) => `/dashboard/payments/${encodeURIComponent(r.paymentId)}`;
 

@@ -8,8 +8,9 @@ import { Badge, Button, Field, PageHeader, Table, Td, Th } from "@/components/ui
 import { useMode } from "@/components/dashboard/mode";
 import { PAGE_SIZE } from "@/lib/schemas/logs";
 import { verificationFiltersFromQuery, verificationFiltersSchema, verificationFiltersToQuery, type VerificationFilters } from "@/lib/schemas/verifications";
-import { useTRPC } from "@/lib/trpc/client";
-import { SelectField, formatIst } from "../logs/parts";
+import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { formatIst } from "../logs/parts";
+import { SelectField } from "@/components/dashboard/filter-fields";
 
 const KIND_OPTIONS = [
   { value: "", label: "PAN and EPFO" },
@@ -54,20 +55,7 @@ function NameMatch({ score, band }: { score: number | null; band: keyof typeof B
   );
 }
 
-type Item = {
-  id: string;
-  kind: "PAN" | "EPFO";
-  subject: string;
-  nameQueried: string | null;
-  outcome: string;
-  nameMatch: number | null;
-  nameMatchResult: keyof typeof BANDS | null;
-  errorCode: string | null;
-  requestId: string;
-  /** Set for an item of a batch: the batch page is the way to its submission. */
-  batchId: string | null;
-  createdAt: Date | string;
-};
+type VerificationItem = RouterOutputs["verifications"]["list"]["items"][number];
 
 const logHref = (requestId: string) => `/dashboard/logs/${encodeURIComponent(requestId)}`;
 const batchHref = (batchId: string) => `/dashboard/batches/${encodeURIComponent(batchId)}`;
@@ -115,7 +103,7 @@ function SearchForm({ initial, onApply, onClear }: { initial: VerificationFilter
   );
 }
 
-function VerificationsTable({ items }: { items: Item[] }) {
+function VerificationsTable({ items }: { items: VerificationItem[] }) {
   return (
     <Table
       caption="PAN and EPFO checks, newest first"
@@ -186,7 +174,7 @@ function VerificationsTable({ items }: { items: Item[] }) {
   );
 }
 
-function VerificationsList({ items }: { items: Item[] }) {
+function VerificationsList({ items }: { items: VerificationItem[] }) {
   return (
     <ul className="-mx-4 divide-y divide-slate-100 sm:mx-0" aria-label="PAN and EPFO checks, newest first">
       {items.map((v) => (
@@ -235,7 +223,7 @@ export function VerificationsView() {
   const list = useInfiniteQuery(
     trpc.verifications.list.infiniteQueryOptions({ mode, ...filters, limit: PAGE_SIZE }, { getNextPageParam: (last) => last.nextCursor ?? undefined }),
   );
-  const items = (list.data?.pages.flatMap((p) => p.items) ?? []) as Item[];
+  const items = list.data?.pages.flatMap((p) => p.items) ?? [];
 
   return (
     <>

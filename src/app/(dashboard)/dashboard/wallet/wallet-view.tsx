@@ -19,8 +19,9 @@ import {
   lowBalanceThresholdInput,
   type LedgerFilters,
 } from "@/lib/schemas/wallet";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
-import { SelectField, formatIst } from "../logs/parts";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { formatIst } from "../logs/parts";
+import { DateRangeFields, SelectField } from "@/components/dashboard/filter-fields";
 import { CsvDownloadButton } from "@/components/dashboard/csv-download-button";
 
 const TYPE_OPTIONS = [
@@ -143,6 +144,38 @@ function AddTestFunds({ s }: { s: Summary }) {
   );
 }
 
+/** What the alert does, and where it stands now. */
+function LowBalanceExplanation({ s }: { s: Summary }) {
+  const { mode } = useMode();
+  const current = s.lowBalanceThresholdPaise;
+  const below = current !== null && s.balancePaise < current;
+  return (
+    <div className="space-y-2 text-sm text-slate-600">
+      <p>
+        When a charge takes the balance below this amount, Parakh sends one{" "}
+        <code className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-800">wallet.low_balance</code> webhook event to your {mode} endpoints that
+        subscribe to it. The next one is sent only after the balance has been back at or above the threshold.
+      </p>
+      <p>
+        Receive it on the{" "}
+        <Link href="/dashboard/webhooks" className="text-brand-600 hover:underline">
+          Webhooks
+        </Link>{" "}
+        page.
+      </p>
+      <p className="font-medium text-slate-800" data-testid="low-balance-state">
+        {current === null
+          ? "Off: no alert is sent."
+          : s.lowBalanceAlerted
+            ? `Below ${formatRupees(current)}: the alert for this dip has been sent.`
+            : below
+              ? `Below ${formatRupees(current)}: the next charge sends the alert.`
+              : `On: alert below ${formatRupees(current)}.`}
+      </p>
+    </div>
+  );
+}
+
 function LowBalanceAlert({ s }: { s: Summary }) {
   const { mode } = useMode();
   const trpc = useTRPC();
@@ -170,33 +203,10 @@ function LowBalanceAlert({ s }: { s: Summary }) {
     }
   }
 
-  const below = current !== null && s.balancePaise < current;
   return (
     <Card title="Low-balance alert" className="lg:col-span-3">
       <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
-        <div className="space-y-2 text-sm text-slate-600">
-          <p>
-            When a charge takes the balance below this amount, Parakh sends one{" "}
-            <code className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-800">wallet.low_balance</code> webhook event to your {mode} endpoints that
-            subscribe to it. The next one is sent only after the balance has been back at or above the threshold.
-          </p>
-          <p>
-            Receive it on the{" "}
-            <Link href="/dashboard/webhooks" className="text-brand-600 hover:underline">
-              Webhooks
-            </Link>{" "}
-            page.
-          </p>
-          <p className="font-medium text-slate-800" data-testid="low-balance-state">
-            {current === null
-              ? "Off: no alert is sent."
-              : s.lowBalanceAlerted
-                ? `Below ${formatRupees(current)}: the alert for this dip has been sent.`
-                : below
-                  ? `Below ${formatRupees(current)}: the next charge sends the alert.`
-                  : `On: alert below ${formatRupees(current)}.`}
-          </p>
-        </div>
+        <LowBalanceExplanation s={s} />
         <form
           noValidate
           onSubmit={(e) => {
@@ -259,22 +269,13 @@ function FilterForm({ initial, onApply, onClear }: { initial: LedgerFilters; onA
           options={TYPE_OPTIONS}
           error={errors.type}
         />
-        <Field label="From (IST)" name="from" type="date" value={draft.from} onChange={set("from")} error={errors.from} />
-        <Field label="To (IST)" name="to" type="date" value={draft.to} onChange={set("to")} error={errors.to} min={draft.from || undefined} />
+        <DateRangeFields from={draft.from} to={draft.to} errors={errors} set={set} />
       </div>
     </FilterPanel>
   );
 }
 
-type Entry = {
-  id: string;
-  amountPaise: number;
-  balanceAfterPaise: number;
-  reason: string;
-  reference: string | null;
-  kycTransactionId: string | null;
-  createdAt: string;
-};
+type Entry = RouterOutputs["wallet"]["ledger"]["items"][number];
 
 function Amount({ paise }: { paise: number }) {
   return (

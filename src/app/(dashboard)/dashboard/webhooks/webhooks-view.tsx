@@ -7,22 +7,11 @@ import { useMode } from "@/components/dashboard/mode";
 import { PAGE_SIZE } from "@/lib/schemas/logs";
 import { ALL_EVENTS, WEBHOOK_DELIVERY_STATUSES } from "@/lib/schemas/webhooks";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
-import { SelectField, formatIst } from "../logs/parts";
-import { DeliveryItem, DeliveryStatusBadge } from "./delivery-item";
+import { formatIst } from "../logs/parts";
+import { SelectField } from "@/components/dashboard/filter-fields";
+import { DeliveryItem, DeliveryStatusBadge } from "@/components/dashboard/delivery-item";
 import { EndpointDialog, type Endpoint } from "./endpoint-dialog";
 import { VerifyHelp } from "./verify-help";
-
-type EndpointRow = Endpoint & {
-  stats: { delivered: number; failed: number; pending: number };
-  lastDelivery: {
-    id: string;
-    status: "PENDING" | "DELIVERED" | "FAILED";
-    lastStatusCode: number | null;
-    attemptCount: number;
-    eventType: string;
-    createdAt: string;
-  } | null;
-};
 
 function useRefreshWebhooks() {
   const trpc = useTRPC();
@@ -30,7 +19,7 @@ function useRefreshWebhooks() {
   return () => Promise.all([qc.invalidateQueries(trpc.webhooks.list.queryFilter()), qc.invalidateQueries(trpc.webhooks.deliveries.infiniteQueryFilter())]);
 }
 
-function EnabledSwitch({ endpoint }: { endpoint: EndpointRow }) {
+function EnabledSwitch({ endpoint }: { endpoint: Endpoint }) {
   const trpc = useTRPC();
   const toast = useToast();
   const { mode } = useMode();
@@ -70,7 +59,7 @@ function EnabledSwitch({ endpoint }: { endpoint: EndpointRow }) {
   );
 }
 
-function EndpointItem({ e, onEdit, onDelete, onShowDeliveries }: { e: EndpointRow; onEdit: () => void; onDelete: () => void; onShowDeliveries: () => void }) {
+function EndpointItem({ e, onEdit, onDelete, onShowDeliveries }: { e: Endpoint; onEdit: () => void; onDelete: () => void; onShowDeliveries: () => void }) {
   const trpc = useTRPC();
   const toast = useToast();
   const { mode } = useMode();
@@ -144,7 +133,7 @@ function EndpointItem({ e, onEdit, onDelete, onShowDeliveries }: { e: EndpointRo
   );
 }
 
-function DeleteDialog({ target, onClose }: { target: EndpointRow | null; onClose: () => void }) {
+function DeleteDialog({ target, onClose }: { target: Endpoint | null; onClose: () => void }) {
   const trpc = useTRPC();
   const toast = useToast();
   const { mode } = useMode();
@@ -201,21 +190,10 @@ const STATUS_OPTIONS = [
   ...WEBHOOK_DELIVERY_STATUSES.map((s) => ({ value: s, label: s === "PENDING" ? "Pending (queued or retrying)" : s === "DELIVERED" ? "Delivered" : "Failed" })),
 ];
 
-function Deliveries({
-  endpoints,
-  endpointFilter,
-  setEndpointFilter,
-  headingRef,
-}: {
-  endpoints: EndpointRow[];
-  endpointFilter: string;
-  setEndpointFilter: (v: string) => void;
-  headingRef: React.RefObject<HTMLHeadingElement | null>;
-}) {
+/** Deliveries to one endpoint or all, in one status or any, a page at a time; polled while one is queued. */
+function useDeliveries(endpointFilter: string, status: string) {
   const trpc = useTRPC();
   const { mode } = useMode();
-  const refresh = useRefreshWebhooks();
-  const [status, setStatus] = useState("");
   const input = {
     mode,
     limit: PAGE_SIZE,
@@ -229,6 +207,57 @@ function Deliveries({
       refetchInterval: (q) => (q.state.data?.pages.some((p) => p.items.some((d) => d.status === "PENDING" && d.attemptCount === 0)) ? 1500 : false),
     }),
   );
+  return deliveries;
+}
+
+function NoDeliveries({ filtered, hasEndpoints, onClear }: { filtered: boolean; hasEndpoints: boolean; onClear: () => void }) {
+  return filtered ? (
+    <EmptyState title="No deliveries match these filters">
+      <Button variant="secondary" className="mt-3" onClick={onClear}>
+        Clear filters
+      </Button>
+    </EmptyState>
+  ) : (
+    <EmptyState title="No deliveries yet">
+      {hasEndpoints ? "Send a test event to an endpoint, or make a payment: each event sent shows up here." : "Add an endpoint, then send it a test event."}
+    </EmptyState>
+  );
+}
+
+/** How many are shown, and Load more while there are more. */
+function DeliveriesFooter({ count, query }: { count: number; query: ReturnType<typeof useDeliveries> }) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 px-4 py-3 sm:px-5">
+      <p className="text-xs text-slate-500" aria-live="polite">
+        {count} {count === 1 ? "delivery" : "deliveries"} shown{query.hasNextPage ? "" : " · end of results"}
+      </p>
+      {query.isFetchNextPageError ? (
+        <ErrorState message={errorInfo(query.error).message} onRetry={() => void query.fetchNextPage()} />
+      ) : (
+        query.hasNextPage && (
+          <Button variant="secondary" loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+            Load more
+          </Button>
+        )
+      )}
+    </div>
+  );
+}
+
+function Deliveries({
+  endpoints,
+  endpointFilter,
+  setEndpointFilter,
+  headingRef,
+}: {
+  endpoints: Endpoint[];
+  endpointFilter: string;
+  setEndpointFilter: (v: string) => void;
+  headingRef: React.RefObject<HTMLHeadingElement | null>;
+}) {
+  const refresh = useRefreshWebhooks();
+  const [status, setStatus] = useState("");
+  const deliveries = useDeliveries(endpointFilter, status);
   const items = deliveries.data?.pages.flatMap((p) => p.items) ?? [];
   const filtered = Boolean(endpointFilter || status);
   const endpointOptions = [
@@ -272,26 +301,14 @@ function Deliveries({
         </div>
       ) : items.length === 0 ? (
         <div className="p-4 sm:px-5">
-          {filtered ? (
-            <EmptyState title="No deliveries match these filters">
-              <Button
-                variant="secondary"
-                className="mt-3"
-                onClick={() => {
-                  setStatus("");
-                  setEndpointFilter("");
-                }}
-              >
-                Clear filters
-              </Button>
-            </EmptyState>
-          ) : (
-            <EmptyState title="No deliveries yet">
-              {endpoints.length
-                ? "Send a test event to an endpoint, or make a payment: each event sent shows up here."
-                : "Add an endpoint, then send it a test event."}
-            </EmptyState>
-          )}
+          <NoDeliveries
+            filtered={filtered}
+            hasEndpoints={endpoints.length > 0}
+            onClear={() => {
+              setStatus("");
+              setEndpointFilter("");
+            }}
+          />
         </div>
       ) : (
         <>
@@ -300,20 +317,7 @@ function Deliveries({
               <DeliveryItem key={d.id} d={d} onChanged={refresh} />
             ))}
           </ul>
-          <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 px-4 py-3 sm:px-5">
-            <p className="text-xs text-slate-500" aria-live="polite">
-              {items.length} {items.length === 1 ? "delivery" : "deliveries"} shown{deliveries.hasNextPage ? "" : " · end of results"}
-            </p>
-            {deliveries.isFetchNextPageError ? (
-              <ErrorState message={errorInfo(deliveries.error).message} onRetry={() => void deliveries.fetchNextPage()} />
-            ) : (
-              deliveries.hasNextPage && (
-                <Button variant="secondary" loading={deliveries.isFetchingNextPage} onClick={() => void deliveries.fetchNextPage()}>
-                  Load more
-                </Button>
-              )
-            )}
-          </div>
+          <DeliveriesFooter count={items.length} query={deliveries} />
         </>
       )}
     </section>
@@ -333,11 +337,11 @@ export function WebhooksView() {
       },
     ),
   );
-  const [editing, setEditing] = useState<EndpointRow | null>(null);
+  const [editing, setEditing] = useState<Endpoint | null>(null);
   const [adding, setAdding] = useState(false);
-  const [deleting, setDeleting] = useState<EndpointRow | null>(null);
+  const [deleting, setDeleting] = useState<Endpoint | null>(null);
   const deliveriesHeading = useRef<HTMLHeadingElement>(null);
-  const endpoints = (list.data?.endpoints ?? []) as EndpointRow[];
+  const endpoints = list.data?.endpoints ?? [];
   // The endpoint filter applies only while that endpoint is listed (same mode, not deleted).
   const [filter, setEndpointFilter] = useState("");
   const endpointFilter = endpoints.some((e) => e.id === filter) ? filter : "";

@@ -4,9 +4,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Button, Card, Dialog, EmptyState, ErrorState, Field, LoadingState, Notice, PageHeader, cx, formatDateTime, useToast } from "@/components/ui";
 import { addWhitelistInput } from "@/lib/schemas/whitelist";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 
-type Entry = { id: string; cidr: string; label: string; createdAt: string };
+type Entry = RouterOutputs["whitelist"]["list"]["entries"][number];
 
 function useRefreshWhitelist() {
   const trpc = useTRPC();

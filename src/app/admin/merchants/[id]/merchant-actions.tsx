@@ -10,6 +10,135 @@ import type { GoLive } from "../../admin-ui";
 type Target = { id: string; name: string; status: "ACTIVE" | "SUSPENDED"; goLive: GoLive };
 type Open = null | "approve" | "suspend" | "reinstate";
 
+function ApproveGoLiveDialog({
+  merchant,
+  open,
+  pending,
+  onClose,
+  onApprove,
+}: {
+  merchant: Target;
+  open: boolean;
+  pending: boolean;
+  onClose: () => void;
+  onApprove: () => void;
+}) {
+  return (
+    <Dialog open={open} onClose={onClose} title={`Approve go-live for ${merchant.name}?`}>
+      <div className="space-y-4 text-sm text-slate-700">
+        <p>
+          Live mode unlocks at once: {merchant.name} can create live API keys and gets a live signing secret and a live wallet.
+          {merchant.goLive.state === "sandbox" && " This merchant has not asked for go-live."}
+        </p>
+        <div className="flex flex-wrap justify-end gap-2">
+          <Button type="button" variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="button" loading={pending} onClick={onApprove}>
+            Approve go-live
+          </Button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
+/** Suspending asks for a reason, kept in the activity log. */
+function SuspendDialog({
+  merchant,
+  open,
+  reason,
+  onReason,
+  reasonError,
+  onReasonError,
+  pending,
+  onClose,
+  onSuspend,
+}: {
+  merchant: Target;
+  open: boolean;
+  reason: string;
+  onReason: (v: string) => void;
+  reasonError?: string;
+  onReasonError: (e: string | undefined) => void;
+  pending: boolean;
+  onClose: () => void;
+  onSuspend: (reason: string) => void;
+}) {
+  return (
+    <Dialog open={open} onClose={onClose} title={`Suspend ${merchant.name}?`}>
+      <form
+        noValidate
+        className="space-y-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const parsed = suspendReasonSchema.safeParse(reason);
+          if (!parsed.success) {
+            onReasonError(parsed.error.issues[0]?.message);
+            return;
+          }
+          onReasonError(undefined);
+          onSuspend(parsed.data);
+        }}
+      >
+        <p className="text-sm text-slate-700">
+          Every API call from {merchant.name} is refused with <code className="text-xs">MERCHANT_SUSPENDED</code> until you reinstate it. The merchant can still
+          sign in to the dashboard.
+        </p>
+        <Field
+          label="Reason"
+          name="reason"
+          value={reason}
+          onChange={(e) => onReason(e.target.value)}
+          error={reasonError}
+          hint="3 to 200 characters; kept in the activity log."
+          maxLength={200}
+          autoComplete="off"
+          required
+        />
+        <div className="flex flex-wrap justify-end gap-2">
+          <Button type="button" variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="danger" loading={pending}>
+            Suspend merchant
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function ReinstateDialog({
+  merchant,
+  open,
+  pending,
+  onClose,
+  onReinstate,
+}: {
+  merchant: Target;
+  open: boolean;
+  pending: boolean;
+  onClose: () => void;
+  onReinstate: () => void;
+}) {
+  return (
+    <Dialog open={open} onClose={onClose} title={`Reinstate ${merchant.name}?`}>
+      <div className="space-y-4 text-sm text-slate-700">
+        <p>API calls from {merchant.name} work again within a second.</p>
+        <div className="flex flex-wrap justify-end gap-2">
+          <Button type="button" variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="button" loading={pending} onClick={onReinstate}>
+            Reinstate
+          </Button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
 /** Approve go-live, suspend, reinstate: each behind a confirmation, each ending in a toast. */
 export function MerchantActions({ merchant }: { merchant: Target }) {
   const trpc = useTRPC();
@@ -67,85 +196,33 @@ export function MerchantActions({ merchant }: { merchant: Target }) {
       </div>
       <p className="text-xs text-slate-500">Changes reach the API within a second and are recorded in the activity log under your name.</p>
 
-      <Dialog open={open === "approve"} onClose={close} title={`Approve go-live for ${merchant.name}?`}>
-        <div className="space-y-4 text-sm text-slate-700">
-          <p>
-            Live mode unlocks at once: {merchant.name} can create live API keys and gets a live signing secret and a live wallet.
-            {merchant.goLive.state === "sandbox" && " This merchant has not asked for go-live."}
-          </p>
-          <div className="flex flex-wrap justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button
-              type="button"
-              loading={approve.isPending}
-              onClick={() => run(() => approve.mutateAsync({ merchantId: merchant.id }), `${merchant.name} is now live.`)}
-            >
-              Approve go-live
-            </Button>
-          </div>
-        </div>
-      </Dialog>
+      <ApproveGoLiveDialog
+        merchant={merchant}
+        open={open === "approve"}
+        pending={approve.isPending}
+        onClose={close}
+        onApprove={() => run(() => approve.mutateAsync({ merchantId: merchant.id }), `${merchant.name} is now live.`)}
+      />
 
-      <Dialog open={open === "suspend"} onClose={close} title={`Suspend ${merchant.name}?`}>
-        <form
-          noValidate
-          className="space-y-4"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const parsed = suspendReasonSchema.safeParse(reason);
-            if (!parsed.success) {
-              setReasonError(parsed.error.issues[0]?.message);
-              return;
-            }
-            setReasonError(undefined);
-            void run(() => suspend.mutateAsync({ merchantId: merchant.id, reason: parsed.data }), `${merchant.name} is suspended.`);
-          }}
-        >
-          <p className="text-sm text-slate-700">
-            Every API call from {merchant.name} is refused with <code className="text-xs">MERCHANT_SUSPENDED</code> until you reinstate it. The merchant can
-            still sign in to the dashboard.
-          </p>
-          <Field
-            label="Reason"
-            name="reason"
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            error={reasonError}
-            hint="3 to 200 characters; kept in the activity log."
-            maxLength={200}
-            autoComplete="off"
-            required
-          />
-          <div className="flex flex-wrap justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" variant="danger" loading={suspend.isPending}>
-              Suspend merchant
-            </Button>
-          </div>
-        </form>
-      </Dialog>
+      <SuspendDialog
+        merchant={merchant}
+        open={open === "suspend"}
+        reason={reason}
+        onReason={setReason}
+        reasonError={reasonError}
+        onReasonError={setReasonError}
+        pending={suspend.isPending}
+        onClose={close}
+        onSuspend={(why) => void run(() => suspend.mutateAsync({ merchantId: merchant.id, reason: why }), `${merchant.name} is suspended.`)}
+      />
 
-      <Dialog open={open === "reinstate"} onClose={close} title={`Reinstate ${merchant.name}?`}>
-        <div className="space-y-4 text-sm text-slate-700">
-          <p>API calls from {merchant.name} work again within a second.</p>
-          <div className="flex flex-wrap justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button
-              type="button"
-              loading={reinstate.isPending}
-              onClick={() => run(() => reinstate.mutateAsync({ merchantId: merchant.id }), `${merchant.name} is reinstated.`)}
-            >
-              Reinstate
-            </Button>
-          </div>
-        </div>
-      </Dialog>
+      <ReinstateDialog
+        merchant={merchant}
+        open={open === "reinstate"}
+        pending={reinstate.isPending}
+        onClose={close}
+        onReinstate={() => run(() => reinstate.mutateAsync({ merchantId: merchant.id }), `${merchant.name} is reinstated.`)}
+      />
     </div>
   );
 }

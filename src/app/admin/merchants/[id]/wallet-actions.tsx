@@ -9,7 +9,7 @@ import type { Mode } from "@/lib/mode";
 import { formatPaise, formatRupees } from "@/lib/money";
 import { kycFeesInput, walletAdjustInput } from "@/lib/schemas/wallet";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
-import { SelectField } from "@/app/(dashboard)/dashboard/logs/parts";
+import { SelectField } from "@/components/dashboard/filter-fields";
 
 type Target = { id: string; name: string; kycFees: Record<KycKind, number>; wallets: { mode: Mode; exists: boolean; balancePaise: number }[] };
 
@@ -85,6 +85,87 @@ export function KycFeesForm({ merchant }: { merchant: Target }) {
 
 type Draft = { mode: Mode; direction: "credit" | "debit"; amount: string; reason: string };
 
+/** Which wallet, and whether money goes in or out. */
+function WalletAndDirection({
+  modes,
+  draft,
+  set,
+  errors,
+}: {
+  modes: Mode[];
+  draft: Draft;
+  set: (k: keyof Draft) => (v: string) => void;
+  errors: Record<string, string>;
+}) {
+  return (
+    <div className="grid grid-cols-2 gap-3">
+      <SelectField
+        label="Wallet"
+        name="mode"
+        value={draft.mode}
+        onChange={set("mode")}
+        options={modes.map((m) => ({ value: m, label: m === "live" ? "Live" : "Sandbox" }))}
+        error={errors.mode}
+      />
+      <SelectField
+        label="Direction"
+        name="direction"
+        value={draft.direction}
+        onChange={set("direction")}
+        options={[
+          { value: "credit", label: "Credit" },
+          { value: "debit", label: "Debit" },
+        ]}
+        error={errors.direction}
+      />
+    </div>
+  );
+}
+
+/** The adjustment in words (amount, wallet, balance before and after, reason) before it is made. */
+function AdjustConfirmDialog({
+  merchantName,
+  draft,
+  paise,
+  balance,
+  pending,
+  onClose,
+  onConfirm,
+}: {
+  merchantName: string;
+  draft: Draft;
+  /** The amount to confirm; null while nothing is asked. */
+  paise: number | null;
+  balance: number;
+  pending: boolean;
+  onClose: () => void;
+  onConfirm: () => void;
+}) {
+  const verb = draft.direction === "credit" ? "Credit" : "Debit";
+  const after = paise !== null ? balance + (draft.direction === "credit" ? paise : -paise) : balance;
+  return (
+    <Dialog open={paise !== null} onClose={onClose} title={`${verb} ${merchantName}'s ${draft.mode} wallet?`}>
+      <div className="space-y-4 text-sm text-slate-700">
+        <p>
+          {verb} <strong className="tabular-nums">{formatRupees(paise ?? 0)}</strong> {draft.direction === "credit" ? "to" : "from"} the {draft.mode} wallet:
+          the balance goes from <span className="tabular-nums">{formatRupees(balance)}</span> to <span className="tabular-nums">{formatRupees(after)}</span>.
+        </p>
+        <p>
+          Reason: <span className="break-words">{draft.reason.trim()}</span>
+        </p>
+        <div className="flex flex-wrap justify-end gap-2">
+          <Button type="button" variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="button" variant={draft.direction === "debit" ? "danger" : "primary"} loading={pending} onClick={onConfirm}>
+            Confirm {draft.direction}
+          </Button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
 /** An operator's credit or debit, with a reason, confirmed before it is made. */
 export function WalletAdjustForm({ merchant }: { merchant: Target }) {
   const trpc = useTRPC();
@@ -127,31 +208,10 @@ export function WalletAdjustForm({ merchant }: { merchant: Target }) {
 
   if (modes.length === 0) return <p className="text-sm text-slate-500">This merchant has no wallet yet.</p>;
   const verb = draft.direction === "credit" ? "Credit" : "Debit";
-  const after = confirm ? balance + (draft.direction === "credit" ? confirm.paise : -confirm.paise) : balance;
   return (
     <>
       <form onSubmit={onSubmit} noValidate aria-label="Credit or debit wallet" className="space-y-3">
-        <div className="grid grid-cols-2 gap-3">
-          <SelectField
-            label="Wallet"
-            name="mode"
-            value={draft.mode}
-            onChange={set("mode")}
-            options={modes.map((m) => ({ value: m, label: m === "live" ? "Live" : "Sandbox" }))}
-            error={errors.mode}
-          />
-          <SelectField
-            label="Direction"
-            name="direction"
-            value={draft.direction}
-            onChange={set("direction")}
-            options={[
-              { value: "credit", label: "Credit" },
-              { value: "debit", label: "Debit" },
-            ]}
-            error={errors.direction}
-          />
-        </div>
+        <WalletAndDirection modes={modes} draft={draft} set={set} errors={errors} />
         <Field
           label="Amount (₹)"
           name="amount"
@@ -175,26 +235,15 @@ export function WalletAdjustForm({ merchant }: { merchant: Target }) {
         <Button type="submit">{verb} wallet</Button>
       </form>
 
-      <Dialog open={confirm !== null} onClose={() => setConfirm(null)} title={`${verb} ${merchant.name}'s ${draft.mode} wallet?`}>
-        <div className="space-y-4 text-sm text-slate-700">
-          <p>
-            {verb} <strong className="tabular-nums">{formatRupees(confirm?.paise ?? 0)}</strong> {draft.direction === "credit" ? "to" : "from"} the {draft.mode}{" "}
-            wallet: the balance goes from <span className="tabular-nums">{formatRupees(balance)}</span> to{" "}
-            <span className="tabular-nums">{formatRupees(after)}</span>.
-          </p>
-          <p>
-            Reason: <span className="break-words">{draft.reason.trim()}</span>
-          </p>
-          <div className="flex flex-wrap justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={() => setConfirm(null)}>
-              Cancel
-            </Button>
-            <Button type="button" variant={draft.direction === "debit" ? "danger" : "primary"} loading={adjust.isPending} onClick={() => void run()}>
-              Confirm {draft.direction}
-            </Button>
-          </div>
-        </div>
-      </Dialog>
+      <AdjustConfirmDialog
+        merchantName={merchant.name}
+        draft={draft}
+        paise={confirm?.paise ?? null}
+        balance={balance}
+        pending={adjust.isPending}
+        onClose={() => setConfirm(null)}
+        onConfirm={() => void run()}
+      />
     </>
   );
 }

@@ -2,27 +2,14 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { Badge, Card, CopyButton, EmptyState, ErrorState, LoadingState, PageHeader } from "@/components/ui";
+import { BackLink, DetailList, DetailLoading, DetailRow, DetailUnavailable, retryUnlessMissing } from "@/components/dashboard/detail-page";
+import { Badge, Card, CopyButton, PageHeader } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
-import { HttpStatusBadge, formatIst, formatLatency } from "../parts";
+import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { formatIst } from "../parts";
+import { HttpStatusBadge, formatLatency } from "@/components/dashboard/http-status";
 
-function BackLink() {
-  return (
-    <Link href="/dashboard/logs" className="mb-3 inline-flex items-center gap-1 text-sm text-brand-600 hover:underline">
-      <span aria-hidden="true">←</span> Request logs
-    </Link>
-  );
-}
-
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="grid gap-1 py-2.5 sm:grid-cols-[10rem_minmax(0,1fr)] sm:gap-4">
-      <dt className="text-sm text-slate-500">{label}</dt>
-      <dd className="min-w-0 break-words text-sm text-slate-900">{children}</dd>
-    </div>
-  );
-}
+const back = <BackLink href="/dashboard/logs">Request logs</BackLink>;
 
 function Body({ title, body }: { title: string; body: string | null }) {
   return (
@@ -38,33 +25,97 @@ function Body({ title, body }: { title: string; body: string | null }) {
   );
 }
 
+type LogEntry = RouterOutputs["logs"]["get"];
+
+/** The Request card: id, time, method and path, status, latency, caller and key. */
+function RequestFacts({ r }: { r: LogEntry }) {
+  return (
+    <Card title="Request">
+      <DetailList labelWidth="10rem">
+        <DetailRow label="Request id">
+          <span className="inline-flex flex-wrap items-center gap-2">
+            <code className="break-all font-mono text-[13px]">{r.requestId}</code>
+            <CopyButton value={r.requestId} label="Copy" />
+          </span>
+        </DetailRow>
+        <DetailRow label="Time">{formatIst(r.createdAt)} IST</DetailRow>
+        <DetailRow label="Method">
+          <span className="font-mono text-[13px]">{r.method}</span>
+        </DetailRow>
+        <DetailRow label="Path">
+          <code className="break-all font-mono text-[13px]">{r.path}</code>
+        </DetailRow>
+        <DetailRow label="Status">
+          <span className="inline-flex items-center gap-2">
+            <HttpStatusBadge status={r.status} />
+            {r.errorCode ? <code className="font-mono text-[13px]">{r.errorCode}</code> : null}
+          </span>
+        </DetailRow>
+        <DetailRow label="Latency">{formatLatency(r.latencyMs)}</DetailRow>
+        <DetailRow label="Client IP">
+          <span className="font-mono text-[13px]">{r.clientIp}</span>
+        </DetailRow>
+        <DetailRow label="User agent">
+          {r.userAgent ? <span className="break-all font-mono text-[13px]">{r.userAgent}</span> : <span className="text-slate-500">Not sent</span>}
+        </DetailRow>
+        <DetailRow label="API key">
+          {r.apiKey ? (
+            <span className="inline-flex flex-wrap items-center gap-2">
+              <span>{r.apiKey.label}</span>
+              <code className="font-mono text-[13px] text-slate-600">{r.apiKey.publicKeyPrefix}</code>
+              {r.apiKey.revoked && <Badge tone="red">Revoked</Badge>}
+            </span>
+          ) : (
+            <span className="text-slate-500">None (the credentials were missing or not valid)</span>
+          )}
+        </DetailRow>
+      </DetailList>
+    </Card>
+  );
+}
+
+/** Other calls your client sent with the same X-Request-Id, each a link to its own page. */
+function SameRequestIdCard({ r }: { r: LogEntry }) {
+  if (r.sameRequestId.length === 0) return null;
+  return (
+    <Card title="Other requests with this id" description="Your client sent the same X-Request-Id more than once.">
+      <ul className="space-y-1 text-sm">
+        {r.sameRequestId.map((o) => (
+          <li key={o.id}>
+            <Link
+              href={`/dashboard/logs/${encodeURIComponent(r.requestId)}?id=${encodeURIComponent(o.id)}`}
+              className="inline-flex flex-wrap items-center gap-2 text-brand-600 hover:underline"
+            >
+              <span>{formatIst(o.createdAt)}</span>
+              <span className="font-mono text-xs">
+                {o.method} {o.path}
+              </span>
+              <HttpStatusBadge status={o.status} />
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
 export function LogDetail({ requestId, id }: { requestId: string; id?: string }) {
   const { mode, liveEnabled } = useMode();
   const trpc = useTRPC();
-  const log = useQuery(
-    trpc.logs.get.queryOptions(
-      { mode, requestId, id },
-      { retry: (count, err) => !["NOT_FOUND", "BAD_REQUEST"].includes((err as { data?: { code?: string } }).data?.code ?? "") && count < 1 },
-    ),
-  );
+  const log = useQuery(trpc.logs.get.queryOptions({ mode, requestId, id }, { retry: retryUnlessMissing }));
   const modeName = mode === "live" ? "live" : "sandbox";
 
-  if (log.isLoading) {
-    return (
-      <>
-        <BackLink />
-        <LoadingState label="Loading request…" />
-      </>
-    );
-  }
+  if (log.isLoading) return <DetailLoading back={back} label="Loading request…" />;
   if (log.isError) {
-    const code = (log.error as { data?: { code?: string } }).data?.code;
     return (
-      <>
-        <BackLink />
-        <PageHeader title="Request" />
-        {code === "NOT_FOUND" || code === "BAD_REQUEST" ? (
-          <EmptyState title={`No request ${requestId} in ${modeName} mode`}>
+      <DetailUnavailable
+        back={back}
+        title="Request"
+        error={log.error}
+        onRetry={() => void log.refetch()}
+        notFound={{
+          title: `No request ${requestId} in ${modeName} mode`,
+          children: (
             <p>
               {liveEnabled
                 ? `It may have been made with your ${mode === "live" ? "sandbox" : "live"} keys: switch mode at the top of the page, or `
@@ -74,17 +125,15 @@ export function LogDetail({ requestId, id }: { requestId: string; id?: string })
               </Link>
               .
             </p>
-          </EmptyState>
-        ) : (
-          <ErrorState message={errorInfo(log.error).message} onRetry={() => void log.refetch()} />
-        )}
-      </>
+          ),
+        }}
+      />
     );
   }
   const r = log.data!;
   return (
     <>
-      <BackLink />
+      {back}
       <PageHeader
         title={`${r.method} ${r.path.split("?")[0]}`}
         description={
@@ -96,67 +145,8 @@ export function LogDetail({ requestId, id }: { requestId: string; id?: string })
         }
       />
       <div className="space-y-6">
-        <Card title="Request">
-          <dl className="-my-2.5 divide-y divide-slate-100">
-            <Row label="Request id">
-              <span className="inline-flex flex-wrap items-center gap-2">
-                <code className="break-all font-mono text-[13px]">{r.requestId}</code>
-                <CopyButton value={r.requestId} label="Copy" />
-              </span>
-            </Row>
-            <Row label="Time">{formatIst(r.createdAt)} IST</Row>
-            <Row label="Method">
-              <span className="font-mono text-[13px]">{r.method}</span>
-            </Row>
-            <Row label="Path">
-              <code className="break-all font-mono text-[13px]">{r.path}</code>
-            </Row>
-            <Row label="Status">
-              <span className="inline-flex items-center gap-2">
-                <HttpStatusBadge status={r.status} />
-                {r.errorCode ? <code className="font-mono text-[13px]">{r.errorCode}</code> : null}
-              </span>
-            </Row>
-            <Row label="Latency">{formatLatency(r.latencyMs)}</Row>
-            <Row label="Client IP">
-              <span className="font-mono text-[13px]">{r.clientIp}</span>
-            </Row>
-            <Row label="User agent">
-              {r.userAgent ? <span className="break-all font-mono text-[13px]">{r.userAgent}</span> : <span className="text-slate-500">Not sent</span>}
-            </Row>
-            <Row label="API key">
-              {r.apiKey ? (
-                <span className="inline-flex flex-wrap items-center gap-2">
-                  <span>{r.apiKey.label}</span>
-                  <code className="font-mono text-[13px] text-slate-600">{r.apiKey.publicKeyPrefix}</code>
-                  {r.apiKey.revoked && <Badge tone="red">Revoked</Badge>}
-                </span>
-              ) : (
-                <span className="text-slate-500">None (the credentials were missing or not valid)</span>
-              )}
-            </Row>
-          </dl>
-        </Card>
-        {r.sameRequestId.length > 0 && (
-          <Card title="Other requests with this id" description="Your client sent the same X-Request-Id more than once.">
-            <ul className="space-y-1 text-sm">
-              {r.sameRequestId.map((o) => (
-                <li key={o.id}>
-                  <Link
-                    href={`/dashboard/logs/${encodeURIComponent(r.requestId)}?id=${encodeURIComponent(o.id)}`}
-                    className="inline-flex flex-wrap items-center gap-2 text-brand-600 hover:underline"
-                  >
-                    <span>{formatIst(o.createdAt)}</span>
-                    <span className="font-mono text-xs">
-                      {o.method} {o.path}
-                    </span>
-                    <HttpStatusBadge status={o.status} />
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </Card>
-        )}
+        <RequestFacts r={r} />
+        <SameRequestIdCard r={r} />
         <p className="text-xs text-slate-500">
           Bodies are shown as stored: secrets, OTPs, Aadhaar numbers, photos, addresses and card details are redacted before anything is written. Request
           headers are not stored.

@@ -18,6 +18,78 @@ export interface RefundTarget {
 
 type Step = { kind: "form" } | { kind: "confirm"; amountPaise: number; reason: string };
 
+/** "Refund ₹X to the customer?": the amount and reason asked, before anything is sent. */
+function RefundConfirmation({
+  payment,
+  amountPaise,
+  reason,
+  formError,
+  pending,
+  onBack,
+  onConfirm,
+}: {
+  payment: RefundTarget;
+  amountPaise: number;
+  reason: string;
+  formError: string | null;
+  pending: boolean;
+  onBack: () => void;
+  onConfirm: () => void;
+}) {
+  const { mode } = useMode();
+  const all = amountPaise === payment.amountPaise;
+  return (
+    <div className="space-y-4">
+      {formError && <Notice tone="error">{formError}</Notice>}
+      <p className="text-base font-medium text-slate-900">Refund {formatRupees(amountPaise)} to the customer?</p>
+      <dl className="space-y-1.5 rounded-md bg-slate-50 px-4 py-3 text-sm">
+        <div className="flex justify-between gap-4">
+          <dt className="text-slate-500">Order</dt>
+          <dd className="break-all font-mono text-xs text-slate-900">{payment.orderId}</dd>
+        </div>
+        <div className="flex justify-between gap-4">
+          <dt className="text-slate-500">Refund</dt>
+          <dd className="tabular-nums text-slate-900">
+            {formatRupees(amountPaise)} {all ? "(full)" : `of ${formatRupees(payment.amountPaise)}`}
+          </dd>
+        </div>
+        <div className="flex justify-between gap-4">
+          <dt className="text-slate-500">Reason</dt>
+          <dd className="min-w-0 break-words text-right text-slate-900">{reason || <span className="text-slate-400">—</span>}</dd>
+        </div>
+      </dl>
+      <p className="text-sm text-slate-600">
+        The money goes back to the customer&apos;s original payment method. A refund cannot be cancelled once created.
+        {mode === "sandbox" && " In sandbox it is processed within seconds (a reason containing fail_refund makes it fail)."}
+      </p>
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" onClick={onBack} disabled={pending}>
+          Back
+        </Button>
+        <Button onClick={onConfirm} loading={pending}>
+          Refund {formatRupees(amountPaise)}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** The form's amount (all that is refundable at first) and reason; editing a field clears its error. */
+function useRefundDraft(payment: RefundTarget) {
+  const [amount, setAmount] = useState(formatPaise(payment.refundablePaise));
+  const [reason, setReason] = useState("");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const editAmount = (v: string) => {
+    setAmount(v);
+    if (errors.amount) setErrors(({ amount: _, ...rest }) => rest);
+  };
+  const editReason = (v: string) => {
+    setReason(v);
+    if (errors.reason) setErrors(({ reason: _, ...rest }) => rest);
+  };
+  return { amount, reason, errors, setErrors, editAmount, editReason };
+}
+
 /**
  * Amount and reason, then "Refund ₹X to the customer?", then the call. The amount asked is the one
  * confirmed: if someone else refunds meanwhile the server refuses rather than refund another sum.
@@ -27,9 +99,7 @@ function RefundForm({ payment, onDone, onChanged }: { payment: RefundTarget; onD
   const toast = useToast();
   const { mode } = useMode();
   const create = useMutation(trpc.refunds.create.mutationOptions());
-  const [amount, setAmount] = useState(formatPaise(payment.refundablePaise));
-  const [reason, setReason] = useState("");
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { amount, reason, errors, setErrors, editAmount, editReason } = useRefundDraft(payment);
   const [formError, setFormError] = useState<string | null>(null);
   const [step, setStep] = useState<Step>({ kind: "form" });
   const max = payment.refundablePaise;
@@ -64,40 +134,16 @@ function RefundForm({ payment, onDone, onChanged }: { payment: RefundTarget; onD
   }
 
   if (step.kind === "confirm") {
-    const all = step.amountPaise === payment.amountPaise;
     return (
-      <div className="space-y-4">
-        {formError && <Notice tone="error">{formError}</Notice>}
-        <p className="text-base font-medium text-slate-900">Refund {formatRupees(step.amountPaise)} to the customer?</p>
-        <dl className="space-y-1.5 rounded-md bg-slate-50 px-4 py-3 text-sm">
-          <div className="flex justify-between gap-4">
-            <dt className="text-slate-500">Order</dt>
-            <dd className="break-all font-mono text-xs text-slate-900">{payment.orderId}</dd>
-          </div>
-          <div className="flex justify-between gap-4">
-            <dt className="text-slate-500">Refund</dt>
-            <dd className="tabular-nums text-slate-900">
-              {formatRupees(step.amountPaise)} {all ? "(full)" : `of ${formatRupees(payment.amountPaise)}`}
-            </dd>
-          </div>
-          <div className="flex justify-between gap-4">
-            <dt className="text-slate-500">Reason</dt>
-            <dd className="min-w-0 break-words text-right text-slate-900">{step.reason || <span className="text-slate-400">—</span>}</dd>
-          </div>
-        </dl>
-        <p className="text-sm text-slate-600">
-          The money goes back to the customer&apos;s original payment method. A refund cannot be cancelled once created.
-          {mode === "sandbox" && " In sandbox it is processed within seconds (a reason containing fail_refund makes it fail)."}
-        </p>
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={() => setStep({ kind: "form" })} disabled={create.isPending}>
-            Back
-          </Button>
-          <Button onClick={() => void confirm(step.amountPaise, step.reason)} loading={create.isPending}>
-            Refund {formatRupees(step.amountPaise)}
-          </Button>
-        </div>
-      </div>
+      <RefundConfirmation
+        payment={payment}
+        amountPaise={step.amountPaise}
+        reason={step.reason}
+        formError={formError}
+        pending={create.isPending}
+        onBack={() => setStep({ kind: "form" })}
+        onConfirm={() => void confirm(step.amountPaise, step.reason)}
+      />
     );
   }
 
@@ -109,10 +155,7 @@ function RefundForm({ payment, onDone, onChanged }: { payment: RefundTarget; onD
         inputMode="decimal"
         autoComplete="off"
         value={amount}
-        onChange={(e) => {
-          setAmount(e.target.value);
-          if (errors.amount) setErrors(({ amount: _, ...rest }) => rest);
-        }}
+        onChange={(e) => editAmount(e.target.value)}
         error={errors.amount || undefined}
         hint={`Up to ${formatRupees(max)} can be refunded${max < payment.amountPaise ? ` (of ${formatRupees(payment.amountPaise)} paid)` : ""}.`}
         autoFocus
@@ -123,10 +166,7 @@ function RefundForm({ payment, onDone, onChanged }: { payment: RefundTarget; onD
         placeholder="e.g. Customer returned the item"
         maxLength={REFUND_REASON_MAX}
         value={reason}
-        onChange={(e) => {
-          setReason(e.target.value);
-          if (errors.reason) setErrors(({ reason: _, ...rest }) => rest);
-        }}
+        onChange={(e) => editReason(e.target.value)}
         error={errors.reason || undefined}
         hint={`Shown here and sent in the refund webhooks. ${reason.length}/${REFUND_REASON_MAX}`}
       />

@@ -4,38 +4,15 @@ import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { Badge, Button, useToast } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
-import { HttpStatusBadge, formatIst, formatLatency } from "../logs/parts";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { formatIst } from "@/lib/ist";
+import { HttpStatusBadge, formatLatency } from "@/components/dashboard/http-status";
 
 // One webhook delivery with its attempts and a Resend button; used by the Webhooks page and the
-// payment detail.
+// webhook sections of the payment and batch pages.
 
-export type DeliveryAttempt = {
-  id: string;
-  attemptNo: number;
-  statusCode: number | null;
-  latencyMs: number;
-  responseExcerpt: string | null;
-  error: string | null;
-  createdAt: string;
-};
-
-export type Delivery = {
-  id: string;
-  eventId: string;
-  eventType: string;
-  subjectId: string | null;
-  endpointId: string | null;
-  endpointDescription: string | null;
-  url: string;
-  status: "PENDING" | "DELIVERED" | "FAILED";
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  lastStatusCode: number | null;
-  deliveredAt: string | null;
-  createdAt: string;
-  attempts: DeliveryAttempt[];
-};
+export type Delivery = RouterOutputs["webhooks"]["deliveries"]["items"][number];
+type DeliveryAttempt = Delivery["attempts"][number];
 
 export function DeliveryStatusBadge({ status, attemptCount }: { status: string; attemptCount: number }) {
   if (status === "DELIVERED") return <Badge tone="green">Delivered</Badge>;

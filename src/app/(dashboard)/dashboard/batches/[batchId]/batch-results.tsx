@@ -1,0 +1,206 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { noValue } from "@/components/dashboard/detail-page";
+import { useMode } from "@/components/dashboard/mode";
+import { Badge, Button, ErrorState, LoadingState, Table, Td, Th } from "@/components/ui";
+import { BATCH_RESULTS_PAGE_SIZE } from "@/lib/schemas/batches";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { inputSummary } from "../parts";
+
+const n = (v: number) => v.toLocaleString("en-IN");
+
+type ResultItem = RouterOutputs["batches"]["results"]["items"][number];
+
+const OUTCOME_TONES: Record<string, "green" | "amber" | "red" | "slate"> = {
+  VALID: "green",
+  ACTIVE: "green",
+  INVALID: "amber",
+  DEACTIVATED: "red",
+  DELETED: "red",
+  EXITED: "slate",
+  INACTIVE: "slate",
+};
+
+const str = (o: unknown, k: string): string | null => {
+  const v = o && typeof o === "object" ? (o as Record<string, unknown>)[k] : null;
+  return typeof v === "string" ? v : null;
+};
+const num = (o: unknown, k: string): number | null => {
+  const v = o && typeof o === "object" ? (o as Record<string, unknown>)[k] : null;
+  return typeof v === "number" ? v : null;
+};
+
+/** The outcome: the item's status, then for an answer the few fields that matter per kind. */
+function Outcome({ item, kind }: { item: ResultItem; kind: "PAN" | "EPFO" }) {
+  if (item.status === "PENDING") return <Badge tone="blue">Pending</Badge>;
+  if (item.status === "FAILED" || !item.result) return <Badge tone="red">Failed</Badge>;
+  const r = item.result;
+  const outcome = kind === "PAN" ? str(r, "status") : str(r, "member_status");
+  const name = kind === "PAN" ? str(r, "name") : str(r, "member_name");
+  const score = kind === "PAN" ? num(r, "name_match") : null;
+  const detail = kind === "PAN" ? str(r, "category") : str(r, "employer");
+  return (
+    <span className="inline-flex max-w-[18rem] flex-col items-start gap-0.5">
+      <span className="inline-flex flex-wrap items-center gap-1.5">
+        <Badge tone={OUTCOME_TONES[outcome ?? ""] ?? "slate"}>{outcome ?? "Answered"}</Badge>
+        {score !== null && <span className="text-xs tabular-nums text-slate-600">name match {score.toFixed(2)}</span>}
+      </span>
+      {name && <span className="truncate text-xs text-slate-700">{name}</span>}
+      {detail && <span className="truncate text-[11px] text-slate-500">{detail}</span>}
+    </span>
+  );
+}
+
+function ErrorCell({ error }: { error: ResultItem["error"] }) {
+  if (!error) return noValue;
+  return (
+    <div className="min-w-[14rem] max-w-[22rem] whitespace-normal">
+      <code className="font-mono text-xs text-slate-800">{error.code}</code>
+      <p className="text-xs text-slate-500">{error.message}</p>
+    </div>
+  );
+}
+
+function InputCell({ input }: { input: unknown }) {
+  const s = inputSummary(input);
+  return (
+    <div className="max-w-[16rem]">
+      <div className="truncate font-mono text-xs text-slate-900" title={s.primary}>
+        {s.primary}
+      </div>
+      {s.secondary && (
+        <div className="truncate text-xs text-slate-500" title={s.secondary}>
+          {s.secondary}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Wide screens: one table row per item. */
+function ResultsTable({ items, kind }: { items: ResultItem[]; kind: "PAN" | "EPFO" }) {
+  return (
+    <div className="hidden lg:block">
+      <Table
+        caption="Batch results, in submitted order"
+        head={
+          <tr>
+            <Th className="text-right">Index</Th>
+            <Th>Reference</Th>
+            <Th>Input</Th>
+            <Th>Outcome</Th>
+            <Th>Error</Th>
+          </tr>
+        }
+      >
+        {items.map((i) => (
+          <tr key={i.index}>
+            <Td className="text-right tabular-nums text-slate-500">{i.index}</Td>
+            <Td>
+              {i.reference_id ? (
+                <span className="block max-w-[12rem] truncate" title={i.reference_id}>
+                  {i.reference_id}
+                </span>
+              ) : (
+                noValue
+              )}
+            </Td>
+            <Td>
+              <InputCell input={i.input} />
+            </Td>
+            <Td>
+              <Outcome item={i} kind={kind} />
+            </Td>
+            <Td>
+              <ErrorCell error={i.error} />
+            </Td>
+          </tr>
+        ))}
+      </Table>
+    </div>
+  );
+}
+
+/** Phones: one card per item, input above, outcome on the right. */
+function ResultsList({ items, kind }: { items: ResultItem[]; kind: "PAN" | "EPFO" }) {
+  return (
+    <ol className="-mx-4 divide-y divide-slate-100 lg:hidden" aria-label="Batch results, in submitted order">
+      {items.map((i) => {
+        const s = inputSummary(i.input);
+        return (
+          <li key={i.index} className="px-4 py-3">
+            <div className="flex items-start justify-between gap-3">
+              <div className="min-w-0">
+                <p className="text-xs text-slate-500">
+                  #{i.index}
+                  {i.reference_id && <span className="break-all"> · {i.reference_id}</span>}
+                </p>
+                <p className="break-all font-mono text-xs text-slate-900">{s.primary}</p>
+                {s.secondary && <p className="break-words text-xs text-slate-500">{s.secondary}</p>}
+              </div>
+              <Outcome item={i} kind={kind} />
+            </div>
+            {i.error && (
+              <p className="mt-1 text-xs text-slate-600">
+                <code className="font-mono">{i.error.code}</code> · {i.error.message}
+              </p>
+            )}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** Every item of the batch, a page at a time, in submitted order. */
+export function BatchResults({ batchId, running }: { batchId: string; running: boolean }) {
+  const { mode } = useMode();
+  const trpc = useTRPC();
+  const [page, setPage] = useState(0);
+  const size = BATCH_RESULTS_PAGE_SIZE;
+  const results = useQuery({
+    ...trpc.batches.results.queryOptions(
+      { mode, batchId, from: page * size, limit: size },
+      {
+        // Items on this page still running fill in as their chunk finishes.
+        refetchInterval: (q) => (running || q.state.data?.items.some((i) => i.status === "PENDING") ? 1500 : false),
+      },
+    ),
+    placeholderData: keepPreviousData,
+  });
+
+  if (results.isLoading) return <LoadingState label="Loading results…" />;
+  if (results.isError && !results.data) return <ErrorState message={errorInfo(results.error).message} onRetry={() => void results.refetch()} />;
+  const data = results.data!;
+  const items = data.items;
+  const first = page * size;
+  const pages = Math.max(1, Math.ceil(data.total / size));
+
+  return (
+    <>
+      <ResultsTable items={items} kind={data.kind} />
+      <ResultsList items={items} kind={data.kind} />
+      <nav aria-label="Results pages" className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
+        <p className="text-xs text-slate-500" aria-live="polite">
+          Items {n(items.length ? first + 1 : 0)}–{n(first + items.length)} of {n(data.total)} · page {n(page + 1)} of {n(pages)}
+        </p>
+        <div className="flex gap-2">
+          <Button variant="secondary" size="sm" disabled={page === 0} onClick={() => setPage((p) => Math.max(0, p - 1))}>
+            Previous
+          </Button>
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={data.next === null}
+            loading={results.isFetching && results.isPlaceholderData}
+            onClick={() => setPage((p) => p + 1)}
+          >
+            Next
+          </Button>
+        </div>
+      </nav>
+    </>
+  );
+}
