@@ -101,3 +101,31 @@ describe("doors never hold the Prisma client", () => {
     expect(await broken("src/server/jobs/probe.ts", "export const f = (db: any) => db.job.findMany();")).toEqual([]);
   });
 });
+
+describe("functions and files fit on a screen", () => {
+  const lines = (n: number, line: string) => Array.from({ length: n }, () => line).join("\n");
+  async function sizeRules(file: string, code: string) {
+    const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+    return result!.messages.filter((m) => m.ruleId?.startsWith("max-lines")).map((m) => m.ruleId);
+  }
+
+  it.each(["src/server/services/payments/probe.ts", "src/app/probe.tsx", "scripts/probe.ts"])(
+    "%s: a function of 81 lines is refused, 80 pass",
+    async (file) => {
+      const fn = (n: number) => `export function probe() {\n${lines(n - 2, "  console.log(1);")}\n}\n`;
+      expect(await sizeRules(file, fn(81))).toEqual(["max-lines-per-function"]);
+      expect(await sizeRules(file, fn(80))).toEqual([]);
+    },
+  );
+
+  it("a file of 401 lines is refused; blank lines and comments do not count", async () => {
+    const file = "src/server/lib/probe.ts";
+    expect(
+      await sizeRules(
+        file,
+        `${lines(401, "export const a = 1;")}\n`.replace(/a = 1/g, () => `a${Math.random().toString(36).slice(2)} = 1`),
+      ),
+    ).toEqual(["max-lines"]);
+    expect(await sizeRules(file, `${lines(300, "// why")}\n\n${lines(400, "void 0;")}\n`)).toEqual([]);
+  });
+});
