@@ -28,6 +28,8 @@ export type FakeFault =
   | "429"
   | "401"
   | "403"
+  /** The vendor's 400 for test credentials sent to its live host. */
+  | "test-credentials"
   /** Headers never come. */
   | "hang"
   /** 200 and its headers at once, then a byte every 200 ms, never ending. */
@@ -351,6 +353,11 @@ export class FakeCashfreeVerification {
       const answer = { type: "authentication_error", code: "ip_validation_failed", message: "IP not whitelisted your current ip is 127.0.0.1." };
       check(403, answer);
       return this.send(res, 403, answer, null);
+    }
+    if (fault === "test-credentials") {
+      const answer = { type: "validation_error", code: "x-client-secret_value_invalid", message: "Client secret belongs to test environment" };
+      check(400, answer);
+      return this.send(res, 400, answer, null);
     }
     if (fault === "500") {
       const answer = { type: "internal_error", code: "verification_failed", message: "something went wrong" };
