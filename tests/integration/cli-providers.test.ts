@@ -14,7 +14,7 @@ describe("operator CLI: providers check", () => {
   let base: NodeJS.ProcessEnv;
   let fake: FakeCashfreeVerification;
 
-  const live = (overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+  const live = (overrides: Record<string, string> = {}): NodeJS.ProcessEnv => ({
     ...base,
     LIVE_VERIFICATION_PROVIDER: "cashfree",
     CASHFREE_VERIFICATION_BASE_URL: fake.url,

@@ -59,11 +59,19 @@ describe("the live verification check", () => {
   });
 
   it("401, 403 and the vendor's own account codes on a 400 are misconfigured", async () => {
-    expect(await statuses(settings({}, { clientSecret: "wrong" }))).toEqual({ pan: "misconfigured", epfo: "misconfigured", aadhaar: "misconfigured", bank: "misconfigured" });
+    expect(await statuses(settings({}, { clientSecret: "wrong" }))).toEqual({
+      pan: "misconfigured",
+      epfo: "misconfigured",
+      aadhaar: "misconfigured",
+      bank: "misconfigured",
+    });
     fake.fail("bank", "403");
     const check = await checkLiveVerification(settings());
     expect(check.ok).toBe(false);
-    expect(check.families.find((f) => f.family === "bank")).toMatchObject({ status: "misconfigured", detail: expect.stringContaining("HTTP 403, ip_validation_failed") });
+    expect(check.families.find((f) => f.family === "bank")).toMatchObject({
+      status: "misconfigured",
+      detail: expect.stringContaining("HTTP 403, ip_validation_failed"),
+    });
     fake.fail("bank", "test-credentials");
     expect(await statuses()).toEqual({ pan: "ok", epfo: "ok", aadhaar: "ok", bank: "misconfigured" });
   });
@@ -80,7 +88,10 @@ describe("the live verification check", () => {
     const started = performance.now();
     const hung = await checkLiveVerification(settings({ timeoutMs: 300 }));
     expect(performance.now() - started).toBeLessThan(1_300);
-    expect(hung.families.find((f) => f.family === "bank")).toMatchObject({ status: "unreachable", detail: "The upstream source did not answer within 300 ms." });
+    expect(hung.families.find((f) => f.family === "bank")).toMatchObject({
+      status: "unreachable",
+      detail: "The upstream source did not answer within 300 ms.",
+    });
     expect(hung.families.filter((f) => f.status === "ok")).toHaveLength(3);
 
     const port = await closedPort();
@@ -118,10 +129,14 @@ describe("the live verification check", () => {
       body: JSON.stringify({ pan: "ABCPK1234F" }),
     });
     const made = (await post.json()) as { reference_id: number };
-    const read = await fetch(`${fake.url}/pan/${made.reference_id}`, { headers: { "x-client-id": CREDENTIALS.clientId, "x-client-secret": CREDENTIALS.clientSecret } });
+    const read = await fetch(`${fake.url}/pan/${made.reference_id}`, {
+      headers: { "x-client-id": CREDENTIALS.clientId, "x-client-secret": CREDENTIALS.clientSecret },
+    });
     expect(read.status).toBe(200);
     expect(await read.json()).toEqual(made);
-    const bank = await fetch(`${fake.url}/bank-account?reference_id=abc`, { headers: { "x-client-id": CREDENTIALS.clientId, "x-client-secret": CREDENTIALS.clientSecret } });
+    const bank = await fetch(`${fake.url}/bank-account?reference_id=abc`, {
+      headers: { "x-client-id": CREDENTIALS.clientId, "x-client-secret": CREDENTIALS.clientSecret },
+    });
     expect([bank.status, ((await bank.json()) as { code: string }).code]).toEqual([400, "reference_id_value_invalid"]);
   });
 });
