@@ -1,10 +1,11 @@
 import { parseArgs } from "node:util";
-import { getConfig } from "@/server/config";
+import { getConfig, type Config } from "@/server/config";
 import { loadEnvFile } from "@/server/env-file";
 import { providerFromUrl, redactUrl } from "@/server/db/provider";
 import { closeDatabase, createPrismaClient, type Db } from "@/server/db/client";
 import { applyMigrations } from "@/server/db/migrate";
 import { AppError } from "@/server/errors";
+import { checkLiveVerification, type LiveVerificationCheck } from "@/server/providers/check";
 import { createApiKey, listAllKeys, revokeApiKey, rotateApiKey } from "@/server/services/auth/api-keys";
 import {
   approveGoLive,
@@ -42,6 +43,8 @@ Usage: npm run -s cli -- <command> [options] [--json]
   wallet credit     --merchant ID --mode sandbox|live --amount RUPEES --reason TEXT
   wallet debit      --merchant ID --mode sandbox|live --amount RUPEES --reason TEXT
   admin create      --email E --password P
+  providers check   (one harmless call per live verification family: ok, misconfigured or unreachable;
+                     exit 1 unless all are ok; no database needed)
 
 --json prints exactly one JSON object on stdout; logs and errors go to stderr.
 Uses DATABASE_URL (default: the embedded SQLite file in DATA_DIR), read from the environment
@@ -68,6 +71,8 @@ function need(flags: Flags, name: string): string {
 interface CommandOutput {
   result: Record<string, unknown>;
   text: string;
+  /** 0 unless the command reports a failure in its own output (`providers check`). */
+  exitCode?: number;
 }
 
 async function merchantStatusCommand(db: Db, f: Flags, status: "ACTIVE" | "SUSPENDED"): Promise<CommandOutput> {
@@ -222,6 +227,23 @@ const COMMANDS: Record<string, (db: Db, f: Flags) => Promise<CommandOutput>> = {
   },
 };
 
+function providersCheckText(check: LiveVerificationCheck): string {
+  if (check.provider === "none") {
+    return "No live verification provider is configured (LIVE_VERIFICATION_PROVIDER=none): live PAN, EPFO and KYC calls answer 503 SOURCE_UNAVAILABLE. Nothing to check.";
+  }
+  const rows = check.families.map((c) => `  ${c.family.padEnd(8)} ${c.status.padEnd(14)} ${`${c.ms} ms`.padStart(8)}  ${c.detail}`);
+  const verdict = check.ok ? "All families ok." : "Not every family is ok: see the README's Going live section.";
+  return [`Live verification: ${check.provider} at ${check.baseUrl}`, ...rows, verdict].join("\n");
+}
+
+/** Commands that need no database: they read only the settings. */
+const SETTINGS_COMMANDS: Record<string, (settings: Config["liveVerification"]) => Promise<CommandOutput>> = {
+  "providers check": async (settings) => {
+    const check = await checkLiveVerification(settings);
+    return { result: { ...check }, text: providersCheckText(check), exitCode: check.ok ? 0 : 1 };
+  },
+};
+
 async function run(db: Db, group: string, action: string, f: Flags): Promise<CommandOutput> {
   const command = COMMANDS[`${group} ${action}`];
   if (!command) throw new UsageError(`Unknown command: ${[group, action].filter(Boolean).join(" ") || "(none)"}`);
@@ -236,9 +258,15 @@ export interface CliStreams {
 
 /**
  * Runs one CLI command line (without the program name) and returns its exit code: 0 done, 1 failed,
- * 2 wrong arguments. `openDb` is called once the arguments are known to be right.
+ * 2 wrong arguments. `openDb` is called once the arguments are known to be right, and only for
+ * commands that need the database; `liveSettings` only for those that read the live sources' settings.
  */
-export async function runCli(argv: string[], openDb: (err: CliStreams) => Promise<{ db: Db; close(): Promise<void> }>, io: CliStreams): Promise<number> {
+export async function runCli(
+  argv: string[],
+  openDb: (err: CliStreams) => Promise<{ db: Db; close(): Promise<void> }>,
+  io: CliStreams,
+  liveSettings: () => Config["liveVerification"] = configuredLiveSettings,
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -277,11 +305,21 @@ export async function runCli(argv: string[], openDb: (err: CliStreams) => Promis
     io.stderr(`Unexpected argument: ${extra.join(" ")}\n\n${USAGE}\n`);
     return 2;
   }
-  const database = await openDb(io);
+  const name = `${group} ${action}`;
+  let execute: () => Promise<CommandOutput>;
+  let close: () => Promise<void> = async () => undefined;
+  if (Object.hasOwn(SETTINGS_COMMANDS, name)) {
+    const settings = liveSettings();
+    execute = () => SETTINGS_COMMANDS[name]!(settings);
+  } else {
+    const database = await openDb(io);
+    close = () => database.close();
+    execute = () => run(database.db, group, action, values as Flags);
+  }
   try {
-    const { result, text } = await run(database.db, group, action, values as Flags);
+    const { result, text, exitCode = 0 } = await execute();
     io.stdout(json ? `${JSON.stringify(result)}\n` : `${text}\n`);
-    return 0;
+    return exitCode;
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr(`${err.message}\n\n${USAGE}\n`);
@@ -294,8 +332,14 @@ export async function runCli(argv: string[], openDb: (err: CliStreams) => Promis
     else io.stderr(`Error (${code}): ${message}\n`);
     return 1;
   } finally {
-    await database.close();
+    await close();
   }
+}
+
+/** The shell's settings, read from the environment and .env like the server's. */
+function configuredLiveSettings(): Config["liveVerification"] {
+  loadEnvFile();
+  return getConfig().liveVerification;
 }
 
 /** The shell's CLI: settings from the environment and .env, the database they name, migrated. */

@@ -72,7 +72,11 @@ export const ERROR_CODES = {
   OTP_GENERATION_LIMIT: { status: 429, trpc: "TOO_MANY_REQUESTS", message: "Too many OTPs for this Aadhaar number; try again later." },
   OTP_ATTEMPTS_EXCEEDED: { status: 429, trpc: "TOO_MANY_REQUESTS", message: "Too many wrong OTPs; this request is locked. Generate a new OTP." },
   INTERNAL_ERROR: { status: 500, trpc: "INTERNAL_SERVER_ERROR", message: "Something went wrong on our side. The request id identifies it to support." },
-  UPSTREAM_ERROR: { status: 502, trpc: "BAD_GATEWAY", message: "The upstream source answered with an error." },
+  UPSTREAM_ERROR: {
+    status: 502,
+    trpc: "BAD_GATEWAY",
+    message: "The verification source answered something that could not be read, or refused input that was valid; retry later.",
+  },
   SOURCE_UNAVAILABLE: { status: 503, trpc: "SERVICE_UNAVAILABLE", message: "The verification source is unavailable; retry later." },
   SERVICE_UNAVAILABLE: { status: 503, trpc: "SERVICE_UNAVAILABLE", message: "The service is unavailable; retry later." },
   SOURCE_TIMEOUT: { status: 504, trpc: "TIMEOUT", message: "The verification source did not answer in time; retry later." },

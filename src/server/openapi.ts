@@ -106,7 +106,26 @@ export async function buildOpenApiDocument(baseUrl: string): Promise<OpenAPIObje
       if (rest) describeOperation(op, method, path, rest, examples[`${method.toUpperCase()} ${path}`]);
     }
   }
+  doc.info.description = [doc.info.description, errorCodesMarkdown(doc)].filter(Boolean).join("\n\n");
   return doc;
+}
+
+/** Every code some operation can answer, with its HTTP status and what it means, for the reference's front page. */
+function errorCodesMarkdown(doc: OpenAPIObject): string {
+  const used = new Set<ErrorCode>();
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(item as Record<string, { "x-error-codes"?: ErrorCode[] }>)) for (const code of op["x-error-codes"] ?? []) used.add(code);
+  }
+  const rows = [...used]
+    .sort((a, b) => ERROR_CODES[a].status - ERROR_CODES[b].status || a.localeCompare(b))
+    .map((code) => `| ${ERROR_CODES[code].status} | \`${code}\` | ${ERROR_CODES[code].message} |`);
+  return [
+    "**Error codes.** Each operation lists the codes it can answer; this is what each one means. Live calls reach real sources: when a source fails the answer is `503 SOURCE_UNAVAILABLE` or `504 SOURCE_TIMEOUT` (both with `Retry-After`) or `502 UPSTREAM_ERROR`, never a 200 that hides a failure.",
+    "",
+    "| HTTP | Code | Meaning |",
+    "|---|---|---|",
+    ...rows,
+  ].join("\n");
 }
 
 /** One generated operation completed: auth, sandbox tables, examples, the API's error envelopes and headers. */

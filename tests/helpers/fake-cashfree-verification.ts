@@ -2,6 +2,10 @@
  * A stand-in for Cashfree Secure ID on a loopback port: the endpoints Parakh's live adapters call,
  * answering from a small in-memory world, with faults a test can script per family.
  *
+ * The status reads (`GET /pan/{reference_id}`, `GET /bank-account`) answer for the verifications the
+ * fake made and 404 for any other id; they belong to their product's family, so a fault scripted for
+ * "pan" also reaches the EPFO and Aadhaar checks, which read the PAN status.
+ *
  * Every request it receives and every answer it sends is checked against the vendor's published
  * OpenAPI description (tests/fixtures/cashfree-verification, read as that folder's README says). A
  * mismatch is recorded in `problems`; tests assert it stays empty, so an adapter that drifts from
@@ -24,6 +28,8 @@ export type FakeFault =
   | "429"
   | "401"
   | "403"
+  /** The vendor's 400 for test credentials sent to its live host. */
+  | "test-credentials"
   /** Headers never come. */
   | "hang"
   /** 200 and its headers at once, then a byte every 200 ms, never ending. */
@@ -42,17 +48,36 @@ const OFF_SCHEMA: ReadonlySet<FakeFault> = new Set(["503", "hang", "trickle", "m
 interface Endpoint {
   family: FakeFamily;
   fixture: string;
+  method: "GET" | "POST";
+  /** As the reference writes it, `{name}` for a path parameter. */
   path: string;
 }
 
 const ENDPOINTS: Endpoint[] = [
-  { family: "pan", fixture: "pan-verify.json", path: "/pan" },
-  { family: "pan", fixture: "pan-lite.json", path: "/pan-lite" },
-  { family: "epfo", fixture: "advance-employment.json", path: "/advance-employment" },
-  { family: "aadhaar", fixture: "offline-aadhaar-otp.json", path: "/offline-aadhaar/otp" },
-  { family: "aadhaar", fixture: "offline-aadhaar-verify.json", path: "/offline-aadhaar/verify" },
-  { family: "bank", fixture: "bank-account-sync.json", path: "/bank-account/sync" },
+  { family: "pan", fixture: "pan-verify.json", method: "POST", path: "/pan" },
+  { family: "pan", fixture: "pan-get-status.json", method: "GET", path: "/pan/{reference_id}" },
+  { family: "pan", fixture: "pan-lite.json", method: "POST", path: "/pan-lite" },
+  { family: "epfo", fixture: "advance-employment.json", method: "POST", path: "/advance-employment" },
+  { family: "aadhaar", fixture: "offline-aadhaar-otp.json", method: "POST", path: "/offline-aadhaar/otp" },
+  { family: "aadhaar", fixture: "offline-aadhaar-verify.json", method: "POST", path: "/offline-aadhaar/verify" },
+  { family: "bank", fixture: "bank-account-sync.json", method: "POST", path: "/bank-account/sync" },
+  { family: "bank", fixture: "bank-account-get-status.json", method: "GET", path: "/bank-account" },
 ];
+
+/** The endpoint a request is for, with its path parameters. */
+function route(method: string | undefined, pathName: string): { endpoint: Endpoint; params: Record<string, string> } | null {
+  for (const endpoint of ENDPOINTS) {
+    if (endpoint.method !== method) continue;
+    const names: string[] = [];
+    const pattern = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      names.push(name);
+      return "([^/]+)";
+    });
+    const match = new RegExp(`^${pattern}$`).exec(pathName);
+    if (match) return { endpoint, params: Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(match[i + 1]!)])) };
+  }
+  return null;
+}
 
 export const FIXTURE_DIR = path.join(__dirname, "../fixtures/cashfree-verification");
 
@@ -103,7 +128,10 @@ export interface EndpointValidators {
   fixture: string;
   path: string;
   headers: { required: string[] };
+  /** The body; a GET takes none (an empty object stands for it). */
   request: ValidateFunction;
+  /** Path and query parameters together, as strings: only those the reference names, the required ones present. */
+  parameters: ValidateFunction;
   /** By HTTP status; a status the reference does not list has none. */
   answers: Map<number, ValidateFunction>;
   /** Every example the reference gives for an answer, by status. */
@@ -120,7 +148,8 @@ export function loadValidators(): Map<string, EndpointValidators> {
     const resId = `answer:${endpoint.fixture}`;
     ajv.addSchema({ ...tighten(structuredClone(doc)), $id: reqId });
     ajv.addSchema({ ...loosen(structuredClone(doc)), $id: resId });
-    const op = doc.paths[endpoint.path].post as Json;
+    const method = endpoint.method.toLowerCase();
+    const op = doc.paths[endpoint.path][method] as Json;
     const deref = (node: Json): { node: Json; at: string } => {
       const at = pointer(node.$ref as string);
       return {
@@ -131,13 +160,25 @@ export function loadValidators(): Map<string, EndpointValidators> {
         at,
       };
     };
-    const body = deref(op.requestBody as Json);
-    const bodySchema = body.node.content["application/json"].schema as Json;
-    const request = ajv.compile({ $ref: `${reqId}#${bodySchema.$ref ? pointer(bodySchema.$ref as string) : `${body.at}/content/application~1json/schema`}` });
+    let request: ValidateFunction;
+    if (op.requestBody) {
+      const body = deref(op.requestBody as Json);
+      const bodySchema = body.node.content["application/json"].schema as Json;
+      request = ajv.compile({ $ref: `${reqId}#${bodySchema.$ref ? pointer(bodySchema.$ref as string) : `${body.at}/content/application~1json/schema`}` });
+    } else {
+      request = ajv.compile({ type: "object", maxProperties: 0 });
+    }
+    const declared = ((op.parameters ?? []) as Json[]).map((p) => (p.$ref ? deref(p).node : p)).filter((p) => p.in === "path" || p.in === "query");
+    const parameters = ajv.compile({
+      type: "object",
+      properties: Object.fromEntries(declared.map((p) => [p.name, p.schema ?? {}])),
+      required: declared.filter((p) => p.required).map((p) => p.name),
+      additionalProperties: false,
+    });
     const answers = new Map<number, ValidateFunction>();
     const examples: EndpointValidators["examples"] = [];
     for (const [status, ref] of Object.entries(op.responses as Record<string, Json>)) {
-      const response = ref.$ref ? deref(ref) : { node: ref, at: `/paths/${escape(endpoint.path)}/post/responses/${status}` };
+      const response = ref.$ref ? deref(ref) : { node: ref, at: `/paths/${escape(endpoint.path)}/${method}/responses/${status}` };
       const media = response.node.content?.["application/json"] as Json | undefined;
       if (!media) continue;
       const schema = media.schema as Json;
@@ -152,14 +193,18 @@ export function loadValidators(): Map<string, EndpointValidators> {
     }
     const security = (op.security as Record<string, unknown>[]).flatMap((s) => Object.keys(s));
     const required = security.map((name) => String(doc.components.securitySchemes[name].name).toLowerCase());
-    result.set(endpoint.path, { fixture: endpoint.fixture, path: endpoint.path, headers: { required }, request, answers, examples });
+    result.set(endpoint.path, { fixture: endpoint.fixture, path: endpoint.path, headers: { required }, request, parameters, answers, examples });
   }
   return result;
 }
 
 export interface FakeRequest {
+  method: "GET" | "POST";
+  /** As sent, without the query. */
   path: string;
   family: FakeFamily;
+  /** Path and query parameters. */
+  params: Record<string, string>;
   body: Json;
   headers: http.IncomingHttpHeaders;
 }
@@ -202,6 +247,8 @@ export class FakeCashfreeVerification {
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly otpRefs = new Map<string, { aadhaar: string; expired: boolean }>();
+  /** The answers of PAN and bank verifications by reference id, for their status reads. */
+  private readonly made = new Map<string, Json>();
   private nextRef = 21_637_861;
   private readonly server: http.Server;
 
@@ -256,26 +303,37 @@ export class FakeCashfreeVerification {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const pathName = (req.url ?? "").replace(/\?.*$/, "");
-    const endpoint = ENDPOINTS.find((e) => e.path === pathName);
-    const validators = this.validators.get(pathName);
-    if (!endpoint || !validators || req.method !== "POST") {
+    const url = new URL(req.url ?? "/", "http://fake.invalid");
+    const pathName = url.pathname;
+    const found = route(req.method, pathName);
+    const validators = found && this.validators.get(found.endpoint.path);
+    if (!found || !validators) {
       this.problems.push(`${req.method} ${pathName}: no such endpoint in the reference`);
       return this.send(res, 404, { type: "invalid_request_error", code: "not_found", message: "not found" }, null);
     }
+    const { endpoint } = found;
+    const params = { ...Object.fromEntries(url.searchParams), ...found.params };
+    const raw = Buffer.concat(chunks).toString("utf8");
     let body: Json = {};
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Json;
-    } catch {
-      this.problems.push(`${pathName}: the request body is not JSON`);
+    if (endpoint.method === "GET") {
+      if (raw !== "") this.problems.push(`GET ${pathName}: a request body on a GET`);
+    } else {
+      try {
+        body = JSON.parse(raw) as Json;
+      } catch {
+        this.problems.push(`${pathName}: the request body is not JSON`);
+      }
+      if (!String(req.headers["content-type"] ?? "").startsWith("application/json"))
+        this.problems.push(`${pathName}: request without Content-Type: application/json`);
     }
-    this.requests.push({ path: pathName, family: endpoint.family, body, headers: req.headers });
-    if (!String(req.headers["content-type"] ?? "").startsWith("application/json"))
-      this.problems.push(`${pathName}: request without Content-Type: application/json`);
+    this.requests.push({ method: endpoint.method, path: pathName, family: endpoint.family, params, body, headers: req.headers });
     for (const header of validators.headers.required) {
       if (!req.headers[header]) this.problems.push(`${pathName}: request without ${header}`);
     }
     if (!validators.request(body)) this.problems.push(`${pathName}: request does not match the reference: ${JSON.stringify(validators.request.errors)}`);
+    if (!validators.parameters(params)) {
+      this.problems.push(`${pathName}: parameters do not match the reference: ${JSON.stringify(validators.parameters.errors)}`);
+    }
 
     const script = this.takeFault(endpoint.family);
     const fault = script?.fault ?? null;
@@ -296,6 +354,11 @@ export class FakeCashfreeVerification {
       check(403, answer);
       return this.send(res, 403, answer, null);
     }
+    if (fault === "test-credentials") {
+      const answer = { type: "validation_error", code: "x-client-secret_value_invalid", message: "Client secret belongs to test environment" };
+      check(400, answer);
+      return this.send(res, 400, answer, null);
+    }
     if (fault === "500") {
       const answer = { type: "internal_error", code: "verification_failed", message: "something went wrong" };
       check(500, answer);
@@ -306,8 +369,11 @@ export class FakeCashfreeVerification {
       check(429, answer);
       return this.send(res, 429, answer, script?.retryAfter ?? null);
     }
-    const [status, answer] = this.answer(pathName, body, fault);
+    const [status, answer] = endpoint.method === "GET" ? this.statusRead(endpoint.path, params, fault) : this.answer(pathName, body, fault);
     check(status, answer);
+    if (endpoint.method === "POST" && status === 200 && (pathName === "/pan" || pathName === "/bank-account/sync")) {
+      this.made.set(`${endpoint.family}:${String(answer.reference_id)}`, answer);
+    }
     this.send(res, status, answer, null);
   }
 
@@ -351,6 +417,21 @@ export class FakeCashfreeVerification {
         return;
       }
     }
+  }
+
+  /** The status of a verification the fake made; as the reference's examples answer an id it never gave. */
+  private statusRead(path: string, params: Record<string, string>, fault: FakeFault | null): [number, Json] {
+    const missing = fault === "not-on-record";
+    if (path === "/pan/{reference_id}") {
+      const made = missing ? undefined : this.made.get(`pan:${params.reference_id}`);
+      return made ? [200, made] : [404, { type: "not_found_error", code: "referenceId_not_found", message: "Incorrect referenceId" }];
+    }
+    const refusal = (status: number, code: string, message: string): [number, Json] => [status, { type: "validation_error", code, message }];
+    if (params.reference_id === undefined && params.user_id === undefined) return refusal(400, "invalid_request", "Please provide reference_id or user_id");
+    if (params.reference_id === undefined) return refusal(404, "user_id_not_found", "user_id does not exist.");
+    if (!/^\d+$/.test(params.reference_id)) return refusal(400, "reference_id_value_invalid", "reference_id should be a number.");
+    const made = missing ? undefined : this.made.get(`bank:${params.reference_id}`);
+    return made ? [200, made] : refusal(404, "reference_id_not_found", "reference_id does not exist.");
   }
 
   private answer(pathName: string, body: Json, fault: FakeFault | null): [number, Json] {

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { applyMigrations } from "@/server/db/migrate";
+import { configFrom } from "@/server/config";
 import { runCli } from "../../scripts/cli";
 import { copySqliteTemplate } from "./test-db";
 
@@ -144,6 +145,7 @@ export async function cli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliRe
       return { db, close: async () => undefined };
     },
     { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) },
+    () => configFrom(env).liveVerification,
   );
   return { code, stdout, stderr, json: parseJson(stdout) };
 }

@@ -5,6 +5,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isValidPan } from "@/lib/pan";
 import { REST_OPERATIONS } from "@/server/api/rest-router";
+import { ERROR_CODES, type ErrorCode } from "@/server/errors";
 import { buildOpenApiDocument } from "@/server/openapi";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -64,6 +65,15 @@ describe("the OpenAPI document", () => {
     expect(problems).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   }, 60_000);
+
+  it("lists on its front page every code an operation can answer, with its status and meaning", () => {
+    const used = new Set<ErrorCode>(operations().flatMap(({ op }) => op["x-error-codes"] as ErrorCode[]));
+    const listed = [...(doc.info.description as string).matchAll(/^\| (\d{3}) \| `(\w+)` \| (.+) \|$/gm)];
+    expect(new Set(listed.map((m) => m[2]))).toEqual(used);
+    for (const [, status, code, meaning] of listed)
+      expect([Number(status), meaning]).toEqual([ERROR_CODES[code as ErrorCode].status, ERROR_CODES[code as ErrorCode].message]);
+    for (const code of ["LOOKUP_NOT_SUPPORTED", "UPSTREAM_ERROR", "SOURCE_UNAVAILABLE", "SOURCE_TIMEOUT"] as const) expect(used).toContain(code);
+  });
 
   it("EPFO verify takes exactly one of uan and pf_number", () => {
     const schema = body("/v1/employment/epfo/verify");

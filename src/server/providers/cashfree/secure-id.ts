@@ -18,10 +18,10 @@ export interface SecureIdSettings {
   maxConcurrency: number;
 }
 
-/** Tests shorten the breaker's pause and the retry pauses. */
+/** Tests shorten the breaker's pause and the retry pauses; an operator's check keeps its clients unlisted. */
 export type SecureIdClientTuning = Pick<
   ConstructorParameters<typeof UpstreamClient>[0],
-  "openMs" | "breaker" | "retryDelayMs" | "maxBodyBytes" | "connectTimeoutMs"
+  "openMs" | "breaker" | "retryDelayMs" | "maxBodyBytes" | "connectTimeoutMs" | "listed"
 >;
 
 export function secureIdClients(settings: SecureIdSettings, logger: UpstreamLogger, tuning: SecureIdClientTuning = {}): Record<SecureIdFamily, UpstreamClient> {
@@ -44,7 +44,7 @@ export function newVerificationId(prefix: string): string {
 }
 
 /** The vendor's error codes that mean Parakh's own account is wrong, not the caller's input. */
-function isAccountProblem(code: string | null): boolean {
+export function isAccountProblem(code: string | null): boolean {
   return code !== null && (code.startsWith("x-client-") || code === "insufficient_balance" || code === "invalid_request");
 }
 

@@ -59,6 +59,8 @@ export interface UpstreamClientOptions {
   maxBodyBytes?: number;
   /** Smallest pause before a retry; the pauses grow exponentially with jitter, at most 1 s. */
   retryDelayMs?: number;
+  /** False keeps a one-off client (an operator's check) out of the operator statistics. */
+  listed?: boolean;
 }
 
 export interface UpstreamRequest {
@@ -87,6 +89,16 @@ export class UpstreamFailure extends AppError {
     super(code, message, opts);
     this.countsAsFailure = opts.countsAsFailure;
     this.retryable = opts.retryable ?? false;
+  }
+}
+
+/** The vendor refused Parakh's own account (credentials, or this server's address not whitelisted): operators see the family misconfigured. */
+export class UpstreamAccountRefused extends UpstreamFailure {
+  /** What the vendor said, for operators: the HTTP status and the vendor's error code, never its message. */
+  readonly reason: string;
+  constructor(reason: string, code: ErrorCode, message: string, opts: AppErrorOptions & { countsAsFailure: boolean }) {
+    super(code, message, opts);
+    this.reason = reason;
   }
 }
 
@@ -141,6 +153,7 @@ export class UpstreamClient {
       connectTimeoutMs: CONNECT_TIMEOUT_MS,
       maxBodyBytes: MAX_BODY_BYTES,
       retryDelayMs: 100,
+      listed: true,
       ...options,
     };
     // The call's own deadline ends headers and body; the agent's timers would only cut it shorter.
@@ -161,7 +174,7 @@ export class UpstreamClient {
       handleWhen((e) => e instanceof UpstreamFailure && e.retryable),
       { maxAttempts: MAX_RETRIES, backoff: new ExponentialBackoff({ initialDelay: this.options.retryDelayMs, maxDelay: 1_000 }) },
     );
-    registry.set(this.family, this);
+    if (this.options.listed) registry.set(this.family, this);
   }
 
   /**
@@ -201,6 +214,24 @@ export class UpstreamClient {
     }
   }
 
+  /**
+   * One request for an operator's check: the call's deadline and body cap, but no bulkhead, no
+   * breaker and no retries, and not counted in the family's calls, so a check can neither trip the
+   * breaker nor close it. Gives what `call` hands its reader (a 2xx, or a 4xx other than 401, 403
+   * and 429); throws the UpstreamFailure `call` would, UpstreamAccountRefused for a 401 or 403.
+   */
+  async probe(request: UpstreamRequest): Promise<UpstreamAnswer> {
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
+    try {
+      return await this.attempt(request, deadline.signal);
+    } catch (err) {
+      throw this.toAppError(err);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   stats(): UpstreamFamilyStats {
     const state = this.breaker.state;
     const breaker =
@@ -209,10 +240,10 @@ export class UpstreamClient {
   }
 
   /** For adapters that learn from an answer's content that Parakh's own account is the problem (e.g. test keys on the live host). */
-  refuseMisconfigured(reason: string): UpstreamFailure {
+  refuseMisconfigured(reason: string): UpstreamAccountRefused {
     this.misconfigured = true;
     this.options.logger.error("upstream refused Parakh's account: check the vendor credentials and whitelisted IPs", { family: this.family, reason });
-    return new UpstreamFailure(this.options.unavailableCode, "The upstream source is not available to this server right now.", {
+    return new UpstreamAccountRefused(reason, this.options.unavailableCode, "The upstream source is not available to this server right now.", {
       countsAsFailure: false,
       retryAfterSeconds: 60,
     });
