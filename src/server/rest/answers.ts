@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { AppError } from "@/server/errors";
 import { log } from "@/server/lib/logger";
 import { afterUnreadBody, hasUnreadBody } from "@/server/rest/body";
-import { errorBody } from "@/server/rest/envelope";
 import { errorResponse } from "@/server/rest/errors";
 import { auditRecord, type Answer, type RequestRecord } from "@/server/rest/request-record";
 import { SINGLE_BODY_LIMIT, type RestRoute } from "@/server/rest/routes";
@@ -30,9 +29,10 @@ export async function send(services: AppServices, record: RequestRecord, res: Se
   try {
     await services.auditWriter.write(auditRecord(record, answer, text, latencyMs));
   } catch {
-    res.statusCode = 503;
+    const unrecorded = errorResponse(new AppError("SERVICE_UNAVAILABLE"), record);
+    res.statusCode = unrecorded.status;
     res.removeHeader("Idempotent-Replayed");
-    return void res.end(JSON.stringify(errorBody(record.kind, record.requestId, { code: "SERVICE_UNAVAILABLE" })));
+    return void res.end(JSON.stringify(unrecorded.body));
   }
   log.debug("request", {
     requestId: record.requestId,
