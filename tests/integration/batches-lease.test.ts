@@ -6,7 +6,7 @@ import { createBatchStore, type BatchStore, type BatchVerificationRow } from "@/
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { migrateTestDatabase } from "../helpers/test-db";
 import { newId } from "@/server/lib/ids";
-import { createProviders, type ProviderSet } from "@/server/providers";
+import { sandboxProviders, type ProviderSet } from "@/server/providers";
 import type { PanProvider } from "@/server/providers/pan/types";
 import { workBatch, type BatchWorkDeps } from "@/server/services/batches/batch-worker";
 import { createBatch } from "@/server/services/batches/batches";
@@ -18,7 +18,7 @@ import { sleep, waitFor } from "../helpers/wait";
 // instances: their claims and commits race as they would across processes.
 
 const pan = (i: number) => `ABCPK${String(1000 + i).padStart(4, "0")}F`;
-const SANDBOX = createProviders({} as never);
+const SANDBOX: Record<"sandbox" | "live", ProviderSet> = { sandbox: sandboxProviders, live: sandboxProviders };
 
 /** Sandbox providers whose PAN lookups wait until `open()`: a worker stalled mid-chunk. */
 function stalledProviders() {

@@ -1,9 +1,12 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeCashfreeVerification, type FakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
+import { FAKE_OTP, startFakeCashfreeVerification, type FakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
 import { request, type HttpResult } from "../helpers/http";
 import { cli, createMerchantViaCli } from "../helpers/server";
 import { waitFor } from "../helpers/wait";
+import { verhoeffDigit } from "@/lib/verhoeff";
+import { createPrismaClient, type Db } from "@/server/db/client";
 import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
 
 // Live PAN and EPFO checks over HTTP, against a loopback fake of the vendor that validates every
@@ -14,11 +17,20 @@ const CLIENT_SECRET = "cfsk_ma_test_0d4c8e1f9a7b6c5d4e3f2a1b";
 const TIMEOUT_MS = 1_500;
 const CONCURRENCY = 4;
 
+/** A valid Aadhaar number no other test uses (the per-number OTP limits span merchants). */
+function freshAadhaar(): string {
+  const first11 = `${2 + crypto.randomInt(8)}${String(crypto.randomInt(1e10)).padStart(10, "0")}`;
+  return first11 + verhoeffDigit(first11);
+}
+
 describe.each(DB_TARGETS)("live verification through the vendor on %s", (target) => {
   let vendor: FakeCashfreeVerification;
   let env: Started;
   let liveAuth: Record<string, string>;
   let sandboxAuth: Record<string, string>;
+  let kycHeaders: Record<string, string>;
+  let merchantId: string;
+  let db: Db;
   const post = (path: string, body: unknown, auth = liveAuth) => request(env.server.url, path, { method: "POST", body, headers: auth });
   const timed = async (call: Promise<HttpResult>) => {
     const started = performance.now();
@@ -47,12 +59,18 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
     expect(key.code, key.stderr).toBe(0);
     liveAuth = { Authorization: `Bearer ${key.json.secretKey}` };
     sandboxAuth = { Authorization: `Bearer ${m.sandbox.secretKey}` };
+    kycHeaders = { "x-api-key": key.json.publicKey, "x-api-secret": key.json.secretKey };
+    merchantId = m.merchantId;
+    const credit = ["wallet", "credit", "--merchant", m.merchantId, "--mode", "live", "--amount", "1000", "--reason", "first top-up"];
+    expect((await cli(env.server.env, credit)).code).toBe(0);
+    db = createPrismaClient(env.server.databaseUrl);
   }, 90_000);
   afterEach(() => {
     vendor.clear();
     expect(vendor.problems).toEqual([]);
   });
   afterAll(async () => {
+    await db?.$disconnect();
     await env?.stop();
     await vendor?.close();
   });
@@ -134,19 +152,6 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
       expect(r.json.data.status).toBe("VALID");
       expect(vendor.count()).toBe(before);
     });
-
-    it("opens the breaker after 5 failures: the next call fails at once without reaching the vendor", async () => {
-      vendor.fail("pan", "500");
-      for (let i = 0; i < 5; i++) expectError(await post("/v1/identity/pan/verify", { pan: "ABCPV1234D" }), 503, "SOURCE_UNAVAILABLE");
-      const before = vendor.count("/pan");
-      const { r, ms } = await timed(post("/v1/identity/pan/verify", { pan: "ABCPV1234D" }));
-      expectError(r, 503, "SOURCE_UNAVAILABLE");
-      expect(Number(r.headers["retry-after"])).toBeGreaterThan(0);
-      expect(ms).toBeLessThan(300);
-      expect(vendor.count("/pan")).toBe(before);
-      // A 500 on a POST may have been processed: never retried, so 5 calls were 5 requests.
-      expect(before).toBeGreaterThan(0);
-    });
   });
 
   describe("EPFO", () => {
@@ -199,6 +204,118 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
     });
   });
 
+  describe("KYC, charged from the live wallet", () => {
+    const kyc = (path: string, body: Record<string, unknown>) =>
+      request(env.server.url, path, { method: "POST", body: { merchantId, ...body }, headers: kycHeaders });
+    const liveWallet = () => db.wallet.findUniqueOrThrow({ where: { merchantId_mode: { merchantId, mode: "live" } } });
+    async function ledgerMatchesBalance() {
+      const w = await liveWallet();
+      const rows = await db.ledgerEntry.findMany({ where: { merchantId, mode: "live" }, select: { amountPaise: true } });
+      expect(rows.reduce((sum, r) => sum + r.amountPaise, 0)).toBe(w.balancePaise);
+      expect(await db.walletHold.count({ where: { merchantId, state: "HELD" } })).toBe(0);
+      return w.balancePaise;
+    }
+
+    it("checks a PAN's date of birth through the vendor with the registered name, charging once", async () => {
+      vendor.panRecords.set("DDDPK4321M", { name: "KAVYA KRISHNAN", dob: "1992-07-19" });
+      const before = await ledgerMatchesBalance();
+      const right = await kyc("/api/kyc/pan/verify", { pan: "DDDPK4321M", name: "Kavya Krishnan", dob: "1992-07-19" });
+      expect(right.status, JSON.stringify(right.json)).toBe(200);
+      expect(right.json.data).toMatchObject({ status: "VALID", registeredName: "KAVYA KRISHNAN", dobMatch: true, nameMatch: { score: 100, result: "MATCH" } });
+      expect(vendor.requests.at(-1)).toMatchObject({ path: "/pan-lite", body: { pan: "DDDPK4321M", name: "KAVYA KRISHNAN", dob: "1992-07-19" } });
+      const wrong = await kyc("/api/kyc/pan/verify", { pan: "DDDPK4321M", dob: "1992-07-20" });
+      expect(wrong.json.data.dobMatch).toBe(false);
+      expect(await ledgerMatchesBalance()).toBe(before - 200);
+    });
+
+    it("never charges a KYC call the vendor failed, and releases its hold", async () => {
+      const before = await ledgerMatchesBalance();
+      const charges = await db.kycTransaction.count({ where: { merchantId, mode: "live" } });
+      vendor.fail("pan", "500", { times: 1 });
+      expectError(await kyc("/api/kyc/pan/verify", { pan: "DDDPK4321M" }), 503, "SOURCE_UNAVAILABLE");
+      vendor.fail("bank", "hang");
+      expectError(await kyc("/api/kyc/bank/verify", { accountNumber: "026291800001191", ifsc: "YESB0000262" }), 504, "SOURCE_TIMEOUT");
+      vendor.clear();
+      expect(await ledgerMatchesBalance()).toBe(before);
+      expect(await db.kycTransaction.count({ where: { merchantId, mode: "live" } })).toBe(charges);
+    });
+
+    it("verifies an Aadhaar holder by OTP through the vendor; the vendor's reference stays with Parakh", async () => {
+      const aadhaar = freshAadhaar();
+      const before = await ledgerMatchesBalance();
+      const sent = await kyc("/api/kyc/aadhaar/generate-otp", { aadhaarNumber: aadhaar });
+      expect(sent.status, JSON.stringify(sent.json)).toBe(200);
+      expect(sent.json.data.message).toBe("OTP sent to the mobile number linked with this Aadhaar number.");
+      expect(vendor.requests.at(-1)).toMatchObject({ path: "/offline-aadhaar/otp", body: { aadhaar_number: aadhaar } });
+      const stored = await db.kycOtpRequest.findUniqueOrThrow({ where: { id: sent.json.data.requestId } });
+      expect(JSON.stringify(sent.json)).not.toContain(stored.sourceReference);
+
+      const ok = await kyc("/api/kyc/aadhaar/verify-otp", { aadhaarNumber: aadhaar, otp: FAKE_OTP, requestId: sent.json.data.requestId });
+      expect(ok.status, JSON.stringify(ok.json)).toBe(200);
+      expect(ok.json.data).toMatchObject({ name: "RAHUL KUMAR SHARMA", dob: "1994-03-15", gender: "M" });
+      expect(JSON.stringify(ok.json)).not.toContain(stored.sourceReference);
+      expect(JSON.stringify(ok.json)).not.toMatch(/xml|share_code|shareCode/i);
+      expect(vendor.requests.at(-1)).toMatchObject({ path: "/offline-aadhaar/verify", body: { otp: FAKE_OTP, ref_id: stored.sourceReference } });
+      expect(await ledgerMatchesBalance()).toBe(before - 300);
+    });
+
+    it("locks the request at the third wrong OTP: the right one then never reaches the vendor, and nothing is charged", async () => {
+      const aadhaar = freshAadhaar();
+      const before = await ledgerMatchesBalance();
+      const sent = await kyc("/api/kyc/aadhaar/generate-otp", { aadhaarNumber: aadhaar });
+      expect(sent.status).toBe(200);
+      const requestId = sent.json.data.requestId;
+      const wrong = () => kyc("/api/kyc/aadhaar/verify-otp", { aadhaarNumber: aadhaar, otp: "111111", requestId });
+      expectError(await wrong(), 422, "INVALID_OTP");
+      expectError(await wrong(), 422, "INVALID_OTP");
+      expectError(await wrong(), 429, "OTP_ATTEMPTS_EXCEEDED");
+      const calls = vendor.count("/offline-aadhaar/verify");
+      expect(calls).toBeGreaterThanOrEqual(3);
+      expectError(await kyc("/api/kyc/aadhaar/verify-otp", { aadhaarNumber: aadhaar, otp: FAKE_OTP, requestId }), 429, "OTP_ATTEMPTS_EXCEEDED");
+      expect(vendor.count("/offline-aadhaar/verify")).toBe(calls);
+      expect(await ledgerMatchesBalance()).toBe(before);
+    });
+
+    it("answers an Aadhaar without a linked mobile with 422 AADHAAR_MOBILE_NOT_LINKED, uncharged", async () => {
+      const aadhaar = freshAadhaar();
+      vendor.aadhaarWithoutMobile.add(aadhaar);
+      const before = await ledgerMatchesBalance();
+      expectError(await kyc("/api/kyc/aadhaar/generate-otp", { aadhaarNumber: aadhaar }), 422, "AADHAAR_MOBILE_NOT_LINKED");
+      expect(await ledgerMatchesBalance()).toBe(before);
+    });
+
+    it("verifies a bank account through the vendor, scoring the name itself", async () => {
+      const before = await ledgerMatchesBalance();
+      const r = await kyc("/api/kyc/bank/verify", { accountNumber: "026291800001191", ifsc: "yesb0000262", name: "Rahul Sharma" });
+      expect(r.status, JSON.stringify(r.json)).toBe(200);
+      expect(r.json.data).toMatchObject({ accountExists: true, accountStatus: "VALID", nameAtBank: "RAHUL KUMAR SHARMA" });
+      expect(vendor.requests.at(-1)!.body).toMatchObject({ bank_account: "026291800001191", ifsc: "YESB0000262" });
+      vendor.fail("bank", "not-on-record", { times: 1 });
+      const missing = await kyc("/api/kyc/bank/verify", { accountNumber: "026291800009999", ifsc: "YESB0000262" });
+      expect(missing.status).toBe(200);
+      expect(missing.json.data).toMatchObject({ accountExists: false, accountStatus: "INVALID", nameAtBank: null });
+      expect(await ledgerMatchesBalance()).toBe(before - 400);
+    });
+
+    it("opens the bank breaker after 5 failures: the next call fails at once, reaches no vendor and is not charged", async () => {
+      // A success first: the failures before it no longer count.
+      expect((await kyc("/api/kyc/bank/verify", { accountNumber: "026291800001191", ifsc: "YESB0000262" })).status).toBe(200);
+      const before = await ledgerMatchesBalance();
+      vendor.fail("bank", "500");
+      const sentBefore = vendor.count("/bank-account/sync");
+      for (let i = 0; i < 5; i++)
+        expectError(await kyc("/api/kyc/bank/verify", { accountNumber: "026291800001191", ifsc: "YESB0000262" }), 503, "SOURCE_UNAVAILABLE");
+      // A 500 on a POST may have been processed: never retried, so 5 calls were 5 requests.
+      expect(vendor.count("/bank-account/sync") - sentBefore).toBe(5);
+      const { r, ms } = await timed(kyc("/api/kyc/bank/verify", { accountNumber: "026291800001191", ifsc: "YESB0000262" }));
+      expectError(r, 503, "SOURCE_UNAVAILABLE");
+      expect(Number(r.headers["retry-after"])).toBeGreaterThan(0);
+      expect(ms).toBeLessThan(300);
+      expect(vendor.count("/bank-account/sync") - sentBefore).toBe(5);
+      expect(await ledgerMatchesBalance()).toBe(before);
+    });
+  });
+
   describe("batches", () => {
     const pans = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${String(i + 1).padStart(4, "0")}K`);
     const get = (path: string) => request(env.server.url, path, { headers: liveAuth });
@@ -227,7 +344,7 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
 
     it("runs a 1,000-PAN live batch through the vendor, every item once", async () => {
       const items = pans("ABCPB", 1000);
-      const before = vendor.count("/pan");
+      const before = vendor.requests.length;
       const r = await post("/v1/identity/pan/batch", { items: items.map((pan) => ({ pan })) });
       expect(r.status, JSON.stringify(r.json)).toBe(202);
       const done = await finished(r.json.data.batch_id);
@@ -235,11 +352,15 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
       expect(done).toMatchObject({ total: 1000, processed: 1000, succeeded: 1000, failed: 0 });
       expect(got.map((i) => i.result?.pan)).toEqual(items);
       // Each PAN reached the vendor once: bulkhead refusals are retried by the batch, never sent twice.
-      const sent = vendor.requests.slice(before).map((q) => q.body.pan as string);
+      const sent = vendor.requests
+        .slice(before)
+        .filter((q) => q.path === "/pan")
+        .map((q) => q.body.pan as string);
       expect(sent.length).toBe(1000);
       expect(new Set(sent).size).toBe(1000);
     });
 
+    // Last of the PAN calls: the outage leaves the PAN breaker open.
     it("ends the items a vendor outage catches with SOURCE_UNAVAILABLE after the retry budget, losing none", async () => {
       const items = pans("ABCPC", 1000);
       const before = vendor.count("/pan");
@@ -260,11 +381,26 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
     });
   });
 
-  it("keeps the vendor's client secret out of the log and the database", async () => {
-    expect(env.server.logs()).not.toContain(CLIENT_SECRET);
+  it("keeps the vendor's client secret, Aadhaar numbers and OTPs out of the log and the database", async () => {
+    const aadhaars = vendor.requests.filter((q) => q.path === "/offline-aadhaar/otp").map((q) => String(q.body.aadhaar_number));
+    expect(aadhaars.length).toBeGreaterThan(0);
+    const secrets = [CLIENT_SECRET, FAKE_OTP, ...aadhaars];
+    for (const secret of secrets) expect(env.server.logs()).not.toContain(secret);
     if (target === "sqlite") {
       const file = env.server.databaseUrl.replace(/^file:/, "");
-      for (const f of [file, `${file}-wal`]) if (fs.existsSync(f)) expect(fs.readFileSync(f).includes(CLIENT_SECRET)).toBe(false);
+      for (const f of [file, `${file}-wal`]) {
+        if (!fs.existsSync(f)) continue;
+        const bytes = fs.readFileSync(f);
+        for (const secret of secrets) expect(bytes.includes(secret), `${secret} in ${f}`).toBe(false);
+      }
+    } else {
+      const dump = JSON.stringify([
+        await db.auditLog.findMany(),
+        await db.kycOtpRequest.findMany(),
+        await db.kycTransaction.findMany(),
+        await db.idempotencyRecord.findMany(),
+      ]);
+      for (const secret of secrets) expect(dump).not.toContain(secret);
     }
   });
 });

@@ -65,9 +65,15 @@ export function createLiveProviders(settings: Config["liveVerification"], logger
   };
 }
 
+/** The deterministic fixtures of sandbox mode. */
+export const sandboxProviders: ProviderSet = {
+  pan: sandboxPanProvider,
+  epfo: sandboxEpfoProvider,
+  aadhaar: sandboxAadhaarProvider,
+  bank: sandboxBankProvider,
+  batchLane: directLane,
+};
+
 export function createProviders(config: Config): Record<Mode, ProviderSet> {
-  return {
-    sandbox: { pan: sandboxPanProvider, epfo: sandboxEpfoProvider, aadhaar: sandboxAadhaarProvider, bank: sandboxBankProvider, batchLane: directLane },
-    live: createLiveProviders(config.liveVerification),
-  };
+  return { sandbox: sandboxProviders, live: createLiveProviders(config.liveVerification) };
 }

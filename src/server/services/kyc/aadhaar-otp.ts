@@ -163,7 +163,10 @@ export async function generateAadhaarOtp(
     throw err;
   }
   await db.kycOtpRequest.update({ where: { id }, data: { state: "OPEN", mobileLast4: sent.mobileLast4, sourceReference: sent.reference } });
-  const message = `OTP sent to the mobile number ending ${sent.mobileLast4} linked with this Aadhaar number.`;
+  // Mobile digits only where the source gives them.
+  const message = sent.mobileLast4
+    ? `OTP sent to the mobile number ending ${sent.mobileLast4} linked with this Aadhaar number.`
+    : "OTP sent to the mobile number linked with this Aadhaar number.";
   return {
     message,
     data: { requestId: id, message, expiresAt: expiresAt.toISOString(), resendAvailableAt: new Date(createdAt.getTime() + OTP_RESEND_MS).toISOString() },

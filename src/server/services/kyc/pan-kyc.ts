@@ -21,7 +21,7 @@ export function nameMatchOf(sent: string | null, onRecord: string | null): NameM
  */
 export async function panKyc(vault: KycVault, provider: PanProvider, caller: KycCaller, input: { pan: string; name: string | null; dob: string | null }) {
   return runChargedKyc(vault, caller, "PAN", async () => {
-    const record = await withSourceTimeout(provider.lookup(input.pan));
+    const record = await withSourceTimeout(provider.lookup(input.pan, { name: input.name, dob: input.dob }));
     const nameMatch = nameMatchOf(input.name, record.name);
     return {
       data: {
@@ -30,7 +30,8 @@ export async function panKyc(vault: KycVault, provider: PanProvider, caller: Kyc
         registeredName: record.name,
         category: record.category,
         nameMatch,
-        dobMatch: input.dob && record.dob ? input.dob === record.dob : null,
+        // A source that checks the date itself answers dobMatch; one that gives the date is compared here.
+        dobMatch: record.dobMatch !== undefined ? record.dobMatch : input.dob && record.dob ? input.dob === record.dob : null,
         aadhaarSeedingStatus: record.aadhaarSeedingStatus,
       },
       summary: { kind: "PAN", subjectMasked: maskPan(record.pan), outcome: record.status, nameMatchScore: nameMatch?.score ?? null },
