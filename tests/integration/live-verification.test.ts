@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_OTP, startFakeCashfreeVerification, type FakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
 import { request, type HttpResult } from "../helpers/http";
-import { cli, createMerchantViaCli } from "../helpers/server";
+import { cli, createMerchantViaCli, startServer } from "../helpers/server";
 import { waitFor } from "../helpers/wait";
 import { verhoeffDigit } from "@/lib/verhoeff";
 import { createPrismaClient, type Db } from "@/server/db/client";
@@ -402,5 +402,19 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
       ]);
       for (const secret of secrets) expect(dump).not.toContain(secret);
     }
+  });
+});
+
+describe("live verification settings at start", () => {
+  it("refuses to start with the vendor chosen and a credential missing, naming the setting", async () => {
+    const start = startServer({ env: { LIVE_VERIFICATION_PROVIDER: "cashfree", CASHFREE_VERIFICATION_CLIENT_ID: CLIENT_ID } });
+    await expect(start).rejects.toThrow(/CASHFREE_VERIFICATION_CLIENT_SECRET/);
+  });
+
+  it("refuses a vendor address over plain http unless it is loopback", async () => {
+    const env = { LIVE_VERIFICATION_PROVIDER: "cashfree", CASHFREE_VERIFICATION_CLIENT_ID: CLIENT_ID, CASHFREE_VERIFICATION_CLIENT_SECRET: CLIENT_SECRET };
+    await expect(startServer({ env: { ...env, CASHFREE_VERIFICATION_BASE_URL: "http://api.cashfree.com/verification" } })).rejects.toThrow(
+      /CASHFREE_VERIFICATION_BASE_URL/,
+    );
   });
 });
