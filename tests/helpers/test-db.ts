@@ -2,6 +2,8 @@
 // integration run's migrated template, so migrating it is a quick look; PostgreSQL gets the same from
 // startPostgres({ migrated: true }).
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 
 /** Set by the integration run's global set-up: a SQLite database with every migration applied, to copy. */
 export const SQLITE_TEMPLATE_ENV = "PARAKH_TEST_SQLITE_TEMPLATE";
@@ -17,4 +19,18 @@ export async function migrateTestDatabase(url: string): Promise<void> {
   if (/^file:/.test(url)) copySqliteTemplate(url.replace(/^file:/, "").replace(/\?.*$/, ""));
   const { applyMigrations } = await import("@/server/db/migrate");
   await applyMigrations(url);
+}
+
+/** A migrated database of its own for a suite: a SQLite file in a temp folder, or a PostgreSQL database. */
+export async function openTestDatabase(target: "sqlite" | "postgresql", prefix: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (target === "postgresql") {
+    const { startPostgres } = await import("./postgres");
+    const pg = await startPostgres({ migrated: true });
+    await migrateTestDatabase(pg.url);
+    return { url: pg.url, stop: () => pg.stop() };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const url = `file:${path.join(dir, "test.db")}`;
+  await migrateTestDatabase(url);
+  return { url, stop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,16 +1,12 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBatchStore, type BatchStore, type BatchVerificationRow } from "@/server/db/batch-store";
 import { createPrismaClient, type Db } from "@/server/db/client";
-import { migrateTestDatabase } from "../helpers/test-db";
+import { openTestDatabase } from "../helpers/test-db";
 import { newId } from "@/server/lib/ids";
 import { sandboxProviders, type ProviderSet } from "@/server/providers";
 import type { PanProvider } from "@/server/providers/pan/types";
 import { workBatch, type BatchWorkDeps } from "@/server/services/batches/batch-worker";
 import { createBatch } from "@/server/services/batches/batches";
-import { startPostgres } from "../helpers/postgres";
 import { DB_TARGETS } from "../helpers/targets";
 import { sleep, waitFor } from "../helpers/wait";
 
@@ -86,16 +82,9 @@ describe.each(DB_TARGETS)("batch chunk leases on %s", (target) => {
   }
 
   beforeAll(async () => {
-    if (target === "postgresql") {
-      const pg = await startPostgres({ migrated: true });
-      url = pg.url;
-      stopDatabase = () => pg.stop();
-    } else {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-lease-"));
-      url = `file:${path.join(dir, "parakh.db")}`;
-      stopDatabase = async () => fs.rmSync(dir, { recursive: true, force: true });
-    }
-    await migrateTestDatabase(url);
+    const database = await openTestDatabase(target, "parakh-lease-");
+    url = database.url;
+    stopDatabase = database.stop;
     dbA = createPrismaClient(url);
     dbB = createPrismaClient(url);
     storeA = createBatchStore(dbA, url);

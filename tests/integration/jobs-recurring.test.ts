@@ -1,6 +1,3 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import type { DbProvider } from "@/server/db/provider";
@@ -9,8 +6,7 @@ import { defineRecurringJob } from "@/server/jobs/recurring";
 import { JobRunner, type JobLogger } from "@/server/jobs/runner";
 import type { AppServices } from "@/server/services";
 import { DB_TARGETS } from "../helpers/db-targets";
-import { startPostgres } from "../helpers/postgres";
-import { migrateTestDatabase } from "../helpers/test-db";
+import { openTestDatabase } from "../helpers/test-db";
 import { sleep, waitFor } from "../helpers/wait";
 
 // Two Prisma clients and two job runners on one database stand for two app instances, each
@@ -24,17 +20,8 @@ describe.each<DbProvider>(DB_TARGETS)("recurring jobs on %s", (provider) => {
   let stopDatabase: () => Promise<void>;
 
   beforeAll(async () => {
-    let url: string;
-    if (provider === "postgresql") {
-      const pg = await startPostgres({ migrated: true });
-      url = pg.url;
-      stopDatabase = () => pg.stop();
-    } else {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-recurring-"));
-      url = `file:${path.join(dir, "jobs.db")}`;
-      stopDatabase = async () => fs.rmSync(dir, { recursive: true, force: true });
-    }
-    await migrateTestDatabase(url);
+    const { url, stop } = await openTestDatabase(provider, "parakh-recurring-");
+    stopDatabase = stop;
     dbA = createPrismaClient(url);
     dbB = createPrismaClient(url);
   });

@@ -1,13 +1,9 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DB_TARGETS } from "../helpers/db-targets";
 import { createPrismaClient, type Db } from "@/server/db/client";
-import { migrateTestDatabase } from "../helpers/test-db";
+import { openTestDatabase } from "../helpers/test-db";
 import type { DbProvider } from "@/server/db/provider";
 import { enqueueJob, JobRunner, PermanentJobError, purgeFinishedJobs, type JobLogger, type JobRunnerOptions, type RunningJob } from "@/server/jobs/queue";
-import { startPostgres } from "../helpers/postgres";
 
 // Two Prisma clients on one database stand for two app instances: each has its own connections,
 // so claims race exactly as they would across processes.
@@ -63,17 +59,8 @@ describe.each<DbProvider>(DB_TARGETS)("job queue on %s", (provider) => {
   }
 
   beforeAll(async () => {
-    let url: string;
-    if (provider === "postgresql") {
-      const pg = await startPostgres({ migrated: true });
-      url = pg.url;
-      stopDatabase = () => pg.stop();
-    } else {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-jobs-"));
-      url = `file:${path.join(dir, "jobs.db")}`;
-      stopDatabase = async () => fs.rmSync(dir, { recursive: true, force: true });
-    }
-    await migrateTestDatabase(url);
+    const { url, stop } = await openTestDatabase(provider, "parakh-jobs-");
+    stopDatabase = stop;
     dbA = createPrismaClient(url);
     dbB = createPrismaClient(url);
   });
