@@ -160,7 +160,11 @@ export const PAYMENTS_TIMEOUT_MS = 15_000;
 function liveSourceProblems(env: z.infer<typeof EnvSchema>): string[] {
   const problems: string[] = [];
   const vendors = [
-    { chooser: "LIVE_VERIFICATION_PROVIDER", baseUrl: "CASHFREE_VERIFICATION_BASE_URL", credentials: ["CASHFREE_VERIFICATION_CLIENT_ID", "CASHFREE_VERIFICATION_CLIENT_SECRET"] },
+    {
+      chooser: "LIVE_VERIFICATION_PROVIDER",
+      baseUrl: "CASHFREE_VERIFICATION_BASE_URL",
+      credentials: ["CASHFREE_VERIFICATION_CLIENT_ID", "CASHFREE_VERIFICATION_CLIENT_SECRET"],
+    },
     { chooser: "LIVE_PAYMENT_PROVIDER", baseUrl: "CASHFREE_PG_BASE_URL", credentials: ["CASHFREE_PG_CLIENT_ID", "CASHFREE_PG_CLIENT_SECRET"] },
   ] as const;
   for (const vendor of vendors) {
