@@ -181,6 +181,32 @@ function liveSourceProblems(env: z.infer<typeof EnvSchema>): string[] {
   return problems;
 }
 
+/** Live vendors: who answers live verification and live payments, and how to reach them. */
+function liveSettings(env: z.infer<typeof EnvSchema>) {
+  return {
+    liveVerification: {
+      provider: env.LIVE_VERIFICATION_PROVIDER,
+      cashfree: {
+        baseUrl: env.CASHFREE_VERIFICATION_BASE_URL.replace(/\/$/, ""),
+        clientId: env.CASHFREE_VERIFICATION_CLIENT_ID ?? "",
+        clientSecret: env.CASHFREE_VERIFICATION_CLIENT_SECRET ?? "",
+      },
+      timeoutMs: env.UPSTREAM_TIMEOUT_MS,
+      maxConcurrency: env.UPSTREAM_MAX_CONCURRENCY,
+    },
+    livePayments: {
+      provider: env.LIVE_PAYMENT_PROVIDER,
+      cashfree: {
+        baseUrl: env.CASHFREE_PG_BASE_URL.replace(/\/$/, ""),
+        clientId: env.CASHFREE_PG_CLIENT_ID ?? "",
+        clientSecret: env.CASHFREE_PG_CLIENT_SECRET ?? "",
+      },
+      timeoutMs: PAYMENTS_TIMEOUT_MS,
+      maxConcurrency: env.UPSTREAM_MAX_CONCURRENCY,
+    },
+  };
+}
+
 function buildConfig(source: NodeJS.ProcessEnv) {
   const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== "")));
   const lines = parsed.success ? liveSourceProblems(parsed.data).map((p) => `  ${p}`) : parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
@@ -223,26 +249,7 @@ function buildConfig(source: NodeJS.ProcessEnv) {
     auditFlushMs: env.AUDIT_FLUSH_MS,
     authCachePollMs: env.AUTH_CACHE_POLL_MS,
     logLevel: env.LOG_LEVEL,
-    liveVerification: {
-      provider: env.LIVE_VERIFICATION_PROVIDER,
-      cashfree: {
-        baseUrl: env.CASHFREE_VERIFICATION_BASE_URL.replace(/\/$/, ""),
-        clientId: env.CASHFREE_VERIFICATION_CLIENT_ID ?? "",
-        clientSecret: env.CASHFREE_VERIFICATION_CLIENT_SECRET ?? "",
-      },
-      timeoutMs: env.UPSTREAM_TIMEOUT_MS,
-      maxConcurrency: env.UPSTREAM_MAX_CONCURRENCY,
-    },
-    livePayments: {
-      provider: env.LIVE_PAYMENT_PROVIDER,
-      cashfree: {
-        baseUrl: env.CASHFREE_PG_BASE_URL.replace(/\/$/, ""),
-        clientId: env.CASHFREE_PG_CLIENT_ID ?? "",
-        clientSecret: env.CASHFREE_PG_CLIENT_SECRET ?? "",
-      },
-      timeoutMs: PAYMENTS_TIMEOUT_MS,
-      maxConcurrency: env.UPSTREAM_MAX_CONCURRENCY,
-    },
+    ...liveSettings(env),
     nextAuthUrl: env.NEXTAUTH_URL ?? appUrl,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     http: {
