@@ -58,6 +58,13 @@ const EnvSchema = z.object({
   CASHFREE_VERIFICATION_BASE_URL: z.url().default("https://api.cashfree.com/verification"),
   CASHFREE_VERIFICATION_CLIENT_ID: z.string().trim().min(1).optional(),
   CASHFREE_VERIFICATION_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  /** Who takes live payments and refunds; `none` answers them 503 SERVICE_UNAVAILABLE. */
+  LIVE_PAYMENT_PROVIDER: z.enum(["none", "cashfree"]).default("none"),
+  /** Cashfree Payment Gateway; its test host is https://sandbox.cashfree.com/pg. */
+  CASHFREE_PG_BASE_URL: z.url().default("https://api.cashfree.com/pg"),
+  CASHFREE_PG_CLIENT_ID: z.string().trim().min(1).optional(),
+  /** Also the key of the vendor's webhook signatures. */
+  CASHFREE_PG_CLIENT_SECRET: z.string().trim().min(1).optional(),
   /** One deadline for a whole verification call to an upstream: connect, answer and body. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
   /** Calls in flight to one upstream family on this instance; past it a call is refused at once. */
@@ -143,19 +150,61 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === "::1";
 }
 
+/**
+ * The whole-call deadline of a payment processor call. Longer than a verification's: an order or a
+ * refund that times out may still have been made, so Parakh waits for the vendor's answer longer.
+ */
+export const PAYMENTS_TIMEOUT_MS = 15_000;
+
 /** Settings that only make sense together: a chosen vendor needs its credentials and a safe base URL. */
 function liveSourceProblems(env: z.infer<typeof EnvSchema>): string[] {
   const problems: string[] = [];
-  const base = new URL(env.CASHFREE_VERIFICATION_BASE_URL);
-  if (base.protocol !== "https:" && !(base.protocol === "http:" && isLoopbackHost(base.hostname))) {
-    problems.push("CASHFREE_VERIFICATION_BASE_URL: must be https (plain http only for a loopback address)");
-  }
-  if (env.LIVE_VERIFICATION_PROVIDER === "cashfree") {
-    for (const name of ["CASHFREE_VERIFICATION_CLIENT_ID", "CASHFREE_VERIFICATION_CLIENT_SECRET"] as const) {
-      if (!env[name]) problems.push(`${name}: required when LIVE_VERIFICATION_PROVIDER=cashfree`);
+  const vendors = [
+    {
+      chooser: "LIVE_VERIFICATION_PROVIDER",
+      baseUrl: "CASHFREE_VERIFICATION_BASE_URL",
+      credentials: ["CASHFREE_VERIFICATION_CLIENT_ID", "CASHFREE_VERIFICATION_CLIENT_SECRET"],
+    },
+    { chooser: "LIVE_PAYMENT_PROVIDER", baseUrl: "CASHFREE_PG_BASE_URL", credentials: ["CASHFREE_PG_CLIENT_ID", "CASHFREE_PG_CLIENT_SECRET"] },
+  ] as const;
+  for (const vendor of vendors) {
+    const base = new URL(env[vendor.baseUrl]);
+    if (base.protocol !== "https:" && !(base.protocol === "http:" && isLoopbackHost(base.hostname))) {
+      problems.push(`${vendor.baseUrl}: must be https (plain http only for a loopback address)`);
+    }
+    if (env[vendor.chooser] === "cashfree") {
+      for (const name of vendor.credentials) {
+        if (!env[name]) problems.push(`${name}: required when ${vendor.chooser}=cashfree`);
+      }
     }
   }
   return problems;
+}
+
+/** Live vendors: who answers live verification and live payments, and how to reach them. */
+function liveSettings(env: z.infer<typeof EnvSchema>) {
+  return {
+    liveVerification: {
+      provider: env.LIVE_VERIFICATION_PROVIDER,
+      cashfree: {
+        baseUrl: env.CASHFREE_VERIFICATION_BASE_URL.replace(/\/$/, ""),
+        clientId: env.CASHFREE_VERIFICATION_CLIENT_ID ?? "",
+        clientSecret: env.CASHFREE_VERIFICATION_CLIENT_SECRET ?? "",
+      },
+      timeoutMs: env.UPSTREAM_TIMEOUT_MS,
+      maxConcurrency: env.UPSTREAM_MAX_CONCURRENCY,
+    },
+    livePayments: {
+      provider: env.LIVE_PAYMENT_PROVIDER,
+      cashfree: {
+        baseUrl: env.CASHFREE_PG_BASE_URL.replace(/\/$/, ""),
+        clientId: env.CASHFREE_PG_CLIENT_ID ?? "",
+        clientSecret: env.CASHFREE_PG_CLIENT_SECRET ?? "",
+      },
+      timeoutMs: PAYMENTS_TIMEOUT_MS,
+      maxConcurrency: env.UPSTREAM_MAX_CONCURRENCY,
+    },
+  };
 }
 
 function buildConfig(source: NodeJS.ProcessEnv) {
@@ -200,16 +249,7 @@ function buildConfig(source: NodeJS.ProcessEnv) {
     auditFlushMs: env.AUDIT_FLUSH_MS,
     authCachePollMs: env.AUTH_CACHE_POLL_MS,
     logLevel: env.LOG_LEVEL,
-    liveVerification: {
-      provider: env.LIVE_VERIFICATION_PROVIDER,
-      cashfree: {
-        baseUrl: env.CASHFREE_VERIFICATION_BASE_URL.replace(/\/$/, ""),
-        clientId: env.CASHFREE_VERIFICATION_CLIENT_ID ?? "",
-        clientSecret: env.CASHFREE_VERIFICATION_CLIENT_SECRET ?? "",
-      },
-      timeoutMs: env.UPSTREAM_TIMEOUT_MS,
-      maxConcurrency: env.UPSTREAM_MAX_CONCURRENCY,
-    },
+    ...liveSettings(env),
     nextAuthUrl: env.NEXTAUTH_URL ?? appUrl,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     http: {

@@ -83,7 +83,7 @@ export const FIXTURE_DIR = path.join(__dirname, "../fixtures/cashfree-verificati
 
 type Json = Record<string, any>;
 
-function walk(node: unknown, visit: (schema: Json) => void): void {
+export function walk(node: unknown, visit: (schema: Json) => void): void {
   if (Array.isArray(node)) return node.forEach((n) => walk(n, visit));
   if (node && typeof node === "object") {
     visit(node as Json);
@@ -92,7 +92,7 @@ function walk(node: unknown, visit: (schema: Json) => void): void {
 }
 
 /** Answers: what the vendor's own examples show (nulls anywhere, numbers and strings of digits interchangeable). */
-function loosen(doc: Json): Json {
+export function loosen(doc: Json): Json {
   walk(doc.components?.schemas, (s) => {
     switch (s.type) {
       case "string":
@@ -114,7 +114,7 @@ function loosen(doc: Json): Json {
 }
 
 /** Requests: exactly the declared types, and no property the schema does not name. */
-function tighten(doc: Json): Json {
+export function tighten(doc: Json): Json {
   walk(doc.components?.schemas, (s) => {
     if (s.type === "object" && s.properties && s.additionalProperties === undefined) s.additionalProperties = false;
   });

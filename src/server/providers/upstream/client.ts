@@ -64,7 +64,8 @@ export interface UpstreamClientOptions {
 }
 
 export interface UpstreamRequest {
-  method: "GET" | "POST";
+  /** PATCH is retried like a POST: only where the first try provably did not take effect. */
+  method: "GET" | "POST" | "PATCH";
   path: string;
   body?: unknown;
   headers?: Record<string, string>;

@@ -1,0 +1,90 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { attemptOutcome, refundOutcome } from "@/server/providers/payments/cashfree-outcomes";
+import { CashfreePgClient, paymentFromWire, refundFromWire, type PgPayment, type PgRefund } from "@/server/providers/payments/cashfree-pg";
+import { startFakeCashfreePg, type FakeCashfreePg } from "../helpers/fake-cashfree-pg";
+
+const CREDENTIALS = { clientId: "CF_PG_TEST_CLIENT", clientSecret: "cfsk_ma_pg_do_not_log_me" };
+
+const payment = (status: string, amountPaise: number | null = 49_900): PgPayment => ({
+  cfPaymentId: "5114910000",
+  orderId: "pay_1764230400000_TestPayment001",
+  status,
+  amountPaise,
+  group: "upi",
+  bankReference: status === "SUCCESS" ? "234928698581" : null,
+  errorCode: null,
+  errorDescription: null,
+});
+
+const refund = (status: string): PgRefund => ({ refundId: "rfnd_AbCdEfGh12345678", cfRefundId: "1553338", status, amountPaise: 100, statusDescription: null });
+
+describe("attemptOutcome", () => {
+  it("follows the documented table", () => {
+    expect(attemptOutcome(payment("SUCCESS"), 49_900)).toEqual({ result: "SUCCESS", bankReference: "234928698581" });
+    for (const status of ["FAILED", "VOID", "CANCELLED"])
+      expect(attemptOutcome(payment(status), 49_900)).toMatchObject({ result: "FAILED", errorCode: "PAYMENT_DECLINED" });
+    expect(attemptOutcome(payment("USER_DROPPED"), 49_900)).toMatchObject({ result: "FAILED", errorCode: "PAYMENT_NOT_COMPLETED" });
+    for (const status of ["PENDING", "NOT_ATTEMPTED", "SOMETHING_NEW"]) expect(attemptOutcome(payment(status), 49_900)).toEqual({ result: "PENDING" });
+  });
+
+  it("never reads a success of another amount, or of an amount it cannot read, as a success", () => {
+    expect(attemptOutcome(payment("SUCCESS", 49_800), 49_900)).toMatchObject({ result: "FAILED", errorCode: "AMOUNT_MISMATCH" });
+    expect(attemptOutcome(payment("SUCCESS", 100_000), 49_900)).toMatchObject({ result: "FAILED", errorCode: "AMOUNT_MISMATCH" });
+    expect(attemptOutcome(payment("SUCCESS", null), 49_900)).toMatchObject({ result: "FAILED", errorCode: "AMOUNT_MISMATCH" });
+  });
+});
+
+describe("refundOutcome", () => {
+  it("follows the documented table", () => {
+    expect(refundOutcome(refund("SUCCESS"))).toEqual({ outcome: "PROCESSED" });
+    expect(refundOutcome(refund("CANCELLED"))).toMatchObject({ outcome: "FAILED" });
+    expect(refundOutcome(refund("FAILED"))).toMatchObject({ outcome: "FAILED" });
+    for (const status of ["PENDING", "ONHOLD"]) expect(refundOutcome(refund(status))).toBeNull();
+  });
+});
+
+describe("outcomes read from the vendor's webhooks", () => {
+  let fake: FakeCashfreePg;
+  let pg: CashfreePgClient;
+
+  beforeEach(async () => {
+    fake = await startFakeCashfreePg(CREDENTIALS);
+    pg = new CashfreePgClient(
+      { baseUrl: fake.url, ...CREDENTIALS, timeoutMs: 2_000, maxConcurrency: 8 },
+      "https://parakh.example",
+      { warn() {}, error() {} },
+      { listed: false },
+    );
+  });
+
+  afterEach(async () => {
+    await fake.close();
+    expect(fake.problems).toEqual([]);
+  });
+
+  it("reads a payment webhook's payment and a refund webhook's refund (numbers where the document says strings)", async () => {
+    const input = { paymentId: "pay_1764230400000_WebhookOutcome1", amountPaise: 49_900, expiresAt: new Date("2026-11-27T12:30:00Z"), customer: null };
+    const order = await pg.createOrder(input);
+    await pg.pay(order.paymentSessionId!, { kind: "upi-collect", upiId: "rahul@okbank" });
+    await pg.pay(order.paymentSessionId!, { kind: "upi-qr" });
+    const mismatch = fake.settle(input.paymentId, "SUCCESS", { amountPaise: 100 });
+    expect(attemptOutcome(paymentFromWire(mismatch.data.payment), input.amountPaise)).toMatchObject({ result: "FAILED", errorCode: "AMOUNT_MISMATCH" });
+    const [first] = fake.orders.get(input.paymentId)!.payments;
+    const dropped = fake.settle(input.paymentId, "USER_DROPPED", { cfPaymentId: first!.cf_payment_id as string });
+    expect(attemptOutcome(paymentFromWire(dropped.data.payment), input.amountPaise)).toMatchObject({ result: "FAILED", errorCode: "PAYMENT_NOT_COMPLETED" });
+
+    const other = { ...input, paymentId: "pay_1764230400000_WebhookOutcome2" };
+    const paid = await pg.createOrder(other);
+    await pg.pay(paid.paymentSessionId!, { kind: "upi-intent" });
+    const success = fake.settle(other.paymentId, "SUCCESS");
+    expect(attemptOutcome(paymentFromWire(success.data.payment), other.amountPaise)).toMatchObject({ result: "SUCCESS" });
+
+    await pg.createRefund(other.paymentId, { refundId: "rfnd_Outcome000000001", amountPaise: 100 });
+    const refunded = fake.settleRefund("rfnd_Outcome000000001", "CANCELLED");
+    expect(typeof refunded.data.refund.cf_refund_id).toBe("number");
+    const read = refundFromWire(refunded.data.refund);
+    expect(read).toMatchObject({ refundId: "rfnd_Outcome000000001", status: "CANCELLED", amountPaise: 100 });
+    expect(read.cfRefundId).toMatch(/^\d+$/);
+    expect(refundOutcome(read)).toMatchObject({ outcome: "FAILED" });
+  });
+});
