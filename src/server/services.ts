@@ -4,6 +4,8 @@ import { createBulkInserter, type BulkInserter } from "@/server/db/bulk-insert";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { createBatchStore, type BatchStore } from "@/server/db/batch-store";
 import { createProviders, type ProviderSet } from "@/server/providers";
+import { log } from "@/server/lib/logger";
+import { createCashfreeProcessor } from "@/server/providers/payments/cashfree";
 import { sandboxProcessor, unconfiguredProcessor } from "@/server/providers/payments/sandbox";
 import type { PaymentProcessor } from "@/server/providers/payments/types";
 import type { Mode } from "@/lib/mode";
@@ -56,6 +58,18 @@ export function createServices(config: Config): AppServices {
     rateLimiter: new RateLimiter(config.rateLimitPerSecond),
     failedAuthLimiter: new FailedAuthLimiter(config.authFailuresPerMinute),
     providers: createProviders(config),
-    paymentProcessors: { sandbox: sandboxProcessor, live: unconfiguredProcessor },
+    paymentProcessors: { sandbox: sandboxProcessor, live: createLivePaymentProcessor(config) },
   };
+}
+
+/** Live payments and refunds answer 503 until LIVE_PAYMENT_PROVIDER names a processor. */
+export function createLivePaymentProcessor(config: Config): PaymentProcessor {
+  const live = config.livePayments;
+  if (live.provider !== "cashfree") return unconfiguredProcessor;
+  return createCashfreeProcessor({
+    settings: { ...live.cashfree, timeoutMs: live.timeoutMs, maxConcurrency: live.maxConcurrency },
+    appUrl: config.appUrl,
+    checkoutUrl: config.checkoutUrl,
+    logger: log,
+  });
 }

@@ -27,7 +27,7 @@ export const checkoutRouter = router({
     .input(z.object({ payment: payInput }))
     .mutation(({ ctx, input }) => payFromCheckout(ctx.services.db, ctx.services.paymentProcessors, input.paymentId, input.payment)),
 
-  cancel: checkoutProcedure.mutation(({ ctx, input }) => cancelFromCheckout(ctx.services.db, input.paymentId)),
+  cancel: checkoutProcedure.mutation(({ ctx, input }) => cancelFromCheckout(ctx.services.db, ctx.services.paymentProcessors, input.paymentId)),
 
   /** Leaves the pending attempt: "Use another method" (then retry) or "Cancel payment" (then cancel). */
   abandon: checkoutProcedure

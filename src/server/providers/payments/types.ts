@@ -12,8 +12,14 @@ export type AttemptPlan =
   | { kind: "await-customer" }
   | { kind: "await-processor" };
 
+/** What the hosted page shows or opens next for a live attempt: the UPI intent link, the QR image, or the bank's page. */
+export type AttemptNext = { kind: "intent"; url: string } | { kind: "qr"; image: string } | { kind: "redirect"; url: string };
+
 export interface AttemptStart {
   plan: AttemptPlan;
+  /** The processor's own id for the attempt, by which its webhooks name it. */
+  processorRef?: string | null;
+  next?: AttemptNext;
   /** Stored on the attempt: only what may be kept (card network and last four, VPA, bank). */
   vpa?: string | null;
   cardNetwork?: string | null;
@@ -24,12 +30,38 @@ export interface AttemptStart {
 /** What the processor did with a refund: money sent back, or refused with a reason. */
 export type RefundOutcome = { outcome: "PROCESSED" } | { outcome: "FAILED"; failureReason: string };
 
+/** A processor's first answer to a refund: its end, or accepted and still on its way (the end comes by webhook). */
+export type RefundAnswer = RefundOutcome | { outcome: "PENDING" };
+
+/** The payment as the processor sees it: a live processor's order takes its expiry and customer. */
+export interface ProcessorPayment {
+  id: string;
+  amountPaise: number;
+  expiresAt?: Date;
+  customerName?: string | null;
+  customerEmail?: string | null;
+  customerPhone?: string | null;
+}
+
+/** What `prepareAttempt` found or made at the processor before an attempt is claimed (a live order's payment session). */
+export interface PreparedAttempt {
+  sessionId: string;
+}
+
 export interface PaymentProcessor {
   /** False until a live processor is configured: live payments and refunds then answer 503 SERVICE_UNAVAILABLE. */
   readonly configured: boolean;
-  startAttempt(payment: { id: string; amountPaise: number }, input: PaymentMethodInput): Promise<AttemptStart>;
+  /**
+   * Before an attempt is claimed: what the processor needs first (a live processor's one order per
+   * payment, made at the first attempt and found again on a retry). A failure here leaves the
+   * payment as it was.
+   */
+  prepareAttempt?(payment: ProcessorPayment): Promise<PreparedAttempt>;
+  startAttempt(payment: ProcessorPayment, input: PaymentMethodInput, prepared?: PreparedAttempt): Promise<AttemptStart>;
   /** Sends money back for a refund. Called by the durable refund job, so at least once per refund. */
-  refund(refund: { id: string; paymentId: string; attemptId: string | null; amountPaise: number; reason: string | null }): Promise<RefundOutcome>;
+  refund(refund: { id: string; paymentId: string; attemptId: string | null; amountPaise: number; reason: string | null }): Promise<RefundAnswer>;
   /** The customer left a pending attempt: withdraw a collect request where the network allows. Best effort. */
   cancelAttempt(attempt: { id: string; paymentId: string; method: string }): Promise<void>;
+  /** The payment was cancelled: nothing may pay it any more (a live order is terminated where the vendor allows). Best effort. */
+  closePayment?(paymentId: string): Promise<void>;
 }

@@ -87,12 +87,15 @@ export async function payFromCheckout(db: Db, processors: Record<Mode, PaymentPr
           name: pay.card.name ?? null,
         }
       : pay;
-  await startAttempt(db, processors[p.mode as Mode], paymentId, methodInput);
-  return checkoutState(db, paymentId);
+  const started = await startAttempt(db, processors[p.mode as Mode], paymentId, methodInput);
+  const state = await checkoutState(db, paymentId);
+  // A live attempt's UPI link, QR or bank page, for the page to show or open.
+  return "next" in started ? { ...state, next: started.next } : state;
 }
 
-export async function cancelFromCheckout(db: Db, paymentId: string) {
-  await cancelPayment(db, paymentId);
+export async function cancelFromCheckout(db: Db, processors: Record<Mode, PaymentProcessor>, paymentId: string) {
+  const p = await db.payment.findUnique({ where: { id: paymentId }, select: { mode: true } });
+  await cancelPayment(db, paymentId, p ? processors[p.mode as Mode] : undefined);
   return checkoutState(db, paymentId);
 }
 

@@ -62,6 +62,8 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
     );
   }
 
+  // A live processor's order is made (or found) first: if the processor cannot be reached, nothing was claimed.
+  const prepared = await processor.prepareAttempt?.(payment);
   const now = new Date();
   const attemptId = newId("att");
   await db.$transaction(async (tx) => {
@@ -89,7 +91,7 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
 
   let started: AttemptStart;
   try {
-    started = await processor.startAttempt(payment, input);
+    started = await processor.startAttempt(payment, input, prepared);
   } catch (err) {
     // The processor refused or could not be reached: the claimed attempt fails now, so the customer can retry.
     const known = err instanceof AppError;
@@ -100,12 +102,25 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
     });
     throw err;
   }
+  await applyStart(db, processor, { id: attemptId, paymentId, method: input.method }, started, now);
+  return started.next ? { attemptId, next: started.next } : { attemptId };
+}
+
+/** What the processor said about a started attempt: kept details, and its result now or later. */
+async function applyStart(db: Db, processor: PaymentProcessor, attempt: { id: string; paymentId: string; method: string }, started: AttemptStart, now: Date) {
+  const attemptId = attempt.id;
   // A late success of an earlier attempt may have paid the payment while the processor was starting
   // this one (and left it ABANDONED): withdraw it now that the processor knows it. Its result, if
   // any, is still applied below as a late result, so no money goes unaccounted.
   const still = await db.paymentAttempt.findUnique({ where: { id: attemptId }, select: { status: true } });
-  if (still?.status === "ABANDONED") await cancelAtProcessor(processor, { id: attemptId, paymentId, method: input.method });
-  const details = { vpa: started.vpa, cardNetwork: started.cardNetwork, cardLast4: started.cardLast4, bank: started.bank };
+  if (still?.status === "ABANDONED") await cancelAtProcessor(processor, attempt);
+  const details = {
+    vpa: started.vpa,
+    cardNetwork: started.cardNetwork,
+    cardLast4: started.cardLast4,
+    bank: started.bank,
+    processorRef: started.processorRef,
+  };
   if (Object.values(details).some((v) => v !== undefined)) {
     await db.paymentAttempt.updateMany({ where: { id: attemptId }, data: Object.fromEntries(Object.entries(details).filter(([, v]) => v !== undefined)) });
   }
@@ -122,7 +137,6 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
   if (plan.kind === "succeed" && plan.afterMs === 0) await completeAttempt(db, attemptId, { outcome: "SUCCESS" });
   if (plan.kind === "fail" && plan.afterMs === 0)
     await completeAttempt(db, attemptId, { outcome: "FAILED", errorCode: plan.errorCode, errorMessage: plan.errorMessage });
-  return { attemptId };
 }
 
 export type AttemptResult = { outcome: "SUCCESS"; bankReference?: string } | { outcome: "FAILED"; errorCode: string; errorMessage: string };
@@ -262,20 +276,26 @@ export async function abandonAttempt(db: Db, processor: PaymentProcessor, paymen
     });
     if (!moved) throw new AppError("CONFLICT", "This payment changed meanwhile; refresh the page.");
     await emitPaymentEvent(tx, p.id, "payment.failed");
+    let cancelled = false;
     if (p.expiresAt <= now) await expireIfPastDue(tx, p, now);
     else if (opts.thenCancel) {
-      if (await transitionPayment(tx, p, "FAILED", "CANCELLED", { reason: "CANCELLED_BY_CUSTOMER", expiry: "before", now: nextStep(now) })) {
-        await emitPaymentEvent(tx, p.id, "payment.cancelled");
-      }
+      cancelled = await transitionPayment(tx, p, "FAILED", "CANCELLED", { reason: "CANCELLED_BY_CUSTOMER", expiry: "before", now: nextStep(now) });
+      if (cancelled) await emitPaymentEvent(tx, p.id, "payment.cancelled");
     }
-    return attempt;
+    return { ...attempt, cancelled };
   });
   await cancelAtProcessor(processor, left);
+  if (left.cancelled) await closeAtProcessor(processor, paymentId);
   return { attemptId: left.id };
 }
 
-export async function cancelPayment(db: Db, paymentId: string) {
-  return db.$transaction(async (tx) => {
+/** Best effort, after the cancel committed: a late success is refunded automatically either way. */
+async function closeAtProcessor(processor: PaymentProcessor | undefined, paymentId: string) {
+  await processor?.closePayment?.(paymentId).catch(() => undefined);
+}
+
+export async function cancelPayment(db: Db, paymentId: string, processor?: PaymentProcessor) {
+  await db.$transaction(async (tx) => {
     const p = await tx.payment.findUnique({ where: { id: paymentId } });
     if (!p) throw new AppError("PAYMENT_NOT_FOUND");
     if (p.status !== "CREATED" && p.status !== "FAILED") {
@@ -289,6 +309,7 @@ export async function cancelPayment(db: Db, paymentId: string) {
     if (!moved) throw new AppError("CONFLICT", "This payment changed meanwhile; refresh the page.");
     await emitPaymentEvent(tx, p.id, "payment.cancelled");
   });
+  await closeAtProcessor(processor, paymentId);
 }
 
 /** The sweeper's work for one payment: CREATED or FAILED past expiresAt → EXPIRED. A PENDING attempt may still finish. */

@@ -261,6 +261,8 @@ export async function processRefund(db: Db, processors: Record<Mode, PaymentProc
     amountPaise: refund.amountPaise,
     reason: refund.reason,
   });
+  // Accepted by a live processor: its refund webhook ends the refund.
+  if (outcome.outcome === "PENDING") return;
   // A late attempt's money must go back: a refusal is retried, never final (no one else could redo it).
   if (outcome.outcome === "FAILED" && refund.attemptId) throw new Error(`automatic refund ${refund.id} refused: ${outcome.failureReason}`);
   await applyRefundOutcome(db, refundId, outcome);
