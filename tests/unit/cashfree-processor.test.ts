@@ -115,6 +115,22 @@ describe("the live processor's attempts", () => {
     expect(fake.orders.size).toBe(1);
   });
 
+  it("reads the vendor's current word on an attempt: pending, paid, paid another amount, declined", async () => {
+    const p = payment();
+    const prepared = await live.prepareAttempt!(p);
+    const ref = async () => (await live.startAttempt(p, { method: "UPI", flow: "collect", vpa: "a@okbank" }, prepared)).processorRef!;
+    const check = (processorRef: string, amountPaise = p.amountPaise) => live.checkAttempt!({ paymentId: p.id, processorRef, amountPaise });
+    const first = await ref();
+    expect(await check(first)).toEqual({ result: "PENDING" });
+    expect(await check("5114999999")).toEqual({ result: "PENDING" });
+    fake.settle(p.id, "FAILED");
+    expect(await check(first)).toMatchObject({ result: "FAILED", errorCode: "PAYMENT_DECLINED" });
+    const second = await ref();
+    const webhook = fake.settle(p.id, "SUCCESS");
+    expect(await check(second)).toEqual({ result: "SUCCESS", bankReference: webhook.data.payment.bank_reference });
+    expect(await check(second, 100)).toMatchObject({ result: "FAILED", errorCode: "AMOUNT_MISMATCH" });
+  });
+
   it("makes the order itself when nothing was prepared", async () => {
     const p = payment();
     const started = await live.startAttempt(p, { method: "UPI", flow: "collect", vpa: "a@okbank" });

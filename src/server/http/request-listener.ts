@@ -6,6 +6,7 @@ import { checkReadiness } from "@/server/db/health";
 import { AppError } from "@/server/errors";
 import { errorPayload } from "@/server/http/error-response";
 import { pageRequestProblem } from "@/server/http/page-guard";
+import { isProcessorWebhookPath, serveProcessorWebhook } from "@/server/http/processor-webhook-door";
 import { API_CONTENT_SECURITY_POLICY, baseSecurityHeaders, checkoutPaymentIdOf, newNonce, pageSecurityHeaders } from "@/server/http/security-headers";
 import { serveDocsAsset } from "@/server/http/static-docs";
 import { requestIdFrom } from "@/server/lib/ids";
@@ -150,6 +151,12 @@ export async function createRequestListener({ services, dev, pages, inFlight }: 
     const pathname = q === -1 ? url : url.slice(0, q);
     const clientIp = resolveClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
 
+    if (isProcessorWebhookPath(pathname)) {
+      res.setHeader("Content-Security-Policy", API_CONTENT_SECURITY_POLICY);
+      const requestId = requestIdFrom(req.headers["x-request-id"]);
+      res.setHeader("X-Request-Id", requestId);
+      return serveProcessorWebhook(req, res, services, requestId);
+    }
     if (isRestPath(pathname)) {
       res.setHeader("Content-Security-Policy", API_CONTENT_SECURITY_POLICY);
       void restDoor.handle(req, res, pathname, clientIp);

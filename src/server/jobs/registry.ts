@@ -7,6 +7,7 @@
  */
 import { type AttemptResult, completeAttempt, expirePayment, timeoutAttempt } from "@/server/services/payments/lifecycle";
 import { failBatch, workBatch, type BatchWorkDeps } from "@/server/services/batches/batch-worker";
+import { applyProcessorWebhook } from "@/server/services/payments/processor-webhooks";
 import { giveUpRefund, processRefund } from "@/server/services/refunds/refunds";
 import { attemptDelivery } from "@/server/services/webhooks/deliver";
 import { defineJob, type JobDeps } from "./define";
@@ -32,6 +33,12 @@ export const processorResultJob = defineJob<{ attemptId: string } & AttemptResul
   subject: (p) => p.attemptId,
   handler: async ({ attemptId, ...result }, _job, { services }) =>
     void (await completeAttempt(services.db, attemptId, result as AttemptResult, services.paymentProcessors)),
+});
+
+/** A live processor's verified webhook (recorded before its answer): moves its attempt or refund through the state machines. */
+export const processorWebhookJob = defineJob<{ webhookId: string }>("payment.processor_webhook", {
+  subject: (p) => p.webhookId,
+  handler: async ({ webhookId }, _job, { services }) => applyProcessorWebhook(services.db, services.paymentProcessors, webhookId),
 });
 
 // Refunds
@@ -100,6 +107,16 @@ export const sweepJob = defineRecurringJob("maintenance.sweep", {
   run: ({ services }) => sweepUnfinishedWork(services),
 });
 
-export const ALL_JOBS = [paymentExpiryJob, attemptTimeoutJob, processorResultJob, refundJob, webhookDeliveryJob, batchWorkJob, retentionJob, sweepJob] as const;
+export const ALL_JOBS = [
+  paymentExpiryJob,
+  attemptTimeoutJob,
+  processorResultJob,
+  processorWebhookJob,
+  refundJob,
+  webhookDeliveryJob,
+  batchWorkJob,
+  retentionJob,
+  sweepJob,
+] as const;
 
 export const RECURRING_JOBS = [retentionJob, sweepJob] as const;

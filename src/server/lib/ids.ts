@@ -51,7 +51,8 @@ export type IdPrefix =
   | "eml"
   | "prt"
   | "hold"
-  | "rfnd";
+  | "rfnd"
+  | "pwh";
 
 export function newId(prefix: IdPrefix, length = 16): string {
   return `${prefix}_${randomToken(length)}`;

@@ -17,7 +17,7 @@ import {
   type PgAttempt,
   type PgAttemptMethod,
 } from "@/server/providers/payments/cashfree-pg";
-import { refundOutcome } from "@/server/providers/payments/cashfree-outcomes";
+import { attemptOutcome, refundOutcome } from "@/server/providers/payments/cashfree-outcomes";
 import type { UpstreamLogger } from "@/server/providers/upstream/client";
 import type { AttemptNext, AttemptStart, PaymentMethodInput, PaymentProcessor, ProcessorPayment } from "@/server/providers/payments/types";
 
@@ -112,6 +112,11 @@ export function createCashfreeProcessor(options: CashfreeProcessorOptions): Paym
         return { outcome: "FAILED", failureReason: `The payment processor refused the refund (${answer.vendorCode ?? `HTTP ${answer.httpStatus}`}).` };
       }
       return refundOutcome(answer) ?? { outcome: "PENDING" };
+    },
+
+    async checkAttempt(attempt) {
+      const payment = (await client.getPayments(attempt.paymentId)).find((p) => p.cfPaymentId === attempt.processorRef);
+      return payment ? attemptOutcome(payment, attempt.amountPaise) : { result: "PENDING" };
     },
 
     async cancelAttempt() {

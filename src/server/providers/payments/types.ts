@@ -43,6 +43,10 @@ export interface ProcessorPayment {
   customerPhone?: string | null;
 }
 
+/** A processor's current word on one attempt. */
+export type ProcessorAttemptResult =
+  { result: "SUCCESS"; bankReference: string | null } | { result: "FAILED"; errorCode: string; errorMessage: string } | { result: "PENDING" };
+
 /** What `prepareAttempt` found or made at the processor before an attempt is claimed (a live order's payment session). */
 export interface PreparedAttempt {
   sessionId: string;
@@ -62,6 +66,11 @@ export interface PaymentProcessor {
   refund(refund: { id: string; paymentId: string; attemptId: string | null; amountPaise: number; reason: string | null }): Promise<RefundAnswer>;
   /** The customer left a pending attempt: withdraw a collect request where the network allows. Best effort. */
   cancelAttempt(attempt: { id: string; paymentId: string; method: string }): Promise<void>;
+  /**
+   * Reads the processor's record of one attempt now: a failure report may be older than a success
+   * the processor has since recorded, so a reported failure is confirmed before it is applied.
+   */
+  checkAttempt?(attempt: { paymentId: string; processorRef: string; amountPaise: number }): Promise<ProcessorAttemptResult>;
   /** The payment was cancelled: nothing may pay it any more (a live order is terminated where the vendor allows). Best effort. */
   closePayment?(paymentId: string): Promise<void>;
 }

@@ -1,0 +1,172 @@
+/**
+ * The payment processor's webhooks after their signature was checked: each distinct delivery is
+ * recorded (only the fields its work reads: no customer details, no payment instrument) with its
+ * job in one transaction, and the job moves the attempt or the refund through the same state
+ * machines as every other result, so duplicates, replays and reordering change nothing twice.
+ */
+import crypto from "node:crypto";
+import type { Db } from "@/server/db/client";
+import { isUniqueViolation } from "@/server/db/errors";
+import { processorWebhookJob } from "@/server/jobs/registry";
+import { newId } from "@/server/lib/ids";
+import { log } from "@/server/lib/logger";
+import { attemptOutcome, refundOutcome } from "@/server/providers/payments/cashfree-outcomes";
+import { paiseFrom } from "@/server/providers/payments/cashfree-pg";
+import { completeAttempt } from "@/server/services/payments/lifecycle";
+import { applyRefundOutcome } from "@/server/services/refunds/refunds";
+import type { PaymentProcessor, ProcessorAttemptResult } from "@/server/providers/payments/types";
+
+/** What a recorded webhook keeps: enough to apply it, nothing personal. */
+export interface ProcessorWebhookSummary {
+  kind: "payment" | "refund" | "other";
+  orderId: string | null;
+  cfPaymentId: string | null;
+  paymentStatus: string | null;
+  amountPaise: number | null;
+  bankReference: string | null;
+  refundId: string | null;
+  refundStatus: string | null;
+}
+
+type Json = Record<string, unknown>;
+
+const objectAt = (value: unknown): Json => (value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : {});
+
+function textAt(value: unknown): string | null {
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return typeof value === "string" && value.trim() !== "" ? value.trim().slice(0, 200) : null;
+}
+
+/** The vendor's event type and the fields Parakh reads out of a webhook body. */
+export function summariseCashfreeWebhook(body: unknown): { eventType: string; summary: ProcessorWebhookSummary } {
+  const root = objectAt(body);
+  const data = objectAt(root.data);
+  const eventType = textAt(root.type) ?? "UNKNOWN";
+  const summary: ProcessorWebhookSummary = {
+    kind: "other",
+    orderId: null,
+    cfPaymentId: null,
+    paymentStatus: null,
+    amountPaise: null,
+    bankReference: null,
+    refundId: null,
+    refundStatus: null,
+  };
+  if (eventType.startsWith("PAYMENT_") && data.payment !== undefined) {
+    const payment = objectAt(data.payment);
+    Object.assign(summary, {
+      kind: "payment",
+      orderId: textAt(objectAt(data.order).order_id),
+      cfPaymentId: textAt(payment.cf_payment_id),
+      paymentStatus: textAt(payment.payment_status),
+      amountPaise: paiseFrom(payment.payment_amount),
+      bankReference: textAt(payment.bank_reference),
+    });
+  } else if (eventType.startsWith("REFUND_") && data.refund !== undefined) {
+    const refund = objectAt(data.refund);
+    Object.assign(summary, {
+      kind: "refund",
+      orderId: textAt(refund.order_id),
+      refundId: textAt(refund.refund_id),
+      refundStatus: textAt(refund.refund_status),
+      amountPaise: paiseFrom(refund.refund_amount),
+    });
+  }
+  return { eventType: eventType.slice(0, 64), summary };
+}
+
+/**
+ * Records a verified webhook and queues its work, in one transaction. The same body again (the
+ * vendor's retry of one delivery, or a replay inside the signature's window) is recorded once.
+ */
+export async function recordCashfreeWebhook(db: Db, rawBody: Buffer, body: unknown): Promise<{ webhookId: string; duplicate: boolean }> {
+  const { eventType, summary } = summariseCashfreeWebhook(body);
+  const bodyHash = crypto.createHash("sha256").update(rawBody).digest("hex");
+  const webhookId = newId("pwh");
+  try {
+    await db.$transaction(async (tx) => {
+      await tx.processorWebhook.create({ data: { id: webhookId, provider: "cashfree", eventType, bodyHash, summary: JSON.stringify(summary) } });
+      if (summary.kind !== "other") await processorWebhookJob.enqueue(tx, { webhookId }, { uniqueKey: `processor-webhook:${webhookId}` });
+    });
+    return { webhookId, duplicate: false };
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    const first = await db.processorWebhook.findUnique({ where: { bodyHash }, select: { id: true } });
+    return { webhookId: first?.id ?? webhookId, duplicate: true };
+  }
+}
+
+/** Thrown while an attempt's start has not yet stored the vendor's payment id: the job tries again. */
+class AttemptNotYetKnown extends Error {}
+
+async function applyPaymentWebhook(db: Db, processors: Record<string, PaymentProcessor>, s: ProcessorWebhookSummary) {
+  if (!s.orderId || !s.cfPaymentId || !s.paymentStatus) return;
+  const payment = await db.payment.findUnique({
+    where: { id: s.orderId },
+    include: { attempts: { where: { OR: [{ processorRef: s.cfPaymentId }, { status: "PENDING", processorRef: null }] } } },
+  });
+  if (!payment || payment.mode !== "live") return log.warn("processor webhook for an unknown payment", { paymentId: s.orderId });
+  const attempt = payment.attempts.find((a) => a.processorRef === s.cfPaymentId);
+  if (!attempt) {
+    if (payment.attempts.length > 0) throw new AttemptNotYetKnown(`attempt of ${payment.id} not yet started`);
+    return log.warn("processor webhook for an unknown attempt", { paymentId: payment.id, cfPaymentId: s.cfPaymentId });
+  }
+  let outcome: ProcessorAttemptResult = attemptOutcome(
+    {
+      cfPaymentId: s.cfPaymentId,
+      orderId: s.orderId,
+      status: s.paymentStatus,
+      amountPaise: s.amountPaise,
+      group: null,
+      bankReference: s.bankReference,
+      errorCode: null,
+      errorDescription: null,
+    },
+    payment.amountPaise,
+  );
+  // Webhooks may arrive out of order: a failure is applied only if the processor still says so.
+  const processor = processors[payment.mode];
+  if (outcome.result === "FAILED" && outcome.errorCode !== "AMOUNT_MISMATCH" && processor?.checkAttempt) {
+    outcome = await processor.checkAttempt({ paymentId: payment.id, processorRef: s.cfPaymentId, amountPaise: payment.amountPaise });
+  }
+  if (outcome.result === "PENDING") return;
+  if (outcome.result === "FAILED" && outcome.errorCode === "AMOUNT_MISMATCH") {
+    log.error("payment processor reported another amount", {
+      paymentId: payment.id,
+      attemptId: attempt.id,
+      cfPaymentId: s.cfPaymentId,
+      reportedPaise: s.amountPaise,
+      amountPaise: payment.amountPaise,
+    });
+  }
+  await completeAttempt(
+    db,
+    attempt.id,
+    outcome.result === "SUCCESS"
+      ? { outcome: "SUCCESS", ...(outcome.bankReference ? { bankReference: outcome.bankReference } : {}) }
+      : { outcome: "FAILED", errorCode: outcome.errorCode, errorMessage: outcome.errorMessage },
+    processors,
+  );
+}
+
+async function applyRefundWebhook(db: Db, s: ProcessorWebhookSummary) {
+  if (!s.refundId || !s.refundStatus) return;
+  const refund = await db.refund.findUnique({ where: { id: s.refundId }, select: { id: true, mode: true, status: true, attemptId: true } });
+  if (!refund || refund.mode !== "live") return log.warn("processor webhook for an unknown refund", { refundId: s.refundId });
+  const outcome = refundOutcome({ refundId: s.refundId, cfRefundId: null, status: s.refundStatus, amountPaise: s.amountPaise, statusDescription: null });
+  if (!outcome || refund.status !== "PENDING") return;
+  if (outcome.outcome === "FAILED" && refund.attemptId) {
+    // A late attempt's money must go back: never final; the refund stays PENDING for the sweep to ask again.
+    return log.error("payment processor failed an automatic refund", { refundId: refund.id });
+  }
+  await applyRefundOutcome(db, refund.id, outcome);
+}
+
+/** The job: applies one recorded webhook. */
+export async function applyProcessorWebhook(db: Db, processors: Record<string, PaymentProcessor>, webhookId: string) {
+  const row = await db.processorWebhook.findUnique({ where: { id: webhookId } });
+  if (!row) return;
+  const summary = JSON.parse(row.summary) as ProcessorWebhookSummary;
+  if (summary.kind === "payment") await applyPaymentWebhook(db, processors, summary);
+  if (summary.kind === "refund") await applyRefundWebhook(db, summary);
+}
