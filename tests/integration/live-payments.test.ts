@@ -1,0 +1,240 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createPrismaClient, type Db } from "@/server/db/client";
+import type { PaymentProcessor } from "@/server/providers/payments/types";
+import { startFakeCashfreePg, type FakeCashfreePg, type SendOptions } from "../helpers/fake-cashfree-pg";
+import { request } from "../helpers/http";
+import { cli, createMerchantViaCli } from "../helpers/server";
+import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
+import { sleep, waitFor } from "../helpers/wait";
+
+// Live payments through a loopback fake of the Cashfree Payment Gateway that validates every call
+// and webhook against the vendor's OpenAPI document. The server runs as an operator would run it
+// (LIVE_PAYMENT_PROVIDER=cashfree); the hosted page's pay and leave actions run in this process
+// against the server's database, with a processor on the same fake.
+const CREDENTIALS = { clientId: "CF_PG_LIVE_TEST", clientSecret: "cfsk_ma_pg_live_test_secret" };
+const quiet = { warn: () => undefined, error: () => undefined };
+
+describe.each(DB_TARGETS)("live payments through the vendor on %s", (target) => {
+  let vendor: FakeCashfreePg;
+  let env: Started;
+  let db: Db;
+  let headers: Record<string, string>;
+  let processors: Record<"sandbox" | "live", PaymentProcessor>;
+  let checkout: typeof import("@/server/services/payments/checkout-page");
+  let seq = 0;
+
+  beforeAll(async () => {
+    vendor = await startFakeCashfreePg(CREDENTIALS);
+    env = await startFor(target, {
+      LIVE_PAYMENT_PROVIDER: "cashfree",
+      CASHFREE_PG_BASE_URL: vendor.url,
+      CASHFREE_PG_CLIENT_ID: CREDENTIALS.clientId,
+      CASHFREE_PG_CLIENT_SECRET: CREDENTIALS.clientSecret,
+    });
+    const m = await createMerchantViaCli(env.server.env, "Live Shop");
+    expect((await cli(env.server.env, ["merchant", "go-live", "--merchant", m.merchantId])).code).toBe(0);
+    const key = await cli(env.server.env, ["key", "create", "--merchant", m.merchantId, "--mode", "live", "--json"]);
+    expect(key.code, key.stderr).toBe(0);
+    expect((await cli(env.server.env, ["whitelist", "add", "--merchant", m.merchantId, "--ip", "127.0.0.1"])).code).toBe(0);
+    headers = { "x-merchant-id": m.merchantId, "x-api-key": key.json.publicKey, "x-secret-key": key.json.secretKey };
+    db = createPrismaClient(env.server.databaseUrl);
+    process.env.DATA_DIR = env.server.dataDir;
+    checkout = await import("@/server/services/payments/checkout-page");
+    const { createCashfreeProcessor } = await import("@/server/providers/payments/cashfree");
+    const { sandboxProcessor } = await import("@/server/providers/payments/sandbox");
+    const live = createCashfreeProcessor({
+      settings: { baseUrl: vendor.url, ...CREDENTIALS, timeoutMs: 5_000, maxConcurrency: 4 },
+      appUrl: env.server.url,
+      checkoutUrl: env.server.url,
+      logger: quiet,
+      tuning: { retryDelayMs: 10, listed: false },
+    });
+    processors = { sandbox: sandboxProcessor, live };
+  }, 90_000);
+  afterEach(() => {
+    vendor.clear();
+    expect(vendor.problems).toEqual([]);
+  });
+  afterAll(async () => {
+    await db?.$disconnect();
+    await env?.stop();
+    await vendor?.close();
+  });
+
+  const api = (path: string, body?: unknown) => request(env.server.url, path, { method: body === undefined ? "GET" : "POST", body, headers });
+  const status = async (paymentId: string) => (await api(`/api/payments/${paymentId}/status`)).json.data;
+  const hook = (payload: unknown, options?: SendOptions) => vendor.sendWebhook(`${env.server.url}/api/providers/cashfree/webhook`, payload, options);
+  const recorded = () => db.processorWebhook.count();
+  const events = (paymentId: string, type: string) => db.webhookEvent.count({ where: { subjectId: paymentId, type } });
+
+  async function create(amount = "499.00") {
+    const r = await api("/api/checkout", {
+      orderId: `ORDER_LIVE_${target}_${Date.now()}_${seq++}`,
+      amount,
+      redirectUrl: "https://shop.example/return",
+      meta: { name: "Asha Rao", email: "asha@example.com", phone: "+919876543210" },
+    });
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    return r.json.data.paymentId as string;
+  }
+  const payUpi = (paymentId: string, vpa = "asha@okbank") => checkout.payFromCheckout(db, processors, paymentId, { method: "UPI", flow: "collect", vpa });
+  const waitStatus = (paymentId: string, want: string) => waitFor(`payment ${want}`, async () => ((await status(paymentId)).status === want ? true : null));
+
+  it("takes a UPI collect payment end to end: vendor webhook → SUCCESS, the merchant's event and signed redirect", async () => {
+    const paymentId = await create();
+    const pending = await payUpi(paymentId);
+    expect(pending).toMatchObject({ status: "PENDING" });
+    expect(vendor.orders.get(paymentId)!.entity).toMatchObject({ order_amount: 499, order_status: "ACTIVE" });
+    const webhook = vendor.settle(paymentId, "SUCCESS");
+    const before = await recorded();
+    const answer = await hook(webhook);
+    expect(answer.status, answer.body).toBe(200);
+    expect(await recorded()).toBe(before + 1);
+    await waitStatus(paymentId, "SUCCESS");
+    const done = await status(paymentId);
+    expect(done).toMatchObject({ status: "SUCCESS", isFinal: true, method: "UPI", bankReference: webhook.data.payment.bank_reference, mode: "live" });
+    expect(done.attempts).toEqual([expect.objectContaining({ status: "SUCCESS", method: "UPI" })]);
+    expect(await events(paymentId, "payment.success")).toBe(1);
+    // The redirect the hosted page sends the customer to carries the merchant's signature.
+    const { redirectTarget } = await import("@/server/services/payments/lifecycle");
+    const back = new URL((await redirectTarget(db, paymentId))!);
+    const q = Object.fromEntries(back.searchParams);
+    const verified = await api("/api/payments/verify", { paymentId, orderId: q.orderId, status: q.status, signature: q.signature });
+    expect(verified.json.data).toMatchObject({ verified: true, status: "SUCCESS" });
+    // The record keeps what the work needs, nothing about the customer or the instrument.
+    const row = await db.processorWebhook.findFirstOrThrow({ orderBy: { receivedAt: "desc" } });
+    expect(row.eventType).toBe("PAYMENT_SUCCESS_WEBHOOK");
+    expect(row.summary).not.toMatch(/asha|9876543210|okbank/i);
+  });
+
+  it("refuses forged, unsigned, stale and tampered webhooks with 401 and changes nothing; a replay is one", async () => {
+    const paymentId = await create();
+    await payUpi(paymentId);
+    const webhook = vendor.settle(paymentId, "SUCCESS");
+    const before = await recorded();
+    const right = vendor.signedWebhook(webhook);
+    const tampered = Buffer.from(right.rawBody.toString().replace('"payment_amount":499.00', '"payment_amount":1.00'));
+    expect(tampered.equals(right.rawBody)).toBe(false);
+    for (const options of [
+      { signature: "wrong" },
+      { signature: "missing" },
+      { timestampMs: Date.now() - 6 * 60_000 },
+      { timestampMs: Date.now() + 6 * 60_000 },
+      { rawBody: tampered, timestampMs: Number(right.headers["x-webhook-timestamp"]), signature: { value: right.headers["x-webhook-signature"]! } },
+    ] as SendOptions[]) {
+      const answer = await hook(webhook, options);
+      expect(answer.status, JSON.stringify(options)).toBe(401);
+      expect(JSON.parse(answer.body)).toMatchObject({ success: false, error: { code: "UNAUTHORIZED" } });
+    }
+    await sleep(500);
+    expect(await recorded()).toBe(before);
+    expect((await status(paymentId)).status).toBe("PENDING");
+    // The same delivery twice (the vendor's retry, or a replay inside the window): recorded once.
+    const replay = { rawBody: right.rawBody, timestampMs: Number(right.headers["x-webhook-timestamp"]) };
+    expect((await hook(webhook, replay)).status).toBe(200);
+    expect((await hook(webhook, replay)).status).toBe(200);
+    expect(await recorded()).toBe(before + 1);
+    await waitStatus(paymentId, "SUCCESS");
+    expect(await events(paymentId, "payment.success")).toBe(1);
+  });
+
+  it("refuses a body past 64 KiB and any method but POST, recording nothing", async () => {
+    const before = await recorded();
+    const big = await hook({ type: "PAYMENT_SUCCESS_WEBHOOK", data: { padding: "x".repeat(70_000) } });
+    expect(big.status).toBe(413);
+    const get = await request(env.server.url, "/api/providers/cashfree/webhook");
+    expect([get.status, get.headers.allow]).toEqual([405, "POST"]);
+    expect(await recorded()).toBe(before);
+  });
+
+  it("applies duplicate and out-of-order webhooks once", async () => {
+    const paymentId = await create();
+    await payUpi(paymentId);
+    const success = vendor.settle(paymentId, "SUCCESS");
+    const failed = structuredClone(success);
+    failed.type = "PAYMENT_FAILED_WEBHOOK";
+    failed.data.payment.payment_status = "FAILED";
+    // A failure report older than the success arrives first, then the success twice.
+    for (const payload of [failed, success, { ...structuredClone(success), event_time: new Date(Date.now() + 1000).toISOString() }]) {
+      expect((await hook(payload)).status).toBe(200);
+    }
+    await waitStatus(paymentId, "SUCCESS");
+    await sleep(1_500);
+    const done = await status(paymentId);
+    expect(done.status).toBe("SUCCESS");
+    expect(done.attempts).toEqual([expect.objectContaining({ status: "SUCCESS" })]);
+    expect(await events(paymentId, "payment.success")).toBe(1);
+    expect(await events(paymentId, "payment.failed")).toBe(0);
+  });
+
+  it("fails the attempt when the vendor reports another amount, logging it at error", async () => {
+    const paymentId = await create();
+    await payUpi(paymentId);
+    expect((await hook(vendor.settle(paymentId, "SUCCESS", { amountPaise: 100 }))).status).toBe(200);
+    await waitStatus(paymentId, "FAILED");
+    const failed = await status(paymentId);
+    expect(failed.attempts).toEqual([expect.objectContaining({ status: "FAILED", errorCode: "AMOUNT_MISMATCH" })]);
+    expect(failed.paidAt).toBeNull();
+    await waitFor("the error log line", () => /"level":"error"[^\n]*payment processor reported another amount/.test(env.server.logs()));
+  });
+
+  it("answers the vendor's 5xx on the order with 503 and nothing half-made; the retry reuses the one order", async () => {
+    const paymentId = await create();
+    vendor.fail("500", { operation: "PGCreateOrder", times: 1, afterEffect: true });
+    await expect(payUpi(paymentId)).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE", status: 503 });
+    const untouched = await status(paymentId);
+    expect(untouched).toMatchObject({ status: "CREATED", attempts: [] });
+    expect(await db.paymentEvent.count({ where: { paymentId } })).toBe(1);
+    expect(await payUpi(paymentId)).toMatchObject({ status: "PENDING" });
+    expect([...vendor.orders.keys()].filter((id) => id === paymentId)).toHaveLength(1);
+    expect(vendor.requests.filter((r) => r.operation === "PGCreateOrder" && r.body.order_id === paymentId)).toHaveLength(2);
+    // A declined attempt, then a retry on the same order that pays.
+    expect((await hook(vendor.settle(paymentId, "FAILED"))).status).toBe(200);
+    await waitStatus(paymentId, "FAILED");
+    await payUpi(paymentId, "asha@okotherbank");
+    expect(vendor.orders.get(paymentId)!.payments).toHaveLength(2);
+    expect((await hook(vendor.settle(paymentId, "SUCCESS"))).status).toBe(200);
+    await waitStatus(paymentId, "SUCCESS");
+    expect((await status(paymentId)).attempts.map((a: { status: string; errorCode: string | null }) => [a.status, a.errorCode])).toEqual([
+      ["FAILED", "PAYMENT_DECLINED"],
+      ["SUCCESS", null],
+    ]);
+  });
+
+  it("refunds a late success after the customer cancelled, and settles the refund by the vendor's webhook", async () => {
+    const paymentId = await create();
+    await payUpi(paymentId);
+    await checkout.abandonFromCheckout(db, processors, paymentId, "cancel");
+    expect((await status(paymentId)).status).toBe("CANCELLED");
+    expect(vendor.orders.get(paymentId)!.entity.order_status).toBe("TERMINATED");
+    expect((await hook(vendor.settle(paymentId, "SUCCESS"))).status).toBe(200);
+    const refund = await waitFor("the automatic refund at the vendor", async () => {
+      const r = await db.refund.findFirst({ where: { paymentId } });
+      return r && vendor.orders.get(paymentId)!.refunds.has(r.id) ? r : null;
+    });
+    expect(refund).toMatchObject({ reason: "AUTO_REFUND_LATE_ATTEMPT", amountPaise: 49_900, status: "PENDING" });
+    expect((await status(paymentId)).status).toBe("CANCELLED");
+    expect((await hook(vendor.settleRefund(refund.id, "SUCCESS"))).status).toBe(200);
+    await waitFor("the refund processed", async () => (await db.refund.findUnique({ where: { id: refund.id } }))?.status === "PROCESSED");
+  });
+
+  it("settles merchant refunds by the vendor's refund webhooks: SUCCESS → PROCESSED, CANCELLED → FAILED", async () => {
+    const paymentId = await create();
+    await payUpi(paymentId);
+    expect((await hook(vendor.settle(paymentId, "SUCCESS"))).status).toBe(200);
+    await waitStatus(paymentId, "SUCCESS");
+    const first = await api(`/api/payments/${paymentId}/refunds`, { amount: "100.00" });
+    const second = await api(`/api/payments/${paymentId}/refunds`, { amount: "50.00" });
+    const ids = [first, second].map((r) => {
+      expect(r.status, JSON.stringify(r.json)).toBe(200);
+      return r.json.data.refundId as string;
+    });
+    await waitFor("both refunds at the vendor", () => ids.every((id) => vendor.orders.get(paymentId)!.refunds.has(id)));
+    expect(vendor.orders.get(paymentId)!.refunds.get(ids[0]!)).toMatchObject({ refund_id: ids[0], refund_amount: 100 });
+    expect((await hook(vendor.settleRefund(ids[0]!, "SUCCESS"))).status).toBe(200);
+    expect((await hook(vendor.settleRefund(ids[1]!, "CANCELLED"))).status).toBe(200);
+    const view = (id: string) => api(`/api/refunds/${id}`).then((r) => r.json.data);
+    await waitFor("the refunds settled", async () => (await view(ids[0]!)).status === "PROCESSED" && (await view(ids[1]!)).status === "FAILED");
+    expect(await status(paymentId)).toMatchObject({ amountRefunded: "100.00", refundStatus: "PARTIAL" });
+  });
+});
