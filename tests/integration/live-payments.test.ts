@@ -118,6 +118,7 @@ describe.each(DB_TARGETS)("live payments through the vendor on %s", (target) => 
     for (const options of [
       { signature: "wrong" },
       { signature: "missing" },
+      { rawBody: Buffer.from("{not json"), signature: "wrong" },
       { timestampMs: Date.now() - 6 * 60_000 },
       { timestampMs: Date.now() + 6 * 60_000 },
       { rawBody: tampered, timestampMs: Number(right.headers["x-webhook-timestamp"]), signature: { value: right.headers["x-webhook-signature"]! } },
