@@ -148,6 +148,17 @@ describe.each(DB_TARGETS)("live payments through the vendor on %s", (target) => 
     expect(await recorded()).toBe(before);
   });
 
+  it("keeps recorded webhooks for the audit log's retention, then deletes them", async () => {
+    const { purgeOldProcessorWebhooks } = await import("@/server/services/payments/processor-webhooks");
+    const old = { provider: "cashfree", eventType: "PAYMENT_SUCCESS_WEBHOOK", summary: "{}" };
+    const day = 86_400_000;
+    await db.processorWebhook.create({ data: { ...old, id: `pwh_old_${target}`, bodyHash: `old-${target}`, receivedAt: new Date(Date.now() - 11 * day) } });
+    await db.processorWebhook.create({ data: { ...old, id: `pwh_new_${target}`, bodyHash: `new-${target}`, receivedAt: new Date(Date.now() - 9 * day) } });
+    expect(await purgeOldProcessorWebhooks(db, 10)).toBe(1);
+    expect(await db.processorWebhook.findUnique({ where: { id: `pwh_new_${target}` } })).not.toBeNull();
+    await db.processorWebhook.delete({ where: { id: `pwh_new_${target}` } });
+  });
+
   it("applies duplicate and out-of-order webhooks once", async () => {
     const paymentId = await create();
     await payUpi(paymentId);

@@ -7,6 +7,7 @@ import { purgeExpiredBatches } from "@/server/services/batches/batches";
 import { purgeOldEmails } from "@/server/services/email/email";
 import { purgeExpiredIdempotency } from "@/server/services/idempotency/idempotency";
 import { purgeKycData, sweepUnfinishedKyc } from "@/server/services/kyc/maintenance";
+import { purgeOldProcessorWebhooks } from "@/server/services/payments/processor-webhooks";
 import { requeueStalledRefunds } from "@/server/services/refunds/refunds";
 import { purgeSandboxData } from "@/server/services/sandbox-retention";
 import { purgeFinishedJobs } from "./queue";
@@ -14,7 +15,7 @@ import { purgeFinishedJobs } from "./queue";
 /** Finished jobs are only history (every payment leaves an expiry job); DEAD ones stay for inspection. */
 const FINISHED_JOB_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** Deletes what is past its retention: request logs, idempotency records, finished jobs, emails, KYC data, batches, sandbox data. */
+/** Deletes what is past its retention: request logs, idempotency records, finished jobs, emails, KYC data, batches, processor webhooks, sandbox data. */
 export async function purgeRetainedData({ db, config }: AppServices): Promise<void> {
   try {
     const audit = await purgeExpiredAuditLogs(db, config.auditRetentionDays);
@@ -24,10 +25,11 @@ export async function purgeRetainedData({ db, config }: AppServices): Promise<vo
     const emails = await purgeOldEmails(db);
     const kyc = await purgeKycData(db);
     const batches = await purgeExpiredBatches(db, config.auditRetentionDays);
+    const processorWebhooks = await purgeOldProcessorWebhooks(db, config.auditRetentionDays);
     // Test data is kept a month, not the audit rule's years: a sandbox merchant can store gigabytes an hour.
     const sandbox = await purgeSandboxData(db, config.sandboxRetentionDays);
     const sandboxRows = sandbox.batches + sandbox.verifications + sandbox.auditRecords;
-    if (audit || idem || jobs || emails || kyc.results || kyc.otpRequests || batches || sandboxRows) {
+    if (audit || idem || jobs || emails || kyc.results || kyc.otpRequests || batches || processorWebhooks || sandboxRows) {
       log.info("retention purge", {
         auditRecords: audit,
         idempotencyRecords: idem,
@@ -36,6 +38,7 @@ export async function purgeRetainedData({ db, config }: AppServices): Promise<vo
         kycResults: kyc.results,
         otpRequests: kyc.otpRequests,
         batches,
+        processorWebhooks,
         sandboxBatches: sandbox.batches,
         sandboxVerifications: sandbox.verifications,
         sandboxAuditRecords: sandbox.auditRecords,

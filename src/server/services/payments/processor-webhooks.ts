@@ -170,3 +170,9 @@ export async function applyProcessorWebhook(db: Db, processors: Record<string, P
   if (summary.kind === "payment") await applyPaymentWebhook(db, processors, summary);
   if (summary.kind === "refund") await applyRefundWebhook(db, summary);
 }
+
+/** Recorded webhooks are evidence of money movements: kept as long as the audit log, then deleted. */
+export async function purgeOldProcessorWebhooks(db: Db, retentionDays: number, now = new Date()): Promise<number> {
+  const { count } = await db.processorWebhook.deleteMany({ where: { receivedAt: { lt: new Date(now.getTime() - retentionDays * 86_400_000) } } });
+  return count;
+}
