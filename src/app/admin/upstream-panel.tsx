@@ -22,7 +22,7 @@ function FamilyStatus({ row, at }: { row: FamilyRow; at: string }) {
       return (
         <span>
           <Badge tone="red">Misconfigured</Badge>
-          <span className="mt-1 block whitespace-normal text-xs text-red-700">Check the credentials and IP whitelist at the vendor.</span>
+          <span className="mt-1 block max-w-xs whitespace-normal text-xs text-red-700">Check the credentials and IP whitelist at the vendor.</span>
         </span>
       );
     case "breaker-open":
@@ -38,6 +38,8 @@ function FamilyStatus({ row, at }: { row: FamilyRow; at: string }) {
       return <Badge tone="green">OK</Badge>;
   }
 }
+
+const plural = (n: number, noun: string) => `${formatCount(n)} ${noun}${n === 1 ? "" : "s"}`;
 
 const latency = (ms: number | null) => (ms === null ? "—" : `${formatCount(ms)} ms`);
 
@@ -63,7 +65,7 @@ function FamilyRows({ health }: { health: Health }) {
               <FamilyStatus row={f} at={health.at} />
             </div>
             <p className="mt-1 text-slate-700">
-              {formatCount(f.callsLast5Min)} calls · {formatCount(f.failuresLast5Min)} failed · p95 {latency(f.p95LatencyMs)}
+              {plural(f.callsLast5Min, "call")} · {formatCount(f.failuresLast5Min)} failed · p95 {latency(f.p95LatencyMs)}
             </p>
             {f.lastError && (
               <div className="mt-1 text-slate-700">
@@ -90,14 +92,17 @@ function FamilyRows({ health }: { health: Health }) {
           {health.families.map((f) => (
             <tr key={f.family}>
               <Td className="font-medium text-slate-900">{f.label}</Td>
-              <Td className="max-w-xs">
+              <Td>
                 <FamilyStatus row={f} at={health.at} />
               </Td>
               <Td>{formatCount(f.callsLast5Min)}</Td>
               <Td>{formatCount(f.failuresLast5Min)}</Td>
               <Td>{latency(f.p95LatencyMs)}</Td>
-              <Td className="max-w-sm whitespace-normal">
-                <LastError row={f} />
+              <Td>
+                {/* The cell's own width and wrapping lose to the table's; its content's hold. */}
+                <div className="max-w-xs whitespace-normal">
+                  <LastError row={f} />
+                </div>
               </Td>
             </tr>
           ))}
