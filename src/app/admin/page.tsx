@@ -1,10 +1,16 @@
 import type { Metadata } from "next";
 import { MerchantsList } from "./merchants-list";
+import { UpstreamPanel } from "./upstream-panel";
 
 export const metadata: Metadata = { title: "Merchants" };
 
 export default async function AdminMerchantsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const one = (v: string | string[] | undefined) => (typeof v === "string" ? v : "");
-  return <MerchantsList initialQ={one(params.q)} initialFilter={one(params.filter)} />;
+  return (
+    <div className="space-y-6">
+      <MerchantsList initialQ={one(params.q)} initialFilter={one(params.filter)} />
+      <UpstreamPanel />
+    </div>
+  );
 }

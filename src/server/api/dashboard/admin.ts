@@ -9,6 +9,7 @@ import {
 } from "@/server/services/accounts/admin";
 import { listEmails } from "@/server/services/email/email";
 import { kycFeesInput, walletAdjustInput } from "@/lib/schemas/wallet";
+import { upstreamHealth } from "@/server/services/operations/upstream-health";
 import { adjustWalletByOperator, setKycFees } from "@/server/services/wallet/operator";
 import { adminSessionProcedure } from "@/server/trpc/dashboard-procedures";
 import { router } from "@/server/trpc/init";
@@ -49,4 +50,7 @@ export const adminRouter = router({
 
   /** Email the service sent or, without SMTP, kept in the outbox (with its body) for operators to pass on. */
   emails: adminSessionProcedure.input(emailsInput).query(({ ctx, input }) => listEmails(ctx.services.db, input)),
+
+  /** Each upstream vendor family as this server instance sees it: breaker, calls and failures in 5 minutes, p95, last error. */
+  upstream: adminSessionProcedure.query(({ ctx }) => upstreamHealth(ctx.services.config.liveVerification)),
 });

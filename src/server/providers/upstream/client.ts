@@ -127,7 +127,10 @@ export function vendorErrorCode(body: unknown): string | null {
 
 type Outcome<T> = { value: T } | { answerError: unknown };
 
-const registry = new Map<UpstreamFamily, UpstreamClient>();
+// Next bundles its own copy of this module beside the server process's; the console must read the
+// clients the process's services built, so the list lives on globalThis (as the services do).
+const REGISTRY_KEY = Symbol.for("parakh.upstream-clients");
+const registry = ((globalThis as { [REGISTRY_KEY]?: Map<UpstreamFamily, UpstreamClient> })[REGISTRY_KEY] ??= new Map());
 
 /** Each family's breaker state, misconfiguration, calls, failures, p95 and last error, for operators. */
 export function upstreamStats(): UpstreamFamilyStats[] {
@@ -207,7 +210,8 @@ export class UpstreamClient {
       const failure = this.toAppError(err);
       if (failure instanceof UpstreamFailure) {
         this.calls.record(performance.now() - started, failure.countsAsFailure);
-        this.calls.noteError(failure.message);
+        // A refusal's own message is the merchant's; operators need the vendor's status and code.
+        this.calls.noteError(failure instanceof UpstreamAccountRefused ? `The vendor refused Parakh's account (${failure.reason}).` : failure.message);
       }
       throw failure;
     } finally {
@@ -237,7 +241,8 @@ export class UpstreamClient {
     const state = this.breaker.state;
     const breaker =
       state === CircuitState.Open ? "open" : state === CircuitState.HalfOpen ? "half-open" : state === CircuitState.Isolated ? "isolated" : "closed";
-    return { family: this.family, breaker, misconfigured: this.misconfigured, ...this.calls.summary() };
+    const retryAt = breaker === "open" && this.openedAt !== null ? new Date(this.openedAt + this.options.openMs).toISOString() : null;
+    return { family: this.family, breaker, retryAt, misconfigured: this.misconfigured, ...this.calls.summary() };
   }
 
   /** For adapters that learn from an answer's content that Parakh's own account is the problem (e.g. test keys on the live host). */

@@ -2,6 +2,8 @@
 export interface UpstreamFamilyStats {
   family: string;
   breaker: "closed" | "open" | "half-open" | "isolated";
+  /** When an open breaker lets its trial call through (the first call from then on tries the vendor); null unless open. */
+  retryAt: string | null;
   /** Set after the vendor refused Parakh's credentials or address (401/403); cleared by the next answered call. */
   misconfigured: boolean;
   callsLast5Min: number;
