@@ -7,14 +7,19 @@ import { createPrismaClient, type Db } from "@/server/db/client";
 import { newId } from "@/server/lib/ids";
 import { maskAadhaar } from "@/lib/aadhaar";
 import { CLI_OPERATOR } from "@/server/services/accounts/operator-actions";
+import { createApiKey } from "@/server/services/auth/api-keys";
+import { approveGoLive } from "@/server/services/merchants/merchants";
 import { aadhaarLookupHash, OTP_TTL_MS } from "@/server/services/kyc/aadhaar-otp";
 import { adjustWalletByOperator } from "@/server/services/wallet/operator";
 import { startPostgres } from "../tests/helpers/postgres";
 import { benchBatch, type BatchBench } from "./bench/batch";
+import { startBenchVendor, type BenchVendor } from "./bench/fake-vendor";
+import { benchLivePan, livePanReport } from "./bench/live-pan";
 import { benchRefunds } from "./bench/refunds";
 
 /**
  * `npm run bench`: the production server against a plain node:http baseline, in the same run.
+ * Live PAN verify goes through the live adapter to a fake vendor in this process (./bench/live-pan.ts).
  * Options (env): BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50),
  * BENCH_DB=sqlite|sqlite-normal|postgresql|both (both: SQLite with FULL and with NORMAL sync, and PostgreSQL).
  */
@@ -128,8 +133,11 @@ async function load(name: string, opts: autocannon.Options, serverPid?: number):
   };
 }
 
-/** A production server on a fresh database with the demo merchant seeded and its sandbox wallet funded. */
-async function startBenchServer(db: BenchDb) {
+/**
+ * A production server on a fresh database with the demo merchant seeded and its sandbox wallet
+ * funded, live verification through `vendor`, and the merchant approved for live with a live key.
+ */
+async function startBenchServer(db: BenchDb, vendor: BenchVendor) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-bench-"));
   const pg = db === "postgresql" ? await startPostgres() : undefined;
   const databaseUrl = pg?.url ?? `file:${path.join(dataDir, "parakh.db")}`;
@@ -144,6 +152,12 @@ async function startBenchServer(db: BenchDb) {
     SERVE_PAGES: pagesBuilt ? "true" : "false",
     LOG_LEVEL: "info",
     SQLITE_SYNCHRONOUS: db === "sqlite-normal" ? "NORMAL" : "FULL",
+    LIVE_VERIFICATION_PROVIDER: "cashfree",
+    CASHFREE_VERIFICATION_BASE_URL: vendor.url,
+    CASHFREE_VERIFICATION_CLIENT_ID: vendor.clientId,
+    CASHFREE_VERIFICATION_CLIENT_SECRET: vendor.clientSecret,
+    // Room for every connection, so the run measures the adapter path and not bulkhead refusals.
+    UPSTREAM_MAX_CONCURRENCY: String(Math.max(64, CONNECTIONS)),
   });
   const creds = await waitForFile(path.join(dataDir, "demo-credentials.json"));
   // Enough balance that no KYC call of the run is refused for money.
@@ -155,8 +169,11 @@ async function startBenchServer(db: BenchDb) {
     amountPaise: 1_000_000_000,
     reason: "bench",
   });
+  // What `npm run -s cli -- merchant go-live` and `key create --mode live` do.
+  await approveGoLive(setup, creds.merchantId);
+  const liveKey = await createApiKey(setup, creds.merchantId, "live", "bench");
   await setup.$disconnect();
-  return { dataDir, pg, databaseUrl, pagesBuilt, server, creds };
+  return { dataDir, pg, databaseUrl, pagesBuilt, server, creds, liveSecretKey: liveKey.secretKey };
 }
 
 /** Payment creation, the status GET of one payment and the checkout page's first byte. */
@@ -187,8 +204,8 @@ async function benchPayments(db: BenchDb, base: string, merchantHeaders: Record<
   return { checkout, status, firstByte };
 }
 
-async function benchParakh(db: BenchDb, baseline: Result) {
-  const { dataDir, pg, databaseUrl, pagesBuilt, server, creds } = await startBenchServer(db);
+async function benchParakh(db: BenchDb, baseline: Result, vendor: BenchVendor) {
+  const { dataDir, pg, databaseUrl, pagesBuilt, server, creds, liveSecretKey } = await startBenchServer(db, vendor);
   const base = `http://127.0.0.1:${server.port}`;
   const result = await load(
     `POST /v1/identity/pan/verify (${db})`,
@@ -200,6 +217,7 @@ async function benchParakh(db: BenchDb, baseline: Result) {
     },
     server.child.pid,
   );
+  const live = await benchLivePan(`POST /v1/identity/pan/verify live (${db})`, base, liveSecretKey, vendor, (name, opts) => load(name, opts, server.child.pid));
   const batch = await benchBatch(db, base, creds.sandbox.secretKey, SECONDS);
   const kyc = await benchKyc(db, base, databaseUrl, dataDir, creds);
   const merchantHeaders = { "x-merchant-id": creds.merchantId, "x-api-key": creds.sandbox.publicKey, "x-secret-key": creds.sandbox.secretKey };
@@ -207,13 +225,21 @@ async function benchParakh(db: BenchDb, baseline: Result) {
   const refunds = await benchRefunds(base, databaseUrl, merchantHeaders, load, db);
   await server.stop();
   const client = createPrismaClient(databaseUrl);
-  const audited = await client.auditLog.count({ where: { path: "/v1/identity/pan/verify" } });
+  const audited = await client.auditLog.count({ where: { path: "/v1/identity/pan/verify", mode: "sandbox" } });
+  const liveAudited = await client.auditLog.count({ where: { path: "/v1/identity/pan/verify", mode: "live" } });
   await client.$disconnect();
   await pg?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
   const ratio = (r: Result) => Math.round((r.requestsPerSec / baseline.requestsPerSec) * 100) / 100;
   return [
     { ...result, ratio: ratio(result), peakRssMb: server.peakRssMb(), audited, pagesBuilt, batch },
+    {
+      ...live,
+      ratio: ratio(live),
+      ratioToSandbox: Math.round((live.requestsPerSec / result.requestsPerSec) * 100) / 100,
+      peakRssMb: server.peakRssMb(),
+      audited: liveAudited,
+    },
     { ...checkout, ratio: ratio(checkout), peakRssMb: server.peakRssMb() },
     { ...status, ratio: ratio(status), peakRssMb: server.peakRssMb(), firstByte },
     { ...refunds, ratio: ratio(refunds), peakRssMb: server.peakRssMb() },
@@ -347,7 +373,12 @@ async function main() {
   );
   await base.stop();
   const rows: Record<string, unknown>[] = [{ ...baseline, ratio: 1, peakRssMb: base.peakRssMb() }];
-  for (const db of DBS) rows.push(...(await benchParakh(db as BenchDb, baseline)));
+  const vendor = await startBenchVendor();
+  try {
+    for (const db of DBS) rows.push(...(await benchParakh(db as BenchDb, baseline, vendor)));
+  } finally {
+    await vendor.close();
+  }
 
   const lines = [
     "| run | req/s | p50 ms | p99 ms | server CPU µs/req | errors | non-2xx | ratio to baseline | peak RSS MB | audit rows / requests |",
@@ -357,6 +388,8 @@ async function main() {
         `| ${r.name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.cpuUsPerReq ?? "-"} | ${r.errors} | ${r.non2xx} | ${r.ratio} | ${r.peakRssMb} | ${r.audited === undefined ? "-" : `${r.audited} / ≥${r.total}`} |`,
     ),
   ];
+  const live = livePanReport(rows);
+  lines.push(...live.lines);
   for (const r of rows) {
     const ledger = r.ledger as Awaited<ReturnType<typeof ledgerCheck>> | undefined;
     if (ledger) {
@@ -387,6 +420,7 @@ async function main() {
         `Checkout page first byte (${String(r.name).split("(")[1]?.replace(")", "")}): median ${(r.firstByte as { medianMs: number }).medianMs} ms, worst ${(r.firstByte as { maxMs: number }).maxMs} ms over 20 loads`,
       );
   process.stdout.write(lines.join("\n") + "\n");
+  for (const w of live.warnings) process.stderr.write(`${w}\n`);
   const outDir = path.join(ROOT, "bench-results");
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(

@@ -79,7 +79,8 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
     it("answers the vendor's record in Parakh's shape, scoring the name itself", async () => {
       vendor.panRecords.set("ABCPV1234D", { name: "JOHN RONALD DOE", dob: "1985-02-11" });
       const before = vendor.count("/pan");
-      const r = await post("/v1/identity/pan/verify", { pan: "abcpv1234d", name: "John Doe" });
+      const requestId = `req_live_pan_${target}`;
+      const r = await post("/v1/identity/pan/verify", { pan: "abcpv1234d", name: "John Doe" }, { ...liveAuth, "x-request-id": requestId });
       expect(r.status, JSON.stringify(r.json)).toBe(200);
       expect(r.json.data).toEqual({
         pan: "ABCPV1234D",
@@ -100,6 +101,19 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
       expect(sent.body).toEqual({ pan: "ABCPV1234D", name: "John Doe" });
       expect(sent.headers["x-client-id"]).toBe(CLIENT_ID);
       expect(JSON.stringify(r.json)).not.toMatch(/reference_id|21\d{6}/);
+      // The vendor's own "100.00" is kept on the record for operators, and never reaches the merchant.
+      expect(Object.keys(r.json)).toEqual(["status", "data", "timestamp"]);
+      expect(r.text).not.toMatch(/source/i);
+      const row = await db.verification.findFirstOrThrow({ where: { requestId } });
+      expect(row).toMatchObject({ kind: "PAN", subject: "ABCPV1234D", nameMatch: r.json.data.name_match, sourceNameMatch: 100 });
+    });
+
+    it("keeps no vendor score on a sandbox record", async () => {
+      const requestId = `req_sandbox_pan_${target}`;
+      const r = await post("/v1/identity/pan/verify", { pan: "ABCPK1234F", name: "Arjun Kapoor" }, { ...sandboxAuth, "x-request-id": requestId });
+      expect(r.status, JSON.stringify(r.json)).toBe(200);
+      const row = await db.verification.findFirstOrThrow({ where: { requestId } });
+      expect(row).toMatchObject({ mode: "sandbox", nameMatch: r.json.data.name_match, sourceNameMatch: null });
     });
 
     it.each([
@@ -358,6 +372,23 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
         .map((q) => q.body.pan as string);
       expect(sent.length).toBe(1000);
       expect(new Set(sent).size).toBe(1000);
+    });
+
+    it("keeps the vendor's score on a batch item's record, never in its result", async () => {
+      const r = await post("/v1/identity/pan/batch", { items: [{ pan: "ABCPS0001K", name: "Rahul Sharma" }, { pan: "ABCPS0002K" }] });
+      expect(r.status, JSON.stringify(r.json)).toBe(202);
+      const batchId = r.json.data.batch_id;
+      await finished(batchId);
+      const page = await get(`/v1/identity/pan/batch/${batchId}/results`);
+      expect(page.status).toBe(200);
+      expect(page.text).not.toMatch(/source/i);
+      const rows = await db.verification.findMany({ where: { batchId }, orderBy: { subject: "asc" } });
+      expect(rows.map((v) => [v.subject, v.sourceNameMatch])).toEqual([
+        ["ABCPS0001K", 100],
+        ["ABCPS0002K", null],
+      ]);
+      // Parakh's own score is the one the merchant sees.
+      expect(rows[0]!.nameMatch).toBe(page.json.data.items[0].result.name_match);
     });
 
     // Last of the PAN calls: the outage leaves the PAN breaker open.

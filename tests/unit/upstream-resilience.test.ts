@@ -4,6 +4,7 @@ import { AppError } from "@/server/errors";
 import { createLiveProviders, type ProviderSet } from "@/server/providers";
 import { ConsecutiveOrSamplingBreaker } from "@/server/providers/upstream/breaker";
 import { parseRetryAfter, upstreamStats, type UpstreamLogger } from "@/server/providers/upstream/client";
+import { CallLog } from "@/server/providers/upstream/stats";
 import { FakeCashfreeVerification, startFakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
 
 const CREDENTIALS = { clientId: "CF_TEST_CLIENT", clientSecret: "cfsk_live_do_not_log_me" };
@@ -252,6 +253,22 @@ describe("operator statistics and logs", () => {
     expect(stats.p95LatencyMs).toBeGreaterThanOrEqual(0);
     expect(stats.lastError?.message).toMatch(/HTTP 500/);
     expect(stats.lastError?.message).not.toContain(PAN);
+  });
+
+  it("count only the last five minutes, however many calls a busy family has made", () => {
+    let now = 0;
+    const log = new CallLog(() => now);
+    // Eleven minutes at 50 calls a second, every tenth failed and slow: the log drops old calls many times over.
+    for (let i = 0; i < 11 * 60 * 50; i++) {
+      now = i * 20;
+      log.record(i % 10 === 0 ? 900 : 10, i % 10 === 0);
+    }
+    // Five minutes, both ends included: 15,001 calls 20 ms apart, 1,500 of them failed.
+    expect(log.summary()).toMatchObject({ callsLast5Min: 15_001, failuresLast5Min: 1_500, p95LatencyMs: 900 });
+    now += 5 * 60_000 + 1;
+    expect(log.summary()).toMatchObject({ callsLast5Min: 0, failuresLast5Min: 0, p95LatencyMs: null });
+    log.record(5, false);
+    expect(log.summary()).toMatchObject({ callsLast5Min: 1, p95LatencyMs: 5 });
   });
 
   it("never log the vendor secret, Aadhaar numbers or OTPs", async () => {

@@ -14,6 +14,8 @@ export interface BatchVerificationRow {
   nameQueried: string | null;
   outcome: string;
   nameMatch: number | null;
+  /** The live source's own name score, for operators (PAN only); absent or null otherwise. */
+  sourceNameMatch?: number | null;
   errorCode: string | null;
   batchId: string;
   createdAt: Date;
@@ -52,6 +54,7 @@ const VERIFICATION_COLUMNS = [
   "nameQueried",
   "outcome",
   "nameMatch",
+  "sourceNameMatch",
   "errorCode",
   "batchId",
   "createdAt",
@@ -88,7 +91,7 @@ function postgresStore(db: Db): BatchStore {
           "failed" = "failed" + ${c.failed} WHERE "id" = ${c.batchId}`;
         if (c.verifications.length) {
           await tx.$executeRaw`INSERT INTO "Verification" (${Prisma.raw(VERIFICATION_COLUMNS.map(quoteIdent).join(","))}) VALUES ${Prisma.join(
-            c.verifications.map((v) => Prisma.sql`(${Prisma.join(VERIFICATION_COLUMNS.map((col) => v[col]))})`),
+            c.verifications.map((v) => Prisma.sql`(${Prisma.join(VERIFICATION_COLUMNS.map((col) => v[col] ?? null))})`),
           )}`;
         }
         return true;

@@ -1,6 +1,6 @@
 import { v1Ok } from "@/server/rest/envelope";
 import { withVerificationRecord } from "@/server/rest/verification-record";
-import { panVerificationRecord, verifyPan } from "@/server/services/identity/verify-pan";
+import { checkPan, panVerificationRecord } from "@/server/services/identity/verify-pan";
 import { bearerProcedure } from "@/server/rest/trpc";
 import { verifyPanInput, verifyPanMeta, verifyPanOutput } from "@/server/api/identity/verify-pan.schema";
 
@@ -11,10 +11,11 @@ export const verifyPanProcedure = bearerProcedure
   .mutation(async ({ ctx, input }) => {
     const name = input.name ?? null;
     const provider = ctx.services.providers[ctx.auth.mode].pan;
-    const data = await withVerificationRecord(
+    const check = await withVerificationRecord(
       ctx.audit,
-      () => verifyPan(provider, input.pan, name),
+      () => checkPan(provider, input.pan, name),
       (outcome) => panVerificationRecord(input.pan, name, outcome),
     );
-    return v1Ok(data);
+    // The answer alone: the source's own score stays on the record.
+    return v1Ok(check.answer);
   });

@@ -9,7 +9,7 @@
  * business (`read`); this layer only turns transport faults and the vendor's own failure statuses
  * into Parakh's codes. Credentials and request bodies are never logged.
  */
-import { Agent } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import {
   BrokenCircuitError,
   BulkheadRejectedError,
@@ -141,6 +141,9 @@ export class UpstreamClient {
   readonly family: UpstreamFamily;
   private readonly options: Required<Omit<UpstreamClientOptions, "breaker">> & { breaker: BreakerRule };
   private readonly dispatcher: Agent;
+  /** The base URL split for undici: its origin, and the path the call's path is appended to. */
+  private readonly origin: string;
+  private readonly pathPrefix: string;
   private readonly bulkhead: BulkheadPolicy;
   private readonly breaker: CircuitBreakerPolicy;
   private readonly retry: RetryPolicy;
@@ -160,6 +163,9 @@ export class UpstreamClient {
       listed: true,
       ...options,
     };
+    const base = new URL(this.options.baseUrl);
+    this.origin = base.origin;
+    this.pathPrefix = base.pathname.replace(/\/$/, "");
     // The call's own deadline ends headers and body; the agent's timers would only cut it shorter.
     this.dispatcher = new Agent({ connect: { timeout: this.options.connectTimeoutMs }, headersTimeout: 0, bodyTimeout: 0 });
     this.bulkhead = bulkhead(this.options.maxConcurrency, 0);
@@ -287,21 +293,24 @@ export class UpstreamClient {
   /** One HTTP exchange, classified. Throws UpstreamFailure; returns only answers the adapter reads. */
   private async attempt(request: UpstreamRequest, signal: AbortSignal): Promise<UpstreamAnswer> {
     if (signal.aborted) throw this.timedOut();
-    let response: Response;
+    let response: Dispatcher.ResponseData;
     try {
-      response = await fetch(`${this.options.baseUrl}${request.path}`, {
+      // undici's own request rather than fetch: the same connection pool without WHATWG streams,
+      // Request and Response objects, a quarter of the CPU per call. Redirects are not followed.
+      response = await this.dispatcher.request({
+        origin: this.origin,
+        path: `${this.pathPrefix}${request.path}`,
         method: request.method,
         headers: {
           accept: "application/json",
+          // fetch sent one; some gateways refuse calls without it.
+          "user-agent": "Parakh",
           ...(request.body === undefined ? {} : { "content-type": "application/json" }),
           ...this.options.headers,
           ...request.headers,
         },
         body: request.body === undefined ? undefined : JSON.stringify(request.body),
         signal,
-        redirect: "manual",
-        // @ts-expect-error: Node's fetch takes an undici dispatcher; the DOM RequestInit type does not name it.
-        dispatcher: this.dispatcher,
       });
     } catch (err) {
       if (signal.aborted) throw this.timedOut();
@@ -313,9 +322,14 @@ export class UpstreamClient {
       });
     }
 
-    const status = response.status;
-    const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
-    const text = await this.readBody(response, signal);
+    const status = response.statusCode;
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value === undefined) continue;
+      for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+    }
+    const retryAfter = parseRetryAfter(headers.get("retry-after"));
+    const text = await this.readBody(response, headers, signal);
     if (status === 401 || status === 403) {
       throw this.refuseMisconfigured(`HTTP ${status}${codeSuffix(parseJson(text))}`);
     }
@@ -339,32 +353,28 @@ export class UpstreamClient {
     if (body === undefined) {
       throw new UpstreamFailure("UPSTREAM_ERROR", `The upstream source's answer (HTTP ${status}) is not JSON.`, { countsAsFailure: true });
     }
-    return { status, body, headers: response.headers };
+    return { status, body, headers };
   }
 
   /** The body as text, at most maxBodyBytes, within the call's deadline. */
-  private async readBody(response: Response, signal: AbortSignal): Promise<string> {
+  private async readBody(response: Dispatcher.ResponseData, headers: Headers, signal: AbortSignal): Promise<string> {
     const max = this.options.maxBodyBytes;
     const tooLarge = () =>
       new UpstreamFailure("UPSTREAM_ERROR", `The upstream source's answer is over ${Math.round(max / 1024)} KiB; it was not read further.`, {
         countsAsFailure: true,
       });
-    if (!response.body) return "";
-    const reader = response.body.getReader();
-    const chunks: Uint8Array[] = [];
+    const chunks: Buffer[] = [];
     let bytes = 0;
     try {
-      if (Number(response.headers.get("content-length") ?? 0) > max) throw tooLarge();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        bytes += value.byteLength;
+      if (Number(headers.get("content-length") ?? 0) > max) throw tooLarge();
+      for await (const chunk of response.body) {
+        bytes += (chunk as Buffer).byteLength;
         if (bytes > max) throw tooLarge();
-        chunks.push(value);
+        chunks.push(chunk as Buffer);
       }
     } catch (err) {
       // Stop the transfer: nothing more is read from this answer.
-      reader.cancel().catch(() => undefined);
+      response.body.destroy();
       if (err instanceof UpstreamFailure) throw err;
       if (signal.aborted) throw this.timedOut();
       throw this.unavailable(`The upstream source's answer broke off (${connectionErrorCode(err) ?? "read failed"}).`, null, {
@@ -372,7 +382,7 @@ export class UpstreamClient {
         retryable: false,
       });
     }
-    return Buffer.concat(chunks).toString("utf8");
+    return chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8");
   }
 }
 
@@ -389,7 +399,7 @@ function codeSuffix(body: unknown): string {
   return code ? `, ${code}` : "";
 }
 
-/** The system or undici error code under fetch's "fetch failed" TypeError. */
+/** The system or undici error code of a failed request, looking under wrapping errors (their `cause`). */
 function connectionErrorCode(err: unknown): string | null {
   let e: unknown = err;
   for (let depth = 0; e && depth < 4; depth++) {

@@ -11,6 +11,8 @@ export interface VerificationRecord {
   nameQueried: string | null;
   outcome: string;
   nameMatch: number | null;
+  /** The live source's own name score, for operators (PAN only); absent or null otherwise. */
+  sourceNameMatch?: number | null;
   errorCode: string | null;
 }
 
@@ -67,6 +69,7 @@ const VERIFICATION_COLUMNS = [
   "nameQueried",
   "outcome",
   "nameMatch",
+  "sourceNameMatch",
   "errorCode",
   "createdAt",
 ] as const;
@@ -172,6 +175,7 @@ export class AuditWriter {
             v.nameQueried === null ? null : redactString(v.nameQueried),
             v.outcome,
             v.nameMatch,
+            v.sourceNameMatch ?? null,
             v.errorCode,
             r.createdAt,
           ];

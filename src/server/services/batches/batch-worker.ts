@@ -18,8 +18,10 @@ import { newId } from "@/server/lib/ids";
 import { keepLease, LeasedRows, type Lease } from "@/server/jobs/lease";
 import { backoffCeiling } from "@/server/jobs/policy";
 import type { ProviderSet } from "@/server/providers";
+import type { EpfoMember } from "@/server/providers/epfo/types";
+import type { VerificationRecord } from "@/server/services/audit/audit-writer";
 import { epfoVerificationRecord, verifyEpfo, type EpfoLookup } from "@/server/services/employment/verify-epfo";
-import { panVerificationRecord, verifyPan } from "@/server/services/identity/verify-pan";
+import { checkPan, panVerificationRecord, type PanVerification } from "@/server/services/identity/verify-pan";
 import { emitWebhookEvent } from "@/server/services/webhooks/events";
 import {
   BATCH_EVENTS,
@@ -151,7 +153,9 @@ async function runItem(providers: ProviderSet, kind: BatchKind, input: unknown):
   try {
     if (kind === "PAN") {
       const { pan, name } = input as PanItemInput;
-      return { result: await providers.batchLane("pan", () => verifyPan(providers.pan, pan, name)), error: null };
+      const { answer, sourceNameMatch } = await providers.batchLane("pan", () => checkPan(providers.pan, pan, name));
+      // Written only when the source gave one, so sandbox chunks stay as they were.
+      return { result: answer, error: null, ...(sourceNameMatch === null ? {} : { sourceNameMatch }) };
     }
     return { result: await providers.batchLane("epfo", () => verifyEpfo(providers.epfo, epfoLookup(input as EpfoItemInput))), error: null };
   } catch (err) {
@@ -185,18 +189,18 @@ async function runPendingItems(deps: BatchWorkDeps, batch: RunningBatch, chunk: 
   await Promise.all(
     Array.from({ length: Math.min(ITEM_CONCURRENCY, todo.length) }, async () => {
       for (let k = todo[cursor++]; k !== undefined; k = todo[cursor++]) {
-        const outcome = await runItem(providers, batch.kind, items[k]!.input);
-        if (outcome.transient !== undefined) {
+        const { transient, ...outcome } = await runItem(providers, batch.kind, items[k]!.input);
+        if (transient !== undefined) {
           const t = now();
           pass.firstTransientAt ??= t;
           // Out of budget: the error is the item's outcome.
           if ((deadline ?? t + budget) > t) {
             pass.transientLeft++;
-            pass.waitMs = Math.max(pass.waitMs, outcome.transient);
+            pass.waitMs = Math.max(pass.waitMs, transient);
             continue;
           }
         }
-        outcomes[k] = { result: outcome.result, error: outcome.error };
+        outcomes[k] = outcome;
       }
     }),
   );
@@ -232,11 +236,15 @@ async function commitChunk(deps: BatchWorkDeps, batch: RunningBatch, chunk: Clai
     const o = outcomes[k]!;
     if (o.error) failed++;
     else succeeded++;
-    const outcome = o.error ? { error: new AppError(o.error.code, o.error.message) } : { result: o.result };
-    const record =
-      batch.kind === "PAN"
-        ? panVerificationRecord((item.input as PanItemInput).pan, (item.input as PanItemInput).name, outcome as Parameters<typeof panVerificationRecord>[2])
-        : epfoVerificationRecord(epfoLookup(item.input as EpfoItemInput), outcome as Parameters<typeof epfoVerificationRecord>[1]);
+    const error = o.error ? { error: new AppError(o.error.code, o.error.message) } : null;
+    let record: VerificationRecord;
+    if (batch.kind === "PAN") {
+      const { pan, name } = item.input as PanItemInput;
+      const check = { answer: o.result as PanVerification, sourceNameMatch: o.sourceNameMatch ?? null };
+      record = panVerificationRecord(pan, name, error ?? { result: check });
+    } else {
+      record = epfoVerificationRecord(epfoLookup(item.input as EpfoItemInput), error ?? { result: o.result as EpfoMember });
+    }
     verifications.push({
       id: newId("ver"),
       merchantId: batch.merchantId,

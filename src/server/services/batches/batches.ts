@@ -55,6 +55,8 @@ export interface StoredItem {
 export interface ItemOutcome {
   result: unknown;
   error: ItemError | null;
+  /** A PAN item's live source score, kept in the chunk for its verification row; results pages leave it out. */
+  sourceNameMatch?: number | null;
 }
 
 /** Per-merchant allowances a batch is checked against (from the settings). */

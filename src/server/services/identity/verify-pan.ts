@@ -22,27 +22,43 @@ export const panVerificationData = z
 
 export type PanVerification = z.output<typeof panVerificationData>;
 
+/** One PAN check: the merchant's answer, and the source's own name score, which only operators see. */
+export interface PanCheck {
+  answer: PanVerification;
+  /** The live source's score for the name sent; null in sandbox, without a name, or when the source gave none. */
+  sourceNameMatch: number | null;
+}
+
 /** One PAN check. `pan` is normalised and valid; source failures throw AppError. */
-export async function verifyPan(provider: PanProvider, pan: string, name: string | null): Promise<PanVerification> {
+export async function checkPan(provider: PanProvider, pan: string, name: string | null): Promise<PanCheck> {
   const record = await provider.lookup(pan, { name });
   const score = name && record.name ? nameMatchScore(name, record.name) : null;
   return {
-    pan: record.pan,
-    name: record.name,
-    status: record.status,
-    category: record.category,
-    name_match: score,
-    aadhaar_linked: record.aadhaarSeedingStatus === "LINKED",
-    aadhaar_seeding_status: record.aadhaarSeedingStatus,
-    name_match_result: score === null ? null : nameMatchResult(score),
-    remarks: record.remarks,
+    answer: {
+      pan: record.pan,
+      name: record.name,
+      status: record.status,
+      category: record.category,
+      name_match: score,
+      aadhaar_linked: record.aadhaarSeedingStatus === "LINKED",
+      aadhaar_seeding_status: record.aadhaarSeedingStatus,
+      name_match_result: score === null ? null : nameMatchResult(score),
+      remarks: record.remarks,
+    },
+    sourceNameMatch: record.sourceNameMatchScore ?? null,
   };
 }
 
+/** The merchant's answer to one PAN check. */
+export async function verifyPan(provider: PanProvider, pan: string, name: string | null): Promise<PanVerification> {
+  return (await checkPan(provider, pan, name)).answer;
+}
+
 /** The merchant's verification history row for a PAN check, whether it answered or failed. */
-export function panVerificationRecord(pan: string, name: string | null, outcome: { result: PanVerification } | { error: AppError }): VerificationRecord {
+export function panVerificationRecord(pan: string, name: string | null, outcome: { result: PanCheck } | { error: AppError }): VerificationRecord {
   if ("result" in outcome) {
-    return { kind: "PAN", subject: pan, nameQueried: name, outcome: outcome.result.status, nameMatch: outcome.result.name_match, errorCode: null };
+    const { answer, sourceNameMatch } = outcome.result;
+    return { kind: "PAN", subject: pan, nameQueried: name, outcome: answer.status, nameMatch: answer.name_match, sourceNameMatch, errorCode: null };
   }
-  return { kind: "PAN", subject: pan, nameQueried: name, outcome: "ERROR", nameMatch: null, errorCode: outcome.error.code };
+  return { kind: "PAN", subject: pan, nameQueried: name, outcome: "ERROR", nameMatch: null, sourceNameMatch: null, errorCode: outcome.error.code };
 }

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Verification" ADD COLUMN     "sourceNameMatch" DOUBLE PRECISION;
