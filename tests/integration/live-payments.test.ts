@@ -107,6 +107,27 @@ describe.each(DB_TARGETS)("live payments through the vendor on %s", (target) => 
     expect(row.summary).not.toMatch(/asha|9876543210|okbank/i);
   });
 
+  it("finds a success whose webhook was lost by asking the vendor at 2 minutes, then 5, 10 and 15", async () => {
+    const { reconcileAttempt } = await import("@/server/services/payments/reconcile");
+    const paymentId = await create();
+    await payUpi(paymentId);
+    const attempt = await db.paymentAttempt.findFirstOrThrow({ where: { paymentId } });
+    const job = await db.job.findFirstOrThrow({ where: { type: "payment.reconcile", subjectId: attempt.id } });
+    expect(job.runAt.getTime() - attempt.createdAt.getTime()).toBe(2 * 60_000);
+    const at = (minutes: number) => new Date(attempt.createdAt.getTime() + minutes * 60_000);
+    // Still pending at the vendor: asked again at 5 minutes, and nothing after 15.
+    expect(await reconcileAttempt(db, processors, attempt.id, at(2))).toEqual(at(5));
+    expect(await reconcileAttempt(db, processors, attempt.id, at(10))).toEqual(at(15));
+    expect(await reconcileAttempt(db, processors, attempt.id, at(15))).toBeNull();
+    // Paid at the vendor, its webhook never sent.
+    vendor.settle(paymentId, "SUCCESS");
+    expect(await reconcileAttempt(db, processors, attempt.id, at(5))).toBeNull();
+    expect((await status(paymentId)).status).toBe("SUCCESS");
+    expect(await events(paymentId, "payment.success")).toBe(1);
+    expect(await reconcileAttempt(db, processors, attempt.id, at(10))).toBeNull();
+    expect(await events(paymentId, "payment.success")).toBe(1);
+  });
+
   it("refuses forged, unsigned, stale and tampered webhooks with 401 and changes nothing; a replay is one", async () => {
     const paymentId = await create();
     await payUpi(paymentId);

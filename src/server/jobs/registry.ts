@@ -10,6 +10,7 @@ import { failBatch, workBatch, type BatchWorkDeps } from "@/server/services/batc
 import { applyProcessorWebhook } from "@/server/services/payments/processor-webhooks";
 import { giveUpRefund, processRefund } from "@/server/services/refunds/refunds";
 import { attemptDelivery } from "@/server/services/webhooks/deliver";
+import { reconcileAttempt } from "@/server/services/payments/reconcile";
 import { defineJob, type JobDeps } from "./define";
 import { purgeRetainedData, sweepUnfinishedWork } from "./maintenance";
 import { defineRecurringJob } from "./recurring";
@@ -33,6 +34,15 @@ export const processorResultJob = defineJob<{ attemptId: string } & AttemptResul
   subject: (p) => p.attemptId,
   handler: async ({ attemptId, ...result }, _job, { services }) =>
     void (await completeAttempt(services.db, attemptId, result as AttemptResult, services.paymentProcessors)),
+});
+
+/** Asks the processor about a live attempt still pending, in case its webhook was lost. */
+export const attemptReconcileJob = defineJob<{ attemptId: string }>("payment.reconcile", {
+  subject: (p) => p.attemptId,
+  handler: async ({ attemptId }, _job, { services }) => {
+    const next = await reconcileAttempt(services.db, services.paymentProcessors, attemptId);
+    return next ? { retryAt: next } : undefined;
+  },
 });
 
 /** A live processor's verified webhook (recorded before its answer): moves its attempt or refund through the state machines. */
@@ -112,6 +122,7 @@ export const ALL_JOBS = [
   attemptTimeoutJob,
   processorResultJob,
   processorWebhookJob,
+  attemptReconcileJob,
   refundJob,
   webhookDeliveryJob,
   batchWorkJob,

@@ -1,12 +1,13 @@
 import type { Db, DbTx } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
-import { attemptTimeoutJob, processorResultJob } from "@/server/jobs/registry";
+import { attemptReconcileJob, attemptTimeoutJob, processorResultJob } from "@/server/jobs/registry";
 import { cardNetwork, luhnValid, normaliseCardNumber } from "@/lib/cards";
 import type { AttemptStart, PaymentMethodInput, PaymentProcessor } from "@/server/providers/payments/types";
 import { currentSigningSecret } from "@/server/services/merchants/signing-secrets";
 import { findMerchantPayment, statusView } from "@/server/services/payments/payments";
 import { redirectSignature } from "@/server/services/payments/signature";
+import { RECONCILE_AFTER_MS } from "@/server/services/payments/reconcile";
 import { isFinal, transitionPayment, type PaymentStatus } from "@/server/services/payments/state-machine";
 import { createAutoRefund } from "@/server/services/refunds/refunds";
 import { emitWebhookEvent, type WebhookEventType } from "@/server/services/webhooks/events";
@@ -87,6 +88,10 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
       },
     });
     await attemptTimeoutJob.enqueue(tx, { attemptId }, { runAt: new Date(now.getTime() + ATTEMPT_TIMEOUT_MS), uniqueKey: `timeout:${attemptId}` });
+    // A processor that can be asked is asked, in case its webhook is lost.
+    if (processor.checkAttempt) {
+      await attemptReconcileJob.enqueue(tx, { attemptId }, { runAt: new Date(now.getTime() + RECONCILE_AFTER_MS[0]!), uniqueKey: `reconcile:${attemptId}` });
+    }
   });
 
   let started: AttemptStart;
