@@ -107,6 +107,14 @@ describe.each(DB_TARGETS)("live payments through the vendor on %s", (target) => 
     expect(row.summary).not.toMatch(/asha|9876543210|okbank/i);
   });
 
+  it("refuses a card sent to a live payment's page before anything uses it: no attempt, no order", async () => {
+    const paymentId = await create();
+    const card = { number: "4111111111111111", expiryMonth: 12, expiryYear: 2030, cvv: "123", name: "Asha Rao" };
+    await expect(checkout.payFromCheckout(db, processors, paymentId, { method: "CARD", card } as never)).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+    expect(await db.paymentAttempt.count({ where: { paymentId } })).toBe(0);
+    expect(vendor.orders.has(paymentId)).toBe(false);
+  });
+
   it("finds a success whose webhook was lost by asking the vendor at 2 minutes, then 5, 10 and 15", async () => {
     const { reconcileAttempt } = await import("@/server/services/payments/reconcile");
     const paymentId = await create();

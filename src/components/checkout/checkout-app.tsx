@@ -14,7 +14,7 @@ import {
   type View,
 } from "@/components/checkout/checkout-state";
 import { MerchantHeader } from "@/components/checkout/frame";
-import { MethodTabs, type Method } from "@/components/checkout/method-tabs";
+import { MethodTabs, methodsFor, type Method } from "@/components/checkout/method-tabs";
 import { NetbankingPanel } from "@/components/checkout/netbanking-panel";
 import { OrderSummary } from "@/components/checkout/order-summary";
 import { ClosedView, FailedView, InvalidLinkView, PendingView, SuccessView } from "@/components/checkout/outcomes";
@@ -76,10 +76,10 @@ function ChooseMethod({
       <h1 ref={headingRef} tabIndex={-1} style={{ outline: "none" }} className="text-sm font-medium text-slate-700">
         Choose how to pay
       </h1>
-      <MethodTabs value={method} onChange={onMethod} />
+      <MethodTabs value={method} onChange={onMethod} offered={methodsFor(props.mode)} />
       <div role="tabpanel" id={`panel-${method}`} aria-labelledby={`tab-${method}`} className="mt-5">
         {method === "UPI" && <UpiPanel amountLabel={props.amountLabel} upiIntent={props.upiIntent} sandbox={sandbox} busy={busy} onPay={onPay} />}
-        {method === "CARD" && <CardForm amountLabel={props.amountLabel} sandbox={sandbox} busy={busy} onPay={onPay} />}
+        {method === "CARD" && sandbox && <CardForm amountLabel={props.amountLabel} sandbox={sandbox} busy={busy} onPay={onPay} />}
         {method === "NETBANKING" && <NetbankingPanel banks={props.banks} sandbox={sandbox} busy={busy} onPay={onPay} />}
       </div>
       <div className="mt-6 border-t border-slate-100 pt-4 text-center">

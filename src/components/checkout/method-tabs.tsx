@@ -5,14 +5,23 @@ import { cx } from "@/components/ui";
 
 export type Method = "UPI" | "CARD" | "NETBANKING";
 
-const METHODS: { id: Method; label: string; hint: string }[] = [
+const ALL_METHODS: { id: Method; label: string; hint: string }[] = [
   { id: "UPI", label: "UPI", hint: "QR, app or UPI ID" },
   { id: "CARD", label: "Card", hint: "Debit or credit" },
   { id: "NETBANKING", label: "Netbanking", hint: "All major banks" },
 ];
 
+/**
+ * The methods a payment's page offers. Live cards are paid on the processor's own page, which is
+ * not connected yet, so a live page offers no card form: card numbers never reach Parakh in live mode.
+ */
+export function methodsFor(mode: "sandbox" | "live"): Method[] {
+  return mode === "sandbox" ? ["UPI", "CARD", "NETBANKING"] : ["UPI", "NETBANKING"];
+}
+
 /** Tabs with roving focus: arrow keys move between methods, Tab goes into the panel. */
-export function MethodTabs({ value, onChange }: { value: Method; onChange: (m: Method) => void }) {
+export function MethodTabs({ value, onChange, offered }: { value: Method; onChange: (m: Method) => void; offered: Method[] }) {
+  const METHODS = ALL_METHODS.filter((m) => offered.includes(m.id));
   const refs = useRef<Record<string, HTMLButtonElement | null>>({});
   function onKeyDown(e: React.KeyboardEvent) {
     const i = METHODS.findIndex((m) => m.id === value);
@@ -33,7 +42,12 @@ export function MethodTabs({ value, onChange }: { value: Method; onChange: (m: M
     refs.current[id]?.focus();
   }
   return (
-    <div role="tablist" aria-label="Payment method" onKeyDown={onKeyDown} className="mt-3 grid grid-cols-3 gap-2">
+    <div
+      role="tablist"
+      aria-label="Payment method"
+      onKeyDown={onKeyDown}
+      className={cx("mt-3 grid gap-2", METHODS.length === 3 ? "grid-cols-3" : "grid-cols-2")}
+    >
       {METHODS.map((m) => {
         const selected = m.id === value;
         return (

@@ -73,6 +73,8 @@ export type CheckoutState = Awaited<ReturnType<typeof checkoutState>>;
 export async function payFromCheckout(db: Db, processors: Record<Mode, PaymentProcessor>, paymentId: string, pay: PayInput) {
   const p = await db.payment.findUnique({ where: { id: paymentId }, select: { mode: true } });
   if (!p) throw new AppError("PAYMENT_NOT_FOUND");
+  // Live cards belong on the processor's page; a card sent here anyway is refused before anything uses it.
+  if (pay.method === "CARD" && p.mode !== "sandbox") throw new AppError("VALIDATION_ERROR", "Pay by UPI or netbanking.", { field: "method" });
   if (pay.method === "NETBANKING" && p.mode === "sandbox" && !(SANDBOX_BANKS as readonly string[]).includes(pay.bank)) {
     throw new AppError("VALIDATION_ERROR", "Choose a bank from the list.", { field: "bank" });
   }
