@@ -18,7 +18,7 @@ import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import path from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
-import { loosen, tighten, walk } from "./fake-cashfree-verification";
+import { loosen, requestBody, tighten, walk } from "./fake-cashfree-verification";
 
 type Json = Record<string, any>;
 
@@ -461,19 +461,7 @@ export class FakeCashfreePg {
     const { endpoint } = found;
     const validators = this.schemas.endpoints.get(endpoint.operation)!;
     const params = { ...Object.fromEntries(url.searchParams), ...found.params };
-    const raw = Buffer.concat(chunks).toString("utf8");
-    let body: Json = {};
-    if (endpoint.method === "GET") {
-      if (raw !== "") this.problems.push(`GET ${pathName}: a request body on a GET`);
-    } else {
-      try {
-        body = JSON.parse(raw) as Json;
-      } catch {
-        this.problems.push(`${pathName}: the request body is not JSON`);
-      }
-      if (!String(req.headers["content-type"] ?? "").startsWith("application/json"))
-        this.problems.push(`${pathName}: request without Content-Type: application/json`);
-    }
+    const body = requestBody(endpoint.method, pathName, Buffer.concat(chunks), req.headers, this.problems);
     this.requests.push({ method: endpoint.method, path: pathName, operation: endpoint.operation, params, body, headers: req.headers });
     for (const name of validators.headers.required) {
       if (!req.headers[name]) this.problems.push(`${endpoint.operation}: request without ${name}`);

@@ -138,6 +138,22 @@ export interface EndpointValidators {
   examples: { status: number; name: string; value: unknown }[];
 }
 
+/** A fake's request body as JSON: none on a GET; JSON with its Content-Type otherwise. Faults go to `problems`. */
+export function requestBody(method: string, pathName: string, raw: Buffer, headers: http.IncomingHttpHeaders, problems: string[]): Json {
+  const text = raw.toString("utf8");
+  if (method === "GET") {
+    if (text !== "") problems.push(`GET ${pathName}: a request body on a GET`);
+    return {};
+  }
+  if (!String(headers["content-type"] ?? "").startsWith("application/json")) problems.push(`${pathName}: request without Content-Type: application/json`);
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    problems.push(`${pathName}: the request body is not JSON`);
+    return {};
+  }
+}
+
 /** Validators for each endpoint from the fixtures (exported for the test that holds the rules to the reference's own examples). */
 export function loadValidators(): Map<string, EndpointValidators> {
   const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
@@ -313,19 +329,7 @@ export class FakeCashfreeVerification {
     }
     const { endpoint } = found;
     const params = { ...Object.fromEntries(url.searchParams), ...found.params };
-    const raw = Buffer.concat(chunks).toString("utf8");
-    let body: Json = {};
-    if (endpoint.method === "GET") {
-      if (raw !== "") this.problems.push(`GET ${pathName}: a request body on a GET`);
-    } else {
-      try {
-        body = JSON.parse(raw) as Json;
-      } catch {
-        this.problems.push(`${pathName}: the request body is not JSON`);
-      }
-      if (!String(req.headers["content-type"] ?? "").startsWith("application/json"))
-        this.problems.push(`${pathName}: request without Content-Type: application/json`);
-    }
+    const body = requestBody(endpoint.method, pathName, Buffer.concat(chunks), req.headers, this.problems);
     this.requests.push({ method: endpoint.method, path: pathName, family: endpoint.family, params, body, headers: req.headers });
     for (const header of validators.headers.required) {
       if (!req.headers[header]) this.problems.push(`${pathName}: request without ${header}`);

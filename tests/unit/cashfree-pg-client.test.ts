@@ -1,8 +1,5 @@
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { configFrom, PAYMENTS_TIMEOUT_MS } from "@/server/config";
 import { AppError } from "@/server/errors";
@@ -20,6 +17,7 @@ import {
 import { verifyCashfreeWebhook } from "@/server/providers/payments/cashfree-webhook";
 import { UpstreamAccountRefused, type UpstreamLogger } from "@/server/providers/upstream/client";
 import { INVALID_UPI_SUFFIX, loadPgValidators, startFakeCashfreePg, type FakeCashfreePg } from "../helpers/fake-cashfree-pg";
+import { settingsEnv } from "../helpers/settings-env";
 
 const CREDENTIALS = { clientId: "CF_PG_TEST_CLIENT", clientSecret: "cfsk_ma_pg_do_not_log_me" };
 const APP_URL = "https://parakh.example";
@@ -442,12 +440,7 @@ describe("the fake's webhooks", () => {
 });
 
 describe("live payment settings", () => {
-  const base = () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-live-pg-"));
-    const key = Buffer.alloc(32, 1).toString("base64");
-    const env: NodeJS.ProcessEnv = { NODE_ENV: "test", DATA_DIR: dir, ENCRYPTION_KEY: key, HASH_KEY: key, NEXTAUTH_SECRET: "x".repeat(40) };
-    return env;
-  };
+  const base = () => settingsEnv("parakh-live-pg-");
 
   it("default to no processor, the vendor's production host, a 15 s deadline and the shared concurrency", () => {
     expect(configFrom(base()).livePayments).toEqual({

@@ -1,6 +1,3 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { configFrom } from "@/server/config";
 import { AppError } from "@/server/errors";
@@ -10,6 +7,7 @@ import type { PaymentProcessor, ProcessorPayment } from "@/server/providers/paym
 import type { UpstreamLogger } from "@/server/providers/upstream/client";
 import { createLivePaymentProcessor } from "@/server/services";
 import { startFakeCashfreePg, type FakeCashfreePg } from "../helpers/fake-cashfree-pg";
+import { settingsEnv } from "../helpers/settings-env";
 
 const CREDENTIALS = { clientId: "CF_PG_TEST_CLIENT", clientSecret: "cfsk_ma_pg_do_not_log_me" };
 const warnings: unknown[] = [];
@@ -191,11 +189,7 @@ describe("the live processor's refunds and cancels", () => {
 });
 
 describe("the live processor's selection", () => {
-  const env = () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-live-proc-"));
-    const key = Buffer.alloc(32, 1).toString("base64");
-    return { NODE_ENV: "test", DATA_DIR: dir, ENCRYPTION_KEY: key, HASH_KEY: key, NEXTAUTH_SECRET: "x".repeat(40) } as NodeJS.ProcessEnv;
-  };
+  const env = () => settingsEnv("parakh-live-proc-");
 
   it("is the vendor's only when LIVE_PAYMENT_PROVIDER=cashfree", () => {
     expect(createLivePaymentProcessor(configFrom(env()))).toBe(unconfiguredProcessor);

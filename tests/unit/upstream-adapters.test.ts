@@ -1,6 +1,3 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { configFrom } from "@/server/config";
 import { AppError } from "@/server/errors";
@@ -10,6 +7,7 @@ import { isoDate, score } from "@/server/providers/cashfree/secure-id";
 import { panRecordFromAnswer } from "@/server/providers/pan/cashfree";
 import type { UpstreamLogger } from "@/server/providers/upstream/client";
 import { FAKE_OTP, FakeCashfreeVerification, loadValidators, startFakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
+import { settingsEnv } from "../helpers/settings-env";
 
 const CREDENTIALS = { clientId: "CF_TEST_CLIENT", clientSecret: "cfsk_live_do_not_log_me" };
 const quiet: UpstreamLogger = { warn: () => undefined, error: () => undefined };
@@ -260,12 +258,7 @@ describe("the vendor's loose values", () => {
 });
 
 describe("live verification settings", () => {
-  const base = () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-live-"));
-    const key = Buffer.alloc(32, 1).toString("base64");
-    const env: NodeJS.ProcessEnv = { NODE_ENV: "test", DATA_DIR: dir, ENCRYPTION_KEY: key, HASH_KEY: key, NEXTAUTH_SECRET: "x".repeat(40) };
-    return env;
-  };
+  const base = () => settingsEnv("parakh-live-");
 
   it("default to no live provider, the vendor's production host, 8 s and 64", () => {
     expect(configFrom(base()).liveVerification).toEqual({
