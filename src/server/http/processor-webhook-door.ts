@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { AppError } from "@/server/errors";
 import { errorPayload } from "@/server/http/error-response";
 import { log } from "@/server/lib/logger";
+import { BodyError, readBody } from "@/server/rest/body";
 import { CASHFREE_WEBHOOK_PATH } from "@/server/providers/payments/cashfree-pg";
 import { verifyCashfreeWebhook } from "@/server/providers/payments/cashfree-webhook";
 import type { AppServices } from "@/server/services";
@@ -34,27 +35,17 @@ function sendError(res: ServerResponse, err: AppError, requestId: string, header
   send(res, answer.status, answer.body, { ...answer.headers, ...headers });
 }
 
-/** The body as sent, or null once it runs past the cap (the rest is not read). */
-async function readCapped(req: IncomingMessage, max: number): Promise<Buffer | null> {
-  if (Number(req.headers["content-length"] ?? 0) > max) return null;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > max) return null;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
 export async function handleProcessorWebhook(req: IncomingMessage, res: ServerResponse, services: AppServices, requestId: string): Promise<void> {
   const live = services.config.livePayments;
   if (live.provider !== "cashfree") return sendError(res, new AppError("NOT_FOUND"), requestId);
   if (req.method !== "POST") return sendError(res, new AppError("METHOD_NOT_ALLOWED"), requestId, { Allow: "POST" });
-  const rawBody = await readCapped(req, PROCESSOR_WEBHOOK_MAX_BYTES);
-  if (!rawBody) {
+  let rawBody: Buffer;
+  try {
+    rawBody = await readBody(req, PROCESSOR_WEBHOOK_MAX_BYTES);
+  } catch (err) {
+    if (!(err instanceof BodyError)) throw err;
     res.setHeader("Connection", "close");
-    return sendError(res, new AppError("PAYLOAD_TOO_LARGE"), requestId);
+    return sendError(res, err, requestId);
   }
   const verdict = verifyCashfreeWebhook(rawBody, req.headers, live.cashfree.clientSecret);
   if (!verdict.ok) {
