@@ -37,7 +37,8 @@ const directLane: BatchLane = (_family, call) => call();
 
 /** Batch items queue (bounded by the batch workers' own concurrency) for half of each family's slots. */
 function upstreamBatchLane(maxConcurrency: number): BatchLane {
-  const lanes = { pan: bulkhead(Math.max(1, Math.floor(maxConcurrency / 2)), Infinity), epfo: bulkhead(Math.max(1, Math.floor(maxConcurrency / 2)), Infinity) };
+  const half = Math.max(1, Math.floor(maxConcurrency / 2));
+  const lanes = { pan: bulkhead(half, Infinity), epfo: bulkhead(half, Infinity) };
   return (family, call) => lanes[family].execute(call);
 }
 
