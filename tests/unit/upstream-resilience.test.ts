@@ -263,12 +263,30 @@ describe("operator statistics and logs", () => {
       now = i * 20;
       log.record(i % 10 === 0 ? 900 : 10, i % 10 === 0);
     }
-    // Five minutes, both ends included: 15,001 calls 20 ms apart, 1,500 of them failed.
-    expect(log.summary()).toMatchObject({ callsLast5Min: 15_001, failuresLast5Min: 1_500, p95LatencyMs: 900 });
+    // The last 300 whole seconds: 15,000 calls 20 ms apart, 1,500 of them failed.
+    expect(log.summary()).toMatchObject({ callsLast5Min: 15_000, failuresLast5Min: 1_500, p95LatencyMs: 900 });
     now += 5 * 60_000 + 1;
     expect(log.summary()).toMatchObject({ callsLast5Min: 0, failuresLast5Min: 0, p95LatencyMs: null });
     log.record(5, false);
     expect(log.summary()).toMatchObject({ callsLast5Min: 1, p95LatencyMs: 5 });
+  });
+
+  it("give the p95 of the window's latencies to within 5%, in fixed memory", () => {
+    let now = 1_000_000;
+    const log = new CallLog(() => now);
+    // 1..1000 ms, each once, spread over four minutes: the exact p95 is 950 ms.
+    const latencies = Array.from({ length: 1000 }, (_, i) => i + 1);
+    for (const [i, ms] of latencies.entries()) {
+      now = 1_000_000 + i * 240;
+      log.record(ms, false);
+    }
+    const p95 = log.summary().p95LatencyMs!;
+    expect(p95).toBeGreaterThanOrEqual(950);
+    expect(p95).toBeLessThanOrEqual(950 * 1.05);
+    // A single slow call is the whole window's p95 exactly, not its bucket's bound.
+    now += 10 * 60_000;
+    log.record(2_345, true);
+    expect(log.summary()).toMatchObject({ callsLast5Min: 1, failuresLast5Min: 1, p95LatencyMs: 2_345 });
   });
 
   it("never log the vendor secret, Aadhaar numbers or OTPs", async () => {

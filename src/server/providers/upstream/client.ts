@@ -4,12 +4,11 @@
  *
  *   bulkhead (no queue) → circuit breaker → retries (inside one deadline) → one HTTP attempt
  *
- * One AbortSignal is the whole call's deadline: connect, headers, body and the pauses between
- * retries. The answer's body is read up to 1 MiB. What the vendor's answer means is the adapter's
+ * One Deadline is the whole call's: connect, headers, body and the pauses between retries. The answer's body is read up to 1 MiB. What the vendor's answer means is the adapter's
  * business (`read`); this layer only turns transport faults and the vendor's own failure statuses
  * into Parakh's codes. Credentials and request bodies are never logged.
  */
-import { Agent, type Dispatcher } from "undici";
+import { Agent } from "undici";
 import {
   BrokenCircuitError,
   BulkheadRejectedError,
@@ -25,6 +24,7 @@ import {
 } from "cockatiel";
 import { AppError, type AppErrorOptions, type ErrorCode } from "@/server/errors";
 import { ConsecutiveOrSamplingBreaker, DEFAULT_BREAKER_RULE, type BreakerRule } from "./breaker";
+import { Deadline, exchange, type ExchangeLimits, type RawAnswer } from "./exchange";
 import { CallLog, type UpstreamFamilyStats } from "./stats";
 
 export type UpstreamFamily = "pan" | "epfo" | "aadhaar" | "bank" | "payments";
@@ -76,7 +76,6 @@ export interface UpstreamAnswer {
   status: number;
   /** Parsed JSON; null for an empty body. */
   body: unknown;
-  headers: Headers;
 }
 
 /**
@@ -148,6 +147,8 @@ export class UpstreamClient {
   private readonly breaker: CircuitBreakerPolicy;
   private readonly retry: RetryPolicy;
   private readonly calls = new CallLog();
+  /** The body cap and the failures an exchange can end with. */
+  private readonly limits: ExchangeLimits;
   private openedAt: number | null = null;
   private misconfigured = false;
 
@@ -184,6 +185,28 @@ export class UpstreamClient {
       handleWhen((e) => e instanceof UpstreamFailure && e.retryable),
       { maxAttempts: MAX_RETRIES, backoff: new ExponentialBackoff({ initialDelay: this.options.retryDelayMs, maxDelay: 1_000 }) },
     );
+    const maxBodyBytes = this.options.maxBodyBytes;
+    this.limits = {
+      maxBodyBytes,
+      timedOut: () => this.timedOut(),
+      tooLarge: () =>
+        new UpstreamFailure("UPSTREAM_ERROR", `The upstream source's answer is over ${Math.round(maxBodyBytes / 1024)} KiB; it was not read further.`, {
+          countsAsFailure: true,
+        }),
+      brokeOff: (err) =>
+        this.unavailable(`The upstream source's answer broke off (${connectionErrorCode(err) ?? "read failed"}).`, null, {
+          countsAsFailure: true,
+          retryable: false,
+        }),
+      unreachable: (err) => {
+        const code = connectionErrorCode(err);
+        return this.unavailable(`The upstream source could not be reached (${code ?? "connection failed"}).`, null, {
+          countsAsFailure: true,
+          // Refused or reset before any answer: the vendor never saw the call. A connect timeout is a timeout.
+          retryable: code !== null && CONNECTION_NEVER_USED.has(code),
+        });
+      },
+    };
     if (this.options.listed) registry.set(this.family, this);
   }
 
@@ -194,12 +217,11 @@ export class UpstreamClient {
    */
   async call<T>(request: UpstreamRequest, read: (answer: UpstreamAnswer) => T): Promise<T> {
     const started = performance.now();
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
+    const deadline = new Deadline(this.options.timeoutMs);
     try {
       const outcome = await this.bulkhead.execute(() =>
         this.breaker.execute(async (): Promise<Outcome<T>> => {
-          const answer = await this.retry.execute(() => this.attempt(request, deadline.signal));
+          const answer = await this.retry.execute(() => this.attempt(request, deadline));
           try {
             return { value: read(answer) };
           } catch (err) {
@@ -221,7 +243,7 @@ export class UpstreamClient {
       }
       throw failure;
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
     }
   }
 
@@ -232,14 +254,13 @@ export class UpstreamClient {
    * and 429); throws the UpstreamFailure `call` would, UpstreamAccountRefused for a 401 or 403.
    */
   async probe(request: UpstreamRequest): Promise<UpstreamAnswer> {
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
+    const deadline = new Deadline(this.options.timeoutMs);
     try {
-      return await this.attempt(request, deadline.signal);
+      return await this.attempt(request, deadline);
     } catch (err) {
       throw this.toAppError(err);
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
     }
   }
 
@@ -291,45 +312,10 @@ export class UpstreamClient {
   }
 
   /** One HTTP exchange, classified. Throws UpstreamFailure; returns only answers the adapter reads. */
-  private async attempt(request: UpstreamRequest, signal: AbortSignal): Promise<UpstreamAnswer> {
-    if (signal.aborted) throw this.timedOut();
-    let response: Dispatcher.ResponseData;
-    try {
-      // undici's own request rather than fetch: the same connection pool without WHATWG streams,
-      // Request and Response objects, a quarter of the CPU per call. Redirects are not followed.
-      response = await this.dispatcher.request({
-        origin: this.origin,
-        path: `${this.pathPrefix}${request.path}`,
-        method: request.method,
-        headers: {
-          accept: "application/json",
-          // fetch sent one; some gateways refuse calls without it.
-          "user-agent": "Parakh",
-          ...(request.body === undefined ? {} : { "content-type": "application/json" }),
-          ...this.options.headers,
-          ...request.headers,
-        },
-        body: request.body === undefined ? undefined : JSON.stringify(request.body),
-        signal,
-      });
-    } catch (err) {
-      if (signal.aborted) throw this.timedOut();
-      const code = connectionErrorCode(err);
-      throw this.unavailable(`The upstream source could not be reached (${code ?? "connection failed"}).`, null, {
-        countsAsFailure: true,
-        // Refused or reset before any answer: the vendor never saw the call. A connect timeout is a timeout.
-        retryable: code !== null && CONNECTION_NEVER_USED.has(code),
-      });
-    }
-
-    const status = response.statusCode;
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(response.headers)) {
-      if (value === undefined) continue;
-      for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-    }
-    const retryAfter = parseRetryAfter(headers.get("retry-after"));
-    const text = await this.readBody(response, headers, signal);
+  private async attempt(request: UpstreamRequest, deadline: Deadline): Promise<UpstreamAnswer> {
+    if (deadline.expired) throw this.timedOut();
+    const { status, retryAfter: retryAfterHeader, text } = await this.exchange(request, deadline);
+    const retryAfter = parseRetryAfter(retryAfterHeader);
     if (status === 401 || status === 403) {
       throw this.refuseMisconfigured(`HTTP ${status}${codeSuffix(parseJson(text))}`);
     }
@@ -353,36 +339,30 @@ export class UpstreamClient {
     if (body === undefined) {
       throw new UpstreamFailure("UPSTREAM_ERROR", `The upstream source's answer (HTTP ${status}) is not JSON.`, { countsAsFailure: true });
     }
-    return { status, body, headers };
+    return { status, body };
   }
 
-  /** The body as text, at most maxBodyBytes, within the call's deadline. */
-  private async readBody(response: Dispatcher.ResponseData, headers: Headers, signal: AbortSignal): Promise<string> {
-    const max = this.options.maxBodyBytes;
-    const tooLarge = () =>
-      new UpstreamFailure("UPSTREAM_ERROR", `The upstream source's answer is over ${Math.round(max / 1024)} KiB; it was not read further.`, {
-        countsAsFailure: true,
-      });
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    try {
-      if (Number(headers.get("content-length") ?? 0) > max) throw tooLarge();
-      for await (const chunk of response.body) {
-        bytes += (chunk as Buffer).byteLength;
-        if (bytes > max) throw tooLarge();
-        chunks.push(chunk as Buffer);
-      }
-    } catch (err) {
-      // Stop the transfer: nothing more is read from this answer.
-      response.body.destroy();
-      if (err instanceof UpstreamFailure) throw err;
-      if (signal.aborted) throw this.timedOut();
-      throw this.unavailable(`The upstream source's answer broke off (${connectionErrorCode(err) ?? "read failed"}).`, null, {
-        countsAsFailure: true,
-        retryable: false,
-      });
-    }
-    return chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8");
+  /** The request and its answer (status, Retry-After, body up to maxBodyBytes), within the deadline. */
+  private exchange(request: UpstreamRequest, deadline: Deadline): Promise<RawAnswer> {
+    return exchange(
+      this.dispatcher,
+      {
+        origin: this.origin,
+        path: `${this.pathPrefix}${request.path}`,
+        method: request.method,
+        headers: {
+          accept: "application/json",
+          // Some gateways refuse calls without one.
+          "user-agent": "Parakh",
+          ...(request.body === undefined ? {} : { "content-type": "application/json" }),
+          ...this.options.headers,
+          ...request.headers,
+        },
+        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      },
+      deadline,
+      this.limits,
+    );
   }
 }
 

@@ -13,27 +13,56 @@ export interface UpstreamFamilyStats {
   lastError: { at: string; message: string } | null;
 }
 
-const WINDOW_MS = 5 * 60_000;
+const WINDOW_SECONDS = 300;
+/** Latency buckets grow by 2^(1/16), about 4.4%, from 0.1 ms; the last one holds everything slower (over 100 s). */
+const BUCKETS_PER_DOUBLING = 16;
+const BUCKETS = 20 * BUCKETS_PER_DOUBLING + 1;
+const SMALLEST_MS = 0.1;
 
-interface CallSample {
-  at: number;
-  ms: number;
-  failed: boolean;
+function bucketOf(ms: number): number {
+  if (ms <= SMALLEST_MS) return 0;
+  return Math.min(BUCKETS - 1, Math.ceil(Math.log2(ms / SMALLEST_MS) * BUCKETS_PER_DOUBLING));
 }
 
-/** Calls of the last five minutes, kept in memory for the operator view. */
+function upperBoundMs(bucket: number): number {
+  return SMALLEST_MS * 2 ** (bucket / BUCKETS_PER_DOUBLING);
+}
+
+/** One second of calls. */
+interface Slot {
+  second: number;
+  calls: number;
+  failures: number;
+  slowestMs: number;
+  latencies: Uint32Array;
+}
+
+/**
+ * Calls of the last five minutes (300 whole seconds, the current one included), for the operator
+ * view: counts and a latency histogram per second in a ring, so memory stays fixed however busy
+ * the family is. The p95 is the upper bound of its histogram bucket (within 4.4%), never above the
+ * slowest call of the window.
+ */
 export class CallLog {
-  private samples: CallSample[] = [];
-  /** Samples before this index have left the window. They are cut off in bulk: a busy family keeps hundreds of thousands, too many to copy on every call. */
-  private first = 0;
+  private readonly slots: (Slot | undefined)[] = new Array(WINDOW_SECONDS);
   lastError: { at: string; message: string } | null = null;
 
   constructor(private readonly now: () => number = Date.now) {}
 
   record(ms: number, failed: boolean): void {
-    const at = this.now();
-    this.samples.push({ at, ms, failed });
-    this.prune(at);
+    const second = Math.floor(this.now() / 1000);
+    const index = second % WINDOW_SECONDS;
+    let slot = this.slots[index];
+    if (!slot) slot = this.slots[index] = { second, calls: 0, failures: 0, slowestMs: 0, latencies: new Uint32Array(BUCKETS) };
+    else if (slot.second !== second) {
+      slot.second = second;
+      slot.calls = slot.failures = slot.slowestMs = 0;
+      slot.latencies.fill(0);
+    }
+    slot.calls++;
+    if (failed) slot.failures++;
+    if (ms > slot.slowestMs) slot.slowestMs = ms;
+    slot.latencies[bucketOf(ms)]!++;
   }
 
   noteError(message: string): void {
@@ -41,25 +70,24 @@ export class CallLog {
   }
 
   summary(): Pick<UpstreamFamilyStats, "callsLast5Min" | "failuresLast5Min" | "p95LatencyMs" | "lastError"> {
-    this.prune(this.now());
-    const inWindow = this.samples.slice(this.first);
-    const latencies = inWindow.map((s) => s.ms).sort((a, b) => a - b);
-    const p95 = latencies.length === 0 ? null : latencies[Math.min(latencies.length - 1, Math.ceil(latencies.length * 0.95) - 1)]!;
+    const newest = Math.floor(this.now() / 1000);
+    const inWindow = this.slots.filter((s): s is Slot => s !== undefined && s.second > newest - WINDOW_SECONDS && s.second <= newest);
+    const calls = inWindow.reduce((n, s) => n + s.calls, 0);
+    let p95: number | null = null;
+    if (calls > 0) {
+      const slowest = Math.max(...inWindow.map((s) => s.slowestMs));
+      const rank = Math.ceil(calls * 0.95);
+      let seen = 0;
+      for (let b = 0; b < BUCKETS && p95 === null; b++) {
+        for (const s of inWindow) seen += s.latencies[b]!;
+        if (seen >= rank) p95 = Math.min(upperBoundMs(b), slowest);
+      }
+    }
     return {
-      callsLast5Min: inWindow.length,
-      failuresLast5Min: inWindow.filter((s) => s.failed).length,
+      callsLast5Min: calls,
+      failuresLast5Min: inWindow.reduce((n, s) => n + s.failures, 0),
       p95LatencyMs: p95 === null ? null : Math.round(p95),
       lastError: this.lastError,
     };
-  }
-
-  private prune(now: number): void {
-    const from = now - WINDOW_MS;
-    while (this.first < this.samples.length && this.samples[this.first]!.at < from) this.first++;
-    // Copy only once the dead part is at least as long as the live one: each sample is copied a bounded number of times.
-    if (this.first >= 1024 && this.first * 2 >= this.samples.length) {
-      this.samples = this.samples.slice(this.first);
-      this.first = 0;
-    }
   }
 }
