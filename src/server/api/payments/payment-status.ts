@@ -1,5 +1,5 @@
 import { apiOk } from "@/server/rest/envelope";
-import { findMerchantPayment, statusView } from "@/server/services/payments/payments";
+import { findMerchantPaymentStatus } from "@/server/services/payments/payments";
 import { merchantProcedure } from "@/server/rest/trpc";
 import { paymentStatusInput, paymentStatusMeta, paymentStatusOutput } from "@/server/api/payments/payment-status.schema";
 
@@ -9,6 +9,5 @@ export const paymentStatusProcedure = merchantProcedure
   .output(paymentStatusOutput)
   .query(async ({ ctx, input }) => {
     const { merchantId, mode } = ctx.auth;
-    const p = await findMerchantPayment(ctx.services.db, merchantId, mode, input.paymentId);
-    return apiOk(statusView(p));
+    return apiOk(await findMerchantPaymentStatus(ctx.services.atomicWriter, merchantId, mode, input.paymentId));
   });

@@ -1,4 +1,6 @@
+import { sql, type AtomicWriter } from "@/server/db/atomic-write";
 import type { BulkInserter } from "@/server/db/bulk-insert";
+import { dateFromSql } from "@/server/db/sql-encoding";
 import { isUniqueViolation } from "@/server/db/errors";
 import type { Db, DbTx } from "@/server/db/client";
 import { formatPaise } from "@/lib/money";
@@ -137,7 +139,54 @@ export async function findMerchantPayment(db: Db, merchantId: string, mode: Mode
 }
 
 type AttemptRow = NonNullable<Awaited<ReturnType<Db["paymentAttempt"]["findUnique"]>>>;
-type PaymentWithAttempts = PaymentRow & { attempts: AttemptRow[] };
+type StatusPayment = Pick<
+  PaymentRow,
+  | "id"
+  | "orderId"
+  | "status"
+  | "amountPaise"
+  | "method"
+  | "description"
+  | "customerName"
+  | "customerEmail"
+  | "customerPhone"
+  | "redirectUrl"
+  | "createdAt"
+  | "expiresAt"
+  | "paidAt"
+  | "bankReference"
+  | "mode"
+  | "refundedPaise"
+>;
+type StatusAttempt = Pick<AttemptRow, "id" | "method" | "status" | "errorCode" | "errorMessage" | "createdAt" | "completedAt">;
+type PaymentWithAttempts = StatusPayment & { attempts: StatusAttempt[] };
+
+/**
+ * GET /api/payments/{id}/status: the same answer as findMerchantPayment + statusView, in two
+ * prepared reads instead of Prisma's three queries (the timeline is not part of it), so that a
+ * status poll costs less than creating a payment.
+ */
+export async function findMerchantPaymentStatus(writer: AtomicWriter, merchantId: string, mode: Mode, paymentId: string) {
+  const [p] = await writer.read<StatusPayment & { merchantId: string }>(
+    sql`SELECT "id", "merchantId", "mode", "orderId", "status", "amountPaise", "method", "description", "customerName", "customerEmail",
+        "customerPhone", "redirectUrl", "createdAt", "expiresAt", "paidAt", "bankReference", "refundedPaise"
+        FROM "Payment" WHERE "id" = ${paymentId}`,
+  );
+  if (!p || p.merchantId !== merchantId || p.mode !== mode) throw new AppError("PAYMENT_NOT_FOUND");
+  const attempts = await writer.read<StatusAttempt>(
+    sql`SELECT "id", "method", "status", "errorCode", "errorMessage", "createdAt", "completedAt"
+        FROM "PaymentAttempt" WHERE "paymentId" = ${paymentId} ORDER BY "createdAt" ASC, "id" ASC`,
+  );
+  return statusView({
+    ...p,
+    amountPaise: Number(p.amountPaise),
+    refundedPaise: Number(p.refundedPaise),
+    createdAt: dateFromSql(p.createdAt)!,
+    expiresAt: dateFromSql(p.expiresAt)!,
+    paidAt: dateFromSql(p.paidAt),
+    attempts: attempts.map((a) => ({ ...a, createdAt: dateFromSql(a.createdAt)!, completedAt: dateFromSql(a.completedAt) })),
+  });
+}
 
 /** The status `data` (GET /api/payments/{id}/status); also the `data.payment` of payment webhooks. */
 export function statusView(p: PaymentWithAttempts) {
