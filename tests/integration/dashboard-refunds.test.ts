@@ -271,7 +271,7 @@ describe.each(DB_TARGETS)("dashboard refunds on %s", (target) => {
       await make("d11a", pay.b, "30", ist("2025-03-11T12:00:00.000"));
       await make("d11b", pay.b, "40", ist("2025-03-11T12:00:00.000"), "fail_refund please");
       // One the merchant names, through the API's service.
-      const named = await createRefund(db, sandboxProcessor, { merchantId: m.merchantId, mode: "sandbox" }, pay.a, {
+      const named = await createRefund(services, sandboxProcessor, { merchantId: m.merchantId, mode: "sandbox" }, pay.a, {
         amount: 5_000,
         merchantRefundId: "MY_RF_1",
       });
@@ -284,7 +284,7 @@ describe.each(DB_TARGETS)("dashboard refunds on %s", (target) => {
       const live = await newPayment(m, "live", 7_000);
       await db.payment.update({ where: { id: live }, data: { status: "SUCCESS", paidAt: new Date() } });
       pay.live = live;
-      r.live = (await createRefund(db, sandboxProcessor, { merchantId: m.merchantId, mode: "live" }, live, { amount: 700 })).refundId;
+      r.live = (await createRefund(services, sandboxProcessor, { merchantId: m.merchantId, mode: "live" }, live, { amount: 700 })).refundId;
     });
     const list = (input: Record<string, unknown>, mode: Mode = "sandbox") => dash(m).refunds.list({ mode, ...input });
     const ids = (x: { items: { refundId: string }[] }) => x.items.map((i) => i.refundId);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAtomicWriter, type AtomicWriter } from "@/server/db/atomic-write";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { request } from "../helpers/http";
 import { cli, createMerchantViaCli, startServer, type MerchantFixture } from "../helpers/server";
@@ -10,6 +11,7 @@ describe.each(DB_TARGETS)("refunds REST API on %s", (target) => {
   let m: MerchantFixture;
   let other: MerchantFixture;
   let db: Db;
+  let writer: AtomicWriter;
   let seq = 0;
   const headers = (x: MerchantFixture = m) => ({ "x-merchant-id": x.merchantId, "x-api-key": x.sandbox.publicKey, "x-secret-key": x.sandbox.secretKey });
   const post = (path: string, body: unknown, extra: Record<string, string> = {}, who: MerchantFixture = m) =>
@@ -39,8 +41,10 @@ describe.each(DB_TARGETS)("refunds REST API on %s", (target) => {
     other = await createMerchantViaCli(env.server.env, "Other Store");
     for (const x of [m, other]) expect((await cli(env.server.env, ["whitelist", "add", "--merchant", x.merchantId, "--ip", "127.0.0.1"])).code).toBe(0);
     db = createPrismaClient(env.server.databaseUrl);
+    writer = createAtomicWriter(db, env.server.databaseUrl);
   });
   afterAll(async () => {
+    writer?.close();
     await db?.$disconnect();
     await env?.server.stop(); // the server restarted by the last test, when it ran
     await env?.stop();
@@ -309,11 +313,13 @@ describe.each(DB_TARGETS)("refunds REST API on %s", (target) => {
     process.env.DATA_DIR = env.server.dataDir;
     const { createRefund } = await import("@/server/services/refunds/refunds");
     const { sandboxProcessor } = await import("@/server/providers/payments/sandbox");
-    const r = await createRefund(db, sandboxProcessor, { merchantId: m.merchantId, mode: "sandbox" }, paymentId, { amount: 2_500 });
+    const r = await createRefund({ db, atomicWriter: writer }, sandboxProcessor, { merchantId: m.merchantId, mode: "sandbox" }, paymentId, { amount: 2_500 });
     expect(await db.refund.count({ where: { status: "PENDING" } })).toBe(pending + 1);
     // And one whose job went DEAD unrun (its worker was lost on the last try): the sweep gives it a new job.
     const { requeueStalledRefunds, giveUpRefund, processRefund } = await import("@/server/services/refunds/refunds");
-    const stalled = await createRefund(db, sandboxProcessor, { merchantId: m.merchantId, mode: "sandbox" }, paymentId, { amount: 500 });
+    const stalled = await createRefund({ db, atomicWriter: writer }, sandboxProcessor, { merchantId: m.merchantId, mode: "sandbox" }, paymentId, {
+      amount: 500,
+    });
     await db.job.updateMany({ where: { type: "refund.process", payload: { contains: stalled.refundId } }, data: { status: "DEAD" } });
     expect(await requeueStalledRefunds(db)).toBe(0); // too young to call stalled
     await db.refund.update({ where: { id: stalled.refundId }, data: { createdAt: new Date(Date.now() - 20 * 60_000) } });
@@ -322,7 +328,7 @@ describe.each(DB_TARGETS)("refunds REST API on %s", (target) => {
 
     // A merchant refund whose retries ran out fails and frees its amount; an automatic one is never given up.
     const refusing = { ...sandboxProcessor, refund: async () => ({ outcome: "FAILED" as const, failureReason: "bank said no" }) };
-    const given = await createRefund(db, sandboxProcessor, { merchantId: m.merchantId, mode: "sandbox" }, paymentId, { amount: 100 });
+    const given = await createRefund({ db, atomicWriter: writer }, sandboxProcessor, { merchantId: m.merchantId, mode: "sandbox" }, paymentId, { amount: 100 });
     await db.job.deleteMany({ where: { type: "refund.process", payload: { contains: given.refundId } } });
     await giveUpRefund(db, given.refundId);
     expect(await db.refund.findUniqueOrThrow({ where: { id: given.refundId } })).toMatchObject({ status: "FAILED" });

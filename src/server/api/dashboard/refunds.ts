@@ -8,7 +8,7 @@ import { router } from "@/server/trpc/init";
 export const refundsRouter = router({
   /** Refunds a SUCCESS payment of the mode, in full or in part, through the mode's processor (as the API does). */
   create: modeProcedure.input(refundCreateInput).mutation(({ ctx, input }) =>
-    createRefund(ctx.services.db, ctx.services.paymentProcessors[ctx.mode], { merchantId: ctx.merchantId, mode: ctx.mode }, input.paymentId, {
+    createRefund(ctx.services, ctx.services.paymentProcessors[ctx.mode], { merchantId: ctx.merchantId, mode: ctx.mode }, input.paymentId, {
       // The schema has checked the amount parses.
       amount: parseAmountToPaise(input.amount)!,
       reason: input.reason || null,

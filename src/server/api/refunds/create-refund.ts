@@ -9,5 +9,5 @@ export const createRefundProcedure = merchantProcedure
   .output(createRefundOutput)
   .mutation(async ({ ctx, input }) => {
     const { paymentId, ...body } = input;
-    return apiOk(await createRefund(ctx.services.db, ctx.services.paymentProcessors[ctx.auth.mode], ctx.auth, paymentId, body));
+    return apiOk(await createRefund(ctx.services, ctx.services.paymentProcessors[ctx.auth.mode], ctx.auth, paymentId, body));
   });

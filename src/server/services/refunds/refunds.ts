@@ -1,7 +1,9 @@
 import type { Mode } from "@/lib/mode";
 import { AUTO_REFUND_REASON, type REFUND_STATUSES } from "@/lib/schemas/refunds";
 import { formatPaise } from "@/lib/money";
+import { changedRows, insertMany, sql, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
 import type { Db, DbTx } from "@/server/db/client";
+import { dateFromSql } from "@/server/db/sql-encoding";
 import { isUniqueViolation } from "@/server/db/errors";
 import { AppError } from "@/server/errors";
 import { isoOrNull } from "@/server/lib/dates";
@@ -90,13 +92,30 @@ async function insertRefund(tx: DbTx, refund: Omit<RefundRow, "updatedAt" | "pro
 }
 
 /**
- * Reserves `amount` of the payment's refundable paise with one conditional UPDATE, so however many
- * requests race, the refunds that are not FAILED never add up to more than the payment.
+ * Reserves `amount` of the payment's refundable paise and writes the refund, its timeline row and
+ * its job, as one write: the reservation is one conditional UPDATE (however many requests race,
+ * the refunds that are not FAILED never add up to more than the payment, nor number more than the
+ * cap), and nothing else is read or locked in between. False when the reservation was refused.
  */
-async function reserveRefundable(tx: DbTx, paymentId: string, amount: number): Promise<boolean> {
-  const n =
-    await tx.$executeRaw`UPDATE "Payment" SET "refundedPaise" = "refundedPaise" + ${amount} WHERE "id" = ${paymentId} AND "status" = 'SUCCESS' AND "refundedPaise" + ${amount} <= "amountPaise"`;
-  return n === 1;
+function* reserveAndInsertRefund(refund: RefundRow, paymentStatus: string): WriteScript<boolean> {
+  const reserved = yield* changedRows(
+    sql`UPDATE "Payment" SET "refundedPaise" = "refundedPaise" + ${refund.amountPaise}, "updatedAt" = ${refund.createdAt}
+        WHERE "id" = ${refund.paymentId} AND "status" = 'SUCCESS' AND "refundedPaise" + ${refund.amountPaise} <= "amountPaise"
+        AND (SELECT COUNT(*) FROM "Refund" WHERE "paymentId" = ${refund.paymentId}) < ${MAX_REFUNDS_PER_PAYMENT}`,
+  );
+  if (reserved !== 1) return false;
+  const job = refundJob.row({ refundId: refund.id }, { runAt: refund.createdAt });
+  const now = refund.createdAt;
+  yield* insertMany([
+    { table: "Refund", columns: Object.keys(refund), rows: [Object.values(refund)] },
+    {
+      table: "PaymentEvent",
+      columns: ["id", "paymentId", "fromStatus", "toStatus", "reason", "attemptId", "refundId", "createdAt"],
+      rows: [[newId("evt"), refund.paymentId, paymentStatus, paymentStatus, "REFUND_CREATED", null, refund.id, now]],
+    },
+    { table: "Job", columns: [...Object.keys(job), "attempts", "createdAt", "updatedAt"], rows: [[...Object.values(job), 0, now, now]] },
+  ]);
+  return true;
 }
 
 async function releaseRefundable(tx: DbTx, paymentId: string, amount: number) {
@@ -109,29 +128,35 @@ async function releaseRefundable(tx: DbTx, paymentId: string, amount: number) {
  * refused. Processing happens on the durable job queue (`processRefund`).
  */
 export async function createRefund(
-  db: Db,
+  deps: { db: Db; atomicWriter: AtomicWriter },
   processor: PaymentProcessor,
   scope: { merchantId: string; mode: Mode },
   paymentId: string,
   input: CreateRefundInput,
   now = new Date(),
 ): Promise<RefundView> {
+  const { db, atomicWriter } = deps;
   const { merchantId, mode } = scope;
-  const payment = await db.payment.findUnique({ where: { id: paymentId } });
+  const [payment] = await atomicWriter.read<{
+    merchantId: string;
+    mode: string;
+    orderId: string;
+    status: string;
+    amountPaise: number;
+    refundedPaise: number;
+    paidAt: unknown;
+  }>(sql`SELECT "merchantId", "mode", "orderId", "status", "amountPaise", "refundedPaise", "paidAt" FROM "Payment" WHERE "id" = ${paymentId}`);
   if (!payment || payment.merchantId !== merchantId || payment.mode !== mode) throw new AppError("PAYMENT_NOT_FOUND");
   const replay = await existingByMerchantRefundId(db, merchantId, mode, paymentId, input);
   if (replay) return replay;
   if (!processor.configured) throw new AppError("SERVICE_UNAVAILABLE", "No payment processor is configured for live mode yet.");
   if (payment.status !== "SUCCESS") throw new AppError("PAYMENT_NOT_REFUNDABLE", `Only a successful payment can be refunded; this one is ${payment.status}.`);
-  if (!payment.paidAt || now.getTime() - payment.paidAt.getTime() > REFUND_WINDOW_DAYS * 86_400_000) {
+  const paidAt = dateFromSql(payment.paidAt);
+  if (!paidAt || now.getTime() - paidAt.getTime() > REFUND_WINDOW_DAYS * 86_400_000) {
     throw new AppError("PAYMENT_NOT_REFUNDABLE", `This payment was made more than ${REFUND_WINDOW_DAYS} days ago and can no longer be refunded.`);
   }
 
-  if ((await db.refund.count({ where: { paymentId } })) >= MAX_REFUNDS_PER_PAYMENT) {
-    throw new AppError("PAYMENT_NOT_REFUNDABLE", `This payment already has ${MAX_REFUNDS_PER_PAYMENT} refunds, the most one payment can have.`);
-  }
-
-  let refundable = payment.amountPaise - payment.refundedPaise;
+  let refundable = Number(payment.amountPaise) - Number(payment.refundedPaise);
   for (let round = 0; round < 5; round++) {
     const amount = input.amount ?? refundable;
     if (amount <= 0 || amount > refundable) {
@@ -144,29 +169,25 @@ export async function createRefund(
         { field: "amount" },
       );
     }
-    const id = newId("rfnd");
+    const refund: RefundRow = {
+      id: newId("rfnd"),
+      paymentId,
+      merchantId,
+      mode,
+      amountPaise: amount,
+      status: "PENDING",
+      reason: input.reason ?? null,
+      merchantRefundId: input.merchantRefundId ?? null,
+      merchantRefundKey: input.merchantRefundId ? refundKey(merchantId, mode, input.merchantRefundId) : null,
+      requestedAmountPaise: input.amount ?? null,
+      attemptId: null,
+      failureReason: null,
+      createdAt: now,
+      processedAt: null,
+      updatedAt: now,
+    };
     try {
-      const row = await db.$transaction(async (tx) => {
-        if (!(await reserveRefundable(tx, paymentId, amount))) return null;
-        return insertRefund(
-          tx,
-          {
-            id,
-            paymentId,
-            merchantId,
-            mode,
-            amountPaise: amount,
-            reason: input.reason ?? null,
-            merchantRefundId: input.merchantRefundId ?? null,
-            merchantRefundKey: input.merchantRefundId ? refundKey(merchantId, mode, input.merchantRefundId) : null,
-            requestedAmountPaise: input.amount ?? null,
-            attemptId: null,
-            createdAt: now,
-          },
-          payment.status,
-        );
-      });
-      if (row) return refundView(row, payment.orderId);
+      if (await atomicWriter.transaction(reserveAndInsertRefund(refund, payment.status))) return refundView(refund, payment.orderId);
     } catch (err) {
       // Two requests with one merchantRefundId raced: the loser answers with the winner's refund.
       if (!isUniqueViolation(err)) throw err;
@@ -174,8 +195,12 @@ export async function createRefund(
       if (winner) return winner;
       throw err;
     }
-    // Another refund took part of the amount meanwhile: decide again on what is left.
-    const fresh = await db.payment.findUniqueOrThrow({ where: { id: paymentId }, select: { refundedPaise: true, amountPaise: true } });
+    // Refused: the cap on refunds, or another refund took part of the amount meanwhile (decide again on what is left).
+    if ((await db.refund.count({ where: { paymentId } })) >= MAX_REFUNDS_PER_PAYMENT) {
+      throw new AppError("PAYMENT_NOT_REFUNDABLE", `This payment already has ${MAX_REFUNDS_PER_PAYMENT} refunds, the most one payment can have.`);
+    }
+    const fresh = await db.payment.findUniqueOrThrow({ where: { id: paymentId }, select: { refundedPaise: true, amountPaise: true, status: true } });
+    if (fresh.status !== "SUCCESS") throw new AppError("PAYMENT_NOT_REFUNDABLE", `Only a successful payment can be refunded; this one is ${fresh.status}.`);
     refundable = fresh.amountPaise - fresh.refundedPaise;
   }
   throw new AppError("CONFLICT", "The payment changed meanwhile; retry the refund.");
