@@ -6,6 +6,7 @@ import type { SqlDriverAdapter } from "@prisma/driver-adapter-utils";
 import { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "../../generated/prisma-postgres/client";
 import { providerFromUrl, sqliteFilePath, type DbProvider } from "./provider";
+import { sqliteWriteTurns, type WriteTurns } from "./sqlite-hot";
 
 export { Prisma };
 export type Db = PrismaClient;
@@ -64,6 +65,7 @@ export class ParakhSqliteAdapter extends PrismaBetterSqlite3 {
   override async connect(): Promise<SqlDriverAdapter> {
     const conn = await super.connect();
     beginImmediate(conn);
+    takeTurnsForTransactions(conn, sqliteWriteTurns(this.#file));
     await conn.executeScript(this.#pragmas);
     restrictSqliteFiles(this.#file);
     return conn;
@@ -81,6 +83,31 @@ function beginImmediate(conn: SqlDriverAdapter) {
   if (!client || typeof client.prepare !== "function") throw new Error("The SQLite adapter no longer exposes its connection; revisit beginImmediate.");
   const prepare = client.prepare.bind(client);
   client.prepare = (sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql);
+}
+
+/**
+ * A transaction holds SQLite's write lock from BEGIN IMMEDIATE to its end, across awaits: it takes
+ * the process's write turn first, so it waits in line with the group commits instead of racing them.
+ */
+const TRANSACTION_TURN_WAIT_MS = 10_000;
+
+function takeTurnsForTransactions(conn: SqlDriverAdapter, turns: WriteTurns) {
+  const start = conn.startTransaction.bind(conn);
+  conn.startTransaction = async (isolationLevel) => {
+    // A turn held past the limit is a bug elsewhere (a transaction waiting on another): go on and let SQLite decide.
+    const release = (await turns.take(TRANSACTION_TURN_WAIT_MS)) ?? (() => {});
+    try {
+      const tx = await start(isolationLevel);
+      const commit = tx.commit.bind(tx);
+      const rollback = tx.rollback.bind(tx);
+      tx.commit = () => commit().finally(release);
+      tx.rollback = () => rollback().finally(release);
+      return tx;
+    } catch (err) {
+      release();
+      throw err;
+    }
+  };
 }
 
 /** SQLite adapter factory for a `file:` URL or path; creates the file's parent folder. */

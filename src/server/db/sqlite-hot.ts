@@ -15,6 +15,57 @@ interface Shared {
   writer: GroupWriter;
 }
 
+/**
+ * Turns at SQLite's write lock within this process. A Prisma transaction holds the lock across
+ * awaits; without turns, the group writer could only poll for it, and a steady run of Prisma
+ * transactions (refund jobs, say) starved every audit commit for seconds. In turn, first come first
+ * served, each waits at most for the writers queued before it.
+ */
+export class WriteTurns {
+  private held = false;
+  private readonly waiting: { grant: () => void }[] = [];
+
+  /** Resolves to the release function once it is this caller's turn; null if `timeoutMs` passes first. */
+  take(timeoutMs = Infinity): Promise<(() => void) | null> {
+    if (!this.held) {
+      this.held = true;
+      return Promise.resolve(this.releaser());
+    }
+    return new Promise((resolve) => {
+      const waiter = { grant: () => resolve(this.releaser()) };
+      this.waiting.push(waiter);
+      if (Number.isFinite(timeoutMs)) {
+        setTimeout(() => {
+          const i = this.waiting.indexOf(waiter);
+          if (i < 0) return;
+          this.waiting.splice(i, 1);
+          resolve(null);
+        }, timeoutMs).unref();
+      }
+    });
+  }
+
+  private releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next.grant();
+      else this.held = false;
+    };
+  }
+}
+
+const turnsByFile = new Map<string, WriteTurns>();
+
+/** The write turns of this process for a database file (its Prisma transactions and its group commits). */
+export function sqliteWriteTurns(file: string): WriteTurns {
+  let turns = turnsByFile.get(file);
+  if (!turns) turnsByFile.set(file, (turns = new WriteTurns()));
+  return turns;
+}
+
 interface Pending {
   op: () => unknown;
   resolve: (v: unknown) => void;
@@ -34,7 +85,10 @@ class GroupWriter {
   private scheduled = false;
   private readonly runAll: Database.Transaction<(batch: Pending[]) => { ok: boolean; value: unknown }[]>;
 
-  constructor(conn: Database.Database) {
+  constructor(
+    conn: Database.Database,
+    private readonly turns: WriteTurns,
+  ) {
     const one = conn.transaction((op: () => unknown) => op());
     this.runAll = conn.transaction((batch: Pending[]) =>
       batch.map((p) => {
@@ -60,11 +114,14 @@ class GroupWriter {
   }
 
   private async flush(delay: number, deadline: number): Promise<void> {
+    // After the Prisma transactions already waiting; past the deadline, try regardless (and fail busy).
+    const release = await this.turns.take(Math.max(0, deadline - Date.now()));
     const batch = this.queue.slice(0, MAX_GROUP);
     let results: { ok: boolean; value: unknown }[];
     try {
       results = this.runAll.immediate(batch);
     } catch (err) {
+      release?.();
       if (isBusy(err) && Date.now() < deadline) {
         // Another connection (Prisma's) holds the lock: wait without blocking the event loop.
         setTimeout(() => void this.flush(Math.min(delay * 2, 50), deadline), delay);
@@ -75,6 +132,7 @@ class GroupWriter {
       this.next();
       return;
     }
+    release?.();
     this.queue.splice(0, batch.length);
     results.forEach((r, i) => (r.ok ? batch[i]!.resolve(r.value) : batch[i]!.reject(r.value)));
     this.next();
@@ -109,7 +167,7 @@ export function acquireHotConnection(databaseUrl: string, synchronous: SqliteSyn
     conn.pragma(`synchronous = ${synchronous === "FULL" ? "FULL" : "NORMAL"}`);
     // Never block the event loop waiting for a lock: the group writer retries asynchronously.
     conn.pragma("busy_timeout = 0");
-    shared = { conn, users: 0, writer: new GroupWriter(conn) };
+    shared = { conn, users: 0, writer: new GroupWriter(conn, sqliteWriteTurns(file)) };
     open.set(file, shared);
   }
   shared.users++;
