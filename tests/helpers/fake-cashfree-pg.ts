@@ -191,7 +191,9 @@ export type PgFault =
   | "reset"
   | "malformed-json"
   /** A 200 whose body runs past 1 MiB. */
-  | "huge-body";
+  | "huge-body"
+  /** A 400 refusing the order's expiry, coded as the vendor codes a refused field (`<field>_invalid`). */
+  | "expiry-refused";
 
 interface Script {
   fault: PgFault;
@@ -528,6 +530,11 @@ export class FakeCashfreePg {
         for (let i = 0; i < 20; i++) res.write(filler);
         res.end('"}');
         return;
+      }
+      case "expiry-refused": {
+        const answer = { message: "order_expiry_time : invalid value provided", code: "order_expiry_time_invalid", type: "invalid_request_error" };
+        check(400, answer);
+        return this.send(res, 400, answer);
       }
       case "401":
         return;
