@@ -185,6 +185,8 @@ export type PgFault =
   | "503"
   | "429"
   | "401"
+  /** Not in the document (its answer is not checked): the vendor's refusal of an address it has not whitelisted. */
+  | "403"
   /** Headers never come. */
   | "hang"
   /** The connection is cut before any answer. */
@@ -514,6 +516,8 @@ export class FakeCashfreePg {
       }
       case "503":
         return this.send(res, 503, { message: "service unavailable", code: "service_unavailable", type: "api_error" });
+      case "403":
+        return this.send(res, 403, { message: "IP not whitelisted", code: "request_failed", type: "authentication_error" });
       case "hang":
         return;
       case "reset":
