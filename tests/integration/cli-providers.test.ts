@@ -11,7 +11,12 @@ import { cli, cliProcess, tempDataDir, type CliResult } from "../helpers/server"
 const CREDENTIALS = { clientId: "CF_TEST_CLIENT", clientSecret: "cfsk_live_check_secret_do_not_print" };
 const FAMILIES = ["pan", "epfo", "aadhaar", "bank", "payments"];
 const PG_CREDENTIALS = { clientId: "CF_PG_CHECK_CLIENT", clientSecret: "cfsk_ma_pg_check_secret_do_not_print" };
-const PAYMENTS_NONE = { family: "payments", status: "not-configured", detail: "LIVE_PAYMENT_PROVIDER=none: live checkout and refunds answer 503 SERVICE_UNAVAILABLE", ms: 0 };
+const PAYMENTS_NONE = {
+  family: "payments",
+  status: "not-configured",
+  detail: "LIVE_PAYMENT_PROVIDER=none: live checkout and refunds answer 503 SERVICE_UNAVAILABLE",
+  ms: 0,
+};
 
 describe("operator CLI: providers check", () => {
   let base: NodeJS.ProcessEnv;
@@ -99,7 +104,11 @@ describe("operator CLI: providers check", () => {
     expect(text.stdout).toMatch(/^ {2}payments +ok +\d+ ms {2}credentials accepted \(HTTP 404 order_not_found\)$/m);
     expect(text.stdout).toContain("All families ok.");
 
-    const wrong = await cli(live({ LIVE_VERIFICATION_PROVIDER: "none", CASHFREE_PG_CLIENT_SECRET: "cfsk_ma_pg_not_the_right_one" }), ["providers", "check", "--json"]);
+    const wrong = await cli(live({ LIVE_VERIFICATION_PROVIDER: "none", CASHFREE_PG_CLIENT_SECRET: "cfsk_ma_pg_not_the_right_one" }), [
+      "providers",
+      "check",
+      "--json",
+    ]);
     expect(wrong.code).toBe(1);
     expect(payments(wrong)).toMatchObject({ status: "misconfigured", detail: expect.stringContaining("HTTP 401") });
     expect(wrong.stdout).not.toContain("cfsk_ma_pg_not_the_right_one");
@@ -112,7 +121,11 @@ describe("operator CLI: providers check", () => {
     pg.fail("500", { times: 1 });
     const failing = await cli(env, ["providers", "check", "--json"]);
     expect([failing.code, payments(failing)]).toEqual([1, expect.objectContaining({ status: "unreachable" })]);
-    const closed = await cli(live({ LIVE_VERIFICATION_PROVIDER: "none", CASHFREE_PG_BASE_URL: `http://127.0.0.1:${await closedPort()}/pg` }), ["providers", "check", "--json"]);
+    const closed = await cli(live({ LIVE_VERIFICATION_PROVIDER: "none", CASHFREE_PG_BASE_URL: `http://127.0.0.1:${await closedPort()}/pg` }), [
+      "providers",
+      "check",
+      "--json",
+    ]);
     expect(payments(closed)).toMatchObject({ status: "unreachable", detail: expect.stringContaining("ECONNREFUSED") });
     for (const r of [ok, text, wrong, address, failing, closed]) expectNothingSecret(r);
   });

@@ -52,5 +52,5 @@ export const adminRouter = router({
   emails: adminSessionProcedure.input(emailsInput).query(({ ctx, input }) => listEmails(ctx.services.db, input)),
 
   /** Each upstream vendor family as this server instance sees it: breaker, calls and failures in 5 minutes, p95, last error. */
-  upstream: adminSessionProcedure.query(({ ctx }) => upstreamHealth(ctx.services.config.liveVerification)),
+  upstream: adminSessionProcedure.query(({ ctx }) => upstreamHealth(ctx.services.config)),
 });
