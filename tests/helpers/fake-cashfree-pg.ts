@@ -194,6 +194,8 @@ export type PgFault =
   | "malformed-json"
   /** A 200 whose body runs past 1 MiB. */
   | "huge-body"
+  /** A 400 refusing the request, with the vendor's own example of its body. */
+  | "400"
   /** A 400 refusing the order's expiry, coded as the vendor codes a refused field (`<field>_invalid`). */
   | "expiry-refused";
 
@@ -534,6 +536,11 @@ export class FakeCashfreePg {
         for (let i = 0; i < 20; i++) res.write(filler);
         res.end('"}');
         return;
+      }
+      case "400": {
+        const answer = { message: "bad URL, please check API documentation", code: "request_failed", type: "invalid_request_error" };
+        check(400, answer);
+        return this.send(res, 400, answer);
       }
       case "expiry-refused": {
         const answer = { message: "order_expiry_time : invalid value provided", code: "order_expiry_time_invalid", type: "invalid_request_error" };
