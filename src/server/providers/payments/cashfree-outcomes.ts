@@ -14,7 +14,8 @@ export type PgAttemptOutcome =
   | { result: "FAILED"; errorCode: "AMOUNT_MISMATCH" | "PAYMENT_DECLINED" | "PAYMENT_NOT_COMPLETED"; errorMessage: string }
   | { result: "PENDING" };
 
-type AttemptReading = { result: "SUCCESS" } | { result: "FAILED"; errorCode: "PAYMENT_DECLINED" | "PAYMENT_NOT_COMPLETED"; errorMessage: string } | { result: "PENDING" };
+type AttemptReading =
+  { result: "SUCCESS" } | { result: "FAILED"; errorCode: "PAYMENT_DECLINED" | "PAYMENT_NOT_COMPLETED"; errorMessage: string } | { result: "PENDING" };
 
 const DECLINED: AttemptReading = { result: "FAILED", errorCode: "PAYMENT_DECLINED", errorMessage: "The payment was declined by the bank or the UPI app." };
 

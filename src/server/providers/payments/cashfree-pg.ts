@@ -353,9 +353,7 @@ export class CashfreePgClient {
   }
 
   /** The payment's order: created once; a create the vendor already knows is answered by reading that order. */
-  async createOrder(input: PgOrderInput, now = new Date()): Promise<PgOrder> {
-    // The vendor documents no minimum lifetime for an order; one already past its expiry is never sent.
-    if (input.expiresAt.getTime() <= now.getTime()) throw new AppError("PAYMENT_NOT_PAYABLE", "This payment has expired.");
+  async createOrder(input: PgOrderInput): Promise<PgOrder> {
     const created = await this.upstream.call({ method: "POST", path: "/orders", body: this.orderRequest(input) }, (answer) => {
       if (answer.status === 409) return null;
       // The vendor names a refused field in its code (`<field>_invalid`): an expiry it will not take.

@@ -75,6 +75,8 @@ export function createCashfreeProcessor(options: CashfreeProcessorOptions): Paym
 
   async function prepare(payment: ProcessorPayment) {
     if (!payment.expiresAt) throw new Error("a live order needs the payment's expiry");
+    // The vendor documents no minimum lifetime for an order; one already past its expiry is never sent.
+    if (payment.expiresAt.getTime() <= Date.now()) throw new AppError("PAYMENT_NOT_PAYABLE", "This payment has expired.");
     const order = await client.createOrder({
       paymentId: payment.id,
       amountPaise: payment.amountPaise,

@@ -46,7 +46,11 @@ export async function automaticRefundsNeedingAttention(db: Db, now = new Date())
   const names = new Map(merchants.map((m) => [m.id, m.name]));
   const waiting = rows.filter((r) => r.status === "PENDING").map((r) => r.id);
   const jobs = waiting.length
-    ? await db.job.findMany({ where: { type: "refund.process", subjectId: { in: waiting } }, orderBy: { updatedAt: "desc" }, select: { subjectId: true, lastError: true } })
+    ? await db.job.findMany({
+        where: { type: "refund.process", subjectId: { in: waiting } },
+        orderBy: { updatedAt: "desc" },
+        select: { subjectId: true, lastError: true },
+      })
     : [];
   const lastErrors = new Map<string, string | null>();
   for (const j of jobs) if (j.subjectId && !lastErrors.has(j.subjectId)) lastErrors.set(j.subjectId, j.lastError);

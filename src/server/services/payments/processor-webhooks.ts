@@ -162,7 +162,8 @@ async function applyRefundWebhook(db: Db, s: ProcessorWebhookSummary) {
     }
     return;
   }
-  if (outcome.outcome === "FAILED" && refund.attemptId) log.error("payment processor failed an automatic refund", { refundId: refund.id, status: s.refundStatus });
+  if (outcome.outcome === "FAILED" && refund.attemptId)
+    log.error("payment processor failed an automatic refund", { refundId: refund.id, status: s.refundStatus });
   await applyRefundOutcome(db, refund.id, outcome);
 }
 
