@@ -1,11 +1,11 @@
 import { parseArgs } from "node:util";
-import { getConfig, type Config } from "@/server/config";
+import { getConfig } from "@/server/config";
 import { loadEnvFile } from "@/server/env-file";
 import { providerFromUrl, redactUrl } from "@/server/db/provider";
 import { closeDatabase, createPrismaClient, type Db } from "@/server/db/client";
 import { applyMigrations } from "@/server/db/migrate";
 import { AppError } from "@/server/errors";
-import { checkLiveVerification, type LiveVerificationCheck } from "@/server/providers/check";
+import { checkProviders, type ProvidersCheck, type ProvidersCheckSettings } from "@/server/providers/check";
 import { createApiKey, listAllKeys, revokeApiKey, rotateApiKey } from "@/server/services/auth/api-keys";
 import {
   approveGoLive,
@@ -43,8 +43,8 @@ Usage: npm run -s cli -- <command> [options] [--json]
   wallet credit     --merchant ID --mode sandbox|live --amount RUPEES --reason TEXT
   wallet debit      --merchant ID --mode sandbox|live --amount RUPEES --reason TEXT
   admin create      --email E --password P
-  providers check   (one harmless call per live verification family: ok, misconfigured or unreachable;
-                     exit 1 unless all are ok; no database needed)
+  providers check   (one harmless call per live verification family and payments: ok, misconfigured,
+                     unreachable or not-configured; exit 1 unless all configured are ok; no database needed)
 
 --json prints exactly one JSON object on stdout; logs and errors go to stderr.
 Uses DATABASE_URL (default: the embedded SQLite file in DATA_DIR), read from the environment
@@ -227,19 +227,29 @@ const COMMANDS: Record<string, (db: Db, f: Flags) => Promise<CommandOutput>> = {
   },
 };
 
-function providersCheckText(check: LiveVerificationCheck): string {
-  if (check.provider === "none") {
-    return "No live verification provider is configured (LIVE_VERIFICATION_PROVIDER=none): live PAN, EPFO and KYC calls answer 503 SOURCE_UNAVAILABLE. Nothing to check.";
+const checkRow = (c: ProvidersCheck["families"][number]) => `  ${c.family.padEnd(8)} ${c.status.padEnd(14)} ${`${c.ms} ms`.padStart(8)}  ${c.detail}`;
+
+function providersCheckText(check: ProvidersCheck): string {
+  const payments = check.families.find((f) => f.family === "payments");
+  const lines =
+    check.provider === "none"
+      ? ["No live verification provider is configured (LIVE_VERIFICATION_PROVIDER=none): live PAN, EPFO and KYC calls answer 503 SOURCE_UNAVAILABLE."]
+      : [`Live verification: ${check.provider} at ${check.baseUrl}`, ...check.families.filter((f) => f !== payments).map(checkRow)];
+  if (check.payments.provider === "none") {
+    lines.push("No live payment provider is configured (LIVE_PAYMENT_PROVIDER=none): live checkout and refunds answer 503 SERVICE_UNAVAILABLE.");
+  } else {
+    lines.push(`Live payments: ${check.payments.provider} at ${check.payments.baseUrl}`);
   }
-  const rows = check.families.map((c) => `  ${c.family.padEnd(8)} ${c.status.padEnd(14)} ${`${c.ms} ms`.padStart(8)}  ${c.detail}`);
-  const verdict = check.ok ? "All families ok." : "Not every family is ok: see the README's Going live section.";
-  return [`Live verification: ${check.provider} at ${check.baseUrl}`, ...rows, verdict].join("\n");
+  if (payments) lines.push(checkRow(payments));
+  const nothing = check.families.every((f) => f.status === "not-configured");
+  lines.push(nothing ? "Nothing to check." : check.ok ? "All families ok." : "Not every family is ok: see the README's Going live section.");
+  return lines.join("\n");
 }
 
 /** Commands that need no database: they read only the settings. */
-const SETTINGS_COMMANDS: Record<string, (settings: Config["liveVerification"]) => Promise<CommandOutput>> = {
+const SETTINGS_COMMANDS: Record<string, (settings: ProvidersCheckSettings) => Promise<CommandOutput>> = {
   "providers check": async (settings) => {
-    const check = await checkLiveVerification(settings);
+    const check = await checkProviders(settings);
     return { result: { ...check }, text: providersCheckText(check), exitCode: check.ok ? 0 : 1 };
   },
 };
@@ -265,7 +275,7 @@ export async function runCli(
   argv: string[],
   openDb: (err: CliStreams) => Promise<{ db: Db; close(): Promise<void> }>,
   io: CliStreams,
-  liveSettings: () => Config["liveVerification"] = configuredLiveSettings,
+  liveSettings: () => ProvidersCheckSettings = configuredLiveSettings,
 ): Promise<number> {
   let parsed;
   try {
@@ -337,9 +347,10 @@ export async function runCli(
 }
 
 /** The shell's settings, read from the environment and .env like the server's. */
-function configuredLiveSettings(): Config["liveVerification"] {
+function configuredLiveSettings(): ProvidersCheckSettings {
   loadEnvFile();
-  return getConfig().liveVerification;
+  const { liveVerification, livePayments, appUrl } = getConfig();
+  return { liveVerification, livePayments, appUrl };
 }
 
 /** The shell's CLI: settings from the environment and .env, the database they name, migrated. */

@@ -185,13 +185,19 @@ export type PgFault =
   | "503"
   | "429"
   | "401"
+  /** Not in the document (its answer is not checked): the vendor's refusal of an address it has not whitelisted. */
+  | "403"
   /** Headers never come. */
   | "hang"
   /** The connection is cut before any answer. */
   | "reset"
   | "malformed-json"
   /** A 200 whose body runs past 1 MiB. */
-  | "huge-body";
+  | "huge-body"
+  /** A 400 refusing the request, with the vendor's own example of its body. */
+  | "400"
+  /** A 400 refusing the order's expiry, coded as the vendor codes a refused field (`<field>_invalid`). */
+  | "expiry-refused";
 
 interface Script {
   fault: PgFault;
@@ -512,6 +518,8 @@ export class FakeCashfreePg {
       }
       case "503":
         return this.send(res, 503, { message: "service unavailable", code: "service_unavailable", type: "api_error" });
+      case "403":
+        return this.send(res, 403, { message: "IP not whitelisted", code: "request_failed", type: "authentication_error" });
       case "hang":
         return;
       case "reset":
@@ -528,6 +536,16 @@ export class FakeCashfreePg {
         for (let i = 0; i < 20; i++) res.write(filler);
         res.end('"}');
         return;
+      }
+      case "400": {
+        const answer = { message: "bad URL, please check API documentation", code: "request_failed", type: "invalid_request_error" };
+        check(400, answer);
+        return this.send(res, 400, answer);
+      }
+      case "expiry-refused": {
+        const answer = { message: "order_expiry_time : invalid value provided", code: "order_expiry_time_invalid", type: "invalid_request_error" };
+        check(400, answer);
+        return this.send(res, 400, answer);
       }
       case "401":
         return;

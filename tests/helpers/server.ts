@@ -145,7 +145,7 @@ export async function cli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliRe
       return { db, close: async () => undefined };
     },
     { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) },
-    () => configFrom(env).liveVerification,
+    () => configFrom(env),
   );
   return { code, stdout, stderr, json: parseJson(stdout) };
 }

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { verhoeffDigit } from "@/lib/verhoeff";
 import { dashboardContext, failure, merchantSession } from "../helpers/dashboard";
+import { startFakeCashfreePg, type FakeCashfreePg } from "../helpers/fake-cashfree-pg";
 import { FAKE_OTP, startFakeCashfreeVerification, type FakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
 
 // The operator console's upstream panel: the admin query over services wired to the fake vendor,
@@ -14,6 +15,7 @@ process.env.DATA_DIR = dataDir;
 process.env.DATABASE_URL = `file:${path.join(dataDir, "parakh.db")}`;
 process.env.LOG_LEVEL = "silent";
 delete process.env.LIVE_VERIFICATION_PROVIDER;
+delete process.env.LIVE_PAYMENT_PROVIDER;
 
 const { migrateTestDatabase } = await import("../helpers/test-db");
 const { getConfig } = await import("@/server/config");
@@ -25,6 +27,8 @@ type SessionUser = import("@/server/trpc/init").SessionUser;
 
 const CLIENT_ID = "CF_TEST_CLIENT_4410";
 const CLIENT_SECRET = "cfsk_ma_test_panel_5e6f7a8b9c0d";
+const PG_CLIENT_ID = "CF_PG_PANEL_CLIENT";
+const PG_CLIENT_SECRET = "cfsk_ma_pg_panel_1a2b3c4d5e6f";
 const PAN = "ABCPV1234D";
 const UAN = "100200300400";
 const ACCOUNT = "026291800001191";
@@ -33,6 +37,7 @@ const AADHAAR = first11 + verhoeffDigit(first11);
 
 describe("operator console: upstream panel", () => {
   let vendor: FakeCashfreeVerification;
+  let pg: FakeCashfreePg;
   let services: AppServices;
   let admin: SessionUser;
   let merchant: SessionUser;
@@ -41,6 +46,7 @@ describe("operator console: upstream panel", () => {
 
   beforeAll(async () => {
     vendor = await startFakeCashfreeVerification({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
+    pg = await startFakeCashfreePg({ clientId: PG_CLIENT_ID, clientSecret: PG_CLIENT_SECRET });
     const config = getConfig();
     expect(config.liveVerification.provider).toBe("none");
     await migrateTestDatabase(config.databaseUrl);
@@ -51,15 +57,24 @@ describe("operator console: upstream panel", () => {
         provider: "cashfree",
         cashfree: { baseUrl: vendor.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
       },
+      livePayments: {
+        ...config.livePayments,
+        provider: "cashfree",
+        cashfree: { baseUrl: pg.url, clientId: PG_CLIENT_ID, clientSecret: PG_CLIENT_SECRET },
+      },
     });
     const a = await createAdmin(services.db, "ops@example.com", "ops-password-123");
     admin = { id: a.adminId, email: a.email, role: "admin" };
     merchant = merchantSession(await createMerchant(services.db, { name: "Panel Traders", email: "panel@example.com", password: "a-long-password" }));
   });
-  afterEach(() => expect(vendor.problems).toEqual([]));
+  afterEach(() => {
+    expect(vendor.problems).toEqual([]);
+    expect(pg.problems).toEqual([]);
+  });
   afterAll(async () => {
     await services?.db.$disconnect();
     await vendor?.close();
+    await pg?.close();
   });
 
   it("is for operators only", async () => {
@@ -67,10 +82,10 @@ describe("operator console: upstream panel", () => {
     expect((await failure(caller(null).admin.upstream())).code).toBe("UNAUTHORIZED");
   });
 
-  it("lists every verification family of the configured vendor, each OK before any call", async () => {
+  it("lists every family of the configured vendors, payments included, each OK before any call", async () => {
     const health = await caller(admin).admin.upstream();
-    expect(health).toMatchObject({ provider: "cashfree", liveVerificationConfigured: true });
-    expect(health.families.map((f) => f.label)).toEqual(["PAN", "EPFO", "Aadhaar OTP", "Bank account"]);
+    expect(health).toMatchObject({ provider: "cashfree", liveVerificationConfigured: true, paymentsProvider: "cashfree" });
+    expect(health.families.map((f) => f.label)).toEqual(["PAN", "EPFO", "Aadhaar OTP", "Bank account", "Payments"]);
     for (const f of health.families) expect(f).toMatchObject({ status: "ok", breaker: "closed", misconfigured: false, failuresLast5Min: 0 });
   });
 
@@ -117,9 +132,52 @@ describe("operator console: upstream panel", () => {
     for (const secret of [PAN, AADHAAR, UAN, ACCOUNT, "JOHN", FAKE_OTP, otp.reference, CLIENT_SECRET, CLIENT_ID]) expect(json).not.toContain(secret);
   });
 
-  it("says live verification is not configured when no provider is set, listing no verification family", async () => {
+  it("shows the payments family: calls, p95, a refused account, then failures, the last error and an open breaker", async () => {
+    const processor = services.paymentProcessors.live;
+    const payment = (n: number) => ({
+      id: `pay_1764230400000_Panel${String(n).padStart(4, "0")}`,
+      amountPaise: 49_900,
+      expiresAt: new Date(Date.now() + 30 * 60_000),
+    });
+    const payments = async () => (await caller(admin).admin.upstream()).families.find((f) => f.family === "payments")!;
+    await processor.prepareAttempt!(payment(1));
+    // The same order again: the vendor's 409, then the read of that order (two calls).
+    await processor.prepareAttempt!(payment(1));
+
+    pg.fail("401", { operation: "PGCreateOrder", times: 1 });
+    await expect(processor.prepareAttempt!(payment(2))).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE", status: 503 });
+    const refused = await payments();
+    expect(refused).toMatchObject({ status: "misconfigured", misconfigured: true, breaker: "closed", callsLast5Min: 4, failuresLast5Min: 0 });
+    expect(refused.lastError?.message).toContain("HTTP 401");
+    // The next answered call clears the mark.
+    await processor.prepareAttempt!(payment(2));
+    expect(await payments()).toMatchObject({ status: "ok", misconfigured: false, callsLast5Min: 5 });
+
+    pg.fail("500", { operation: "PGCreateOrder" });
+    for (let i = 0; i < 5; i++) await expect(processor.prepareAttempt!(payment(10 + i))).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+    const sent = pg.count("PGCreateOrder");
+    await expect(processor.prepareAttempt!(payment(20))).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+    expect(pg.count("PGCreateOrder")).toBe(sent);
+    pg.clear();
+    const open = await payments();
+    expect(open).toMatchObject({ status: "breaker-open", breaker: "open", callsLast5Min: 11, failuresLast5Min: 5 });
+    expect(open.p95LatencyMs).toBeGreaterThanOrEqual(0);
+    expect(open.lastError?.message).toMatch(/paused/);
+    expect(JSON.stringify(open)).not.toContain(PG_CLIENT_SECRET);
+  });
+
+  it("says live verification is not configured when no provider is set, and payments not configured without a processor", async () => {
     const config = services.config;
-    const health = await caller(admin, { config: { ...config, liveVerification: { ...config.liveVerification, provider: "none" } } }).admin.upstream();
-    expect(health).toMatchObject({ provider: "none", liveVerificationConfigured: false, families: [] });
+    const none = {
+      ...config,
+      liveVerification: { ...config.liveVerification, provider: "none" as const },
+      livePayments: { ...config.livePayments, provider: "none" as const },
+    };
+    const health = await caller(admin, { config: none }).admin.upstream();
+    expect(health).toMatchObject({ provider: "none", liveVerificationConfigured: false, paymentsProvider: "none" });
+    // The payments client of the other settings has calls and an open breaker; none of that is shown.
+    expect(health.families).toEqual([
+      expect.objectContaining({ family: "payments", label: "Payments", status: "not-configured", callsLast5Min: 0, failuresLast5Min: 0, lastError: null }),
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import net from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { FakeCashfreePg, startFakeCashfreePg } from "../helpers/fake-cashfree-pg";
 import { FakeCashfreeVerification, startFakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
 import { cli, cliProcess, tempDataDir, type CliResult } from "../helpers/server";
 
@@ -8,11 +9,19 @@ import { cli, cliProcess, tempDataDir, type CliResult } from "../helpers/server"
 // the in-process runner keys its cache on it). The first calls run the CLI as a process, the rest
 // its same command code in this process.
 const CREDENTIALS = { clientId: "CF_TEST_CLIENT", clientSecret: "cfsk_live_check_secret_do_not_print" };
-const FAMILIES = ["pan", "epfo", "aadhaar", "bank"];
+const FAMILIES = ["pan", "epfo", "aadhaar", "bank", "payments"];
+const PG_CREDENTIALS = { clientId: "CF_PG_CHECK_CLIENT", clientSecret: "cfsk_ma_pg_check_secret_do_not_print" };
+const PAYMENTS_NONE = {
+  family: "payments",
+  status: "not-configured",
+  detail: "LIVE_PAYMENT_PROVIDER=none: live checkout and refunds answer 503 SERVICE_UNAVAILABLE",
+  ms: 0,
+};
 
 describe("operator CLI: providers check", () => {
   let base: NodeJS.ProcessEnv;
   let fake: FakeCashfreeVerification;
+  let pg: FakeCashfreePg;
 
   const live = (overrides: Record<string, string> = {}): NodeJS.ProcessEnv => ({
     ...base,
@@ -20,6 +29,10 @@ describe("operator CLI: providers check", () => {
     CASHFREE_VERIFICATION_BASE_URL: fake.url,
     CASHFREE_VERIFICATION_CLIENT_ID: CREDENTIALS.clientId,
     CASHFREE_VERIFICATION_CLIENT_SECRET: CREDENTIALS.clientSecret,
+    LIVE_PAYMENT_PROVIDER: "cashfree",
+    CASHFREE_PG_BASE_URL: pg.url,
+    CASHFREE_PG_CLIENT_ID: PG_CREDENTIALS.clientId,
+    CASHFREE_PG_CLIENT_SECRET: PG_CREDENTIALS.clientSecret,
     ...overrides,
   });
 
@@ -29,6 +42,7 @@ describe("operator CLI: providers check", () => {
   const expectNothingSecret = (r: CliResult) => {
     const all = r.stdout + r.stderr;
     expect(all).not.toContain(CREDENTIALS.clientSecret);
+    expect(all).not.toContain(PG_CREDENTIALS.clientSecret);
     expect(all).not.toMatch(/\b\d{4}\s?\d{4}\s?\d{4}\b/);
   };
 
@@ -36,38 +50,94 @@ describe("operator CLI: providers check", () => {
     const dataDir = tempDataDir("parakh-cli-providers-");
     base = { ...process.env, PARAKH_ENV_FILE: "none", DATA_DIR: dataDir, DATABASE_URL: `file:${path.join(dataDir, "parakh.db")}`, LOG_LEVEL: "warn" };
     delete base.LIVE_VERIFICATION_PROVIDER;
+    delete base.LIVE_PAYMENT_PROVIDER;
     fake = await startFakeCashfreeVerification(CREDENTIALS);
+    pg = await startFakeCashfreePg(PG_CREDENTIALS);
   });
 
   afterEach(() => {
     fake.clear();
+    pg.clear();
     expect(fake.problems).toEqual([]);
+    expect(pg.problems).toEqual([]);
   });
 
   afterAll(async () => {
     await fake.close();
+    await pg.close();
   });
 
-  it("says so and exits 0 when no provider is configured, without calling anyone", async () => {
+  it("says so and exits 0 when no provider is configured, without calling anyone; payments shown not-configured", async () => {
     const calls = fake.count();
     const json = await cliProcess(base, ["providers", "check", "--json"]);
     expect(json.code).toBe(0);
     expect(json.stdout.trim().split("\n")).toHaveLength(1);
-    expect(json.json).toEqual({ provider: "none", baseUrl: null, ok: true, families: [] });
+    expect(json.json).toEqual({ provider: "none", baseUrl: null, payments: { provider: "none", baseUrl: null }, ok: true, families: [PAYMENTS_NONE] });
     expect(json.stderr).not.toContain("Database:");
     const text = await cli(base, ["providers", "check"]);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain("No live verification provider is configured (LIVE_VERIFICATION_PROVIDER=none)");
-    expect(fake.count()).toBe(calls);
+    expect(text.stdout).toContain("No live payment provider is configured (LIVE_PAYMENT_PROVIDER=none)");
+    expect(text.stdout).toMatch(/^ {2}payments +not-configured /m);
+    expect(text.stdout).toContain("Nothing to check.");
+    expect([fake.count(), pg.count()]).toEqual([calls, 0]);
+    // Verification live, payments not: the verification families decide; payments stays not-configured.
+    const verificationOnly = await cli(live({ LIVE_PAYMENT_PROVIDER: "none" }), ["providers", "check", "--json"]);
+    expect(verificationOnly.code).toBe(0);
+    expect(statuses(verificationOnly)).toEqual({ pan: "ok", epfo: "ok", aadhaar: "ok", bank: "ok", payments: "not-configured" });
+    expect(pg.count()).toBe(0);
+  });
+
+  it("checks payments with the vendor's Get Order of an id no payment has: 404 ok, 401/403 misconfigured, a 5xx or a closed port unreachable", async () => {
+    const payments = (r: CliResult) => (r.json.families as { family: string }[]).find((f) => f.family === "payments");
+    const env = live({ LIVE_VERIFICATION_PROVIDER: "none" });
+    pg.requests.length = 0;
+    const ok = await cli(env, ["providers", "check", "--json"]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.json).toMatchObject({ provider: "none", payments: { provider: "cashfree", baseUrl: pg.url }, ok: true });
+    expect(payments(ok)).toMatchObject({ status: "ok", detail: "credentials accepted (HTTP 404 order_not_found)" });
+    // A read only: the vendor was asked for one order Parakh never made, and none was made.
+    expect(pg.requests.map((q) => `${q.operation} ${q.params.order_id}`)).toEqual(["PGFetchOrder parakh_providers_check"]);
+    expect(pg.orders.size).toBe(0);
+    const text = await cli(env, ["providers", "check"]);
+    expect(text.stdout).toContain(`Live payments: cashfree at ${pg.url}`);
+    expect(text.stdout).toMatch(/^ {2}payments +ok +\d+ ms {2}credentials accepted \(HTTP 404 order_not_found\)$/m);
+    expect(text.stdout).toContain("All families ok.");
+
+    const wrong = await cli(live({ LIVE_VERIFICATION_PROVIDER: "none", CASHFREE_PG_CLIENT_SECRET: "cfsk_ma_pg_not_the_right_one" }), [
+      "providers",
+      "check",
+      "--json",
+    ]);
+    expect(wrong.code).toBe(1);
+    expect(payments(wrong)).toMatchObject({ status: "misconfigured", detail: expect.stringContaining("HTTP 401") });
+    expect(wrong.stdout).not.toContain("cfsk_ma_pg_not_the_right_one");
+    pg.fail("403", { times: 1 });
+    const address = await cli(env, ["providers", "check"]);
+    expect(address.code).toBe(1);
+    expect(address.stdout).toMatch(/^ {2}payments +misconfigured .*HTTP 403/m);
+    expect(address.stdout).toContain("Not every family is ok");
+
+    pg.fail("500", { times: 1 });
+    const failing = await cli(env, ["providers", "check", "--json"]);
+    expect([failing.code, payments(failing)]).toEqual([1, expect.objectContaining({ status: "unreachable" })]);
+    const closed = await cli(live({ LIVE_VERIFICATION_PROVIDER: "none", CASHFREE_PG_BASE_URL: `http://127.0.0.1:${await closedPort()}/pg` }), [
+      "providers",
+      "check",
+      "--json",
+    ]);
+    expect(payments(closed)).toMatchObject({ status: "unreachable", detail: expect.stringContaining("ECONNREFUSED") });
+    for (const r of [ok, text, wrong, address, failing, closed]) expectNothingSecret(r);
   });
 
   it("reports every family ok against the vendor, exit 0, one JSON object", async () => {
+    fake.requests.length = 0;
     const r = await cliProcess(live(), ["providers", "check", "--json"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().split("\n")).toHaveLength(1);
     expect(r.json).toMatchObject({ provider: "cashfree", baseUrl: fake.url, ok: true });
     expect(r.json.families.map((f: { family: string }) => f.family)).toEqual(FAMILIES);
-    expect(statuses(r)).toEqual({ pan: "ok", epfo: "ok", aadhaar: "ok", bank: "ok" });
+    expect(statuses(r)).toEqual({ pan: "ok", epfo: "ok", aadhaar: "ok", bank: "ok", payments: "ok" });
     for (const f of r.json.families) expect(Object.keys(f).sort()).toEqual(["detail", "family", "ms", "status"]);
     expectNothingSecret(r);
     // Status reads only: the check creates no verification at the vendor.
@@ -85,7 +155,7 @@ describe("operator CLI: providers check", () => {
     expect(wrong.code).toBe(1);
     expect(wrong.stdout.trim().split("\n")).toHaveLength(1);
     expect(wrong.json.ok).toBe(false);
-    expect(statuses(wrong)).toEqual({ pan: "misconfigured", epfo: "misconfigured", aadhaar: "misconfigured", bank: "misconfigured" });
+    expect(statuses(wrong)).toEqual({ pan: "misconfigured", epfo: "misconfigured", aadhaar: "misconfigured", bank: "misconfigured", payments: "ok" });
     expect(wrong.json.families[0].detail).toContain("HTTP 401, authentication_failed");
     expect(wrong.stdout).not.toContain("cfsk_live_not_the_right_one");
     expectNothingSecret(wrong);
@@ -101,21 +171,21 @@ describe("operator CLI: providers check", () => {
     fake.clear("bank");
     const address = await cli(live(), ["providers", "check", "--json"]);
     expect(address.code).toBe(1);
-    expect(statuses(address)).toEqual({ pan: "misconfigured", epfo: "misconfigured", aadhaar: "misconfigured", bank: "ok" });
+    expect(statuses(address)).toEqual({ pan: "misconfigured", epfo: "misconfigured", aadhaar: "misconfigured", bank: "ok", payments: "ok" });
     expectNothingSecret(address);
   });
 
   it("reports unreachable for a closed port, a 5xx and a vendor past the deadline, and exits 1", async () => {
     const closed = await cli(live({ CASHFREE_VERIFICATION_BASE_URL: `http://127.0.0.1:${await closedPort()}` }), ["providers", "check", "--json"]);
     expect(closed.code).toBe(1);
-    expect(statuses(closed)).toEqual({ pan: "unreachable", epfo: "unreachable", aadhaar: "unreachable", bank: "unreachable" });
+    expect(statuses(closed)).toEqual({ pan: "unreachable", epfo: "unreachable", aadhaar: "unreachable", bank: "unreachable", payments: "ok" });
     expect(closed.json.families[0].detail).toContain("could not be reached (ECONNREFUSED)");
     expectNothingSecret(closed);
 
     fake.fail("bank", "500");
     const failing = await cli(live(), ["providers", "check", "--json"]);
     expect(failing.code).toBe(1);
-    expect(statuses(failing)).toEqual({ pan: "ok", epfo: "ok", aadhaar: "ok", bank: "unreachable" });
+    expect(statuses(failing)).toEqual({ pan: "ok", epfo: "ok", aadhaar: "ok", bank: "unreachable", payments: "ok" });
 
     fake.fail("bank", "hang");
     const started = Date.now();

@@ -278,4 +278,92 @@ describe.each(DB_TARGETS)("live payments through the vendor on %s", (target) => 
     await waitFor("the refunds settled", async () => (await view(ids[0]!)).status === "PROCESSED" && (await view(ids[1]!)).status === "FAILED");
     expect(await status(paymentId)).toMatchObject({ amountRefunded: "100.00", refundStatus: "PARTIAL" });
   });
+  /** A late success after the customer cancelled: its automatic refund, as the vendor first sees it. */
+  async function lateSuccessAfterCancel() {
+    const paymentId = await create("250.00");
+    await payUpi(paymentId);
+    await checkout.abandonFromCheckout(db, processors, paymentId, "cancel");
+    return { paymentId, webhook: vendor.settle(paymentId, "SUCCESS") };
+  }
+  const refundOf = (paymentId: string) => waitFor("the automatic refund", () => db.refund.findFirst({ where: { paymentId } }));
+  const failedEvent = (refundId: string) =>
+    db.webhookEvent.findFirst({ where: { type: "refund.failed", subjectId: refundId } }).then((e) => (e ? JSON.parse(e.body) : null));
+
+  it("retries an automatic refund the vendor cannot take (5xx) under the same refund id, one refund at the vendor", async () => {
+    vendor.fail("500", { operation: "PGOrderCreateRefund", times: 2 });
+    const { paymentId, webhook } = await lateSuccessAfterCancel();
+    expect((await hook(webhook)).status).toBe(200);
+    const refund = await refundOf(paymentId);
+    await waitFor("the refund at the vendor after two 5xx", () => vendor.orders.get(paymentId)!.refunds.has(refund.id), 20_000);
+    const tries = vendor.requests.filter((r) => r.operation === "PGOrderCreateRefund" && r.params.order_id === paymentId);
+    expect(tries.map((r) => r.body.refund_id)).toEqual([refund.id, refund.id, refund.id]);
+    expect(vendor.orders.get(paymentId)!.refunds.size).toBe(1);
+    const job = await db.job.findFirstOrThrow({ where: { type: "refund.process", subjectId: refund.id } });
+    expect(job).toMatchObject({ attempts: 3, maxAttempts: 24 });
+    expect((await db.refund.findUniqueOrThrow({ where: { id: refund.id } })).status).toBe("PENDING");
+    expect((await hook(vendor.settleRefund(refund.id, "SUCCESS"))).status).toBe(200);
+    await waitFor("the refund processed", async () => (await db.refund.findUnique({ where: { id: refund.id } }))?.status === "PROCESSED");
+  });
+
+  it("fails an automatic refund the vendor cancels: the merchant gets refund.failed and operators see it", async () => {
+    const { automaticRefundsNeedingAttention } = await import("@/server/services/operations/automatic-refunds");
+    const { paymentId, webhook } = await lateSuccessAfterCancel();
+    expect((await hook(webhook)).status).toBe(200);
+    const refund = await refundOf(paymentId);
+    await waitFor("the refund at the vendor", () => vendor.orders.get(paymentId)!.refunds.has(refund.id));
+    expect((await hook(vendor.settleRefund(refund.id, "CANCELLED"))).status).toBe(200);
+    const event = await waitFor("the merchant's refund.failed", () => failedEvent(refund.id));
+    expect(event.data.refund).toMatchObject({
+      refundId: refund.id,
+      paymentId,
+      status: "FAILED",
+      automatic: true,
+      amount: "250.00",
+      reason: "AUTO_REFUND_LATE_ATTEMPT",
+      failureReason: "The payment processor reported the refund CANCELLED: the money did not go back to the customer.",
+    });
+    expect(event.data.payment).toMatchObject({ paymentId, status: "CANCELLED" });
+    expect((await api(`/api/refunds/${refund.id}`)).json.data).toMatchObject({ status: "FAILED", automatic: true });
+    const listed = (await automaticRefundsNeedingAttention(db)).find((r) => r.refundId === refund.id);
+    expect(listed).toMatchObject({ paymentId, status: "FAILED", amount: "250.00", merchantName: "Live Shop", mode: "live" });
+    expect(listed!.reason).toContain("CANCELLED");
+    await waitFor("the error log line", () => /"level":"error"[^\n]*payment processor failed an automatic refund/.test(env.server.logs()));
+    // The vendor's later word of success for it is not applied, but logged for operators.
+    expect((await hook(vendor.settleRefund(refund.id, "SUCCESS"))).status).toBe(200);
+    await waitFor("the error log line", () => /"level":"error"[^\n]*processed a refund recorded as failed/.test(env.server.logs()));
+    expect((await db.refund.findUniqueOrThrow({ where: { id: refund.id } })).status).toBe("FAILED");
+  });
+
+  it("fails an automatic refund the vendor refuses at once, and one it never answers once its tries run out", async () => {
+    const { automaticRefundsNeedingAttention } = await import("@/server/services/operations/automatic-refunds");
+    vendor.fail("400", { operation: "PGOrderCreateRefund", times: 1 });
+    const refused = await lateSuccessAfterCancel();
+    expect((await hook(refused.webhook)).status).toBe(200);
+    const first = await refundOf(refused.paymentId);
+    const event = await waitFor("refund.failed after the refusal", () => failedEvent(first.id));
+    expect(event.data.refund).toMatchObject({ status: "FAILED", automatic: true, failureReason: "The payment processor refused the refund (request_failed)." });
+    expect(vendor.orders.get(refused.paymentId)!.refunds.size).toBe(0);
+
+    // The vendor down for good: the job's tries run out (its last one is made here), then the refund fails.
+    vendor.fail("500", { operation: "PGOrderCreateRefund" });
+    const down = await lateSuccessAfterCancel();
+    expect((await hook(down.webhook)).status).toBe(200);
+    const second = await refundOf(down.paymentId);
+    const job = await waitFor("the first failed try", () =>
+      db.job.findFirst({ where: { type: "refund.process", subjectId: second.id, attempts: { gte: 1 }, status: "QUEUED" } }),
+    );
+    expect(job.lastError).toMatch(/processor|upstream/i);
+    // Older than an hour and still waiting: listed as such, with its job's last error.
+    await db.refund.update({ where: { id: second.id }, data: { createdAt: new Date(Date.now() - 2 * 60 * 60_000) } });
+    expect((await automaticRefundsNeedingAttention(db)).find((r) => r.refundId === second.id)).toMatchObject({ status: "PENDING", reason: job.lastError });
+    // The next try is the last (set while the job waits, not while a worker holds it).
+    await waitFor("the job between tries", async () => {
+      const { count } = await db.job.updateMany({ where: { id: job.id, status: "QUEUED" }, data: { attempts: job.maxAttempts - 1, runAt: new Date() } });
+      return count === 1;
+    });
+    const gaveUp = await waitFor("refund.failed after the last try", () => failedEvent(second.id), 20_000);
+    expect(gaveUp.data.refund).toMatchObject({ status: "FAILED", automatic: true, failureReason: expect.stringContaining("could not be reached") });
+    expect(vendor.orders.get(down.paymentId)!.refunds.size).toBe(0);
+    expect((await automaticRefundsNeedingAttention(db)).map((r) => r.refundId)).toEqual(expect.arrayContaining([first.id, second.id]));
+  });
 });

@@ -326,30 +326,40 @@ describe.each(DB_TARGETS)("refunds REST API on %s", (target) => {
     expect(await requeueStalledRefunds(db)).toBe(1);
     expect(await requeueStalledRefunds(db)).toBe(0);
 
-    // A merchant refund whose retries ran out fails and frees its amount; an automatic one is never given up.
-    const refusing = { ...sandboxProcessor, refund: async () => ({ outcome: "FAILED" as const, failureReason: "bank said no" }) };
+    // A merchant refund whose retries ran out fails and frees its amount; an automatic one fails too
+    // (the merchant gets refund.failed and operators see it), and a refusal fails it at once.
     const given = await createRefund({ db, atomicWriter: writer }, sandboxProcessor, { merchantId: m.merchantId, mode: "sandbox" }, paymentId, { amount: 100 });
     await db.job.deleteMany({ where: { type: "refund.process", payload: { contains: given.refundId } } });
     await giveUpRefund(db, given.refundId);
     expect(await db.refund.findUniqueOrThrow({ where: { id: given.refundId } })).toMatchObject({ status: "FAILED" });
-    const auto = await db.refund.create({
-      data: {
-        id: `rfnd_auto${target}${seq++}`,
-        paymentId,
-        merchantId: m.merchantId,
-        mode: "sandbox",
-        amountPaise: 25_000,
-        status: "PENDING",
-        reason: "AUTO_REFUND_LATE_ATTEMPT",
-        attemptId: `att_t${target}${seq++}`,
-      },
+    const autoRefund = (suffix: string) =>
+      db.refund.create({
+        data: {
+          id: `rfnd_auto${target}${suffix}${seq++}`,
+          paymentId,
+          merchantId: m.merchantId,
+          mode: "sandbox",
+          amountPaise: 25_000,
+          status: "PENDING",
+          reason: "AUTO_REFUND_LATE_ATTEMPT",
+          attemptId: `att_t${target}${seq++}`,
+        },
+      });
+    const unreachable = await autoRefund("u");
+    await giveUpRefund(db, unreachable.id);
+    expect(await db.refund.findUniqueOrThrow({ where: { id: unreachable.id } })).toMatchObject({
+      status: "FAILED",
+      failureReason: expect.stringContaining("could not be reached"),
     });
-    await expect(processRefund(db, { sandbox: refusing, live: refusing }, auto.id)).rejects.toThrow(/refused/);
-    await giveUpRefund(db, auto.id);
-    expect((await db.refund.findUniqueOrThrow({ where: { id: auto.id } })).status).toBe("PENDING");
-    const retry = await db.job.findFirstOrThrow({ where: { type: "refund.process", payload: { contains: auto.id } } });
-    expect(retry.runAt.getTime()).toBeGreaterThan(Date.now() + 50 * 60_000);
-    await db.job.update({ where: { id: retry.id }, data: { runAt: new Date() } });
+    const refused = await autoRefund("r");
+    const refusing = { ...sandboxProcessor, refund: async () => ({ outcome: "FAILED" as const, failureReason: "bank said no" }) };
+    await processRefund(db, { sandbox: refusing, live: refusing }, refused.id);
+    expect(await db.refund.findUniqueOrThrow({ where: { id: refused.id } })).toMatchObject({ status: "FAILED", failureReason: "bank said no" });
+    for (const id of [unreachable.id, refused.id]) expect(await db.webhookEvent.count({ where: { type: "refund.failed", subjectId: id } })).toBe(1);
+    // And one the server processes once it starts.
+    const auto = await autoRefund("p");
+    const { refundJob } = await import("@/server/jobs/registry");
+    await refundJob.enqueue(db, { refundId: auto.id });
 
     env.server = await startServer({ databaseUrl: env.server.databaseUrl, env: { DATA_DIR: env.server.dataDir } });
     expect((await processed(r.refundId)).amount).toBe("25.00");

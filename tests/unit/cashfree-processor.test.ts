@@ -1,12 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { configFrom } from "@/server/config";
 import { AppError } from "@/server/errors";
-import { createCashfreeProcessor } from "@/server/providers/payments/cashfree";
+import fs from "node:fs";
+import path from "node:path";
+import { CASHFREE_BANK_CODES, LIVE_NETBANKING_BANKS, createCashfreeProcessor } from "@/server/providers/payments/cashfree";
+import { PLACEHOLDER_CUSTOMER_PHONE } from "@/server/providers/payments/cashfree-pg";
 import { unconfiguredProcessor } from "@/server/providers/payments/sandbox";
 import type { PaymentProcessor, ProcessorPayment } from "@/server/providers/payments/types";
 import type { UpstreamLogger } from "@/server/providers/upstream/client";
 import { createLivePaymentProcessor } from "@/server/services";
-import { startFakeCashfreePg, type FakeCashfreePg } from "../helpers/fake-cashfree-pg";
+import { PG_FIXTURE, startFakeCashfreePg, type FakeCashfreePg } from "../helpers/fake-cashfree-pg";
 import { settingsEnv } from "../helpers/settings-env";
 
 const CREDENTIALS = { clientId: "CF_PG_TEST_CLIENT", clientSecret: "cfsk_ma_pg_do_not_log_me" };
@@ -146,6 +149,63 @@ describe("the live processor's attempts", () => {
     expect((await failure(() => live.startAttempt(p, card, prepared))).code).toBe("VALIDATION_ERROR");
     expect((await failure(() => live.startAttempt(p, { method: "NETBANKING", bank: "Bank of Nowhere" }, prepared))).code).toBe("VALIDATION_ERROR");
     expect(fake.count()).toBe(calls);
+  });
+});
+
+describe("what the live processor sends for banks, phones and expiry", () => {
+  const fixtures = path.dirname(PG_FIXTURE);
+  const document = JSON.parse(fs.readFileSync(PG_FIXTURE, "utf8"));
+  const confirmed = JSON.parse(fs.readFileSync(path.join(fixtures, "netbanking-codes.json"), "utf8")).banks as { bank: string; code: number; source: string }[];
+
+  it("sends each bank the code read from the vendor's own pages, and offers no bank without one", async () => {
+    expect(confirmed.every((b) => /cashfree\.com\/docs|pg-openapi\.json/.test(b.source))).toBe(true);
+    expect(CASHFREE_BANK_CODES).toEqual(Object.fromEntries(confirmed.map((b) => [b.bank, b.code])));
+    expect([...LIVE_NETBANKING_BANKS].sort()).toEqual(confirmed.map((b) => b.bank).sort());
+    // The vendor's document names ICICI's code in its own example.
+    expect(document.components.schemas.Netbanking.example.netbanking_bank_code).toBe(confirmed.find((b) => b.bank === "ICICI Bank")!.code);
+    for (const { bank, code } of confirmed) {
+      const p = payment();
+      await live.startAttempt(p, { method: "NETBANKING", bank }, await live.prepareAttempt!(p));
+      expect(fake.requests.at(-1)!.body.payment_method, bank).toEqual({ netbanking: { channel: "link", netbanking_bank_code: code } });
+    }
+    // Not confirmed from the vendor: refused before any call rather than sent with a guessed code.
+    const p = payment();
+    const prepared = await live.prepareAttempt!(p);
+    const calls = fake.count();
+    for (const bank of ["State Bank of India", "Kotak Mahindra Bank", "Punjab National Bank"]) {
+      expect((await failure(() => live.startAttempt(p, { method: "NETBANKING", bank }, prepared))).code, bank).toBe("VALIDATION_ERROR");
+    }
+    expect(fake.count()).toBe(calls);
+  });
+
+  it("sends a placeholder phone that fits the vendor's customer_phone when the payment has no Indian mobile", async () => {
+    const phone = document.components.schemas.CustomerDetails.properties.customer_phone;
+    expect(document.components.schemas.CustomerDetails.required).toContain("customer_phone");
+    expect(PLACEHOLDER_CUSTOMER_PHONE).toMatch(/^\d+$/);
+    expect(PLACEHOLDER_CUSTOMER_PHONE.length).toBeGreaterThanOrEqual(phone.minLength);
+    expect(PLACEHOLDER_CUSTOMER_PHONE.length).toBeLessThanOrEqual(phone.maxLength);
+    for (const customerPhone of [null, "12345", "+14155550123"]) {
+      const p = payment({ customerPhone });
+      await live.prepareAttempt!(p);
+      expect(fake.requests.at(-1)!.body.customer_details.customer_phone, String(customerPhone)).toBe(PLACEHOLDER_CUSTOMER_PHONE);
+    }
+    const own = payment({ customerPhone: "+919876543210" });
+    await live.prepareAttempt!(own);
+    expect(fake.requests.at(-1)!.body.customer_details.customer_phone).toBe("9876543210");
+  });
+
+  it("sends the payment's own expiry, never one already past, and answers the vendor's refusal of it clearly", async () => {
+    const calls = fake.count();
+    const past = await failure(() => live.prepareAttempt!(payment({ expiresAt: new Date(Date.now() - 1_000) })));
+    expect([past.code, past.message]).toEqual(["PAYMENT_NOT_PAYABLE", "This payment has expired."]);
+    expect(fake.count()).toBe(calls);
+    const soon = payment({ expiresAt: new Date(Date.now() + 60_000) });
+    fake.fail("expiry-refused", { operation: "PGCreateOrder", times: 1 });
+    const refused = await failure(() => live.prepareAttempt!(soon));
+    expect([refused.code, refused.status]).toEqual(["PAYMENT_NOT_PAYABLE", 409]);
+    expect(refused.message).toContain("expires too soon");
+    await live.prepareAttempt!(soon);
+    expect(fake.requests.at(-1)!.body.order_expiry_time).toBe(soon.expiresAt!.toISOString());
   });
 });
 

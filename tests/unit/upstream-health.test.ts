@@ -3,11 +3,15 @@ import type { UpstreamFamilyStats } from "@/server/providers/upstream/stats";
 import { upstreamHealth } from "@/server/services/operations/upstream-health";
 
 const quiet = { retryAt: null, misconfigured: false, callsLast5Min: 0, failuresLast5Min: 0, p95LatencyMs: null, lastError: null };
+const settings = (verification: "cashfree" | "none", payments: "cashfree" | "none" = "cashfree") => ({
+  liveVerification: { provider: verification },
+  livePayments: { provider: payments },
+});
 const stats = (family: string, over: Partial<UpstreamFamilyStats> = {}): UpstreamFamilyStats => ({ family, breaker: "closed", ...quiet, ...over });
 
 describe("the operator console's upstream panel", () => {
   it("orders the families and reads each one's status: a refused account first, then the breaker", () => {
-    const health = upstreamHealth({ provider: "cashfree" }, [
+    const health = upstreamHealth(settings("cashfree"), [
       stats("bank", { breaker: "half-open" }),
       stats("payments"),
       stats("aadhaar", { breaker: "isolated" }),
@@ -26,13 +30,31 @@ describe("the operator console's upstream panel", () => {
   });
 
   it("without a provider shows no verification family, even one a client from earlier settings left behind", () => {
-    const health = upstreamHealth({ provider: "none" }, [stats("pan"), stats("payments")]);
+    const health = upstreamHealth(settings("none"), [stats("pan"), stats("payments")]);
     expect(health).toMatchObject({ provider: "none", liveVerificationConfigured: false });
     expect(health.families.map((f) => f.family)).toEqual(["payments"]);
-    expect(upstreamHealth({ provider: "none" }, []).families).toEqual([]);
+    expect(upstreamHealth(settings("none"), []).families).toEqual([]);
+  });
+
+  it("lists payments as not configured with LIVE_PAYMENT_PROVIDER=none, whatever an earlier client left behind", () => {
+    const health = upstreamHealth(settings("cashfree", "none"), [stats("pan"), stats("payments", { callsLast5Min: 7, failuresLast5Min: 7, breaker: "open" })]);
+    expect(health.paymentsProvider).toBe("none");
+    expect(health.families.map((f) => [f.family, f.status])).toEqual([
+      ["pan", "ok"],
+      ["payments", "not-configured"],
+    ]);
+    expect(health.families[1]).toMatchObject({
+      label: "Payments",
+      breaker: "closed",
+      callsLast5Min: 0,
+      failuresLast5Min: 0,
+      p95LatencyMs: null,
+      lastError: null,
+    });
+    expect(upstreamHealth(settings("none", "none"), []).families.map((f) => f.status)).toEqual(["not-configured"]);
   });
 
   it("leaves out a family no client serves", () => {
-    expect(upstreamHealth({ provider: "cashfree" }, [stats("pan")]).families.map((f) => f.family)).toEqual(["pan"]);
+    expect(upstreamHealth(settings("cashfree"), [stats("pan")]).families.map((f) => f.family)).toEqual(["pan"]);
   });
 });

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { AutomaticRefundsPanel } from "./automatic-refunds-panel";
 import { MerchantsList } from "./merchants-list";
 import { UpstreamPanel } from "./upstream-panel";
 
@@ -11,6 +12,7 @@ export default async function AdminMerchantsPage({ searchParams }: { searchParam
     <div className="space-y-6">
       <MerchantsList initialQ={one(params.q)} initialFilter={one(params.filter)} />
       <UpstreamPanel />
+      <AutomaticRefundsPanel />
     </div>
   );
 }

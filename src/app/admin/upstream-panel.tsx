@@ -9,6 +9,7 @@ type Health = RouterOutputs["admin"]["upstream"];
 type FamilyRow = Health["families"][number];
 
 const PROVIDERS: Record<Health["provider"], string> = { none: "none", cashfree: "Cashfree Secure ID" };
+const PAYMENT_PROVIDERS: Record<Health["paymentsProvider"], string> = { none: "none", cashfree: "Cashfree Payment Gateway" };
 
 /** 14:05:09 IST: the breaker's pause is seconds long, so the date would only be noise. */
 function clock(d: string): string {
@@ -36,6 +37,15 @@ function FamilyStatus({ row, at }: { row: FamilyRow; at: string }) {
       return <Badge tone="amber">Breaker half-open: trial call</Badge>;
     case "ok":
       return <Badge tone="green">OK</Badge>;
+    case "not-configured":
+      return (
+        <span>
+          <Badge tone="slate">Not configured</Badge>
+          <span className="mt-1 block max-w-xs whitespace-normal text-xs text-slate-600">
+            LIVE_PAYMENT_PROVIDER is none: live checkout and refunds answer 503 SERVICE_UNAVAILABLE.
+          </span>
+        </span>
+      );
   }
 }
 
@@ -134,7 +144,7 @@ function UpstreamBody({ health }: { health: Health }) {
 export function UpstreamPanel() {
   const trpc = useTRPC();
   const q = useQuery({ ...trpc.admin.upstream.queryOptions(), refetchInterval: 10_000 });
-  const provider = q.data ? PROVIDERS[q.data.provider] : null;
+  const provider = q.data ? `${PROVIDERS[q.data.provider]}; payments: ${PAYMENT_PROVIDERS[q.data.paymentsProvider]}` : null;
   return (
     <Card
       title="Upstream vendors"

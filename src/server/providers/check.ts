@@ -1,39 +1,76 @@
 /**
- * `providers check`: one harmless authenticated call per configured live verification family, so an
- * operator learns before merchants do whether the vendor accepts this server. Each call has the
- * upstream deadline (UPSTREAM_TIMEOUT_MS) but goes around the breaker, the bulkhead and the retries:
- * a check must not open or close a breaker that guards merchants' calls. Nothing is logged; the
- * report carries no credential.
+ * `providers check`: one harmless authenticated call per configured live family (the verification
+ * families and payments), so an operator learns before merchants do whether the vendor accepts this
+ * server. Each call has the family's deadline but goes around the breaker, the bulkhead and the
+ * retries: a check must not open or close a breaker that guards merchants' calls. Nothing is logged;
+ * the report carries no credential.
  */
 import type { Config } from "@/server/config";
 import { secureIdClients, type SecureIdFamily } from "@/server/providers/cashfree/secure-id";
 import { checkSecureIdFamily } from "@/server/providers/cashfree/secure-id-check";
+import { CashfreePgClient } from "@/server/providers/payments/cashfree-pg";
+import { checkCashfreePg } from "@/server/providers/payments/cashfree-pg-check";
 import type { UpstreamLogger } from "@/server/providers/upstream/client";
 
-export type FamilyCheckStatus = "ok" | "misconfigured" | "unreachable";
+/** `not-configured`: the family's provider is `none`, so there is nothing to call (it does not fail the check). */
+export type FamilyCheckStatus = "ok" | "misconfigured" | "unreachable" | "not-configured";
 
 export interface FamilyCheck {
-  family: SecureIdFamily;
+  family: SecureIdFamily | "payments";
   status: FamilyCheckStatus;
   /** The HTTP status and the vendor's error code, or the transport fault; never a credential or a vendor message. */
   detail: string;
   ms: number;
 }
 
-export interface LiveVerificationCheck {
+export interface ProvidersCheck {
+  /** LIVE_VERIFICATION_PROVIDER. */
   provider: Config["liveVerification"]["provider"];
-  /** The vendor's base URL; null without a provider. */
+  /** The verification vendor's base URL; null without a provider. */
   baseUrl: string | null;
+  payments: { provider: Config["livePayments"]["provider"]; baseUrl: string | null };
   /** Every family checked is ok (true when none is configured). */
   ok: boolean;
+  /** The verification families when a verification provider is configured, then payments (always listed). */
   families: FamilyCheck[];
 }
 
+export type ProvidersCheckSettings = Pick<Config, "liveVerification" | "livePayments" | "appUrl">;
+
 const silent: UpstreamLogger = { warn: () => undefined, error: () => undefined };
 
-export async function checkLiveVerification(settings: Config["liveVerification"]): Promise<LiveVerificationCheck> {
-  if (settings.provider === "none") return { provider: "none", baseUrl: null, ok: true, families: [] };
+/** The verification families alone. */
+export async function checkLiveVerification(settings: Config["liveVerification"]) {
+  if (settings.provider === "none") return { provider: "none" as const, baseUrl: null, ok: true, families: [] as FamilyCheck[] };
   const clients = secureIdClients({ ...settings.cashfree, timeoutMs: settings.timeoutMs, maxConcurrency: settings.maxConcurrency }, silent, { listed: false });
   const families = await Promise.all((Object.keys(clients) as SecureIdFamily[]).map((family) => checkSecureIdFamily(family, clients[family])));
   return { provider: settings.provider, baseUrl: settings.cashfree.baseUrl, ok: families.every((f) => f.status === "ok"), families };
+}
+
+async function checkPayments(settings: Config["livePayments"], appUrl: string): Promise<FamilyCheck> {
+  if (settings.provider === "none") {
+    return {
+      family: "payments",
+      status: "not-configured",
+      detail: "LIVE_PAYMENT_PROVIDER=none: live checkout and refunds answer 503 SERVICE_UNAVAILABLE",
+      ms: 0,
+    };
+  }
+  const client = new CashfreePgClient({ ...settings.cashfree, timeoutMs: settings.timeoutMs, maxConcurrency: settings.maxConcurrency }, appUrl, silent, {
+    listed: false,
+  });
+  return { family: "payments", ...(await checkCashfreePg(client)) };
+}
+
+export async function checkProviders(settings: ProvidersCheckSettings): Promise<ProvidersCheck> {
+  const { liveVerification: verification, livePayments: payments } = settings;
+  const [checked, paymentsFamily] = await Promise.all([checkLiveVerification(verification), checkPayments(payments, settings.appUrl)]);
+  const families = [...checked.families, paymentsFamily];
+  return {
+    provider: checked.provider,
+    baseUrl: checked.baseUrl,
+    payments: { provider: payments.provider, baseUrl: payments.provider === "none" ? null : payments.cashfree.baseUrl },
+    ok: families.every((f) => f.status === "ok" || f.status === "not-configured"),
+    families,
+  };
 }

@@ -9,6 +9,7 @@ import {
 } from "@/server/services/accounts/admin";
 import { listEmails } from "@/server/services/email/email";
 import { kycFeesInput, walletAdjustInput } from "@/lib/schemas/wallet";
+import { automaticRefundsNeedingAttention } from "@/server/services/operations/automatic-refunds";
 import { upstreamHealth } from "@/server/services/operations/upstream-health";
 import { adjustWalletByOperator, setKycFees } from "@/server/services/wallet/operator";
 import { adminSessionProcedure } from "@/server/trpc/dashboard-procedures";
@@ -52,5 +53,8 @@ export const adminRouter = router({
   emails: adminSessionProcedure.input(emailsInput).query(({ ctx, input }) => listEmails(ctx.services.db, input)),
 
   /** Each upstream vendor family as this server instance sees it: breaker, calls and failures in 5 minutes, p95, last error. */
-  upstream: adminSessionProcedure.query(({ ctx }) => upstreamHealth(ctx.services.config.liveVerification)),
+  upstream: adminSessionProcedure.query(({ ctx }) => upstreamHealth(ctx.services.config)),
+
+  /** Automatic refunds of late attempts that failed, or that the processor has not answered for an hour. */
+  automaticRefunds: adminSessionProcedure.query(({ ctx }) => automaticRefundsNeedingAttention(ctx.services.db)),
 });

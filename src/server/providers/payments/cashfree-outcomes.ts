@@ -1,18 +1,10 @@
 /**
  * What the vendor's payment and refund statuses mean for Parakh, whether they arrive by webhook or
- * by a poll (both read into `PgPayment` / `PgRefund`).
+ * by a poll (both read into `PgPayment` / `PgRefund`). The two tables below are the whole mapping;
+ * the README's "Going live" tables are checked against them by a test.
  *
- *   Vendor payment_status         Parakh attempt
- *   SUCCESS, the payment's amount SUCCESS, with the vendor's bank reference
- *   SUCCESS, any other amount     FAILED  AMOUNT_MISMATCH (never a success on another amount)
- *   FAILED, VOID, CANCELLED       FAILED  PAYMENT_DECLINED
- *   USER_DROPPED                  FAILED  PAYMENT_NOT_COMPLETED
- *   PENDING, NOT_ATTEMPTED, other still pending (a later webhook or poll decides)
- *
- *   Vendor refund_status          Parakh refund
- *   SUCCESS                       PROCESSED
- *   CANCELLED, FAILED             FAILED
- *   PENDING, ONHOLD, other        still pending
+ * A SUCCESS of another amount than the payment's is never a success (AMOUNT_MISMATCH); a status the
+ * tables do not name leaves the attempt or the refund pending (a later webhook or poll decides).
  */
 import type { PgPayment, PgRefund } from "@/server/providers/payments/cashfree-pg";
 import type { RefundOutcome } from "@/server/providers/payments/types";
@@ -22,33 +14,46 @@ export type PgAttemptOutcome =
   | { result: "FAILED"; errorCode: "AMOUNT_MISMATCH" | "PAYMENT_DECLINED" | "PAYMENT_NOT_COMPLETED"; errorMessage: string }
   | { result: "PENDING" };
 
+type AttemptReading =
+  { result: "SUCCESS" } | { result: "FAILED"; errorCode: "PAYMENT_DECLINED" | "PAYMENT_NOT_COMPLETED"; errorMessage: string } | { result: "PENDING" };
+
+const DECLINED: AttemptReading = { result: "FAILED", errorCode: "PAYMENT_DECLINED", errorMessage: "The payment was declined by the bank or the UPI app." };
+
+/** The vendor's `payment_status` → the attempt's result. */
+export const PAYMENT_STATUS_OUTCOMES: Readonly<Record<string, AttemptReading>> = {
+  SUCCESS: { result: "SUCCESS" },
+  FAILED: DECLINED,
+  VOID: DECLINED,
+  CANCELLED: DECLINED,
+  USER_DROPPED: { result: "FAILED", errorCode: "PAYMENT_NOT_COMPLETED", errorMessage: "The customer left the payment before completing it." },
+  PENDING: { result: "PENDING" },
+  NOT_ATTEMPTED: { result: "PENDING" },
+};
+
+/** The vendor's `refund_status` → the refund's end; null: still on its way. */
+export const REFUND_STATUS_OUTCOMES: Readonly<Record<string, "PROCESSED" | "FAILED" | null>> = {
+  SUCCESS: "PROCESSED",
+  CANCELLED: "FAILED",
+  FAILED: "FAILED",
+  PENDING: null,
+  ONHOLD: null,
+};
+
 export function attemptOutcome(payment: PgPayment, amountPaise: number): PgAttemptOutcome {
-  switch (payment.status) {
-    case "SUCCESS":
-      if (payment.amountPaise !== amountPaise) {
-        return { result: "FAILED", errorCode: "AMOUNT_MISMATCH", errorMessage: "The processor reported a payment of another amount than this payment's." };
-      }
-      return { result: "SUCCESS", bankReference: payment.bankReference };
-    case "FAILED":
-    case "VOID":
-    case "CANCELLED":
-      return { result: "FAILED", errorCode: "PAYMENT_DECLINED", errorMessage: "The payment was declined by the bank or the UPI app." };
-    case "USER_DROPPED":
-      return { result: "FAILED", errorCode: "PAYMENT_NOT_COMPLETED", errorMessage: "The customer left the payment before completing it." };
-    default:
-      return { result: "PENDING" };
+  const reading = Object.hasOwn(PAYMENT_STATUS_OUTCOMES, payment.status) ? PAYMENT_STATUS_OUTCOMES[payment.status]! : { result: "PENDING" as const };
+  if (reading.result !== "SUCCESS") return reading;
+  if (payment.amountPaise !== amountPaise) {
+    return { result: "FAILED", errorCode: "AMOUNT_MISMATCH", errorMessage: "The processor reported a payment of another amount than this payment's." };
   }
+  return { result: "SUCCESS", bankReference: payment.bankReference };
 }
 
 /** A refund's end as the vendor reports it; null while the vendor is still working on it. */
 export function refundOutcome(refund: PgRefund): RefundOutcome | null {
-  switch (refund.status) {
-    case "SUCCESS":
-      return { outcome: "PROCESSED" };
-    case "CANCELLED":
-    case "FAILED":
-      return { outcome: "FAILED", failureReason: "The processor could not send the money back to the customer." };
-    default:
-      return null;
+  const end = Object.hasOwn(REFUND_STATUS_OUTCOMES, refund.status) ? REFUND_STATUS_OUTCOMES[refund.status] : null;
+  if (end === "PROCESSED") return { outcome: "PROCESSED" };
+  if (end === "FAILED") {
+    return { outcome: "FAILED", failureReason: `The payment processor reported the refund ${refund.status}: the money did not go back to the customer.` };
   }
+  return null;
 }

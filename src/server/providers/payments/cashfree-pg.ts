@@ -18,6 +18,7 @@
  * caller decides what they mean (an attempt or a refund the vendor refused), else as a 502 that does
  * not count against the breaker.
  */
+import { AppError } from "@/server/errors";
 import {
   UpstreamClient,
   UpstreamFailure,
@@ -31,7 +32,11 @@ import {
 /** The `x-api-version` the vendor's document names for every operation. */
 export const PG_API_VERSION = "2025-01-01";
 
-/** Sent as the customer's phone when the payment has none: the vendor requires one, and a made-up real number could reach a stranger. */
+/**
+ * Sent as the customer's phone when the payment has no Indian mobile number. The vendor requires
+ * `customer_phone` of exactly 10 characters; neither the payment nor the merchant's record has another
+ * number to give, and a made-up real-looking number could reach a stranger.
+ */
 export const PLACEHOLDER_CUSTOMER_PHONE = "9999999999";
 
 /** Where the vendor sends its webhooks for Parakh's orders, under the app's public origin. */
@@ -351,6 +356,10 @@ export class CashfreePgClient {
   async createOrder(input: PgOrderInput): Promise<PgOrder> {
     const created = await this.upstream.call({ method: "POST", path: "/orders", body: this.orderRequest(input) }, (answer) => {
       if (answer.status === 409) return null;
+      // The vendor names a refused field in its code (`<field>_invalid`): an expiry it will not take.
+      if (answer.status === 400 && vendorErrorCode(answer.body)?.startsWith("order_expiry_time")) {
+        throw new AppError("PAYMENT_NOT_PAYABLE", "This payment expires too soon to be paid; create a new payment.");
+      }
       if (answer.status !== 200) throw unexpected(answer, "the order");
       return orderFromWire(objectOf(answer) as WireOrderEntity);
     });

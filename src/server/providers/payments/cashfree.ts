@@ -22,17 +22,19 @@ import type { UpstreamLogger } from "@/server/providers/upstream/client";
 import type { AttemptNext, AttemptStart, PaymentMethodInput, PaymentProcessor, ProcessorPayment } from "@/server/providers/payments/types";
 
 /**
- * The vendor's netbanking bank codes for the banks the hosted page lists (the vendor's document
- * names 3022 for ICICI in its own example). A bank outside this table is refused before any call.
+ * The vendor's netbanking bank codes, only those read from the vendor itself: its "Appendix" page of
+ * netbanking codes (https://www.cashfree.com/docs/payments/online/element/appendix) for Axis and
+ * HDFC, and its OpenAPI document's own example for ICICI. Each code's source is in
+ * tests/fixtures/cashfree-pg/netbanking-codes.json. A bank outside this table is refused before any call.
  */
 export const CASHFREE_BANK_CODES: Readonly<Record<string, number>> = {
   "Axis Bank": 3003,
   "HDFC Bank": 3021,
   "ICICI Bank": 3022,
-  "Kotak Mahindra Bank": 3032,
-  "Punjab National Bank": 3038,
-  "State Bank of India": 3044,
 };
+
+/** The banks a live netbanking payment can go to, in the order a page should list them. */
+export const LIVE_NETBANKING_BANKS: readonly string[] = Object.keys(CASHFREE_BANK_CODES);
 
 export interface CashfreeProcessorOptions {
   settings: CashfreePgSettings;
@@ -73,6 +75,8 @@ export function createCashfreeProcessor(options: CashfreeProcessorOptions): Paym
 
   async function prepare(payment: ProcessorPayment) {
     if (!payment.expiresAt) throw new Error("a live order needs the payment's expiry");
+    // The vendor documents no minimum lifetime for an order; one already past its expiry is never sent.
+    if (payment.expiresAt.getTime() <= Date.now()) throw new AppError("PAYMENT_NOT_PAYABLE", "This payment has expired.");
     const order = await client.createOrder({
       paymentId: payment.id,
       amountPaise: payment.amountPaise,

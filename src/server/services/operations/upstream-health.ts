@@ -4,9 +4,10 @@ import type { UpstreamFamilyStats } from "@/server/providers/upstream/stats";
 
 /**
  * What an operator reads first: OK, a breaker refusing calls (open, or letting one trial call
- * through), or the vendor refusing Parakh's own account (credentials or this server's address).
+ * through), the vendor refusing Parakh's own account (credentials or this server's address), or
+ * no provider chosen for the family (payments with LIVE_PAYMENT_PROVIDER=none).
  */
-export type UpstreamStatus = "ok" | "breaker-open" | "breaker-trial" | "misconfigured";
+export type UpstreamStatus = "ok" | "breaker-open" | "breaker-trial" | "misconfigured" | "not-configured";
 
 export interface UpstreamFamilyHealth extends Omit<UpstreamFamilyStats, "family"> {
   family: UpstreamFamily;
@@ -19,6 +20,8 @@ export interface UpstreamHealth {
   provider: Config["liveVerification"]["provider"];
   /** False with no provider: live calls answer SOURCE_UNAVAILABLE and no verification family is shown. */
   liveVerificationConfigured: boolean;
+  /** LIVE_PAYMENT_PROVIDER; with none the payments family is listed as not configured. */
+  paymentsProvider: Config["livePayments"]["provider"];
   /** Each upstream family this server instance calls, in a fixed order; the figures are this instance's own (kept in memory). */
   families: UpstreamFamilyHealth[];
   at: string;
@@ -41,20 +44,50 @@ function statusOf(stats: UpstreamFamilyStats): UpstreamStatus {
   return "ok";
 }
 
+/** The payments row when no processor is chosen: nothing called, nothing to count. */
+function paymentsNotConfigured(): UpstreamFamilyHealth {
+  return {
+    family: "payments",
+    label: "Payments",
+    status: "not-configured",
+    breaker: "closed",
+    retryAt: null,
+    misconfigured: false,
+    callsLast5Min: 0,
+    failuresLast5Min: 0,
+    p95LatencyMs: null,
+    lastError: null,
+  };
+}
+
 /**
  * The operator console's upstream panel: per family, its breaker, whether the vendor refused
  * Parakh's account, calls and failures in the last 5 minutes, p95 latency and the last error. The
  * statistics carry no personal data (they hold counts, timings and Parakh's own error messages).
  */
-export function upstreamHealth(settings: Pick<Config["liveVerification"], "provider">, stats: UpstreamFamilyStats[] = upstreamStats()): UpstreamHealth {
-  const configured = settings.provider !== "none";
+export function upstreamHealth(
+  settings: { liveVerification: Pick<Config["liveVerification"], "provider">; livePayments: Pick<Config["livePayments"], "provider"> },
+  stats: UpstreamFamilyStats[] = upstreamStats(),
+): UpstreamHealth {
+  const configured = settings.liveVerification.provider !== "none";
+  const paymentsConfigured = settings.livePayments.provider !== "none";
   const byFamily = new Map(stats.map((s) => [s.family, s]));
   const families: UpstreamFamilyHealth[] = [];
   for (const { family, label } of FAMILIES) {
+    if (family === "payments" && !paymentsConfigured) {
+      families.push(paymentsNotConfigured());
+      continue;
+    }
     const s = byFamily.get(family);
     // Clients built for an earlier set of settings (tests, tools) say nothing about this one.
     if (!s || (VERIFICATION_FAMILIES.has(family) && !configured)) continue;
     families.push({ ...s, family, label, status: statusOf(s) });
   }
-  return { provider: settings.provider, liveVerificationConfigured: configured, families, at: new Date().toISOString() };
+  return {
+    provider: settings.liveVerification.provider,
+    liveVerificationConfigured: configured,
+    paymentsProvider: settings.livePayments.provider,
+    families,
+    at: new Date().toISOString(),
+  };
 }

@@ -154,11 +154,16 @@ async function applyRefundWebhook(db: Db, s: ProcessorWebhookSummary) {
   const refund = await db.refund.findUnique({ where: { id: s.refundId }, select: { id: true, mode: true, status: true, attemptId: true } });
   if (!refund || refund.mode !== "live") return log.warn("processor webhook for an unknown refund", { refundId: s.refundId });
   const outcome = refundOutcome({ refundId: s.refundId, cfRefundId: null, status: s.refundStatus, amountPaise: s.amountPaise, statusDescription: null });
-  if (!outcome || refund.status !== "PENDING") return;
-  if (outcome.outcome === "FAILED" && refund.attemptId) {
-    // A late attempt's money must go back: never final; the refund stays PENDING for the sweep to ask again.
-    return log.error("payment processor failed an automatic refund", { refundId: refund.id });
+  if (!outcome) return;
+  if (refund.status !== "PENDING") {
+    // Money the processor says it returned for a refund Parakh recorded as failed: operators must know before returning it again.
+    if (outcome.outcome === "PROCESSED" && refund.status === "FAILED") {
+      log.error("payment processor processed a refund recorded as failed", { refundId: refund.id, automatic: refund.attemptId !== null });
+    }
+    return;
   }
+  if (outcome.outcome === "FAILED" && refund.attemptId)
+    log.error("payment processor failed an automatic refund", { refundId: refund.id, status: s.refundStatus });
   await applyRefundOutcome(db, refund.id, outcome);
 }
 

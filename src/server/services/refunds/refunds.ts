@@ -8,6 +8,7 @@ import { isUniqueViolation } from "@/server/db/errors";
 import { AppError } from "@/server/errors";
 import { isoOrNull } from "@/server/lib/dates";
 import { newId } from "@/server/lib/ids";
+import { log } from "@/server/lib/logger";
 import { refundJob } from "@/server/jobs/registry";
 import type { PaymentProcessor, RefundOutcome } from "@/server/providers/payments/types";
 import { statusView } from "@/server/services/payments/payments";
@@ -18,8 +19,12 @@ export type RefundStatus = (typeof REFUND_STATUSES)[number];
 export const REFUND_WINDOW_DAYS = 180;
 /** Refunds per payment, FAILED ones included: a FAILED refund frees its amount, so without a cap one payment could take rows forever. */
 export const MAX_REFUNDS_PER_PAYMENT = 100;
-/** An automatic refund is never given up: after its job's retries it is tried again this much later. */
-const AUTO_REFUND_RETRY_MS = 60 * 60 * 1000;
+/**
+ * Tries of an automatic refund while the processor cannot be reached (a connection failure, a
+ * timeout, a 5xx): the job's backoff doubles from 1 s up to an hour between tries, so 24 tries
+ * span about 10 hours. Each try carries the same refund id, so the processor makes one refund.
+ */
+export const AUTO_REFUND_MAX_ATTEMPTS = 24;
 /** A PENDING refund with no job left (its worker was lost on the last try) is picked up after this. */
 const STALLED_REFUND_MS = 15 * 60 * 1000;
 
@@ -72,7 +77,12 @@ async function existingByMerchantRefundId(db: Db, merchantId: string, mode: stri
 }
 
 /** The payment's refunds, timeline rows and follow-up job for one new refund, in the caller's transaction. */
-async function insertRefund(tx: DbTx, refund: Omit<RefundRow, "updatedAt" | "processedAt" | "failureReason" | "status">, paymentStatus: string) {
+async function insertRefund(
+  tx: DbTx,
+  refund: Omit<RefundRow, "updatedAt" | "processedAt" | "failureReason" | "status">,
+  paymentStatus: string,
+  maxAttempts?: number,
+) {
   const row = await tx.refund.create({ data: { ...refund, status: "PENDING" } });
   await tx.paymentEvent.create({
     data: {
@@ -87,7 +97,7 @@ async function insertRefund(tx: DbTx, refund: Omit<RefundRow, "updatedAt" | "pro
     },
   });
   // A new refund id: no dedupe key needed (a plain insert, not an upsert).
-  await refundJob.enqueue(tx, { refundId: refund.id }, { runAt: refund.createdAt });
+  await refundJob.enqueue(tx, { refundId: refund.id }, { runAt: refund.createdAt, maxAttempts });
   return row;
 }
 
@@ -232,6 +242,7 @@ export async function createAutoRefund(
       createdAt: now,
     },
     payment.status,
+    AUTO_REFUND_MAX_ATTEMPTS,
   );
 }
 
@@ -275,7 +286,13 @@ export async function applyRefundOutcome(db: Db, refundId: string, outcome: Refu
   });
 }
 
-/** The refund job: asks the mode's processor once the refund is still PENDING (at least once per refund). */
+/**
+ * The refund job: asks the mode's processor once the refund is still PENDING (at least once per
+ * refund). A processor that cannot be reached makes the job throw, and the queue tries again later
+ * under the same refund id; a refusal is the processor's final word and fails the refund at once,
+ * automatic ones too (the same request would be refused again). A failed refund sends the
+ * merchant `refund.failed`, and a failed automatic one is listed for operators.
+ */
 export async function processRefund(db: Db, processors: Record<Mode, PaymentProcessor>, refundId: string) {
   const refund = await db.refund.findUnique({ where: { id: refundId } });
   if (!refund || refund.status !== "PENDING") return;
@@ -288,20 +305,27 @@ export async function processRefund(db: Db, processors: Record<Mode, PaymentProc
   });
   // Accepted by a live processor: its refund webhook ends the refund.
   if (outcome.outcome === "PENDING") return;
-  // A late attempt's money must go back: a refusal is retried, never final (no one else could redo it).
-  if (outcome.outcome === "FAILED" && refund.attemptId) throw new Error(`automatic refund ${refund.id} refused: ${outcome.failureReason}`);
+  if (outcome.outcome === "FAILED" && refund.attemptId) {
+    log.error("payment processor refused an automatic refund", { refundId: refund.id, paymentId: refund.paymentId });
+  }
   await applyRefundOutcome(db, refundId, outcome);
 }
 
 /**
- * The refund job used up its retries. A merchant refund fails (freeing its amount, so the merchant
- * may refund again); an automatic refund is tried again later instead.
+ * The refund job used up its tries without an answer from the processor: the refund fails with
+ * that reason. A merchant refund frees its amount, so the merchant may refund again; an automatic
+ * one is listed for operators, who check the processor's record of it before returning the money
+ * another way (a try that timed out may still have reached the processor).
  */
 export async function giveUpRefund(db: Db, refundId: string) {
-  const refund = await db.refund.findUnique({ where: { id: refundId }, select: { status: true, attemptId: true } });
+  const refund = await db.refund.findUnique({ where: { id: refundId }, select: { status: true, attemptId: true, paymentId: true } });
   if (!refund || refund.status !== "PENDING") return;
   if (refund.attemptId) {
-    await refundJob.enqueue(db, { refundId }, { runAt: new Date(Date.now() + AUTO_REFUND_RETRY_MS) });
+    log.error("automatic refund failed: the payment processor could not be reached", { refundId, paymentId: refund.paymentId });
+    await applyRefundOutcome(db, refundId, {
+      outcome: "FAILED",
+      failureReason: "The payment processor could not be reached over repeated tries for several hours; the money was not sent back.",
+    });
     return;
   }
   await applyRefundOutcome(db, refundId, {
