@@ -45,6 +45,8 @@ export async function startServer(opts: { databaseUrl?: string; env?: Record<str
     SERVE_PAGES: "false",
     SEED_DEMO: "false",
     LOG_LEVEL: "info",
+    // One process unless a test asks for a cluster (production's default is one worker per core).
+    WEB_CONCURRENCY: "1",
     // A developer's own .env never reaches the tests' servers.
     PARAKH_ENV_FILE: "none",
     ...opts.env,

@@ -53,7 +53,7 @@ export function sharedLimits(): LimitStore {
 }
 
 /** Installs the store every limit of this process uses from now on (a cluster worker, at start). */
-export function useSharedLimits(store: LimitStore) {
+export function installSharedLimits(store: LimitStore) {
   (globalThis as Holder)[KEY] = store;
 }
 
