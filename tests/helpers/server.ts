@@ -17,6 +17,8 @@ export interface TestServer {
   dataDir: string;
   databaseUrl: string;
   env: NodeJS.ProcessEnv;
+  /** The server process (with WEB_CONCURRENCY above 1, the cluster's primary). */
+  pid: number;
   logs: () => string;
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
@@ -78,6 +80,7 @@ export async function startServer(opts: { databaseUrl?: string; env?: Record<str
     dataDir,
     databaseUrl,
     env,
+    pid: child.pid!,
     logs: () => output,
     stop: async (signal = "SIGTERM") => {
       if (child.exitCode === null) child.kill(signal);
