@@ -107,7 +107,9 @@ describe.each(DB_TARGETS)("two workers on %s (RATE_LIMIT_PER_SECOND=10, AUTH_FAI
     expect(after).toEqual(Array(4).fill(401));
   });
   sqliteOnly("counts refused credentials per address across both workers", async () => {
-    const statuses = await Promise.all(Array.from({ length: 12 }, (_, i) => verify(server, "sk_test_not_a_real_key_000000000000", `bad-${i}`, false, "127.0.0.2")));
+    const statuses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => verify(server, "sk_test_not_a_real_key_000000000000", `bad-${i}`, false, "127.0.0.2")),
+    );
     expect(statuses.filter((s) => s === 401)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);
   });

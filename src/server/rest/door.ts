@@ -52,9 +52,16 @@ export function createRestDoor(services: AppServices, operations: RestOperation[
       if (match.kind === "none") return await refuseStranger(services, record, req, res, new AppError("NOT_FOUND", `No route ${record.method} ${shown}.`));
       if (match.kind === "wrong-method") {
         const allow = match.allow.join(", ");
-        return await refuseStranger(services, record, req, res, new AppError("METHOD_NOT_ALLOWED", `${record.method} is not allowed on ${shown}; use ${allow}.`), {
-          Allow: allow,
-        });
+        return await refuseStranger(
+          services,
+          record,
+          req,
+          res,
+          new AppError("METHOD_NOT_ALLOWED", `${record.method} is not allowed on ${shown}; use ${allow}.`),
+          {
+            Allow: allow,
+          },
+        );
       }
       // Credentials first: a caller without a valid key gets no body read, parsed or stored.
       const scheme = match.route.rest.auth;
