@@ -30,13 +30,12 @@ function channelPair(): [Channel, Channel, { messages: number }] {
 /** A primary's store and `n` workers' stores talking to it. */
 function cluster(n: number) {
   const primary = new LocalLimitStore();
-  let messages = 0;
   const workers = Array.from({ length: n }, () => {
     const [workerEnd, primaryEnd, stats] = channelPair();
     answerLimits(primaryEnd, primary);
     return { store: new IpcLimitStore(workerEnd), stats };
   });
-  return { workers, messages: () => workers.reduce((sum, w) => sum + w.stats.messages, messages) };
+  return { workers, messages: () => workers.reduce((sum, w) => sum + w.stats.messages, 0) };
 }
 
 const admittedOf = (waits: number[]) => waits.filter((w) => w === 0).length;
