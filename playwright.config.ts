@@ -61,6 +61,8 @@ export default defineConfig({
       NODE_ENV: "production",
       // A developer's own .env never reaches the tests' server.
       PARAKH_ENV_FILE: "none",
+      // One process: the cluster has its own integration test.
+      WEB_CONCURRENCY: "1",
       PORT: String(PORT),
       HOST: "127.0.0.1",
       DATA_DIR: E2E_DATA_DIR,

@@ -7,7 +7,8 @@ loadEnvFile();
 // Everything this process creates (database, WAL files, secrets) is readable by its user only.
 process.umask(0o077);
 
-// The one process: REST doors (/v1, /api) outside Next's pipeline, everything else handed to Next.
+// REST doors (/v1, /api) outside Next's pipeline, everything else handed to Next; in one process, or in
+// WEB_CONCURRENCY cluster workers under a primary (this same file runs in each).
 const dev = process.argv.includes("--dev") || process.env.NODE_ENV !== "production";
 const servePages = process.env.SERVE_PAGES !== "false";
 // The demo merchant is for local development; production seeds one only when asked (SEED_DEMO=true).

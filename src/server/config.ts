@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { dataDirFromEnv, databaseUrlFromEnv } from "@/server/db/provider";
@@ -81,6 +82,8 @@ const EnvSchema = z.object({
   HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
   HTTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(256).default(512),
+  /** Processes serving requests (node:cluster); default: every available core in production, 1 otherwise. */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
   JOBS_ENABLED: bool.default(true),
   /** How long a background job (and a batch chunk) stays claimed by a worker that stopped answering. */
   JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
@@ -261,6 +264,7 @@ function buildConfig(source: NodeJS.ProcessEnv) {
       maxConnections: env.HTTP_MAX_CONNECTIONS,
       maxConnectionsPerIp: env.HTTP_MAX_CONNECTIONS_PER_IP,
     },
+    webConcurrency: env.WEB_CONCURRENCY ?? (env.NODE_ENV === "production" ? os.availableParallelism() : 1),
     jobsEnabled: env.JOBS_ENABLED,
     batchRetryBudgetMs: env.BATCH_RETRY_BUDGET_MS,
     jobLeaseMs: env.JOB_LEASE_MS,

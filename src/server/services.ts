@@ -12,6 +12,7 @@ import type { Mode } from "@/lib/mode";
 import { AuditWriter } from "@/server/services/audit/audit-writer";
 import { AuthCache } from "@/server/services/auth/auth-cache";
 import { FailedAuthLimiter } from "@/server/services/auth/failed-auth-limiter";
+import { sharedLimits } from "@/server/services/limits/shared";
 import { RateLimiter } from "@/server/services/rate-limiter";
 
 export interface AppServices {
@@ -55,8 +56,9 @@ export function createServices(config: Config): AppServices {
     bulk,
     atomicWriter: createAtomicWriter(db, config.databaseUrl, config.sqliteSynchronous),
     batchStore: createBatchStore(db, config.databaseUrl, config.sqliteSynchronous),
-    rateLimiter: new RateLimiter(config.rateLimitPerSecond),
-    failedAuthLimiter: new FailedAuthLimiter(config.authFailuresPerMinute),
+    // Both count in the process's limit store: with several workers, the primary's.
+    rateLimiter: new RateLimiter(config.rateLimitPerSecond, sharedLimits()),
+    failedAuthLimiter: new FailedAuthLimiter(config.authFailuresPerMinute, 60_000, sharedLimits()),
     providers: createProviders(config),
     paymentProcessors: { sandbox: sandboxProcessor, live: createLivePaymentProcessor(config) },
   };

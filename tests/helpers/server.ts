@@ -17,6 +17,8 @@ export interface TestServer {
   dataDir: string;
   databaseUrl: string;
   env: NodeJS.ProcessEnv;
+  /** The server process (with WEB_CONCURRENCY above 1, the cluster's primary). */
+  pid: number;
   logs: () => string;
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
@@ -45,6 +47,8 @@ export async function startServer(opts: { databaseUrl?: string; env?: Record<str
     SERVE_PAGES: "false",
     SEED_DEMO: "false",
     LOG_LEVEL: "info",
+    // One process unless a test asks for a cluster (production's default is one worker per core).
+    WEB_CONCURRENCY: "1",
     // A developer's own .env never reaches the tests' servers.
     PARAKH_ENV_FILE: "none",
     ...opts.env,
@@ -76,6 +80,7 @@ export async function startServer(opts: { databaseUrl?: string; env?: Record<str
     dataDir,
     databaseUrl,
     env,
+    pid: child.pid!,
     logs: () => output,
     stop: async (signal = "SIGTERM") => {
       if (child.exitCode === null) child.kill(signal);

@@ -46,7 +46,7 @@ describe("RateLimiter (token bucket, explicit clock)", () => {
     const rl = new RateLimiter(2);
     rl.take("k", T0);
     rl.take("k", T0);
-    const retry = rl.take("k", T0);
+    const retry = rl.take("k", T0) as number;
     expect(retry).toBeGreaterThan(0);
     expect(rl.take("k", T0 + retry * 1000)).toBe(0);
   });

@@ -30,13 +30,22 @@ export class InFlightRequests {
   /** Set at shutdown: answers ask their clients to close the connection. */
   closing = false;
   private idle: (() => void) | undefined;
+  private readonly open = new Set<ServerResponse>();
 
   track(res: ServerResponse): void {
     this.count++;
+    this.open.add(res);
     res.on("close", () => {
       this.count--;
+      this.open.delete(res);
       if (this.count === 0) this.idle?.();
     });
+  }
+
+  /** Shutdown begins: every answer from now on, those under way included, asks its client to close the connection. */
+  close(): void {
+    this.closing = true;
+    for (const res of this.open) if (!res.headersSent) res.setHeader("Connection", "close");
   }
 
   /** Resolves once no request is in flight, or when `giveUp()` is called. */

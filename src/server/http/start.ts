@@ -1,9 +1,13 @@
 import { EventEmitter } from "node:events";
 import http, { type IncomingMessage } from "node:http";
+import net from "node:net";
 import type { Duplex } from "node:stream";
 import path from "node:path";
+import { Primary } from "@/server/cluster/primary";
+import { joinCluster, obeyPrimary, tellPrimary, workerSlot } from "@/server/cluster/worker";
 import { getConfig, type Config } from "@/server/config";
-import { closeDatabase } from "@/server/db/client";
+import { closeDatabase, createPrismaClient, type Db } from "@/server/db/client";
+import { checkReadiness } from "@/server/db/health";
 import { applyMigrations } from "@/server/db/migrate";
 import { guardConnections } from "@/server/http/connection-guard";
 import { createRequestListener, InFlightRequests, type PageHandler } from "@/server/http/request-listener";
@@ -61,16 +65,35 @@ function printDemo(creds: DemoCredentials, appUrl: string, withSecrets: boolean,
   process.stdout.write(lines.join("\n") + "\n");
 }
 
-/** Settings next-auth reads from the environment, pending migrations, and the process's services. */
-async function prepare(config: Config): Promise<AppServices> {
+/** Settings next-auth reads from the environment, and the process's services. */
+function prepare(config: Config): AppServices {
   // next-auth reads these from the environment; the generated secret lives in the data folder.
   process.env.NEXTAUTH_URL ??= config.nextAuthUrl;
   process.env.NEXTAUTH_SECRET ??= config.secrets.nextAuthSecret;
-  const migrated = await applyMigrations(config.databaseUrl);
-  if (migrated.applied.length) log.info("migrations applied", { applied: migrated.applied });
   const services = getServices();
   services.authCache.start();
   return services;
+}
+
+async function migrate(config: Config) {
+  const migrated = await applyMigrations(config.databaseUrl);
+  if (migrated.applied.length) log.info("migrations applied", { applied: migrated.applied });
+}
+
+/** The demo merchant, created if missing, and its banner. */
+async function seedDemo(config: Config, db: Db) {
+  const creds = await ensureDemoMerchant(db, config.dataDir);
+  if (creds) printDemo(creds, config.appUrl, !config.isProduction, panVerifyRequestExample());
+}
+
+/** The cluster's primary seeds on a client of its own, closed before any worker opens the database. */
+async function seedDemoOnce(config: Config) {
+  const db = createPrismaClient(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
+  try {
+    await seedDemo(config, db);
+  } finally {
+    await closeDatabase(db);
+  }
 }
 
 /**
@@ -138,14 +161,34 @@ interface Running {
   services: AppServices;
 }
 
-/** Stops accepting, finishes in-flight requests (up to the shutdown timeout), the running jobs and the audit log, then exits. */
-async function shutdown({ server, inFlight, runners, services }: Running, signal: string) {
+/** Resolves when `done` does, or after `ms`. */
+function within(done: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([done, new Promise((r) => (timer = setTimeout(r, ms)))]).then(() => clearTimeout(timer));
+}
+
+/**
+ * Stops accepting, finishes in-flight requests (up to the shutdown timeout), the running jobs and the
+ * audit log, then exits. `gentle` (a cluster worker whose replacement already serves) also leaves
+ * idle keep-alive sockets open: a client may be sending its next request on one at that moment, and
+ * closing it would fail that request. Each closes after its next answer, or when it times out.
+ */
+async function shutdown({ server, inFlight, runners, services }: Running, reason: string, gentle = false) {
   const { config } = services;
   if (inFlight.closing) return;
-  inFlight.closing = true;
-  log.info("shutting down", { signal, inFlight: inFlight.count });
-  server.close();
-  server.closeIdleConnections();
+  inFlight.close();
+  log.info(gentle ? "draining" : "shutting down", { reason, inFlight: inFlight.count });
+  // Every socket has ended (the event may come at once: listen before closing).
+  const socketsEnded = new Promise((resolve) => server.once("close", resolve));
+  if (gentle) {
+    // http.Server's close would also close the idle sockets.
+    net.Server.prototype.close.call(server);
+    tellPrimary("draining");
+  } else {
+    server.close();
+    server.closeIdleConnections();
+  }
+  const stopping = Promise.all(runners.map((runner) => runner.stop(config.shutdownTimeoutMs)));
   const deadline = setTimeout(() => {
     log.warn("shutdown timeout; closing remaining connections", { inFlight: inFlight.count });
     server.closeAllConnections();
@@ -153,7 +196,12 @@ async function shutdown({ server, inFlight, runners, services }: Running, signal
   }, config.shutdownTimeoutMs);
   await inFlight.drained();
   clearTimeout(deadline);
-  await Promise.all(runners.map((runner) => runner.stop(config.shutdownTimeoutMs)));
+  if (gentle) {
+    await within(socketsEnded, config.http.keepAliveTimeoutMs + 1000);
+    server.closeAllConnections();
+  }
+  await stopping;
+  services.rateLimiter.stop();
   await services.auditWriter.drain();
   await services.authCache.stop();
   await closeDatabase(services.db);
@@ -169,22 +217,74 @@ function onSignals(running: Running) {
   for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
 }
 
-export async function startParakh(opts: StartOptions) {
+/** A cluster worker tells the primary it is ready once it listens and its readiness check passes. */
+async function reportReady(services: AppServices) {
+  let ready = false;
+  while (!ready) {
+    ready = (await checkReadiness(services.db, false)) === "ready";
+    if (!ready) await new Promise((r) => setTimeout(r, 250));
+  }
+  tellPrimary("ready");
+}
+
+interface Role {
+  /** Cluster worker slot, or null for the single process. */
+  slot: number | null;
+  jobs: boolean;
+}
+
+/** One serving process: the single process, or one cluster worker. */
+async function serve(opts: StartOptions, role: Role) {
   const config = getConfig();
-  const services = await prepare(config);
-  const runners = await startJobs(services);
+  if (role.slot === null) await migrate(config);
+  const services = prepare(config);
+  const runners = role.jobs ? await startJobs(services) : [];
   const next = opts.servePages ? await loadNext(opts.dev, config) : undefined;
   const inFlight = new InFlightRequests();
   const listener = await createRequestListener({ services, dev: opts.dev, pages: next?.handler, inFlight });
   const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs) }, listener);
   configureServer(server, config, opts.dev ? next?.upgrade : undefined);
   const port = await listen(server, config);
-  log.info("listening", { host: config.host, port, pages: opts.servePages, dev: opts.dev });
+  const worker = role.slot === null ? {} : { worker: role.slot, pid: process.pid };
+  log.info("listening", { host: config.host, port, pages: opts.servePages, dev: opts.dev, ...worker });
 
-  if (opts.seedDemo) {
-    const creds = await ensureDemoMerchant(services.db, config.dataDir);
-    if (creds) printDemo(creds, config.appUrl, !config.isProduction, panVerifyRequestExample());
+  if (role.slot === null && opts.seedDemo) await seedDemo(config, services.db);
+  const running = { server, inFlight, runners, services };
+  onSignals(running);
+  if (role.slot !== null) {
+    obeyPrimary({ drain: () => void shutdown(running, "replaced", true), stop: (reason) => void shutdown(running, reason) });
+    void reportReady(services);
   }
-  onSignals({ server, inFlight, runners, services });
   return { server, port };
+}
+
+/** How many processes serve: WEB_CONCURRENCY, except with Next's development server, which runs in one. */
+function workerCount(opts: StartOptions, config: Config): number {
+  if (config.webConcurrency > 1 && opts.dev && opts.servePages) {
+    log.warn("WEB_CONCURRENCY ignored: the development server runs in one process", { webConcurrency: config.webConcurrency });
+    return 1;
+  }
+  return config.webConcurrency;
+}
+
+export async function startParakh(opts: StartOptions) {
+  const slot = workerSlot();
+  if (slot !== null) {
+    // Everything run once per deployment (secrets, migrations, the demo) was done by the primary.
+    joinCluster();
+    return serve(opts, { slot, jobs: slot === 0 });
+  }
+  const config = getConfig();
+  const workers = workerCount(opts, config);
+  if (workers <= 1) return serve(opts, { slot: null, jobs: true });
+  // Once, before any worker exists: the secrets file (getConfig), migrations, the demo merchant.
+  await migrate(config);
+  if (opts.seedDemo) await seedDemoOnce(config);
+  new Primary({
+    workers,
+    readyTimeoutMs: 120_000,
+    stopTimeoutMs: config.shutdownTimeoutMs + config.http.keepAliveTimeoutMs + 5_000,
+  }).start();
+  for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
+  return undefined;
 }

@@ -53,7 +53,7 @@ export function refuse(services: AppServices, record: RequestRecord, req: Incomi
 }
 
 /** A refusal before any credentials were accepted: counted per address, 429 past the limit. */
-export function refuseStranger(
+export async function refuseStranger(
   services: AppServices,
   record: RequestRecord,
   req: IncomingMessage,
@@ -61,7 +61,7 @@ export function refuseStranger(
   err: AppError,
   headers: Record<string, string> = {},
 ) {
-  const verdict = services.failedAuthLimiter.fail(record.clientIp);
+  const verdict = await services.failedAuthLimiter.fail(record.clientIp);
   if (verdict.wait === 0) return refuse(services, record, req, res, withHeaders(errorAnswer(err, record), headers));
   if (verdict.firstOver) log.warn("address over its limit of refused requests", { clientIp: record.clientIp, retryAfterSeconds: verdict.wait });
   else record.unrecorded = true;

@@ -69,7 +69,7 @@ export function restAuthOf(key: CachedKey, scheme: AuthScheme): RestAuth {
 }
 
 /** What applies to every valid key: suspension, go-live, the IP whitelist, the per-key rate limit. */
-export function admitKey(services: AppServices, key: CachedKey, scheme: AuthScheme, clientIp: string) {
+export async function admitKey(services: AppServices, key: CachedKey, scheme: AuthScheme, clientIp: string) {
   if (key.merchant.status !== "ACTIVE") throw new AppError("MERCHANT_SUSPENDED");
   requireLiveEnabled(key.mode, key.merchant.liveEnabled);
   // Payments always check the whitelist; /v1 and KYC only when the merchant turns it on for them.
@@ -77,6 +77,6 @@ export function admitKey(services: AppServices, key: CachedKey, scheme: AuthSche
   if (enforce && !key.merchant.whitelist.has(clientIp)) {
     throw new AppError("IP_NOT_WHITELISTED", `The IP address ${clientIp} is not on this merchant's whitelist.`);
   }
-  const wait = services.rateLimiter.take(key.id);
+  const wait = await services.rateLimiter.take(key.id);
   if (wait > 0) throw new AppError("RATE_LIMITED", undefined, { retryAfterSeconds: wait });
 }

@@ -49,12 +49,19 @@ export function createRestDoor(services: AppServices, operations: RestOperation[
     try {
       const shown = pathname.slice(0, 200);
       const match = hasDotSegment(pathname) ? ({ kind: "none" } as const) : matchRoute(routes, record.method, pathname);
-      if (match.kind === "none") return refuseStranger(services, record, req, res, new AppError("NOT_FOUND", `No route ${record.method} ${shown}.`));
+      if (match.kind === "none") return await refuseStranger(services, record, req, res, new AppError("NOT_FOUND", `No route ${record.method} ${shown}.`));
       if (match.kind === "wrong-method") {
         const allow = match.allow.join(", ");
-        return refuseStranger(services, record, req, res, new AppError("METHOD_NOT_ALLOWED", `${record.method} is not allowed on ${shown}; use ${allow}.`), {
-          Allow: allow,
-        });
+        return await refuseStranger(
+          services,
+          record,
+          req,
+          res,
+          new AppError("METHOD_NOT_ALLOWED", `${record.method} is not allowed on ${shown}; use ${allow}.`),
+          {
+            Allow: allow,
+          },
+        );
       }
       // Credentials first: a caller without a valid key gets no body read, parsed or stored.
       const scheme = match.route.rest.auth;
@@ -62,13 +69,13 @@ export function createRestDoor(services: AppServices, operations: RestOperation[
       try {
         key = await identifyKey(services, scheme, req.headers);
       } catch (err) {
-        if (err instanceof AppError) return refuseStranger(services, record, req, res, err);
+        if (err instanceof AppError) return await refuseStranger(services, record, req, res, err);
         throw err;
       }
       // Known from here on, so refused calls (suspended, IP, rate limit) still show in the merchant's log.
       record.auth = restAuthOf(key, scheme);
       try {
-        admitKey(services, key, scheme, clientIp);
+        await admitKey(services, key, scheme, clientIp);
       } catch (err) {
         if (err instanceof AppError) return refuse(services, record, req, res, errorAnswer(err, record));
         throw err;

@@ -40,10 +40,10 @@ export function verifyDeviceToken(role: AccountRole, email: string, token: strin
   return safeEqual(sig, signature(throttleSubject(role, email), nonce, issuedAt)) ? nonce : null;
 }
 
-const deviceFailures = new FailureWindows(DEVICE_MAX_FAILURES, DEVICE_WINDOW_MS);
+const deviceFailures = new FailureWindows("signin-device", DEVICE_MAX_FAILURES, DEVICE_WINDOW_MS);
 
 /** Takes one of the token's failure slots before the password is checked (false when none is left). */
-export function reserveDeviceAttempt(nonce: string, now: number): boolean {
+export function reserveDeviceAttempt(nonce: string, now: number): Promise<boolean> {
   return deviceFailures.reserve(nonce, now);
 }
 

@@ -14,6 +14,7 @@ import {
   type AccountRole,
 } from "@/server/services/accounts/throttle";
 import { sendEmail } from "@/server/services/email/email";
+import { sharedLimits } from "@/server/services/limits/shared";
 
 export const RESET_TOKEN_MINUTES = 30;
 /** Reset emails per account per window: more requests answer the same but send nothing. */
@@ -25,18 +26,10 @@ const PURGE_EVERY_MS = 60 * 60_000;
 
 const INVALID_LINK = "This reset link is not valid any more: it expires after 30 minutes and works once. Ask for a new one.";
 
-const ipRequests = new Map<string, { count: number; since: number }>();
-
-function takeIpRequest(ip: string, now: number): number {
-  const e = ipRequests.get(ip);
-  if (!e || now - e.since >= RESET_WINDOW_MS) {
-    if (ipRequests.size > 50_000) ipRequests.clear();
-    ipRequests.set(ip, { count: 1, since: now });
-    return 0;
-  }
-  if (e.count >= RESET_REQUESTS_PER_IP) return Math.ceil((e.since + RESET_WINDOW_MS - now) / 1000);
-  e.count++;
-  return 0;
+/** Reset requests from one address in the current window, server-wide: seconds to wait, or 0. */
+async function takeIpRequest(ip: string, now: number): Promise<number> {
+  const w = await sharedLimits().count(`password-reset|${ip}`, RESET_WINDOW_MS, RESET_REQUESTS_PER_IP, now);
+  return w.ok ? 0 : Math.max(1, Math.ceil((w.resetAt - now) / 1000));
 }
 
 async function findAccount(db: Db, role: AccountRole, email: string) {
@@ -75,7 +68,7 @@ export async function requestPasswordReset(
   ip: string,
   now = Date.now(),
 ): Promise<void> {
-  const wait = takeIpRequest(ip, now);
+  const wait = await takeIpRequest(ip, now);
   if (wait > 0) {
     throw new AppError("RATE_LIMITED", `Too many reset requests from this network. Try again in ${Math.ceil(wait / 60)} minutes.`, { retryAfterSeconds: wait });
   }
@@ -148,7 +141,7 @@ export async function changeMerchantPassword(db: Db, merchantId: string, input: 
   const now = Date.now();
   const attempt = await startAttempt(db, "merchant", m.email, ip, now);
   if (attempt.locked) throw new AppError("RATE_LIMITED", "Too many wrong passwords. Wait 15 minutes, or reset your password from the sign-in page.");
-  if (!reserveIpAttempt(ip, now))
+  if (!(await reserveIpAttempt(ip, now)))
     throw new AppError("RATE_LIMITED", "Too many wrong passwords from this network. Wait 15 minutes, or reset your password from the sign-in page.");
   if (!(await verifyPassword(input.currentPassword, m.passwordHash))) {
     const outcome = await finishFailure(db, attempt, now);

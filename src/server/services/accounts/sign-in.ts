@@ -72,8 +72,8 @@ async function signIn(db: Db, store: AccountStore, role: AccountRole, input: Sig
   // email+address), so parallel guesses cannot slip past either limit. A browser that signed in to
   // this account before counts against its own token, not against its address.
   let device = verifyDeviceToken(role, email, input.deviceToken, now);
-  if (device && !reserveDeviceAttempt(device, now)) device = null;
-  if (!device && !reserveIpAttempt(ip, now)) throw new SignInError("TOO_MANY_ATTEMPTS");
+  if (device && !(await reserveDeviceAttempt(device, now))) device = null;
+  if (!device && !(await reserveIpAttempt(ip, now))) throw new SignInError("TOO_MANY_ATTEMPTS");
   const release = () => (device ? releaseDeviceAttempt(device) : releaseIpAttempt(ip));
   let attempt: Awaited<ReturnType<typeof startAttempt>>;
   try {

@@ -1,6 +1,7 @@
 import { getConfig } from "@/server/config";
 import type { Db } from "@/server/db/client";
 import { hmacSha256Hex } from "@/server/lib/crypto";
+import { sharedLimits } from "@/server/services/limits/shared";
 
 /**
  * Wrong-password protection. Failures count per account email AND client IP: after three, each
@@ -28,54 +29,35 @@ export interface Attempt {
 }
 
 /**
- * Failures per key (an address, a device token) in fixed windows, in this process's memory: a slot
- * is taken before the password is checked and given back when the attempt did not fail.
+ * Failures per key (an address, a device token) in fixed windows, counted in the server-wide limit
+ * store (one count for every worker): a slot is taken before the password is checked and given back
+ * when the attempt did not fail.
  */
 export class FailureWindows {
-  private readonly windows = new Map<string, { count: number; since: number }>();
-
   constructor(
+    private readonly name: string,
     private readonly maxFailures: number,
     private readonly windowMs: number,
   ) {}
 
   /** Takes one of the key's slots (false when none is left in its window). */
-  reserve(key: string, now: number): boolean {
-    let e = this.windows.get(key);
-    if (!e || now - e.since >= this.windowMs) {
-      if (this.windows.size >= 50_000) this.evict(now);
-      e = { count: 0, since: now };
-      this.windows.set(key, e);
-    }
-    if (e.count >= this.maxFailures) return false;
-    e.count++;
-    return true;
+  async reserve(key: string, now: number): Promise<boolean> {
+    return (await sharedLimits().count(`${this.name}|${key}`, this.windowMs, this.maxFailures, now)).ok;
   }
 
   /** The attempt did not fail (signed in, or only asked for its second factor): its slot comes back. */
   release(key: string) {
-    const e = this.windows.get(key);
-    if (e && e.count > 0) e.count--;
-  }
-
-  /** Drops finished windows first, then the oldest, instead of forgetting every key at once. */
-  private evict(now: number) {
-    for (const [k, e] of this.windows) if (now - e.since >= this.windowMs) this.windows.delete(k);
-    let excess = this.windows.size - 45_000;
-    for (const k of this.windows.keys()) {
-      if (excess-- <= 0) break;
-      this.windows.delete(k);
-    }
+    sharedLimits().release(`${this.name}|${key}`);
   }
 }
 
-const ipFailures = new FailureWindows(IP_MAX_FAILURES, IP_WINDOW_MS);
+const ipFailures = new FailureWindows("signin-address", IP_MAX_FAILURES, IP_WINDOW_MS);
 
 /**
  * Takes one of the IP's failure slots before the password is checked (false when none is left), so
  * parallel guesses cannot all pass the check before any is counted. A success gives it back.
  */
-export function reserveIpAttempt(ip: string, now: number): boolean {
+export function reserveIpAttempt(ip: string, now: number): Promise<boolean> {
   return ipFailures.reserve(ip, now);
 }
 

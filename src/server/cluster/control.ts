@@ -1,0 +1,13 @@
+/** What the primary and its workers tell each other, besides the limits (see ./limits-ipc.ts). */
+export type ControlMessage =
+  /** Primary → worker. drain: a replacement is serving, finish gently; stop: the server is shutting down. */
+  | { parakh: "control"; command: "drain" | "stop"; signal?: string }
+  /** Worker → primary. ready: listening and its readiness check passes; draining: no longer accepting. */
+  | { parakh: "control"; event: "ready" | "draining" };
+
+export function isControl(m: unknown): m is ControlMessage {
+  return typeof m === "object" && m !== null && (m as ControlMessage).parakh === "control";
+}
+
+/** The environment variable that gives a forked worker its slot (0 runs the background jobs). */
+export const WORKER_SLOT_ENV = "PARAKH_WORKER_SLOT";

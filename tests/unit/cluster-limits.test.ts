@@ -1,0 +1,143 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { answerLimits, IpcLimitStore, type Channel } from "@/server/cluster/limits-ipc";
+import { restartDelay } from "@/server/cluster/primary";
+import { FailedAuthLimiter } from "@/server/services/auth/failed-auth-limiter";
+import { FixedWindows, TokenBuckets } from "@/server/services/limits/counters";
+import { LocalLimitStore } from "@/server/services/limits/shared";
+import { LEASE_MS, RateLimiter } from "@/server/services/rate-limiter";
+
+const T0 = 1_700_000_000_000;
+
+/** Two ends of an IPC channel in one process; messages arrive asynchronously, as over a pipe. */
+function channelPair(): [Channel, Channel, { messages: number }] {
+  const listeners: [((m: unknown) => void)[], ((m: unknown) => void)[]] = [[], []];
+  const stats = { messages: 0 };
+  const end = (mine: 0 | 1): Channel => ({
+    send: (message, callback) => {
+      stats.messages++;
+      const copy = JSON.parse(JSON.stringify(message));
+      void Promise.resolve().then(() => {
+        for (const l of listeners[mine === 0 ? 1 : 0]) l(copy);
+        callback(null);
+      });
+      return true;
+    },
+    on: (_event, listener) => void listeners[mine].push(listener),
+  });
+  return [end(0), end(1), stats];
+}
+
+/** A primary's store and `n` workers' stores talking to it. */
+function cluster(n: number) {
+  const primary = new LocalLimitStore();
+  const workers = Array.from({ length: n }, () => {
+    const [workerEnd, primaryEnd, stats] = channelPair();
+    answerLimits(primaryEnd, primary);
+    return { store: new IpcLimitStore(workerEnd), stats };
+  });
+  return { workers, messages: () => workers.reduce((sum, w) => sum + w.stats.messages, 0) };
+}
+
+const admittedOf = (waits: number[]) => waits.filter((w) => w === 0).length;
+
+describe("counters", () => {
+  it("a token bucket gives a burst of `rate`, refills `rate` a second, and takes back unused tokens up to the burst", () => {
+    const b = new TokenBuckets();
+    expect(b.grant("k", 7, 10, T0)).toEqual({ granted: 7, waitMs: 0 });
+    expect(b.grant("k", 7, 10, T0)).toEqual({ granted: 3, waitMs: 0 });
+    // Empty: one token at 10/s is 100 ms away.
+    expect(b.grant("k", 1, 10, T0)).toEqual({ granted: 0, waitMs: 100 });
+    expect(b.grant("k", 5, 10, T0 + 250)).toEqual({ granted: 2, waitMs: 0 });
+    b.giveBack("k", 4, 10, T0 + 250);
+    expect(b.grant("k", 100, 10, T0 + 250)).toEqual({ granted: 4, waitMs: 0 });
+    b.giveBack("k", 50, 10, T0 + 60_000);
+    expect(b.grant("k", 100, 10, T0 + 60_000).granted).toBe(10);
+  });
+
+  it("a fixed window counts up to its maximum, starts again when it ends, and takes a count back", () => {
+    const w = new FixedWindows();
+    expect(w.count("a", 1000, 2, T0)).toEqual({ ok: true, count: 1, resetAt: T0 + 1000 });
+    expect(w.count("a", 1000, 2, T0 + 10)).toEqual({ ok: true, count: 2, resetAt: T0 + 1000 });
+    expect(w.count("a", 1000, 2, T0 + 20)).toEqual({ ok: false, count: 2, resetAt: T0 + 1000 });
+    w.release("a");
+    expect(w.count("a", 1000, 2, T0 + 30).ok).toBe(true);
+    expect(w.count("a", 1000, null, T0 + 40)).toEqual({ ok: true, count: 3, resetAt: T0 + 1000 });
+    expect(w.count("a", 1000, 2, T0 + 1000)).toEqual({ ok: true, count: 1, resetAt: T0 + 2000 });
+  });
+});
+
+describe("the per-key limit across workers (leases from the primary's bucket)", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date", "setInterval", "clearInterval", "setTimeout", "clearTimeout"] });
+    vi.setSystemTime(T0);
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it("two workers together admit one burst of N at an instant, and N more after a second; not 2N", async () => {
+    const { workers } = cluster(2);
+    const [a, b] = workers.map((w) => new RateLimiter(1000, w.store));
+    const burst = () => Promise.all(Array.from({ length: 3000 }, (_, i) => (i % 2 ? a! : b!).take("key")));
+    expect(admittedOf(await burst())).toBe(1000);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(admittedOf(await burst())).toBe(1000);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(admittedOf(await burst())).toBe(500);
+  });
+
+  it("one worker that gets all of a key's traffic gets the whole limit, and most calls send no message", async () => {
+    const { workers, messages } = cluster(2);
+    const a = new RateLimiter(1000, workers[0]!.store);
+    const waits: number[] = [];
+    for (let i = 0; i < 1200; i++) waits.push(await a.take("key"));
+    expect(admittedOf(waits)).toBe(1000);
+    // Leases grow 1, 2, 4, 8, then 1 % of the limit (10): 4 + 99 leases and one refusal, one
+    // question and one answer each, instead of a round trip per call.
+    expect(messages() / 2).toBeLessThanOrEqual(104);
+  });
+
+  it("tokens a worker leased and did not use go back after the lease time, for the other worker", async () => {
+    const { workers } = cluster(2);
+    const [a, b] = workers.map((w) => new RateLimiter(100, w.store));
+    // A takes the whole burst in one go (100 concurrent calls), then uses none of a later lease.
+    expect(admittedOf(await Promise.all(Array.from({ length: 100 }, () => a!.take("key"))))).toBe(100);
+    expect(await b!.take("key")).toBeGreaterThan(0);
+    await vi.advanceTimersByTimeAsync(LEASE_MS * 2);
+    // Half a second of refill at 100/s: 50 tokens, all of them for B.
+    expect(admittedOf(await Promise.all(Array.from({ length: 80 }, () => b!.take("key"))))).toBe(50);
+  });
+
+  it("a refused call says how long until the bucket has a token again, in whole seconds", async () => {
+    const { workers } = cluster(1);
+    const a = new RateLimiter(2, workers[0]!.store);
+    expect(await a.take("key")).toBe(0);
+    expect(await a.take("key")).toBe(0);
+    expect(await a.take("key")).toBe(1);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await a.take("key")).toBe(0);
+  });
+
+  it("a worker whose primary is gone refuses instead of counting nothing", async () => {
+    const { workers } = cluster(1);
+    workers[0]!.store.close();
+    const a = new RateLimiter(10, workers[0]!.store);
+    expect(await a.take("key")).toBeGreaterThan(0);
+    expect((await workers[0]!.store.count("w", 1000, 5)).ok).toBe(false);
+  });
+});
+
+describe("refused credentials per address across workers", () => {
+  it("five refusals pass in all, whichever worker counts them, and exactly one call is the first over", async () => {
+    const { workers } = cluster(2);
+    const [a, b] = workers.map((w) => new FailedAuthLimiter(5, 60_000, w.store));
+    const verdicts = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a! : b!).fail("203.0.113.9")));
+    expect(verdicts.filter((v) => v.wait === 0)).toHaveLength(5);
+    expect(verdicts.filter((v) => v.firstOver)).toHaveLength(1);
+    expect(verdicts.filter((v) => v.wait > 0).every((v) => v.wait >= 1 && v.wait <= 60)).toBe(true);
+  });
+});
+
+describe("restarts after crashes", () => {
+  it("wait 250 ms, doubling per crash in a row, at most 30 s", () => {
+    expect([1, 2, 3, 4, 7, 8, 20].map(restartDelay)).toEqual([250, 500, 1000, 2000, 16_000, 30_000, 30_000]);
+  });
+});
