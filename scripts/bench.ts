@@ -150,6 +150,8 @@ async function startBenchServer(db: BenchDb, vendor: BenchVendor) {
     DATABASE_URL: databaseUrl,
     SEED_DEMO: "true",
     SERVE_PAGES: pagesBuilt ? "true" : "false",
+    // One process: the CPU per request is read from its /proc entry.
+    WEB_CONCURRENCY: "1",
     LOG_LEVEL: "info",
     SQLITE_SYNCHRONOUS: db === "sqlite-normal" ? "NORMAL" : "FULL",
     LIVE_VERIFICATION_PROVIDER: "cashfree",
