@@ -10,6 +10,7 @@
  *   order's notify_url and redirects to its return_url, as the vendor does.
  * - `POST /__control/settle` `{orderId, outcome}`: a test tells the vendor that the order's pending
  *   payment ended (a UPI QR scanned and approved), and the signed webhook goes out.
+ * - `GET /__control/problems`: every request or answer that did not match the vendor's document.
  *
  * Card numbers stay in this fake vendor: it keeps only the last four, like the vendor's own records.
  */
@@ -102,6 +103,11 @@ export function serveFakeVendorCheckout(fake: FakeCashfreePg): { sdkModes: strin
       if (meta.notify_url) await fake.sendWebhook(meta.notify_url, webhook).catch(() => undefined);
       res.writeHead(303, { location: meta.return_url ?? "/" });
       res.end();
+      return true;
+    }
+    if (req.method === "GET" && url.pathname === "/__control/problems") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(fake.problems));
       return true;
     }
     if (req.method === "POST" && url.pathname === "/__control/settle") {

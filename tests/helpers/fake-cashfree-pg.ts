@@ -276,8 +276,9 @@ export class FakeCashfreePg {
     });
   }
 
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
+  /** On `port` (default: any free one) of 127.0.0.1. */
+  async start(port = 0): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(port, "127.0.0.1", resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/pg`;
     return this;
   }

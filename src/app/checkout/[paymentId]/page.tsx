@@ -59,7 +59,8 @@ export default async function CheckoutPage({ params }: Params) {
             orderId={payment.orderId}
             description={payment.description}
             amountLabel={amountLabel}
-            upiIntent={upiIntent}
+            // A live page's UPI link and QR are the processor's, per attempt; Parakh's own are for the sandbox only.
+            upiIntent={payment.mode === "live" ? `/checkout/${encodeURIComponent(payment.id)}` : upiIntent}
             upiQr={`data:image/svg+xml;base64,${Buffer.from(qrSvg).toString("base64")}`}
             // Live mode has no processor yet (its attempts answer 503); its bank list will come from there.
             banks={[...SANDBOX_BANKS]}

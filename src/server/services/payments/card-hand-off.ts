@@ -69,7 +69,9 @@ export async function settleCardHandOff(
 export async function checkCardHandOff(db: Db, processors: Record<Mode, PaymentProcessor>, paymentId: string, opts: { leaveUnpaid: boolean }) {
   const payment = await db.payment.findUnique({ where: { id: paymentId }, select: { mode: true, amountPaise: true } });
   const processor = payment?.mode === "live" ? processors.live : undefined;
-  if (!payment || !processor?.checkOrder || !(await openHandOff(db, paymentId))) return false;
+  const open = payment && processor?.checkOrder ? await openHandOff(db, paymentId) : null;
+  // The page asks about a pending hand-off only; a left one is settled by the processor's webhook.
+  if (!payment || !processor?.checkOrder || !open || (opts.leaveUnpaid && open.status !== "PENDING")) return false;
   try {
     const found = await processor.checkOrder({ paymentId, amountPaise: payment.amountPaise });
     return await settleCardHandOff(db, processors, paymentId, found, opts);
