@@ -15,6 +15,7 @@ const FAKE_PG_PORT = Number(process.env.E2E_FAKE_PG_PORT ?? PORT + 1);
 const FAKE_PG_URL = `http://127.0.0.1:${FAKE_PG_PORT}`;
 const FAKE_PG_CREDENTIALS = { CASHFREE_PG_CLIENT_ID: "CF_PG_E2E", CASHFREE_PG_CLIENT_SECRET: "cfsk_ma_pg_e2e_secret" };
 process.env.PARAKH_E2E_FAKE_PG_URL = FAKE_PG_URL;
+process.env.PARAKH_E2E_DATA_DIR = E2E_DATA_DIR;
 
 // Playwright cannot download its own browsers here; Debian's chromium is used instead.
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

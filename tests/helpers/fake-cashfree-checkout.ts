@@ -105,6 +105,12 @@ export function serveFakeVendorCheckout(fake: FakeCashfreePg): { sdkModes: strin
       res.end();
       return true;
     }
+    if (req.method === "GET" && url.pathname === "/favicon.ico") {
+      // The browser asks on the card page; the vendor's API document has nothing to say about it.
+      res.writeHead(204);
+      res.end();
+      return true;
+    }
     if (req.method === "GET" && url.pathname === "/__control/problems") {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(fake.problems));
