@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pageSecurityHeaders } from "@/server/http/security-headers";
-import { vendorCheckoutFor } from "@/server/providers/payments/cashfree-checkout";
+import { vendorCheckoutFor, vendorCheckoutForPage } from "@/server/providers/payments/cashfree-checkout";
 
 // The SDK address and the modes are the vendor's documented ones (Cashfree.js v3: a script from
 // sdk.cashfree.com, then Cashfree({ mode: "sandbox" | "production" })), written out here by hand.
@@ -29,6 +29,23 @@ describe("where a live checkout page gets the processor's JS checkout", () => {
     });
     expect(vendorCheckoutFor("http://localhost:9000/pg").sdkUrl).toBe("http://localhost:9000/js/v3/cashfree.js");
     expect(() => vendorCheckoutFor("http://pg.example.com/pg")).toThrow(/loopback/);
+  });
+});
+
+describe("which pages open their CSP to the processor's checkout", () => {
+  const cashfree = { provider: "cashfree", cashfree: { baseUrl: "https://api.cashfree.com/pg" } };
+
+  it("a live payment's checkout page, with Cashfree as the live processor", () => {
+    expect(vendorCheckoutForPage({ live: true }, cashfree)).toMatchObject({
+      scriptOrigin: "https://sdk.cashfree.com",
+      checkoutOrigin: "https://api.cashfree.com",
+    });
+  });
+
+  it("never a sandbox checkout page, another page, or a live page without a processor", () => {
+    expect(vendorCheckoutForPage({ live: false }, cashfree)).toBeUndefined();
+    expect(vendorCheckoutForPage(null, cashfree)).toBeUndefined();
+    expect(vendorCheckoutForPage({ live: true }, { ...cashfree, provider: "none" })).toBeUndefined();
   });
 });
 

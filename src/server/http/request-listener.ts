@@ -13,7 +13,7 @@ import { requestIdFrom } from "@/server/lib/ids";
 import { IpMatcher, resolveClientIp } from "@/server/lib/ip";
 import { log } from "@/server/lib/logger";
 import { buildOpenApiDocument } from "@/server/openapi";
-import { vendorCheckoutFor } from "@/server/providers/payments/cashfree-checkout";
+import { vendorCheckoutForPage } from "@/server/providers/payments/cashfree-checkout";
 import { createRestDoor, isRestPath } from "@/server/rest/door";
 import type { AppServices } from "@/server/services";
 import { checkoutPageFacts } from "@/server/services/merchants/checkout-framing";
@@ -93,9 +93,7 @@ function serveOwnRoute(res: ServerResponse, pathname: string, requestId: string,
 async function handlePage(req: IncomingMessage, res: ServerResponse, pathname: string, dev: boolean, services: AppServices, handler: PageHandler) {
   const paymentId = checkoutPaymentIdOf(pathname);
   const facts = paymentId ? await checkoutPageFacts(services.db, paymentId).catch(() => ({ frameAncestors: [], live: false })) : null;
-  const live = services.config.livePayments;
-  // Only a live payment's page may load the processor's checkout, and only when that processor is configured.
-  const vendorCheckout = facts?.live && live.provider === "cashfree" ? vendorCheckoutFor(live.cashfree.baseUrl) : undefined;
+  const vendorCheckout = vendorCheckoutForPage(facts, services.config.livePayments);
   const headers = pageSecurityHeaders({ nonce: newNonce(), dev, frameAncestors: facts?.frameAncestors ?? [], vendorCheckout });
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
   req.headers["content-security-policy"] = headers["Content-Security-Policy"];

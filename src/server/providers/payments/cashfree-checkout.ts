@@ -41,3 +41,15 @@ export function vendorCheckoutFor(pgBaseUrl: string): VendorCheckout {
     checkoutOrigin: base.origin,
   };
 }
+
+/**
+ * The vendor checkout a page's CSP opens: only a live payment's hosted page (`page.live`), and only
+ * while Cashfree is the live processor. Sandbox checkout pages and every other page get none.
+ */
+export function vendorCheckoutForPage(
+  page: { live: boolean } | null,
+  livePayments: { provider: string; cashfree: { baseUrl: string } },
+): VendorCheckout | undefined {
+  if (!page?.live || livePayments.provider !== "cashfree") return undefined;
+  return vendorCheckoutFor(livePayments.cashfree.baseUrl);
+}
