@@ -9,6 +9,14 @@ const BASE_URL = `http://127.0.0.1:${PORT}`;
 const OUTPUT_DIR = path.resolve(__dirname, "test-results");
 const E2E_DATA_DIR = path.join(OUTPUT_DIR, "e2e-data");
 
+// Live payments go to a loopback fake of the Cashfree Payment Gateway (e2e/fake-vendor-server.ts),
+// which also serves the vendor's JS checkout and card page to the browser.
+const FAKE_PG_PORT = Number(process.env.E2E_FAKE_PG_PORT ?? PORT + 1);
+const FAKE_PG_URL = `http://127.0.0.1:${FAKE_PG_PORT}`;
+const FAKE_PG_CREDENTIALS = { CASHFREE_PG_CLIENT_ID: "CF_PG_E2E", CASHFREE_PG_CLIENT_SECRET: "cfsk_ma_pg_e2e_secret" };
+process.env.PARAKH_E2E_FAKE_PG_URL = FAKE_PG_URL;
+process.env.PARAKH_E2E_DATA_DIR = E2E_DATA_DIR;
+
 // Playwright cannot download its own browsers here; Debian's chromium is used instead.
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const CHROMIUM_ARGS = [
@@ -48,36 +56,51 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  webServer: {
-    // node with the tsx loader: signals reach the server directly (the tsx launcher may SIGKILL on a busy loop).
-    command: "node --import tsx server.ts",
-    url: `${BASE_URL}/api/health`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
-    env: {
-      NODE_ENV: "production",
-      // A developer's own .env never reaches the tests' server.
-      PARAKH_ENV_FILE: "none",
-      // One process: the cluster has its own integration test.
-      WEB_CONCURRENCY: "1",
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      DATA_DIR: E2E_DATA_DIR,
-      DATABASE_URL: `file:${path.join(E2E_DATA_DIR, "parakh.db")}`,
-      SEED_DEMO: "true",
-      // A throwaway database: no need to survive a power loss, and every commit waiting on the disk
-      // would serialise the browsers' requests behind one another.
-      SQLITE_SYNCHRONOUS: "NORMAL",
-      SERVE_PAGES: "true",
-      APP_URL: BASE_URL,
-      NEXTAUTH_URL: BASE_URL,
-      // Sandbox webhooks to the tests' own loopback receivers.
-      WEBHOOK_SANDBOX_ALLOW_LOOPBACK: "true",
-      // Every spec signs up its own merchants from this one address.
-      SIGNUPS_PER_ADDRESS_PER_HOUR: "1000",
+  webServer: [
+    {
+      // node with the tsx loader: signals reach the server directly (the tsx launcher may SIGKILL on a busy loop).
+      command: "node --import tsx server.ts",
+      url: `${BASE_URL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
+      env: {
+        NODE_ENV: "production",
+        // A developer's own .env never reaches the tests' server.
+        PARAKH_ENV_FILE: "none",
+        // One process: the cluster has its own integration test.
+        WEB_CONCURRENCY: "1",
+        PORT: String(PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR: E2E_DATA_DIR,
+        DATABASE_URL: `file:${path.join(E2E_DATA_DIR, "parakh.db")}`,
+        SEED_DEMO: "true",
+        // A throwaway database: no need to survive a power loss, and every commit waiting on the disk
+        // would serialise the browsers' requests behind one another.
+        SQLITE_SYNCHRONOUS: "NORMAL",
+        SERVE_PAGES: "true",
+        APP_URL: BASE_URL,
+        NEXTAUTH_URL: BASE_URL,
+        // Sandbox webhooks to the tests' own loopback receivers.
+        WEBHOOK_SANDBOX_ALLOW_LOOPBACK: "true",
+        // Every spec signs up its own merchants from this one address.
+        SIGNUPS_PER_ADDRESS_PER_HOUR: "1000",
+        // Live payments (for merchants an operator approved) through the fake vendor below.
+        LIVE_PAYMENT_PROVIDER: "cashfree",
+        CASHFREE_PG_BASE_URL: `${FAKE_PG_URL}/pg`,
+        ...FAKE_PG_CREDENTIALS,
+      },
     },
-  },
+    {
+      command: "node --import tsx e2e/fake-vendor-server.ts",
+      url: `${FAKE_PG_URL}/js/v3/cashfree.js`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { FAKE_PG_PORT: String(FAKE_PG_PORT), ...FAKE_PG_CREDENTIALS },
+    },
+  ],
 });

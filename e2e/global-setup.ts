@@ -5,8 +5,9 @@ import type { FullConfig } from "@playwright/test";
 // The server answers /api/health before it has seeded the demo merchant; wait for the seed so
 // tests that sign in find its credentials (path passed on in PARAKH_E2E_DEMO_CREDENTIALS).
 export default async function globalSetup(config: FullConfig) {
-  const dataDir = config.webServer?.env?.DATA_DIR;
-  if (!dataDir) throw new Error("playwright.config.ts: webServer.env.DATA_DIR is not set");
+  // Set by playwright.config.ts: with two web servers (Parakh and the fake payment vendor) the config has no single one to read.
+  const dataDir = process.env.PARAKH_E2E_DATA_DIR ?? config.webServer?.env?.DATA_DIR;
+  if (!dataDir) throw new Error("playwright.config.ts: PARAKH_E2E_DATA_DIR is not set");
   const file = path.join(dataDir, "demo-credentials.json");
   const deadline = Date.now() + 30_000;
   for (;;) {

@@ -266,7 +266,10 @@ export class FakeCashfreePg {
   url = "";
   private readonly schemas = sharedSchemas();
   private readonly scripts: Script[] = [];
-  private readonly sessions = new Map<string, string>();
+  /** Payment session id → order id. */
+  readonly sessions = new Map<string, string>();
+  /** Browser-facing pages (the vendor's JS checkout and card page); true when one answered. */
+  pages: ((req: http.IncomingMessage, res: http.ServerResponse, rawBody: Buffer) => Promise<boolean>) | null = null;
   private readonly sockets = new Set<Socket>();
   private readonly server: http.Server;
   private nextId = 5_114_910_000;
@@ -279,8 +282,9 @@ export class FakeCashfreePg {
     });
   }
 
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
+  /** On `port` (default: any free one) of 127.0.0.1. */
+  async start(port = 0): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(port, "127.0.0.1", resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/pg`;
     return this;
   }
@@ -340,6 +344,34 @@ export class FakeCashfreePg {
       };
     }
     return this.paymentWebhook(orderId, payment.cf_payment_id as string);
+  }
+
+  /**
+   * A card payment made on the vendor's own checkout page for the order (the customer typed the
+   * card there, never at Parakh): the order gets a new payment in that outcome. Returns its webhook.
+   */
+  payOnCheckoutPage(orderId: string, outcome: "SUCCESS" | "FAILED" | "USER_DROPPED", options: { amountPaise?: number } = {}): Json {
+    const order = this.orders.get(orderId);
+    if (!order) throw new Error(`no order ${orderId}`);
+    const amount = order.entity.order_amount as number;
+    const cfPaymentId = String(this.nextId++);
+    order.payments.push({
+      cf_payment_id: cfPaymentId,
+      order_id: orderId,
+      entity: "payment",
+      payment_currency: "INR",
+      error_details: null,
+      order_amount: amount,
+      order_currency: "INR",
+      is_captured: true,
+      payment_group: "credit_card",
+      payment_amount: amount,
+      payment_time: new Date().toISOString(),
+      payment_status: "PENDING",
+      payment_message: "Transaction pending",
+      payment_method: { card: { channel: "link", card_number: "XXXXXXXXXXXX1111", card_network: "visa", card_type: "credit_card", card_country: "IN" } },
+    });
+    return this.settle(orderId, outcome, { cfPaymentId, ...options });
   }
 
   /** The vendor's payment webhook for one payment of an order, as it stands. */
@@ -457,6 +489,7 @@ export class FakeCashfreePg {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (this.pages && (await this.pages(req, res, Buffer.concat(chunks)))) return;
     const url = new URL(req.url ?? "/", "http://fake.invalid");
     const pathName = url.pathname.replace(/^\/pg/, "");
     const found = route(req.method, pathName);

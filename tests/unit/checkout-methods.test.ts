@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { methodsFor } from "@/components/checkout/method-tabs";
+import { cardPanelFor, methodsFor } from "@/components/checkout/method-tabs";
 
 describe("the hosted page's payment methods", () => {
-  it("offers the card form in sandbox only: live card numbers never reach Parakh", () => {
-    expect(methodsFor("sandbox")).toEqual(["UPI", "CARD", "NETBANKING"]);
-    expect(methodsFor("live")).toEqual(["UPI", "NETBANKING"]);
+  it("offers UPI, card and netbanking", () => {
+    expect(methodsFor()).toEqual(["UPI", "CARD", "NETBANKING"]);
+  });
+
+  it("holds the card form in sandbox only: a live card is paid on the processor's page, so its number never reaches Parakh", () => {
+    expect(cardPanelFor("sandbox")).toBe("form");
+    expect(cardPanelFor("live")).toBe("hand-off");
   });
 });

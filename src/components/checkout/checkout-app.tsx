@@ -3,6 +3,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { CancelPaymentDialog } from "@/components/checkout/cancel-dialog";
 import { CardForm } from "@/components/checkout/card-form";
+import { CardHandOff } from "@/components/checkout/card-hand-off";
 import {
   LEFT_ATTEMPT_NOTE,
   WARN_BELOW_MS,
@@ -14,7 +15,7 @@ import {
   type View,
 } from "@/components/checkout/checkout-state";
 import { MerchantHeader } from "@/components/checkout/frame";
-import { MethodTabs, methodsFor, type Method } from "@/components/checkout/method-tabs";
+import { MethodTabs, cardPanelFor, methodsFor, type Method } from "@/components/checkout/method-tabs";
 import { NetbankingPanel } from "@/components/checkout/netbanking-panel";
 import { OrderSummary } from "@/components/checkout/order-summary";
 import { ClosedView, FailedView, InvalidLinkView, PendingView, SuccessView } from "@/components/checkout/outcomes";
@@ -56,6 +57,7 @@ function ChooseMethod({
   onMethod,
   busy,
   onPay,
+  onHandOff,
   onCancel,
   headingRef,
 }: {
@@ -65,6 +67,7 @@ function ChooseMethod({
   onMethod: (m: Method) => void;
   busy: boolean;
   onPay: (payment: PayPayload) => Promise<ActionResult>;
+  onHandOff: () => Promise<{ ok: true; sessionId: string } | { ok: false; message: string }>;
   onCancel: () => void;
   headingRef: React.Ref<HTMLHeadingElement>;
 }) {
@@ -76,10 +79,13 @@ function ChooseMethod({
       <h1 ref={headingRef} tabIndex={-1} style={{ outline: "none" }} className="text-sm font-medium text-slate-700">
         Choose how to pay
       </h1>
-      <MethodTabs value={method} onChange={onMethod} offered={methodsFor(props.mode)} />
+      <MethodTabs value={method} onChange={onMethod} offered={methodsFor()} />
       <div role="tabpanel" id={`panel-${method}`} aria-labelledby={`tab-${method}`} className="mt-5">
         {method === "UPI" && <UpiPanel amountLabel={props.amountLabel} upiIntent={props.upiIntent} sandbox={sandbox} busy={busy} onPay={onPay} />}
-        {method === "CARD" && sandbox && <CardForm amountLabel={props.amountLabel} sandbox={sandbox} busy={busy} onPay={onPay} />}
+        {method === "CARD" && cardPanelFor(props.mode) === "form" && <CardForm amountLabel={props.amountLabel} sandbox={sandbox} busy={busy} onPay={onPay} />}
+        {method === "CARD" && cardPanelFor(props.mode) === "hand-off" && (
+          <CardHandOff amountLabel={props.amountLabel} vendor={props.vendorCheckout} busy={busy} onHandOff={onHandOff} />
+        )}
         {method === "NETBANKING" && <NetbankingPanel banks={props.banks} sandbox={sandbox} busy={busy} onPay={onPay} />}
       </div>
       <div className="mt-6 border-t border-slate-100 pt-4 text-center">
@@ -162,6 +168,7 @@ function CheckoutScreen({
       onMethod={onMethod}
       busy={actions.busy}
       onPay={actions.startPayment}
+      onHandOff={actions.startCardHandOff}
       onCancel={() => actions.setConfirmCancel(true)}
       headingRef={headingRef}
     />

@@ -11,12 +11,17 @@ const ALL_METHODS: { id: Method; label: string; hint: string }[] = [
   { id: "NETBANKING", label: "Netbanking", hint: "All major banks" },
 ];
 
+/** The methods a payment's page offers: the same three in both modes (how a card is paid differs: `cardPanelFor`). */
+export function methodsFor(): Method[] {
+  return ["UPI", "CARD", "NETBANKING"];
+}
+
 /**
- * The methods a payment's page offers. Live cards are paid on the processor's own page, which is
- * not connected yet, so a live page offers no card form: card numbers never reach Parakh in live mode.
+ * What the Card tab holds: the card form in sandbox (test cards only), and in live mode a hand-off
+ * to the payment processor's own page, so live card numbers are never typed into Parakh's page.
  */
-export function methodsFor(mode: "sandbox" | "live"): Method[] {
-  return mode === "sandbox" ? ["UPI", "CARD", "NETBANKING"] : ["UPI", "NETBANKING"];
+export function cardPanelFor(mode: "sandbox" | "live"): "form" | "hand-off" {
+  return mode === "sandbox" ? "form" : "hand-off";
 }
 
 /** Tabs with roving focus: arrow keys move between methods, Tab goes into the panel. */

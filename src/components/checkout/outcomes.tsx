@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { DetailList, OutcomeIcon, ReturnToMerchant, formatIst, methodLabel } from "@/components/checkout/parts";
+import { WaitingForCardPage } from "@/components/checkout/card-hand-off";
 import { failureReason } from "@/components/checkout/failure-reasons";
 import type { CheckoutState } from "@/components/checkout/types";
 import { Button, CopyButton, Notice, Spinner } from "@/components/ui";
@@ -67,8 +68,9 @@ function WaitingForUpi({
   viaApp: boolean;
   vpa: string | null;
   amountLabel: string;
-  upiIntent: string;
-  upiQr: string;
+  /** Null when the processor gave none for this attempt (a live QR attempt has no app link). */
+  upiIntent: string | null;
+  upiQr: string | null;
   headingRef: HeadingRef;
 }) {
   return (
@@ -76,19 +78,24 @@ function WaitingForUpi({
       <Heading headingRef={headingRef}>Approve the payment in your UPI app</Heading>
       {viaApp ? (
         <>
-          <div className={ON_DESKTOP}>
-            <p className="mt-2 text-sm text-slate-600">Scan this code with any UPI app and approve {amountLabel}.</p>
-            <img src={upiQr} alt={`UPI QR code to pay ${amountLabel}`} className="mx-auto mt-4 h-52 w-52 rounded-lg border border-slate-200 p-2" />
-          </div>
-          <div className={ON_PHONE}>
-            <p className="mt-2 text-sm text-slate-600">Approve {amountLabel} in your UPI app, then come back to this page.</p>
-            <a
-              href={upiIntent}
-              className="mt-4 inline-flex rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50"
-            >
-              Open UPI app again
-            </a>
-          </div>
+          {upiQr && (
+            <div className={upiIntent ? ON_DESKTOP : undefined}>
+              <p className="mt-2 text-sm text-slate-600">Scan this code with any UPI app and approve {amountLabel}.</p>
+              <img src={upiQr} alt={`UPI QR code to pay ${amountLabel}`} className="mx-auto mt-4 h-52 w-52 rounded-lg border border-slate-200 p-2" />
+            </div>
+          )}
+          {upiIntent && (
+            <div className={upiQr ? ON_PHONE : undefined}>
+              <p className="mt-2 text-sm text-slate-600">Approve {amountLabel} in your UPI app, then come back to this page.</p>
+              <a
+                href={upiIntent}
+                className="mt-4 inline-flex rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50"
+              >
+                Open UPI app again
+              </a>
+            </div>
+          )}
+          {!upiQr && !upiIntent && <p className="mt-2 text-sm text-slate-600">Approve {amountLabel} in your UPI app, then come back to this page.</p>}
         </>
       ) : (
         <p className="mt-2 text-sm text-slate-600">
@@ -221,10 +228,20 @@ export function PendingView({
       <span aria-hidden="true" className="mx-auto flex h-14 w-14 items-center justify-center rounded-full bg-brand-50 text-brand-600">
         <Spinner className="h-7 w-7" />
       </span>
-      {method === "NETBANKING" || method === "CARD" ? (
+      {method === "CARD" && !sandbox ? (
+        <WaitingForCardPage amountLabel={amountLabel} headingRef={headingRef} />
+      ) : method === "NETBANKING" || method === "CARD" ? (
         <WaitingForBank method={method} bank={a?.bank ?? null} sandbox={sandbox} amountLabel={amountLabel} paymentId={paymentId} headingRef={headingRef} />
       ) : (
-        <WaitingForUpi viaApp={viaApp} vpa={a?.vpa ?? null} amountLabel={amountLabel} upiIntent={upiIntent} upiQr={upiQr} headingRef={headingRef} />
+        <WaitingForUpi
+          viaApp={viaApp}
+          vpa={a?.vpa ?? null}
+          amountLabel={amountLabel}
+          // Live: the processor's own link or QR for this attempt (kept while it is pending, so a reload shows it again).
+          upiIntent={sandbox ? upiIntent : a?.action?.kind === "intent" ? a.action.url : null}
+          upiQr={sandbox ? upiQr : a?.action?.kind === "qr" ? a.action.image : null}
+          headingRef={headingRef}
+        />
       )}
 
       <p className="mt-5 text-xs text-slate-500">This page updates by itself; keep it open.</p>

@@ -24,6 +24,8 @@ export interface CheckoutAppProps {
   /** An SVG data URL of the QR code for `upiIntent`, drawn on the server. */
   upiQr: string;
   banks: string[];
+  /** Live pages with a processor: its JS checkout, for cards. Null on sandbox pages. */
+  vendorCheckout: import("@/components/checkout/vendor-sdk").VendorCheckoutProps | null;
   initialState: CheckoutState;
   /** Server clock at render time (ms), so the first client render matches the server's HTML. */
   renderedAt: number;

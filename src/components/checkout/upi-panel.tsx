@@ -87,7 +87,10 @@ export function UpiPanel({
     setStarted(null);
     if (!res.ok) return setError(res.message);
     // Hand over to the UPI app only once the attempt exists, so its result has somewhere to land.
-    if (flow === "intent") window.location.href = upiIntent;
+    // Live: the processor's own link for this attempt; sandbox: the page's.
+    const action = res.state.attempt?.action;
+    const link = sandbox ? upiIntent : action?.kind === "intent" ? action.url : null;
+    if (flow === "intent" && link) window.location.href = link;
   }
 
   async function collect(e: React.FormEvent) {

@@ -90,7 +90,8 @@ export function useCheckoutActions({ input, state, refetchState }: { input: Inpu
   const simulate = useMutation(trpc.checkout.simulate.mutationOptions());
   const cancel = useMutation(trpc.checkout.cancel.mutationOptions());
   const abandon = useMutation(trpc.checkout.abandon.mutationOptions());
-  const busy = pay.isPending || simulate.isPending || cancel.isPending || abandon.isPending;
+  const handOff = useMutation(trpc.checkout.cardHandOff.mutationOptions());
+  const busy = pay.isPending || simulate.isPending || cancel.isPending || abandon.isPending || handOff.isPending;
 
   const [dismissedAttempt, setDismissedAttempt] = useState<string | null>(null);
   const [simulateError, setSimulateError] = useState<string | null>(null);
@@ -106,6 +107,17 @@ export function useCheckoutActions({ input, state, refetchState }: { input: Inpu
     pay.reset();
     if (res.ok && payment.method === "NETBANKING" && res.state.status === "PENDING") router.push(`/checkout/${input.paymentId}/bank`);
     return res;
+  }
+
+  /** Live cards: the attempt is made and the processor's payment session comes back for its own page. */
+  async function startCardHandOff(): Promise<{ ok: true; sessionId: string } | { ok: false; message: string }> {
+    let sessionId = "";
+    const res = await act(async () => {
+      const { paymentSessionId, ...next } = await handOff.mutateAsync(input);
+      sessionId = paymentSessionId;
+      return next;
+    });
+    return res.ok ? { ok: true, sessionId } : { ok: false, message: res.message };
   }
 
   async function runSimulation(outcome: "SUCCESS" | "FAILED") {
@@ -152,6 +164,7 @@ export function useCheckoutActions({ input, state, refetchState }: { input: Inpu
     simulateError,
     leaveError,
     startPayment,
+    startCardHandOff,
     runSimulation,
     useAnotherMethod,
   };

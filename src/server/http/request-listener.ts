@@ -13,9 +13,10 @@ import { requestIdFrom } from "@/server/lib/ids";
 import { IpMatcher, resolveClientIp } from "@/server/lib/ip";
 import { log } from "@/server/lib/logger";
 import { buildOpenApiDocument } from "@/server/openapi";
+import { vendorCheckoutForPage } from "@/server/providers/payments/cashfree-checkout";
 import { createRestDoor, isRestPath } from "@/server/rest/door";
 import type { AppServices } from "@/server/services";
-import { checkoutFrameAncestors } from "@/server/services/merchants/checkout-framing";
+import { checkoutPageFacts } from "@/server/services/merchants/checkout-framing";
 
 /** Header through which pages learn the client IP this server resolved (never taken from the client). */
 export const CLIENT_IP_HEADER = "x-parakh-client-ip";
@@ -100,8 +101,9 @@ function serveOwnRoute(res: ServerResponse, pathname: string, requestId: string,
 /** Pages get a fresh script nonce (Next reads it from the request's CSP header) and their framing rule. */
 async function handlePage(req: IncomingMessage, res: ServerResponse, pathname: string, dev: boolean, services: AppServices, handler: PageHandler) {
   const paymentId = checkoutPaymentIdOf(pathname);
-  const frameAncestors = paymentId ? await checkoutFrameAncestors(services.db, paymentId).catch(() => []) : [];
-  const headers = pageSecurityHeaders({ nonce: newNonce(), dev, frameAncestors });
+  const facts = paymentId ? await checkoutPageFacts(services.db, paymentId).catch(() => ({ frameAncestors: [], live: false })) : null;
+  const vendorCheckout = vendorCheckoutForPage(facts, services.config.livePayments);
+  const headers = pageSecurityHeaders({ nonce: newNonce(), dev, frameAncestors: facts?.frameAncestors ?? [], vendorCheckout });
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
   req.headers["content-security-policy"] = headers["Content-Security-Policy"];
   await handler(req, res);

@@ -23,16 +23,25 @@ export interface PageSecurityOptions {
   dev: boolean;
   /** Origins allowed to frame the page; empty = nobody. */
   frameAncestors: readonly string[];
+  /**
+   * Live checkout pages only: the payment processor's JS checkout (its script's origin) and the
+   * origin of its hosted card page, which the script talks to and sends the customer to.
+   */
+  vendorCheckout?: { scriptOrigin: string; checkoutOrigin: string };
 }
 
 /**
  * Content-Security-Policy of the pages. Scripts run only with this response's nonce (Next puts it
  * on its own scripts) or when loaded by such a script ('strict-dynamic'); styles may be inline
- * (React style attributes); images may be data: URLs (QR codes) or https (merchant logos).
+ * (React style attributes); images may be data: URLs (QR codes) or https (merchant logos). A live
+ * checkout page also allows the payment processor's JS checkout and its card page, and no other page does.
  */
 export function pageSecurityHeaders(opts: PageSecurityOptions): Record<string, string> {
-  const script = ["'self'", `'nonce-${opts.nonce}'`, "'strict-dynamic'", ...(opts.dev ? ["'unsafe-eval'"] : [])];
-  const connect = ["'self'", ...(opts.dev ? ["ws:", "wss:"] : [])];
+  const vendor = opts.vendorCheckout;
+  // With 'strict-dynamic' a browser that knows it ignores host sources; the vendor's origin is for those that do not.
+  const script = ["'self'", `'nonce-${opts.nonce}'`, "'strict-dynamic'", ...(vendor ? [vendor.scriptOrigin] : []), ...(opts.dev ? ["'unsafe-eval'"] : [])];
+  const connect = ["'self'", ...(vendor ? [vendor.checkoutOrigin] : []), ...(opts.dev ? ["ws:", "wss:"] : [])];
+  const formAction = ["'self'", ...(vendor ? [vendor.checkoutOrigin] : [])];
   const frame = opts.frameAncestors.length ? opts.frameAncestors.join(" ") : "'none'";
   const csp = [
     "default-src 'self'",
@@ -43,7 +52,7 @@ export function pageSecurityHeaders(opts: PageSecurityOptions): Record<string, s
     `connect-src ${connect.join(" ")}`,
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    `form-action ${formAction.join(" ")}`,
     `frame-ancestors ${frame}`,
   ].join("; ");
   const headers: Record<string, string> = {

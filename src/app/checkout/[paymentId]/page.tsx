@@ -6,10 +6,13 @@ import { CheckoutFrame } from "@/components/checkout/frame";
 import { SANDBOX_UPI_PAYEE, upiIntentUrl } from "@/components/checkout/upi";
 import { formatPaise, formatRupees } from "@/lib/money";
 import { TrpcProviders } from "@/lib/trpc/client";
+import { LIVE_NETBANKING_BANKS } from "@/server/providers/payments/cashfree";
 import { SANDBOX_BANKS } from "@/server/providers/payments/sandbox";
 import { issueCheckoutToken } from "@/server/services/payments/checkout-token";
 import { checkoutState } from "@/server/services/payments/checkout-page";
 import { getServices } from "@/server/services";
+import { vendorCheckoutFor } from "@/server/providers/payments/cashfree-checkout";
+import { checkCardHandOff } from "@/server/services/payments/card-hand-off";
 import { loadCheckoutPayment } from "./load";
 
 // Every visit shows the payment as it is now, with a token issued for this render.
@@ -29,8 +32,13 @@ export default async function CheckoutPage({ params }: Params) {
   if (!data) notFound();
   const { payment, merchant } = data;
   const token = issueCheckoutToken(payment.id, payment.expiresAt);
+  const services = getServices();
+  const live = payment.mode === "live" && services.config.livePayments.provider === "cashfree" ? services.config.livePayments.cashfree : null;
+  // Back from the processor's card page: its word on the order shows at once, before any webhook.
+  if (live) await checkCardHandOff(services.db, services.paymentProcessors, payment.id, { leaveUnpaid: true });
   // The same answer the page's polling gets, so the first paint already shows the right state.
-  const initialState = await checkoutState(getServices().db, payment.id);
+  const initialState = await checkoutState(services.db, payment.id);
+  const vendor = live ? vendorCheckoutFor(live.baseUrl) : null;
   const upiIntent = upiIntentUrl({
     payee: SANDBOX_UPI_PAYEE,
     payeeName: merchant.label,
@@ -52,10 +60,12 @@ export default async function CheckoutPage({ params }: Params) {
             orderId={payment.orderId}
             description={payment.description}
             amountLabel={amountLabel}
-            upiIntent={upiIntent}
+            // A live page's UPI link and QR are the processor's, per attempt; Parakh's own are for the sandbox only.
+            upiIntent={payment.mode === "live" ? `/checkout/${encodeURIComponent(payment.id)}` : upiIntent}
             upiQr={`data:image/svg+xml;base64,${Buffer.from(qrSvg).toString("base64")}`}
-            // Live mode has no processor yet (its attempts answer 503); its bank list will come from there.
-            banks={[...SANDBOX_BANKS]}
+            // A live page lists only the banks whose processor codes are confirmed.
+            banks={payment.mode === "live" ? [...LIVE_NETBANKING_BANKS] : [...SANDBOX_BANKS]}
+            vendorCheckout={vendor && { sdkUrl: vendor.sdkUrl, mode: vendor.mode }}
             initialState={initialState}
             renderedAt={Date.now()}
           />

@@ -4,6 +4,7 @@ import {
   abandonFromCheckout,
   cancelFromCheckout,
   checkoutState,
+  handOffCardFromCheckout,
   payFromCheckout,
   requireCheckoutToken,
   simulateCheckoutOutcome,
@@ -26,6 +27,12 @@ export const checkoutRouter = router({
   pay: checkoutProcedure
     .input(z.object({ payment: payInput }))
     .mutation(({ ctx, input }) => payFromCheckout(ctx.services.db, ctx.services.paymentProcessors, input.paymentId, input.payment)),
+
+  /** Live cards: the processor's payment session, for its own checkout page (no card data comes here). */
+  cardHandOff: checkoutProcedure
+    // Takes nothing but the page's token: anything else sent along (a card number…) is refused, not ignored.
+    .input(tokenInput.strict())
+    .mutation(({ ctx, input }) => handOffCardFromCheckout(ctx.services.db, ctx.services.paymentProcessors, input.paymentId)),
 
   cancel: checkoutProcedure.mutation(({ ctx, input }) => cancelFromCheckout(ctx.services.db, ctx.services.paymentProcessors, input.paymentId)),
 

@@ -5,8 +5,9 @@
  * is claimed and found again on every retry (the vendor's "already exists" is answered by reading
  * it), so a payment never has two orders. Attempts go through the order's payment session: UPI
  * collect waits for the vendor's webhook; UPI intent and QR give the page the vendor's link or
- * image; netbanking sends the customer to the bank page the vendor returns. Cards never come here:
- * in live mode the hosted page hands the customer to the vendor's own checkout.
+ * image; netbanking sends the customer to the bank page the vendor returns. Card numbers never come
+ * here: a live card attempt hands the page the order's payment session, and the customer pays on the
+ * vendor's own checkout page (where they may try several cards), so its result is read off the order.
  */
 import { AppError } from "@/server/errors";
 import {
@@ -19,7 +20,14 @@ import {
 } from "@/server/providers/payments/cashfree-pg";
 import { attemptOutcome, refundOutcome } from "@/server/providers/payments/cashfree-outcomes";
 import type { UpstreamLogger } from "@/server/providers/upstream/client";
-import type { AttemptNext, AttemptStart, PaymentMethodInput, PaymentProcessor, ProcessorPayment } from "@/server/providers/payments/types";
+import type {
+  AttemptNext,
+  AttemptStart,
+  PaymentMethodInput,
+  PaymentProcessor,
+  ProcessorOrderResult,
+  ProcessorPayment,
+} from "@/server/providers/payments/types";
 
 /**
  * The vendor's netbanking bank codes, only those read from the vendor itself: its "Appendix" page of
@@ -97,6 +105,11 @@ export function createCashfreeProcessor(options: CashfreeProcessorOptions): Paym
     prepareAttempt: prepare,
 
     async startAttempt(payment, input, prepared): Promise<AttemptStart> {
+      if (input.method === "CARD" && input.flow === "hosted") {
+        // No vendor call: the page opens the vendor's checkout on the order's session; the vendor makes the payment there.
+        const sessionId = prepared?.sessionId ?? (await prepare(payment)).sessionId;
+        return { plan: { kind: "await-processor" }, next: { kind: "hosted-checkout", sessionId } };
+      }
       const method = vendorMethod(input);
       const sessionId = prepared?.sessionId ?? (await prepare(payment)).sessionId;
       const vpa = method.kind === "upi-collect" ? method.upiId : undefined;
@@ -121,6 +134,18 @@ export function createCashfreeProcessor(options: CashfreeProcessorOptions): Paym
     async checkAttempt(attempt) {
       const payment = (await client.getPayments(attempt.paymentId)).find((p) => p.cfPaymentId === attempt.processorRef);
       return payment ? attemptOutcome(payment, attempt.amountPaise) : { result: "PENDING" };
+    },
+
+    async checkOrder({ paymentId, amountPaise }): Promise<ProcessorOrderResult> {
+      const payments = await client.getPayments(paymentId);
+      const paid = payments.find((p) => p.status === "SUCCESS");
+      if (paid) {
+        const outcome = attemptOutcome(paid, amountPaise);
+        if (outcome.result === "SUCCESS") return { result: "SUCCESS", processorRef: paid.cfPaymentId, bankReference: outcome.bankReference };
+        if (outcome.result === "FAILED")
+          return { result: "FAILED", errorCode: "AMOUNT_MISMATCH", errorMessage: outcome.errorMessage, processorRef: paid.cfPaymentId };
+      }
+      return payments.some((p) => attemptOutcome(p, amountPaise).result === "PENDING") ? { result: "PENDING" } : { result: "UNPAID" };
     },
 
     async cancelAttempt() {

@@ -27,6 +27,8 @@ export const sandboxProcessor: PaymentProcessor = {
         return { vpa, plan: { kind: "succeed", afterMs: SANDBOX_UPI_DELAY_MS } };
       }
       case "CARD": {
+        // The processor's own card page exists in live mode only; the sandbox takes its test cards on the form.
+        if (input.flow === "hosted") throw new AppError("VALIDATION_ERROR", "Enter the card on this page.", { field: "method" });
         const digits = normaliseCardNumber(input.number);
         if (!luhnValid(digits)) throw new AppError("VALIDATION_ERROR", "The card number is not valid.", { field: "number" });
         const card = { cardNetwork: cardNetwork(digits), cardLast4: digits.slice(-4) };

@@ -2,7 +2,9 @@
 export type PaymentMethodInput =
   | { method: "UPI"; flow: "collect"; vpa: string }
   | { method: "UPI"; flow: "qr" | "intent" }
-  | { method: "CARD"; number: string; expiryMonth: number; expiryYear: number; cvv: string; name?: string | null }
+  | { method: "CARD"; flow?: "form"; number: string; expiryMonth: number; expiryYear: number; cvv: string; name?: string | null }
+  /** A live card: paid on the processor's own checkout page, so no card data at all comes here. */
+  | { method: "CARD"; flow: "hosted" }
   | { method: "NETBANKING"; bank: string };
 
 /** How an attempt resolves: now, after a delay (processor callback), or by the customer's action (simulator, bank page). */
@@ -13,7 +15,12 @@ export type AttemptPlan =
   | { kind: "await-processor" };
 
 /** What the hosted page shows or opens next for a live attempt: the UPI intent link, the QR image, or the bank's page. */
-export type AttemptNext = { kind: "intent"; url: string } | { kind: "qr"; image: string } | { kind: "redirect"; url: string };
+export type AttemptNext =
+  | { kind: "intent"; url: string }
+  | { kind: "qr"; image: string }
+  | { kind: "redirect"; url: string }
+  /** The processor's own checkout for this payment session (live cards). */
+  | { kind: "hosted-checkout"; sessionId: string };
 
 export interface AttemptStart {
   plan: AttemptPlan;
@@ -47,6 +54,17 @@ export interface ProcessorPayment {
 export type ProcessorAttemptResult =
   { result: "SUCCESS"; bankReference: string | null } | { result: "FAILED"; errorCode: string; errorMessage: string } | { result: "PENDING" };
 
+/**
+ * The processor's word on a payment as a whole, for an attempt made on its own checkout page (where
+ * the customer may try several times): paid (by which of its payments), paid another amount, still
+ * paying, or nothing paid and nothing under way.
+ */
+export type ProcessorOrderResult =
+  | { result: "SUCCESS"; processorRef: string; bankReference: string | null }
+  | { result: "FAILED"; processorRef: string; errorCode: "AMOUNT_MISMATCH"; errorMessage: string }
+  | { result: "PENDING" }
+  | { result: "UNPAID" };
+
 /** What `prepareAttempt` found or made at the processor before an attempt is claimed (a live order's payment session). */
 export interface PreparedAttempt {
   sessionId: string;
@@ -71,6 +89,8 @@ export interface PaymentProcessor {
    * the processor has since recorded, so a reported failure is confirmed before it is applied.
    */
   checkAttempt?(attempt: { paymentId: string; processorRef: string; amountPaise: number }): Promise<ProcessorAttemptResult>;
+  /** Reads the processor's record of a whole payment (every attempt on its own checkout page). */
+  checkOrder?(payment: { paymentId: string; amountPaise: number }): Promise<ProcessorOrderResult>;
   /** The payment was cancelled: nothing may pay it any more (a live order is terminated where the vendor allows). Best effort. */
   closePayment?(paymentId: string): Promise<void>;
 }

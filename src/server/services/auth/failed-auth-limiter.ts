@@ -33,14 +33,19 @@ export class FailedAuthLimiter {
     const key = rateLimitKey(address);
     const over = this.overUntil.get(key);
     if (over !== undefined) {
-      if (over > now) return { wait: Math.max(1, Math.ceil((over - now) / 1000)), firstOver: false };
+      if (over > now) return { wait: this.waitSeconds(over, now), firstOver: false };
       this.overUntil.delete(key);
     }
     return whenReady(this.store.count(`auth-failures|${key}`, this.windowMs, null, now), (w) => {
       if (w.count <= this.limit) return UNDER;
       if (this.overUntil.size >= 10_000) this.overUntil.clear();
       this.overUntil.set(key, w.resetAt);
-      return { wait: Math.max(1, Math.ceil((w.resetAt - now) / 1000)), firstOver: w.count === this.limit + 1 };
+      return { wait: this.waitSeconds(w.resetAt, now), firstOver: w.count === this.limit + 1 };
     });
+  }
+
+  /** Whole seconds until `until`, 1 to the window's length: a call that read the clock before another worker opened the window still waits at most one window. */
+  private waitSeconds(until: number, now: number): number {
+    return Math.min(Math.ceil(this.windowMs / 1000), Math.max(1, Math.ceil((until - now) / 1000)));
   }
 }

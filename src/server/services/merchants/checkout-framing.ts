@@ -10,3 +10,10 @@ export async function checkoutFrameAncestors(db: Db, paymentId: string): Promise
   const parsed = parseFrameOrigins(m.checkoutFrameOrigins);
   return "origins" in parsed ? parsed.origins : [];
 }
+
+/** What a hosted checkout page's headers depend on: who may frame it, and whether it is a live payment's. */
+export async function checkoutPageFacts(db: Db, paymentId: string): Promise<{ frameAncestors: string[]; live: boolean }> {
+  const p = await db.payment.findUnique({ where: { id: paymentId }, select: { mode: true } });
+  if (!p) return { frameAncestors: [], live: false };
+  return { frameAncestors: await checkoutFrameAncestors(db, paymentId), live: p.mode === "live" };
+}

@@ -30,6 +30,19 @@ export async function loadCheckoutPage(db: Db, paymentId: string) {
   return { payment: { ...payment, mode: payment.mode as Mode }, merchant: { ...merchant, label: merchant.displayName?.trim() || merchant.name } };
 }
 
+/** A stored UPI link or QR image; anything else stored there is not shown. */
+function customerActionOf(stored: string | null): { kind: "intent"; url: string } | { kind: "qr"; image: string } | null {
+  if (!stored) return null;
+  try {
+    const v = JSON.parse(stored) as { kind?: unknown; url?: unknown; image?: unknown };
+    if (v.kind === "intent" && typeof v.url === "string") return { kind: "intent", url: v.url };
+    if (v.kind === "qr" && typeof v.image === "string") return { kind: "qr", image: v.image };
+  } catch {
+    // not JSON: nothing to show
+  }
+  return null;
+}
+
 /** What the hosted page shows now: status, the latest attempt and, once final, where to send the customer. */
 export async function checkoutState(db: Db, paymentId: string) {
   // A payment whose time is up is expired on sight, not only when the sweeper gets to it.
@@ -61,6 +74,8 @@ export async function checkoutState(db: Db, paymentId: string) {
           cardNetwork: a.cardNetwork,
           cardLast4: a.cardLast4,
           bank: a.bank,
+          // The processor's UPI link or QR of a pending live attempt, shown again after a reload.
+          action: a.status === "PENDING" ? customerActionOf(a.customerAction) : null,
         }
       : null,
     redirectTo: await redirectTarget(db, p.id),
@@ -93,6 +108,21 @@ export async function payFromCheckout(db: Db, processors: Record<Mode, PaymentPr
   const state = await checkoutState(db, paymentId);
   // A live attempt's UPI link, QR or bank page, for the page to show or open.
   return "next" in started ? { ...state, next: started.next } : state;
+}
+
+/**
+ * Live cards: the processor's one order for the payment (made now or found again), a card attempt
+ * that holds no card data, and the order's payment session for the page to open the processor's
+ * own checkout with. Nothing about a card is accepted here.
+ */
+export async function handOffCardFromCheckout(db: Db, processors: Record<Mode, PaymentProcessor>, paymentId: string) {
+  const p = await db.payment.findUnique({ where: { id: paymentId }, select: { mode: true } });
+  if (!p) throw new AppError("PAYMENT_NOT_FOUND");
+  if (p.mode !== "live") throw new AppError("VALIDATION_ERROR", "Enter the card on this page.", { field: "method" });
+  const started = await startAttempt(db, processors.live, paymentId, { method: "CARD", flow: "hosted" });
+  const next = "next" in started ? started.next : undefined;
+  if (next?.kind !== "hosted-checkout") throw new AppError("SERVICE_UNAVAILABLE", "The payment processor's card page is not available.");
+  return { ...(await checkoutState(db, paymentId)), paymentSessionId: next.sessionId };
 }
 
 export async function cancelFromCheckout(db: Db, processors: Record<Mode, PaymentProcessor>, paymentId: string) {

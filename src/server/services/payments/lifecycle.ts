@@ -23,7 +23,7 @@ async function emitPaymentEvent(tx: DbTx, paymentId: string, type: WebhookEventT
 
 /** What can be refused before an attempt exists: a card number that cannot be one. */
 function checkMethodInput(input: PaymentMethodInput) {
-  if (input.method === "CARD" && !luhnValid(normaliseCardNumber(input.number))) {
+  if (input.method === "CARD" && input.flow !== "hosted" && !luhnValid(normaliseCardNumber(input.number))) {
     throw new AppError("VALIDATION_ERROR", "The card number is not valid.", { field: "number" });
   }
 }
@@ -34,6 +34,7 @@ function attemptDetails(input: PaymentMethodInput) {
     case "UPI":
       return { vpa: input.flow === "collect" ? input.vpa.trim().toLowerCase() : null };
     case "CARD": {
+      if (input.flow === "hosted") return {};
       const digits = normaliseCardNumber(input.number);
       return { cardNetwork: cardNetwork(digits), cardLast4: digits.slice(-4) };
     }
@@ -129,6 +130,10 @@ async function applyStart(db: Db, processor: PaymentProcessor, attempt: { id: st
   if (Object.values(details).some((v) => v !== undefined)) {
     await db.paymentAttempt.updateMany({ where: { id: attemptId }, data: Object.fromEntries(Object.entries(details).filter(([, v]) => v !== undefined)) });
   }
+  // The UPI link or QR the page shows again after a reload, kept only while the attempt is pending.
+  if (started.next?.kind === "intent" || started.next?.kind === "qr") {
+    await db.paymentAttempt.updateMany({ where: { id: attemptId, status: "PENDING" }, data: { customerAction: JSON.stringify(started.next) } });
+  }
   const plan = started.plan;
   if ((plan.kind === "succeed" || plan.kind === "fail") && plan.afterMs > 0) {
     await processorResultJob.enqueue(
@@ -196,8 +201,8 @@ export async function completeAttempt(
       where: { id: attemptId, status: attempt.status, errorCode: attempt.errorCode },
       data:
         result.outcome === "SUCCESS"
-          ? { status: "SUCCESS", completedAt: now, bankReference, errorCode: null, errorMessage: null }
-          : { status: "FAILED", completedAt: now, errorCode: result.errorCode, errorMessage: result.errorMessage },
+          ? { status: "SUCCESS", completedAt: now, bankReference, errorCode: null, errorMessage: null, customerAction: null }
+          : { status: "FAILED", completedAt: now, errorCode: result.errorCode, errorMessage: result.errorMessage, customerAction: null },
     });
     if (claimed.count !== 1) return null;
 
@@ -214,7 +219,13 @@ export async function completeAttempt(
         for (const c of current) {
           const left = await tx.paymentAttempt.updateMany({
             where: { id: c.id, status: "PENDING" },
-            data: { status: "ABANDONED", completedAt: now, errorCode: ATTEMPT_ABANDONED, errorMessage: "Another attempt of this payment succeeded first." },
+            data: {
+              status: "ABANDONED",
+              completedAt: now,
+              errorCode: ATTEMPT_ABANDONED,
+              errorMessage: "Another attempt of this payment succeeded first.",
+              customerAction: null,
+            },
           });
           if (left.count === 1) superseded.push({ id: c.id, paymentId: p.id, method: c.method, mode: p.mode });
         }
@@ -271,7 +282,7 @@ export async function abandonAttempt(db: Db, processor: PaymentProcessor, paymen
     if (!attempt || p.status !== "PENDING") throw new AppError("CONFLICT", "There is no pending attempt to leave.");
     await tx.paymentAttempt.updateMany({
       where: { id: attempt.id, status: "PENDING" },
-      data: { status: "ABANDONED", completedAt: now, errorCode: ATTEMPT_ABANDONED, errorMessage: "The customer left this attempt." },
+      data: { status: "ABANDONED", completedAt: now, errorCode: ATTEMPT_ABANDONED, errorMessage: "The customer left this attempt.", customerAction: null },
     });
     const moved = await transitionPayment(tx, p, "PENDING", "FAILED", {
       reason: ATTEMPT_ABANDONED,

@@ -12,6 +12,7 @@ import { newId } from "@/server/lib/ids";
 import { log } from "@/server/lib/logger";
 import { attemptOutcome, refundOutcome } from "@/server/providers/payments/cashfree-outcomes";
 import { paiseFrom } from "@/server/providers/payments/cashfree-pg";
+import { isCardHandOff, settleCardHandOff } from "@/server/services/payments/card-hand-off";
 import { completeAttempt } from "@/server/services/payments/lifecycle";
 import { applyRefundOutcome } from "@/server/services/refunds/refunds";
 import type { PaymentProcessor, ProcessorAttemptResult } from "@/server/providers/payments/types";
@@ -99,6 +100,20 @@ export async function recordCashfreeWebhook(db: Db, rawBody: Buffer, body: unkno
 /** Thrown while an attempt's start has not yet stored the vendor's payment id: the job tries again. */
 class AttemptNotYetKnown extends Error {}
 
+/** The reported payment as a poll would read it. */
+function reportedPayment(s: ProcessorWebhookSummary) {
+  return {
+    cfPaymentId: s.cfPaymentId ?? "",
+    orderId: s.orderId,
+    status: s.paymentStatus ?? "",
+    amountPaise: s.amountPaise,
+    group: null,
+    bankReference: s.bankReference,
+    errorCode: null,
+    errorDescription: null,
+  };
+}
+
 async function applyPaymentWebhook(db: Db, processors: Record<string, PaymentProcessor>, s: ProcessorWebhookSummary) {
   if (!s.orderId || !s.cfPaymentId || !s.paymentStatus) return;
   const payment = await db.payment.findUnique({
@@ -108,22 +123,20 @@ async function applyPaymentWebhook(db: Db, processors: Record<string, PaymentPro
   if (!payment || payment.mode !== "live") return log.warn("processor webhook for an unknown payment", { paymentId: s.orderId });
   const attempt = payment.attempts.find((a) => a.processorRef === s.cfPaymentId);
   if (!attempt) {
-    if (payment.attempts.length > 0) throw new AttemptNotYetKnown(`attempt of ${payment.id} not yet started`);
-    return log.warn("processor webhook for an unknown attempt", { paymentId: payment.id, cfPaymentId: s.cfPaymentId });
+    const reported = attemptOutcome(reportedPayment(s), payment.amountPaise);
+    // A payment made on the processor's own card page: the order's card attempt takes it.
+    if (reported.result !== "PENDING" && (reported.result === "SUCCESS" || reported.errorCode === "AMOUNT_MISMATCH")) {
+      const found =
+        reported.result === "SUCCESS"
+          ? { result: "SUCCESS" as const, processorRef: s.cfPaymentId, bankReference: reported.bankReference }
+          : { result: "FAILED" as const, processorRef: s.cfPaymentId, errorCode: "AMOUNT_MISMATCH" as const, errorMessage: reported.errorMessage };
+      if (await settleCardHandOff(db, processors, payment.id, found, { leaveUnpaid: false })) return;
+    }
+    if (payment.attempts.some((a) => !isCardHandOff(payment.mode, a))) throw new AttemptNotYetKnown(`attempt of ${payment.id} not yet started`);
+    // Also a card declined on the processor's page: that ends nothing, the customer may try another card there.
+    return log.warn("processor webhook for an unknown attempt", { paymentId: payment.id, cfPaymentId: s.cfPaymentId, status: s.paymentStatus });
   }
-  let outcome: ProcessorAttemptResult = attemptOutcome(
-    {
-      cfPaymentId: s.cfPaymentId,
-      orderId: s.orderId,
-      status: s.paymentStatus,
-      amountPaise: s.amountPaise,
-      group: null,
-      bankReference: s.bankReference,
-      errorCode: null,
-      errorDescription: null,
-    },
-    payment.amountPaise,
-  );
+  let outcome: ProcessorAttemptResult = attemptOutcome(reportedPayment(s), payment.amountPaise);
   // Webhooks may arrive out of order: a failure is applied only if the processor still says so.
   const processor = processors[payment.mode];
   if (outcome.result === "FAILED" && outcome.errorCode !== "AMOUNT_MISMATCH" && processor?.checkAttempt) {

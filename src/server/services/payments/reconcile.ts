@@ -6,6 +6,8 @@
 import type { Db } from "@/server/db/client";
 import { log } from "@/server/lib/logger";
 import type { PaymentProcessor } from "@/server/providers/payments/types";
+import type { Mode } from "@/lib/mode";
+import { checkCardHandOff, isCardHandOff } from "@/server/services/payments/card-hand-off";
 import { completeAttempt } from "@/server/services/payments/lifecycle";
 
 /** When, after an attempt started, its processor is asked. */
@@ -15,12 +17,15 @@ export const RECONCILE_AFTER_MS = [2, 5, 10, 15].map((minutes) => minutes * 60_0
 export async function reconcileAttempt(db: Db, processors: Record<string, PaymentProcessor>, attemptId: string, now = new Date()): Promise<Date | null> {
   const attempt = await db.paymentAttempt.findUnique({
     where: { id: attemptId },
-    select: { id: true, status: true, processorRef: true, createdAt: true, payment: { select: { id: true, mode: true, amountPaise: true } } },
+    select: { id: true, status: true, method: true, processorRef: true, createdAt: true, payment: { select: { id: true, mode: true, amountPaise: true } } },
   });
   if (!attempt || attempt.status !== "PENDING") return null;
   const processor = processors[attempt.payment.mode];
   if (!processor?.checkAttempt) return null;
-  if (attempt.processorRef) {
+  if (!attempt.processorRef && isCardHandOff(attempt.payment.mode, attempt)) {
+    // Paid on the processor's own page: ask about the order. Nothing paid yet may mean the customer is still there.
+    if (await checkCardHandOff(db, processors as Record<Mode, PaymentProcessor>, attempt.payment.id, { leaveUnpaid: false })) return null;
+  } else if (attempt.processorRef) {
     const found = await processor.checkAttempt({ paymentId: attempt.payment.id, processorRef: attempt.processorRef, amountPaise: attempt.payment.amountPaise });
     if (found.result !== "PENDING") {
       if (found.result === "FAILED" && found.errorCode === "AMOUNT_MISMATCH") {

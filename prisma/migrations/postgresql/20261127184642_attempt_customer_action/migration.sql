@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "PaymentAttempt" ADD COLUMN     "customerAction" TEXT;
