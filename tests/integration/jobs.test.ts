@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DB_TARGETS } from "../helpers/db-targets";
+import { createAtomicWriter, type AtomicWriter } from "@/server/db/atomic-write";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { openTestDatabase } from "../helpers/test-db";
 import type { DbProvider } from "@/server/db/provider";
@@ -45,12 +46,14 @@ describe.each<DbProvider>(DB_TARGETS)("job queue on %s", (provider) => {
   let dbB: Db;
   let stopDatabase: () => Promise<void>;
   const runners: JobRunner[] = [];
+  // Each client's runners write through an atomic writer, as the app's do.
+  const writers = new Map<Db, AtomicWriter>();
 
   function runner(db: Db, options: JobRunnerOptions = {}): JobRunner & { logger: ReturnType<typeof memoryLogger> } {
     const logger = memoryLogger();
     // Leases far longer than any handler here unless a test is about leases: a loaded machine can
     // stall the event loop for a few hundred ms, which must not look like a dead worker.
-    const r = new JobRunner(db, { pollMs: 20, leaseMs: 5_000, logger, ...options }) as JobRunner & {
+    const r = new JobRunner(db, { pollMs: 20, leaseMs: 5_000, logger, writer: writers.get(db), ...options }) as JobRunner & {
       logger: ReturnType<typeof memoryLogger>;
     };
     r.logger = logger;
@@ -63,9 +66,12 @@ describe.each<DbProvider>(DB_TARGETS)("job queue on %s", (provider) => {
     stopDatabase = stop;
     dbA = createPrismaClient(url);
     dbB = createPrismaClient(url);
+    writers.set(dbA, createAtomicWriter(dbA, url));
+    writers.set(dbB, createAtomicWriter(dbB, url));
   });
 
   afterAll(async () => {
+    for (const w of writers.values()) w.close();
     await dbA?.$disconnect();
     await dbB?.$disconnect();
     await stopDatabase?.();

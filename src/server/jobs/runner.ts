@@ -8,6 +8,8 @@ import os from "node:os";
 import type { Db } from "@/server/db/client";
 import { randomToken } from "@/server/lib/ids";
 import { log as defaultLogger } from "@/server/lib/logger";
+import type { AtomicWriter } from "@/server/db/atomic-write";
+import { conditionalUpdates } from "@/server/db/conditional-update";
 import { keepLease, LeasedRows, type Lease } from "./lease";
 import { defaultBackoff, jobErrorText, type Backoff } from "./policy";
 import type { JobStatus } from "./queue";
@@ -72,6 +74,12 @@ export interface JobRunnerOptions {
   /** How long `stop()` waits for running handlers by default (default 10 s). */
   stopTimeoutMs?: number;
   logger?: JobLogger;
+  /**
+   * Where claims, renewals and outcomes are written. With the app's atomic writer they join its
+   * group commits on SQLite (a job then costs no fsync of its own on the event loop); without one,
+   * through the Prisma client.
+   */
+  writer?: AtomicWriter;
 }
 
 interface Registration {
@@ -112,8 +120,9 @@ const CANDIDATE_SELECT = {
 } as const;
 
 /** The Job table's lease: QUEUED until runAt, RUNNING under `lockedBy` until `lockedUntil`. */
-function jobLeases(db: Db): LeasedRows {
-  return new LeasedRows(() => db.job, { free: "QUEUED", held: "RUNNING", token: "lockedBy", until: "lockedUntil", due: "runAt" });
+function jobLeases(db: Db, writer: AtomicWriter | undefined): LeasedRows {
+  const rows = writer ? conditionalUpdates(writer, "Job", { updatedAt: true }) : null;
+  return new LeasedRows(() => rows ?? db.job, { free: "QUEUED", held: "RUNNING", token: "lockedBy", until: "lockedUntil", due: "runAt" });
 }
 
 /** Runners reading the same head of the queue try it in different orders, so fewer claims collide. */
@@ -164,7 +173,7 @@ export class JobRunner {
     this.concurrency = options.concurrency ?? 4;
     this.stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
     this.log = options.logger ?? defaultLogger;
-    this.leases = jobLeases(db);
+    this.leases = jobLeases(db, options.writer);
     this.expiredLeaseCheckMs = Math.min(this.leaseMs / 2, 5_000);
     if (this.leaseMs < 30) throw new Error("JobRunner: leaseMs must be at least 30");
     if (this.concurrency < 1 || this.batchSize < 1) throw new Error("JobRunner: concurrency and batchSize must be ≥ 1");

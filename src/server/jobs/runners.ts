@@ -29,7 +29,7 @@ export function createJobRunners(services: AppServices): JobRunner[] {
     deliverySlots: new DeliverySlots({ perDestination: DELIVERIES_PER_ENDPOINT, perMerchant: DELIVERIES_PER_MERCHANT }),
   };
   return (Object.keys(LANES) as JobLane[]).map((lane) => {
-    const runner = new JobRunner(services.db, { pollMs: 250, leaseMs: services.config.jobLeaseMs, ...LANES[lane] });
+    const runner = new JobRunner(services.db, { pollMs: 250, leaseMs: services.config.jobLeaseMs, writer: services.atomicWriter, ...LANES[lane] });
     for (const job of ALL_JOBS) if (job.lane === lane) job.register(runner, deps);
     return runner;
   });
