@@ -105,16 +105,16 @@ const TREE = buildTree([...PAGE_ROUTES, ...OWN_ROUTES]);
  * a trailing slash is ignored, and an empty segment (`//`) names no route.
  */
 export function pageRouteTemplate(pathname: string): string {
-  let at: Node | null = TREE;
+  if (pathname[0] !== "/" || pathname.endsWith("//")) return UNMATCHED;
+  let at: Node = TREE;
   let start = 1;
   const end = pathname.length > 1 && pathname.endsWith("/") ? pathname.length - 1 : pathname.length;
-  if (pathname[0] !== "/") return UNMATCHED;
   while (start < end) {
     const slash = pathname.indexOf("/", start);
     const stop = slash === -1 || slash > end ? end : slash;
     if (stop === start) return UNMATCHED;
     const seg = pathname.slice(start, stop);
-    const next: Node | null = at.literal.get(seg) ?? at.param;
+    const next = at.literal.get(seg) ?? at.param;
     if (!next) return at.rest ?? UNMATCHED;
     at = next;
     start = stop + 1;
