@@ -11,6 +11,7 @@ import { answerUnparsedRequests } from "@/server/http/unparsed-requests";
 import type { JobRunner } from "@/server/jobs/runner";
 import { createJobRunners, scheduleRecurringJobs } from "@/server/jobs/runners";
 import { log } from "@/server/lib/logger";
+import { TimedResponse } from "@/server/metrics/http";
 import { panVerifyRequestExample } from "@/server/rest/openapi-examples";
 import { getServices, type AppServices } from "@/server/services";
 import { ensureDemoMerchant, type DemoCredentials } from "@/server/services/merchants/demo";
@@ -176,7 +177,7 @@ export async function startParakh(opts: StartOptions) {
   const next = opts.servePages ? await loadNext(opts.dev, config) : undefined;
   const inFlight = new InFlightRequests();
   const listener = await createRequestListener({ services, dev: opts.dev, pages: next?.handler, inFlight });
-  const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs) }, listener);
+  const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs), ServerResponse: TimedResponse }, listener);
   configureServer(server, config, opts.dev ? next?.upgrade : undefined);
   const port = await listen(server, config);
   log.info("listening", { host: config.host, port, pages: opts.servePages, dev: opts.dev });

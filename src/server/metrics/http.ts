@@ -3,7 +3,7 @@
  * are made once (per status class, on first use) and a request carries its route and start time on
  * the response itself, read by one shared `finish` listener, so answering makes no closures.
  */
-import type { ServerResponse } from "node:http";
+import { ServerResponse, type IncomingMessage } from "node:http";
 import type { Histogram } from "prom-client";
 import { processMetrics, type HttpLabel } from "@/server/metrics/registry";
 import { pageRouteTemplate, UNMATCHED } from "@/server/metrics/route-templates";
@@ -56,6 +56,16 @@ const SERIES = Symbol("parakh.metrics.series");
 interface Timed extends ServerResponse {
   [STARTED]: number;
   [SERIES]: RouteSeries | null;
+}
+
+/**
+ * The server's response class (`http.createServer({ ServerResponse: TimedResponse })`): the timing
+ * fields are part of every response's shape from the start, so setting them per request is a plain
+ * store. Any other ServerResponse can be timed too, at the cost of adding the fields to it.
+ */
+export class TimedResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> implements Timed {
+  [STARTED] = 0;
+  [SERIES]: RouteSeries | null = null;
 }
 
 function answered(this: Timed) {
