@@ -85,6 +85,8 @@ describe.each(DB_TARGETS)("GET /metrics on %s", (target) => {
       data: { id: `hold_${crypto.randomUUID()}`, walletId: wallet.id, merchantId: m.merchantId, mode: "sandbox", amountPaise: 100, reason: "test" },
     });
 
+    // The scheme in any letter case, as the API reads its own keys.
+    expect((await request(env.server.url, "/metrics", { headers: { Authorization: `bearer  ${TOKEN}` } })).status).toBe(200);
     const r = await scrape();
     expect(r.status).toBe(200);
     expect(r.headers["content-type"]).toBe(PROMETHEUS_TEXT);

@@ -17,7 +17,7 @@ import type { AppServices } from "@/server/services";
 
 export const METRICS_PATH = "/metrics";
 /** A header longer than any valid one is refused without hashing it. */
-const LONGEST_HEADER = "Bearer ".length + 512;
+const LONGEST_HEADER = 1024;
 /** What a scrape request may carry: it needs no body, and a large one closes the connection. */
 const IGNORED_BODY_BYTES = 8 * 1024;
 
@@ -38,11 +38,15 @@ function sendError(res: ServerResponse, err: AppError, requestId: string, extra:
 export function createMetricsEndpoint(services: AppServices): MetricsEndpoint | null {
   const token = services.config.metricsToken;
   if (!token) return null;
-  const expected = digest(`Bearer ${token}`);
+  const expected = digest(token);
   const { registry } = processMetrics();
 
-  const authorized = (header: string | undefined) =>
-    typeof header === "string" && header.length <= LONGEST_HEADER && crypto.timingSafeEqual(digest(header), expected);
+  // The scheme as the API reads it: any letter case, any spacing before the token.
+  const authorized = (header: string | undefined) => {
+    if (typeof header !== "string" || header.length > LONGEST_HEADER) return false;
+    const given = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    return given !== undefined && crypto.timingSafeEqual(digest(given), expected);
+  };
 
   function answer(req: IncomingMessage, res: ServerResponse, clientIp: string, requestId: string) {
     if (!authorized(req.headers.authorization)) {
