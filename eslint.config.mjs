@@ -56,7 +56,17 @@ const layerZones = [
     // Providers may call out over HTTP (they are the adapters to upstreams and to merchants' webhook
     // endpoints), but like services and jobs they know nothing of the doors.
     target: ["./src/server/services", "./src/server/providers", "./src/server/jobs"],
-    from: ["./src/server/rest", "./src/server/trpc", "./src/server/api", "./src/server/http", "./src/server/auth", "./src/app", "./src/components"],
+    // The metrics read them (counts, hooks), never the other way round.
+    from: [
+      "./src/server/rest",
+      "./src/server/trpc",
+      "./src/server/api",
+      "./src/server/http",
+      "./src/server/auth",
+      "./src/server/metrics",
+      "./src/app",
+      "./src/components",
+    ],
     message: "Services, providers and jobs know no HTTP and no door: they take plain arguments and throw AppError.",
   },
   {
@@ -154,6 +164,7 @@ const config = [
       "src/server/rest/**/*.ts",
       "src/server/http/**/*.ts",
       "src/server/auth/**/*.ts",
+      "src/server/metrics/**/*.ts",
       "src/components/**/*.{ts,tsx}",
     ],
     rules: { "no-restricted-syntax": ["error", ...prismaAccess] },
@@ -161,7 +172,14 @@ const config = [
   {
     // Doors do not import the client either. The two processes' wiring opens and closes it: the
     // server's start.ts and the operator CLI (scripts/cli.ts, which is not listed here).
-    files: ["src/server/api/**/*.ts", "src/server/trpc/**/*.ts", "src/server/rest/**/*.ts", "src/server/http/**/*.ts", "src/server/auth/**/*.ts"],
+    files: [
+      "src/server/api/**/*.ts",
+      "src/server/trpc/**/*.ts",
+      "src/server/rest/**/*.ts",
+      "src/server/http/**/*.ts",
+      "src/server/auth/**/*.ts",
+      "src/server/metrics/**/*.ts",
+    ],
     ignores: ["src/server/http/start.ts"],
     rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [prismaClientModule] }] },
   },

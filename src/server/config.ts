@@ -98,6 +98,11 @@ const EnvSchema = z.object({
     .optional(),
   /** The From of outgoing email; defaults to no-reply at the app's host. */
   EMAIL_FROM: z.string().trim().min(3).max(254).optional(),
+  /** Bearer token of GET /metrics (Prometheus); unset, the endpoint does not exist. */
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{32,512}$/, "must be 32 to 512 printable characters without spaces")
+    .optional(),
   /** Where merchants write for help (e.g. a suspended account); defaults to support at the app's host. */
   SUPPORT_EMAIL: z.email().optional(),
 });
@@ -266,6 +271,7 @@ function buildConfig(source: NodeJS.ProcessEnv) {
     },
     webConcurrency: env.WEB_CONCURRENCY ?? (env.NODE_ENV === "production" ? os.availableParallelism() : 1),
     jobsEnabled: env.JOBS_ENABLED,
+    metricsToken: env.METRICS_TOKEN ?? null,
     batchRetryBudgetMs: env.BATCH_RETRY_BUDGET_MS,
     jobLeaseMs: env.JOB_LEASE_MS,
     // Off by default in production: a merchant could otherwise probe this host's own services.

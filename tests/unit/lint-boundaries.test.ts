@@ -37,6 +37,7 @@ describe("services, providers and jobs know no door", () => {
     ["src/server/jobs/probe.ts", 'export { REST_OPERATIONS } from "../api/rest-router";'],
     ["src/server/providers/pan/probe.ts", 'export { errorResponse } from "../../http/error-response";'],
     ["src/server/services/accounts/probe.ts", 'export { requireUser } from "../../auth/session";'],
+    ["src/server/services/audit/probe.ts", 'export { processMetrics } from "@/server/metrics/registry";'],
   ])("%s may not import %s", async (file, code) => {
     expect(rulesOf(await broken(file, code))).toEqual(["import/no-restricted-paths"]);
   });
@@ -78,9 +79,15 @@ describe("doors never hold the Prisma client", () => {
     expect(found[0]!.message).toContain("src/server/jobs");
   });
 
+  it("the metrics count through services, never on the client themselves", async () => {
+    const found = await broken("src/server/metrics/probe.ts", "export const f = (services: any) => services.db.walletHold.count();");
+    expect(rulesOf(found)).toContain("no-restricted-syntax");
+  });
+
   it.each([
     ["src/server/api/dashboard/probe.ts", 'export { createPrismaClient } from "../../db/client";'],
     ["src/server/http/probe.ts", 'export { createPrismaClient } from "@/server/db/client";'],
+    ["src/server/metrics/probe.ts", 'export { createPrismaClient } from "@/server/db/client";'],
     ["src/app/probe/page.tsx", 'export { createPrismaClient } from "@/server/db/client";'],
   ])("%s may not import the client module: %s", async (file, code) => {
     expect(rulesOf(await broken(file, code))).toEqual(["@typescript-eslint/no-restricted-imports"]);

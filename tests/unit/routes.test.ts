@@ -30,8 +30,8 @@ describe("matchRoute", () => {
   });
 
   it("answers wrong-method with the allowed methods", () => {
-    expect(matchRoute(routes, "GET", "/v1/identity/pan/verify")).toEqual({ kind: "wrong-method", allow: ["POST"] });
-    expect(matchRoute(routes, "PUT", "/api/things")).toEqual({ kind: "wrong-method", allow: ["GET", "DELETE"] });
+    expect(matchRoute(routes, "GET", "/v1/identity/pan/verify")).toEqual({ kind: "wrong-method", allow: ["POST"], path: "/v1/identity/pan/verify" });
+    expect(matchRoute(routes, "PUT", "/api/things")).toEqual({ kind: "wrong-method", allow: ["GET", "DELETE"], path: "/api/things" });
   });
 
   it("answers none for an unknown path", () => {
@@ -45,7 +45,7 @@ describe("matchRoute", () => {
   it("ignores trailing slashes", () => {
     expect(matchRoute(routes, "POST", "/v1/identity/pan/verify/").kind).toBe("found");
     expect(matchRoute(routes, "POST", "/api/checkout//").kind).toBe("found");
-    expect(matchRoute(routes, "GET", "/api/checkout/")).toEqual({ kind: "wrong-method", allow: ["POST"] });
+    expect(matchRoute(routes, "GET", "/api/checkout/")).toEqual({ kind: "wrong-method", allow: ["POST"], path: "/api/checkout" });
   });
 
   it("matches {param} segments as exactly one non-empty segment", () => {

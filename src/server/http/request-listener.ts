@@ -12,6 +12,9 @@ import { serveDocsAsset } from "@/server/http/static-docs";
 import { requestIdFrom } from "@/server/lib/ids";
 import { IpMatcher, resolveClientIp } from "@/server/lib/ip";
 import { log } from "@/server/lib/logger";
+import { watchServices } from "@/server/metrics/collectors";
+import { createMetricsEndpoint, METRICS_PATH } from "@/server/metrics/endpoint";
+import { pageSeries, timeRequest } from "@/server/metrics/http";
 import { buildOpenApiDocument } from "@/server/openapi";
 import { vendorCheckoutForPage } from "@/server/providers/payments/cashfree-checkout";
 import { createRestDoor, isRestPath } from "@/server/rest/door";
@@ -152,6 +155,9 @@ export async function createRequestListener({ services, dev, pages, inFlight }: 
   const baseHeaders = baseSecurityHeaders(config.appUrl.startsWith("https://"));
   const readiness = { ready: false };
   const page = pages ? { dev, services, handler: pages } : undefined;
+  // Requests are timed only when someone can read the figures (METRICS_TOKEN set).
+  const metrics = createMetricsEndpoint(services);
+  if (metrics) watchServices(services);
 
   return (req: IncomingMessage, res: ServerResponse) => {
     inFlight.track(res);
@@ -161,20 +167,25 @@ export async function createRequestListener({ services, dev, pages, inFlight }: 
     const q = url.indexOf("?");
     const pathname = q === -1 ? url : url.slice(0, q);
     const clientIp = resolveClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
+    const processorWebhook = isProcessorWebhookPath(pathname);
+    const rest = !processorWebhook && isRestPath(pathname);
+    // The REST door names its route once matched; everything else is named by its path now.
+    if (metrics) timeRequest(res, rest ? null : pageSeries(req.method, pathname));
 
-    if (isProcessorWebhookPath(pathname)) {
+    if (processorWebhook) {
       res.setHeader("Content-Security-Policy", API_CONTENT_SECURITY_POLICY);
       const requestId = requestIdFrom(req.headers["x-request-id"]);
       res.setHeader("X-Request-Id", requestId);
       return serveProcessorWebhook(req, res, services, requestId);
     }
-    if (isRestPath(pathname)) {
+    if (rest) {
       res.setHeader("Content-Security-Policy", API_CONTENT_SECURITY_POLICY);
       void restDoor.handle(req, res, pathname, clientIp);
       return;
     }
     const requestId = requestIdFrom(req.headers["x-request-id"]);
     res.setHeader("X-Request-Id", requestId);
+    if (metrics && pathname === METRICS_PATH) return metrics(req, res, clientIp, requestId);
     if (serveOwnRoute(res, pathname, requestId, services, openApiJson, readiness)) return;
     if (!page) return sendError(res, new AppError("NOT_FOUND", "This instance serves the API only."), requestId);
     servePage(req, res, url, pathname, clientIp, requestId, page);

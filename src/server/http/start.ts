@@ -15,6 +15,7 @@ import { answerUnparsedRequests } from "@/server/http/unparsed-requests";
 import type { JobRunner } from "@/server/jobs/runner";
 import { createJobRunners, scheduleRecurringJobs } from "@/server/jobs/runners";
 import { log } from "@/server/lib/logger";
+import { TimedResponse } from "@/server/metrics/http";
 import { panVerifyRequestExample } from "@/server/rest/openapi-examples";
 import { getServices, type AppServices } from "@/server/services";
 import { ensureDemoMerchant, type DemoCredentials } from "@/server/services/merchants/demo";
@@ -242,7 +243,7 @@ async function serve(opts: StartOptions, role: Role) {
   const next = opts.servePages ? await loadNext(opts.dev, config) : undefined;
   const inFlight = new InFlightRequests();
   const listener = await createRequestListener({ services, dev: opts.dev, pages: next?.handler, inFlight });
-  const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs) }, listener);
+  const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs), ServerResponse: TimedResponse }, listener);
   configureServer(server, config, opts.dev ? next?.upgrade : undefined);
   const port = await listen(server, config);
   const worker = role.slot === null ? {} : { worker: role.slot, pid: process.pid };

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RestOperation } from "@/server/rest/operations";
 import { AppError } from "@/server/errors";
 import { log } from "@/server/lib/logger";
+import { methodLabel, nameRoute, routeSeries } from "@/server/metrics/http";
 import { errorAnswer, refuse, refuseStranger, send } from "@/server/rest/answers";
 import { BodyError, isJsonContentType, parseJsonObject, queryInput, readBody } from "@/server/rest/body";
 import { admitKey, identifyKey, restAuthOf } from "@/server/rest/credentials";
@@ -51,6 +52,7 @@ export function createRestDoor(services: AppServices, operations: RestOperation[
       const match = hasDotSegment(pathname) ? ({ kind: "none" } as const) : matchRoute(routes, record.method, pathname);
       if (match.kind === "none") return await refuseStranger(services, record, req, res, new AppError("NOT_FOUND", `No route ${record.method} ${shown}.`));
       if (match.kind === "wrong-method") {
+        nameRoute(res, routeSeries(methodLabel(record.method), match.path));
         const allow = match.allow.join(", ");
         return await refuseStranger(
           services,
@@ -63,6 +65,7 @@ export function createRestDoor(services: AppServices, operations: RestOperation[
           },
         );
       }
+      nameRoute(res, match.route.series);
       // Credentials first: a caller without a valid key gets no body read, parsed or stored.
       const scheme = match.route.rest.auth;
       let key;

@@ -1,5 +1,6 @@
 import type { RestOperation } from "@/server/rest/operations";
 import type { RestMeta } from "@/server/rest/meta";
+import { routeSeries, type RouteSeries } from "@/server/metrics/http";
 
 export interface RestRoute {
   method: string;
@@ -8,6 +9,8 @@ export interface RestRoute {
   pattern: RegExp;
   rest: RestMeta;
   operation: RestOperation;
+  /** Its request metrics, labelled with its method and OpenAPI path. */
+  series: RouteSeries;
 }
 
 export const SINGLE_BODY_LIMIT = 1024 * 1024;
@@ -23,7 +26,7 @@ function restRoute(operation: RestOperation): RestRoute {
       return param ? `(?<${param}>[^/]+)` : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     })
     .join("/");
-  return { method, path, pattern: new RegExp(`^${source}$`), rest: operation.meta.rest, operation };
+  return { method, path, pattern: new RegExp(`^${source}$`), rest: operation.meta.rest, operation, series: routeSeries(method, path) };
 }
 
 /** The door's routes, from the REST operation table; used for matching, 404/405 and body limits. */
@@ -38,7 +41,7 @@ export type RouteMatch =
       /** Path parameters, percent-decoded exactly once. */
       params: Record<string, string>;
     }
-  | { kind: "wrong-method"; allow: string[] }
+  | { kind: "wrong-method"; allow: string[]; /** The path's template. */ path: string }
   | { kind: "none" };
 
 /** Each value decoded once, or null when one is not valid percent-encoded UTF-8. */
@@ -62,6 +65,7 @@ function decodeParams(groups: Record<string, string> | undefined): Record<string
 export function matchRoute(routes: RestRoute[], method: string, pathname: string): RouteMatch {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
   const allow: string[] = [];
+  let template = "";
   for (const r of routes) {
     const m = r.pattern.exec(path);
     if (!m) continue;
@@ -69,6 +73,7 @@ export function matchRoute(routes: RestRoute[], method: string, pathname: string
     if (!params) continue;
     if (r.method === method) return { kind: "found", route: r, params };
     allow.push(r.method);
+    template = r.path;
   }
-  return allow.length ? { kind: "wrong-method", allow } : { kind: "none" };
+  return allow.length ? { kind: "wrong-method", allow, path: template } : { kind: "none" };
 }

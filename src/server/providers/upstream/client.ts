@@ -25,9 +25,10 @@ import {
 import { AppError, type AppErrorOptions, type ErrorCode } from "@/server/errors";
 import { ConsecutiveOrSamplingBreaker, DEFAULT_BREAKER_RULE, type BreakerRule } from "./breaker";
 import { Deadline, exchange, type ExchangeLimits, type RawAnswer } from "./exchange";
-import { CallLog, type UpstreamFamilyStats } from "./stats";
+import { CallLog, type UpstreamCallCounts, type UpstreamFamilyStats, type UpstreamOutcome } from "./stats";
 
 export type UpstreamFamily = "pan" | "epfo" | "aadhaar" | "bank" | "payments";
+export { UPSTREAM_OUTCOMES, type UpstreamCallCounts, type UpstreamOutcome } from "./stats";
 
 export const CONNECT_TIMEOUT_MS = 2_000;
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -126,10 +127,21 @@ export function vendorErrorCode(body: unknown): string | null {
 
 type Outcome<T> = { value: T } | { answerError: unknown };
 
+function outcomeOf(failure: UpstreamFailure): UpstreamOutcome {
+  if (failure instanceof UpstreamAccountRefused) return "misconfigured";
+  if (failure.code === "SOURCE_TIMEOUT") return "timeout";
+  return failure.countsAsFailure ? "failed" : "rejected";
+}
+
 // Next bundles its own copy of this module beside the server process's; the console must read the
 // clients the process's services built, so the list lives on globalThis (as the services do).
 const REGISTRY_KEY = Symbol.for("parakh.upstream-clients");
 const registry = ((globalThis as { [REGISTRY_KEY]?: Map<UpstreamFamily, UpstreamClient> })[REGISTRY_KEY] ??= new Map());
+
+/** Each family's calls since the process started, by outcome, and its breaker now: for the metrics scrape. */
+export function upstreamCallCounts(): UpstreamCallCounts[] {
+  return [...registry.values()].map((c) => c.counts());
+}
 
 /** Each family's breaker state, misconfiguration, calls, failures, p95 and last error, for operators. */
 export function upstreamStats(): UpstreamFamilyStats[] {
@@ -147,6 +159,8 @@ export class UpstreamClient {
   private readonly breaker: CircuitBreakerPolicy;
   private readonly retry: RetryPolicy;
   private readonly calls = new CallLog();
+  /** Calls since the process started, by how they ended. */
+  private readonly outcomes: Record<UpstreamOutcome, number> = { ok: 0, timeout: 0, failed: 0, misconfigured: 0, rejected: 0 };
   /** The body cap and the failures an exchange can end with. */
   private readonly limits: ExchangeLimits;
   private openedAt: number | null = null;
@@ -232,12 +246,14 @@ export class UpstreamClient {
       );
       this.misconfigured = false;
       this.calls.record(performance.now() - started, false);
+      this.outcomes.ok++;
       if ("answerError" in outcome) throw outcome.answerError;
       return outcome.value;
     } catch (err) {
       const failure = this.toAppError(err);
       if (failure instanceof UpstreamFailure) {
         this.calls.record(performance.now() - started, failure.countsAsFailure);
+        this.outcomes[outcomeOf(failure)]++;
         // A refusal's own message is the merchant's; operators need the vendor's status and code.
         this.calls.noteError(failure instanceof UpstreamAccountRefused ? `The vendor refused Parakh's account (${failure.reason}).` : failure.message);
       }
@@ -264,10 +280,17 @@ export class UpstreamClient {
     }
   }
 
-  stats(): UpstreamFamilyStats {
+  counts(): UpstreamCallCounts {
+    return { family: this.family, breaker: this.breakerState(), misconfigured: this.misconfigured, calls: { ...this.outcomes } };
+  }
+
+  private breakerState(): UpstreamFamilyStats["breaker"] {
     const state = this.breaker.state;
-    const breaker =
-      state === CircuitState.Open ? "open" : state === CircuitState.HalfOpen ? "half-open" : state === CircuitState.Isolated ? "isolated" : "closed";
+    return state === CircuitState.Open ? "open" : state === CircuitState.HalfOpen ? "half-open" : state === CircuitState.Isolated ? "isolated" : "closed";
+  }
+
+  stats(): UpstreamFamilyStats {
+    const breaker = this.breakerState();
     const retryAt = breaker === "open" && this.openedAt !== null ? new Date(this.openedAt + this.options.openMs).toISOString() : null;
     return { family: this.family, breaker, retryAt, misconfigured: this.misconfigured, ...this.calls.summary() };
   }

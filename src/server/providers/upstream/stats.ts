@@ -13,6 +13,22 @@ export interface UpstreamFamilyStats {
   lastError: { at: string; message: string } | null;
 }
 
+/**
+ * How a call ended: the vendor answered (`ok`, a business refusal such as "not found" included), did
+ * not answer in time (`timeout`), failed in a way that counts against the breaker (`failed`), was
+ * refused by Parakh's account (`misconfigured`), or was not made or not taken (`rejected`: breaker
+ * open, too many calls in flight, the vendor's rate limit).
+ */
+export const UPSTREAM_OUTCOMES = ["ok", "timeout", "failed", "misconfigured", "rejected"] as const;
+export type UpstreamOutcome = (typeof UPSTREAM_OUTCOMES)[number];
+
+export interface UpstreamCallCounts {
+  family: string;
+  breaker: UpstreamFamilyStats["breaker"];
+  misconfigured: boolean;
+  calls: Record<UpstreamOutcome, number>;
+}
+
 const WINDOW_SECONDS = 300;
 /** Latency buckets grow by 2^(1/16), about 4.4%, from 0.1 ms; the last one holds everything slower (over 100 s). */
 const BUCKETS_PER_DOUBLING = 16;

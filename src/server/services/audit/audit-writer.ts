@@ -84,8 +84,12 @@ export class AuditWriter {
   private flushing = false;
   private timer: NodeJS.Timeout | undefined;
   private idleWaiters: (() => void)[] = [];
+  /** Records in the commit under way. */
+  private committing = 0;
   committed = 0;
   commits = 0;
+  /** Told of each commit (its records, how long it took, whether it held): the metrics hook in here. */
+  onCommit: ((records: number, seconds: number, ok: boolean) => void) | undefined;
 
   constructor(
     private readonly inserter: BulkInserter,
@@ -97,6 +101,11 @@ export class AuditWriter {
       this.queue.push({ record, resolve, reject });
       this.schedule();
     });
+  }
+
+  /** Records waiting for their commit: queued, and in the commit under way. */
+  get pending(): number {
+    return this.queue.length + this.committing;
   }
 
   private schedule() {
@@ -118,14 +127,20 @@ export class AuditWriter {
     try {
       while (this.queue.length) {
         const batch = this.queue.splice(0, MAX_BATCH);
+        this.committing = batch.length;
+        const started = performance.now();
         try {
           await this.commit(batch.map((p) => p.record));
           this.committed += batch.length;
           this.commits++;
+          this.onCommit?.(batch.length, (performance.now() - started) / 1000, true);
           for (const p of batch) p.resolve();
         } catch (err) {
           log.error("audit commit failed", { err, records: batch.length });
+          this.onCommit?.(batch.length, (performance.now() - started) / 1000, false);
           for (const p of batch) p.reject(err);
+        } finally {
+          this.committing = 0;
         }
       }
     } finally {

@@ -1,4 +1,5 @@
 import { chainReturning, insertMany, rowsOf, sql, type AtomicWriter, type BulkRows, type WriteScript } from "@/server/db/atomic-write";
+import type { Db } from "@/server/db/client";
 
 /**
  * Holds: how a charged call pays. A hold takes the fee from the wallet's available balance before
@@ -102,4 +103,9 @@ export async function releaseHold(writer: AtomicWriter, holdId: string, at: Date
     ),
   );
   return released === 1;
+}
+
+/** Holds not yet captured or released: fees of charged calls in flight (counted on the state index). */
+export function countOpenHolds(db: Db): Promise<number> {
+  return db.walletHold.count({ where: { state: "HELD" } });
 }
