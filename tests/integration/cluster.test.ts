@@ -4,6 +4,8 @@ import { createPrismaClient, type Db } from "@/server/db/client";
 import { cli, createMerchantViaCli, type MerchantFixture, type TestServer } from "../helpers/server";
 import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
 import { sleep, waitFor } from "../helpers/wait";
+import { request } from "../helpers/http";
+import { parseScrape, valueOf } from "../helpers/prometheus";
 
 const PAN = { pan: "ABCPK1234F" };
 
@@ -11,6 +13,8 @@ const PAN = { pan: "ABCPK1234F" };
  * PAN verify with a key. Without an agent each call opens a new connection, which the primary hands
  * to the next worker in turn; `localAddress` (another loopback address) is a client of its own.
  */
+const METRICS_TOKEN = "cluster-metrics-token-0123456789abcdef";
+
 function verify(server: TestServer, secretKey: string, requestId: string, agent: http.Agent | false = false, localAddress?: string) {
   return new Promise<number>((resolve, reject) => {
     const body = JSON.stringify(PAN);
@@ -59,7 +63,7 @@ describe.each(DB_TARGETS)("two workers on %s (RATE_LIMIT_PER_SECOND=10, AUTH_FAI
   const sqliteOnly = target === "sqlite" ? it : it.skip;
 
   beforeAll(async () => {
-    started = await startFor(target, { WEB_CONCURRENCY: "2", RATE_LIMIT_PER_SECOND: "10", AUTH_FAILURES_PER_MINUTE: "5" });
+    started = await startFor(target, { WEB_CONCURRENCY: "2", RATE_LIMIT_PER_SECOND: "10", AUTH_FAILURES_PER_MINUTE: "5", METRICS_TOKEN });
     server = started.server;
     db = createPrismaClient(server.databaseUrl);
     [m, ...steady] = await Promise.all(["Limited", "Steady 0", "Steady 1", "Steady 2", "Steady 3"].map((name) => createMerchantViaCli(server.env, name)));
@@ -112,6 +116,22 @@ describe.each(DB_TARGETS)("two workers on %s (RATE_LIMIT_PER_SECOND=10, AUTH_FAI
     );
     expect(statuses.filter((s) => s === 401)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);
+  });
+
+  sqliteOnly("answers /metrics on any worker with the requests of both", async () => {
+    const counted = async () => {
+      const r = await request(server.url, "/metrics", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+      expect(r.status).toBe(200);
+      return valueOf(parseScrape(r.text), "parakh_http_requests_total", { method: "POST", route: "/v1/identity/pan/verify", status_class: "2xx" });
+    };
+    const metered = await createMerchantViaCli(server.env, "Metered");
+    const before = await counted();
+    // A connection each: the primary hands new connections to the workers in turn.
+    const statuses = await Promise.all(Array.from({ length: 8 }, (_, i) => verify(server, metered.sandbox.secretKey, `metered-${i}`)));
+    expect(statuses).toEqual(Array(8).fill(200));
+    // Two scrapes on new connections (so on both workers), each with all eight.
+    expect((await counted()) - before).toBe(8);
+    expect((await counted()) - before).toBe(8);
   });
 
   it("replaces every worker on SIGHUP while four clients keep calling: no request fails, each is audited once", async () => {

@@ -3,6 +3,7 @@ import { log } from "@/server/lib/logger";
 import { LocalLimitStore } from "@/server/services/limits/shared";
 import { isControl, WORKER_SLOT_ENV } from "./control";
 import { answerLimits, type Channel } from "./limits-ipc";
+import { aggregateClusterMetrics } from "@/server/metrics/cluster";
 
 export interface PrimaryOptions {
   workers: number;
@@ -74,6 +75,8 @@ export class Primary {
     process.on("SIGTERM", () => this.stop("SIGTERM"));
     process.on("SIGINT", () => this.stop("SIGINT"));
     process.on("SIGHUP", () => void this.replaceAll());
+    // Before the first fork: a scrape on any worker then answers for them all.
+    aggregateClusterMetrics();
     for (const slot of this.slots) this.place(slot, this.fork(slot.index));
     log.info("cluster started", { workers: this.options.workers, pid: process.pid });
   }

@@ -48,9 +48,10 @@ export function createMetricsEndpoint(services: AppServices): MetricsEndpoint | 
     return given !== undefined && crypto.timingSafeEqual(digest(given), expected);
   };
 
-  function answer(req: IncomingMessage, res: ServerResponse, clientIp: string, requestId: string) {
+  // The refusal count may live in the cluster's primary: then it is a message away.
+  async function answer(req: IncomingMessage, res: ServerResponse, clientIp: string, requestId: string) {
     if (!authorized(req.headers.authorization)) {
-      const verdict = services.failedAuthLimiter.fail(clientIp);
+      const verdict = await services.failedAuthLimiter.fail(clientIp);
       if (verdict.wait > 0) {
         const limited = new AppError("RATE_LIMITED", "Too many refused requests from this address; retry after the time in Retry-After.", {
           retryAfterSeconds: verdict.wait,
@@ -76,8 +77,13 @@ export function createMetricsEndpoint(services: AppServices): MetricsEndpoint | 
     );
   }
 
+  const answerOrFail = (req: IncomingMessage, res: ServerResponse, clientIp: string, requestId: string) =>
+    answer(req, res, clientIp, requestId).catch((err: unknown) => {
+      log.error("metrics request failed", { err });
+      if (!res.headersSent) sendError(res, new AppError("INTERNAL_ERROR"), requestId);
+    });
   return (req, res, clientIp, requestId) => {
-    if (hasUnreadBody(req)) return afterUnreadBody(req, res, IGNORED_BODY_BYTES, () => answer(req, res, clientIp, requestId));
-    answer(req, res, clientIp, requestId);
+    if (hasUnreadBody(req)) return afterUnreadBody(req, res, IGNORED_BODY_BYTES, () => void answerOrFail(req, res, clientIp, requestId));
+    void answerOrFail(req, res, clientIp, requestId);
   };
 }
