@@ -22,6 +22,7 @@ const PUBLIC = new Set([
   "security.resetPassword",
   "checkout.state",
   "checkout.pay",
+  "checkout.cardHandOff",
   "checkout.cancel",
   "checkout.abandon",
   "checkout.simulate",
@@ -69,10 +70,12 @@ describe("who may call each dashboard procedure", () => {
   it("refuses the hosted checkout's procedures without a valid token", async () => {
     const anon = dashboardRouter.createCaller(ctx(null));
     for (const name of [...PUBLIC].filter((n) => n.startsWith("checkout."))) {
-      await expect(
-        call(anon, name, { paymentId: "pay_1_x", token: "ct1.zz.forged", outcome: "SUCCESS", then: "retry", payment: { method: "UPI", flow: "qr" } }),
-        name,
-      ).rejects.toMatchObject({ code: "FORBIDDEN" });
+      // The card hand-off takes the token alone (it refuses any other field, a card number above all).
+      const input =
+        name === "checkout.cardHandOff"
+          ? { paymentId: "pay_1_x", token: "ct1.zz.forged" }
+          : { paymentId: "pay_1_x", token: "ct1.zz.forged", outcome: "SUCCESS", then: "retry", payment: { method: "UPI", flow: "qr" } };
+      await expect(call(anon, name, input), name).rejects.toMatchObject({ code: "FORBIDDEN" });
     }
   });
 });

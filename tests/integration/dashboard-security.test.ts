@@ -419,6 +419,7 @@ describe("suspended merchant", () => {
     "security.requestPasswordReset",
     "security.resetPassword",
     "checkout.pay",
+    "checkout.cardHandOff",
     "checkout.cancel",
     "checkout.abandon",
     "checkout.simulate",
