@@ -217,6 +217,26 @@ test("the overview fits 390 px after the window narrows from desktop", async ({ 
   await expect.poll(async () => (await page.getByRole("img", { name: /^Calls per IST day/ }).boundingBox())?.width ?? 0).toBeGreaterThan(300);
 });
 
+test("a new webhook endpoint is sent every event unless the merchant narrows it", async ({ page }) => {
+  await signIn(page, merchant.email, merchant.password);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.goto("/dashboard/webhooks");
+    await page.getByRole("button", { name: "Add endpoint" }).first().click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByRole("checkbox", { name: /All events/ })).toBeChecked();
+    await expect(dialog.getByRole("checkbox", { name: /payment\.expired/ })).toBeDisabled();
+    if (width === 390) {
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      continue;
+    }
+    await dialog.getByLabel("Endpoint URL").fill("http://localhost:4000/hooks/every-event");
+    await dialog.getByRole("button", { name: "Add endpoint" }).click();
+    const row = page.getByRole("listitem").filter({ hasText: "localhost:4000/hooks/every-event" });
+    await expect(row.getByText("All events")).toBeVisible();
+  }
+});
+
 test("sign out and back in; request go-live", async ({ page }) => {
   await signIn(page, merchant.email, merchant.password);
   await expect(page).toHaveURL(/\/dashboard/);

@@ -117,7 +117,8 @@ function useSaveEndpoint(endpoint: Endpoint | null) {
 function EndpointForm({ endpoint, onDone }: { endpoint: Endpoint | null; onDone: () => unknown }) {
   const { mode } = useMode();
   const [url, setUrl] = useState(endpoint?.url ?? "");
-  const [events, setEvents] = useState<string[]>(endpoint?.events ?? ["payment.success", "payment.failed"]);
+  // A new endpoint gets every event: a merchant should not learn of a missing subscription from "Not sent".
+  const [events, setEvents] = useState<string[]>(endpoint?.events ?? [ALL_EVENTS]);
   const [description, setDescription] = useState(endpoint?.description ?? "");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
