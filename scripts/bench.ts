@@ -15,7 +15,9 @@ import { startPostgres } from "../tests/helpers/postgres";
 import { benchBatch, type BatchBench } from "./bench/batch";
 import { startBenchVendor, type BenchVendor } from "./bench/fake-vendor";
 import { benchLivePan, livePanReport } from "./bench/live-pan";
+import { childProcesses, statFields } from "./bench/proc";
 import { benchRefunds } from "./bench/refunds";
+import { benchTwoWorkers, workersReport } from "./bench/workers";
 
 /**
  * `npm run bench`: the production server against a plain node:http baseline, in the same run.
@@ -100,13 +102,15 @@ interface Result {
 
 const CLOCK_TICKS_PER_SECOND = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
 
-/** CPU seconds (user + system) a process has used, from /proc; undefined where there is no /proc. */
+/**
+ * CPU seconds (user + system) a server has used, from /proc: the process and its children (a
+ * cluster's workers, counted while they live); undefined where there is no /proc.
+ */
 function cpuSeconds(pid: number | undefined): number | undefined {
   if (!pid) return undefined;
   try {
-    // Fields after the command name (which may hold spaces, so split after its closing parenthesis).
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+    const used = (fields: string[]) => (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+    return childProcesses(pid).reduce((total, c) => total + used(c.fields), used(statFields(pid)));
   } catch {
     return undefined;
   }
@@ -137,7 +141,7 @@ async function load(name: string, opts: autocannon.Options, serverPid?: number):
  * A production server on a fresh database with the demo merchant seeded and its sandbox wallet
  * funded, live verification through `vendor`, and the merchant approved for live with a live key.
  */
-async function startBenchServer(db: BenchDb, vendor: BenchVendor) {
+async function startBenchServer(db: BenchDb, vendor: BenchVendor, workers = 1) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-bench-"));
   const pg = db === "postgresql" ? await startPostgres() : undefined;
   const databaseUrl = pg?.url ?? `file:${path.join(dataDir, "parakh.db")}`;
@@ -150,8 +154,7 @@ async function startBenchServer(db: BenchDb, vendor: BenchVendor) {
     DATABASE_URL: databaseUrl,
     SEED_DEMO: "true",
     SERVE_PAGES: pagesBuilt ? "true" : "false",
-    // One process: the CPU per request is read from its /proc entry.
-    WEB_CONCURRENCY: "1",
+    WEB_CONCURRENCY: String(workers),
     LOG_LEVEL: "info",
     SQLITE_SYNCHRONOUS: db === "sqlite-normal" ? "NORMAL" : "FULL",
     LIVE_VERIFICATION_PROVIDER: "cashfree",
@@ -377,7 +380,14 @@ async function main() {
   const rows: Record<string, unknown>[] = [{ ...baseline, ratio: 1, peakRssMb: base.peakRssMb() }];
   const vendor = await startBenchVendor();
   try {
-    for (const db of DBS) rows.push(...(await benchParakh(db as BenchDb, baseline, vendor)));
+    for (const db of DBS) {
+      const one = await benchParakh(db as BenchDb, baseline, vendor);
+      const two = await benchTwoWorkers(`${db}`, baseline.requestsPerSec, {
+        start: () => startBenchServer(db as BenchDb, vendor, 2),
+        load: (name, opts, pid) => load(name, opts, pid),
+      });
+      rows.push(...one, { ...two, ratioToOneWorker: Math.round((two.requestsPerSec / (one[0]!.requestsPerSec as number)) * 100) / 100 });
+    }
   } finally {
     await vendor.close();
   }
@@ -412,6 +422,7 @@ async function main() {
         `for the length of a batch run beside them ${batch.singleDuringBatch.requestsPerSec} req/s p50 ${batch.singleDuringBatch.p50} ms p99 ${batch.singleDuringBatch.p99} ms (${batch.singleDuringBatch.errors} errors); that batch took ${batch.batchDuringLoadMs} ms`,
     );
   }
+  lines.push(...workersReport(rows));
   for (const r of rows)
     if (r.refunds !== undefined)
       lines.push("", `${r.name}: ${r.refunds} refunds created; every payment's refunded total equals its refunds: ${r.consistent ? "yes" : "NO"}`);

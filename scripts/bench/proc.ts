@@ -1,0 +1,21 @@
+import fs from "node:fs";
+
+/** Fields of /proc/<pid>/stat after the command name (which may hold spaces: split after its closing parenthesis). */
+export function statFields(pid: number | string): string[] {
+  return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+}
+
+/** The live child processes of `pid` (a cluster's workers), with their /proc/<pid>/stat fields. */
+export function childProcesses(pid: number): { pid: number; fields: string[] }[] {
+  const children: { pid: number; fields: string[] }[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = statFields(entry);
+      if (Number(fields[1]) === pid) children.push({ pid: Number(entry), fields });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return children;
+}
