@@ -1,7 +1,9 @@
 import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { apiKeysOf, merchantIdByEmail, outboxBodiesTo } from "./helpers/db";
+import { apiKeysOf, expireResetLinksOf, merchantIdByEmail, outboxBodiesTo } from "./helpers/db";
 
 // Each test signs up its own merchant, so locks, revoked sessions and suspension never reach the
 // demo merchant or another spec's account.
@@ -117,16 +119,94 @@ test("locked out by wrong passwords, reset by email, back in with the new passwo
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   });
 
-  await test.step("the link works once", async () => {
+  await test.step("the link works once, and says so as soon as it opens again", async () => {
     await page.goto(link);
     await expect(page).toHaveURL(`${baseURL}/reset-password`);
-    await page.getByLabel("New password", { exact: true }).fill("another-new-password");
-    await page.getByLabel("New password again").fill("another-new-password");
-    await page.getByRole("button", { name: "Set new password" }).click();
-    await expect(page.locator("form").getByRole("alert")).toContainText("This reset link is not valid any more");
-    await expect(page.locator("form").getByRole("link", { name: "Ask for a new link" })).toBeVisible();
+    const alert = page.getByRole("alert").filter({ hasText: "This reset link" });
+    await expect(alert).toContainText("This reset link is not valid any more");
+    await expect(alert.getByRole("link", { name: "Ask for a new link" })).toBeVisible();
+    await expect(page.getByLabel("New password", { exact: true })).toHaveCount(0);
   });
 });
+
+const horizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+for (const width of [1280, 390]) {
+  test(`an expired reset link says so as soon as it opens, before any password is typed (${width} px)`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 844 });
+    const m = freshMerchant(`expired${width}`);
+    await signUp(page, m);
+    await page.goto("about:blank");
+    await page.context().clearCookies();
+    await page.goto("/forgot-password");
+    await page.getByLabel("Email").fill(m.email);
+    await page.getByRole("button", { name: "Email me a reset link" }).click();
+    await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+    const link = outboxBodiesTo(m.email)[0]!.match(/^(\S+\/reset-password#token=\S+)$/m)![1]!;
+    expireResetLinksOf(m.email);
+
+    await page.goto(link);
+    const alert = page.getByRole("alert").filter({ hasText: "This reset link" });
+    await expect(alert).toContainText("This reset link is not valid any more: it expires after 30 minutes and works once.");
+    await expect(page.getByLabel("New password", { exact: true })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Set new password" })).toHaveCount(0);
+    await alert.getByRole("link", { name: "Ask for a new link" }).click();
+    await expect(page).toHaveURL(/\/forgot-password$/);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  });
+}
+
+/** RFC 6238 code (SHA-1, 30 s, 6 digits) from a base32 key, written here apart from the server's. */
+function totpNow(base32Key: string): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  const bits = [...base32Key.replace(/=+$/, "")].map((c) => alphabet.indexOf(c).toString(2).padStart(5, "0")).join("");
+  const key = Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000)));
+  const mac = crypto.createHmac("sha1", key).update(counter).digest();
+  const at = mac[mac.length - 1]! & 0xf;
+  return String((mac.readUInt32BE(at) & 0x7fffffff) % 1_000_000).padStart(6, "0");
+}
+
+for (const width of [1280, 390]) {
+  test(`recovery codes can be copied and downloaded as a text file (${width} px)`, async ({ page, context }) => {
+    await page.setViewportSize({ width, height: 844 });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await signUp(page, freshMerchant(`codes${width}`));
+    await page.goto("/dashboard/settings");
+    await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
+    const key = ((await page.getByLabel("Set-up key").textContent()) ?? "").replace(/\s/g, "");
+    // A code minted at the very end of a 30 s step may be stale by the time it arrives: wait it out.
+    if (Date.now() % 30_000 > 27_000) await page.waitForTimeout(30_000 - (Date.now() % 30_000) + 200);
+    await page.getByLabel("Code from your app").fill(totpNow(key));
+    await page.getByRole("button", { name: "Turn on" }).click();
+
+    const list = page.getByRole("list", { name: "Recovery codes" });
+    await expect(list.getByRole("listitem").first()).toBeVisible();
+    const codes = (await list.getByRole("listitem").allTextContents()).map((c) => c.trim());
+    expect(codes.length).toBeGreaterThanOrEqual(8);
+
+    const copy = page.getByRole("button", { name: "Copy codes to clipboard" });
+    await copy.click();
+    await expect(copy).toHaveText("Copied");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(codes.join("\n"));
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download (.txt)" }).click()]);
+    expect(download.suggestedFilename()).toBe("parakh-recovery-codes.txt");
+    const text = fs.readFileSync((await download.path())!, "utf8");
+    const lines = text.split("\n");
+    for (const c of codes) expect(lines).toContain(c);
+    expect(text).toMatch(/recovery codes/i);
+
+    // The card's own controls stay on screen (the settings page's account email is not this test's).
+    for (const el of [list, copy, page.getByRole("button", { name: "Download (.txt)" })]) {
+      const box = (await el.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+    }
+    await page.getByRole("button", { name: "I have saved them" }).click();
+    await expect(list).toHaveCount(0);
+  });
+}
 
 test("setting up two-factor sign-in shows a QR code beside its key", async ({ page }) => {
   await signUp(page, freshMerchant("totp"));

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { redirectSignature } from "../src/server/services/payments/signature";
 import http from "node:http";
 import { verifyWebhookSignature } from "../src/server/services/webhooks/signing";
@@ -24,6 +24,54 @@ function startWebhookReceiver(): Promise<{ url: string; received: { headers: htt
       resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/parakh`, received, close: () => server.close() }),
     ),
   );
+}
+
+/**
+ * A bank refuses, "Try again" comes back with that bank still chosen, the next try succeeds, and the
+ * success page's "Returning to … (3 s)" keeps its countdown on one line.
+ */
+async function netbankingRetryKeepsTheBank(page: Page, request: APIRequestContext) {
+  const receiver = await startRedirectReceiver();
+  try {
+    const p = await createCheckout(request, { redirectUrl: receiver.url });
+    await openCheckout(page, p.paymentId);
+    await page.getByRole("tab", { name: /Netbanking/ }).click();
+    await page.getByText("Kotak Mahindra Bank").click();
+    await page.getByRole("button", { name: "Continue to Kotak Mahindra Bank" }).click();
+    await page.getByRole("button", { name: "Failure" }).click();
+    await expect(heading(page, "Payment failed")).toBeVisible();
+
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect(page.getByRole("tab", { name: /Netbanking/ })).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByRole("radio", { name: "Kotak Mahindra Bank" })).toBeChecked();
+    await page.getByRole("button", { name: "Continue to Kotak Mahindra Bank" }).click();
+    await expect(page).toHaveURL(new RegExp(`/checkout/${p.paymentId}/bank$`));
+    await expect(page.getByText("Kotak Mahindra Bank", { exact: true })).toBeVisible();
+    await page.getByRole("button", { name: "Success" }).click();
+    await expect(heading(page, "Payment successful")).toBeVisible();
+    await expect(page.locator("dl").last()).toContainText("Netbanking · Kotak Mahindra Bank");
+
+    const countdown = page.locator("[data-redirect-countdown]");
+    await expect(countdown).toHaveText(/^\(\d\s+s\)$/);
+    // One line box at this screen width, and at every narrower width of its box down to 120 px:
+    // nowhere can "(3" and "s)" part.
+    const lines = await countdown.evaluate((el) => {
+      const box = el.closest("div")!;
+      const counts = [el.getClientRects().length];
+      for (let w = box.clientWidth; w >= 120; w -= 2) {
+        box.style.width = `${w}px`;
+        counts.push(el.getClientRects().length);
+      }
+      box.style.width = "";
+      return counts;
+    });
+    expect(new Set(lines)).toEqual(new Set([1]));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.waitForURL((u) => u.href.startsWith(receiver.url), { timeout: 10_000 });
+    expect(receiver.visits.map((q) => q.get("status"))).toEqual(["SUCCESS"]);
+  } finally {
+    await receiver.close();
+  }
 }
 
 test.describe("hosted checkout", () => {
@@ -135,6 +183,11 @@ test.describe("hosted checkout", () => {
     await expect(page).toHaveURL(new RegExp(`/checkout/${p.paymentId}$`));
     await expect(heading(page, "Payment successful")).toBeVisible();
     await expect(page.locator("dl").last()).toContainText("Netbanking · ICICI Bank");
+  });
+
+  test("netbanking: Try again keeps the chosen bank, and the return countdown stays on one line (1280 px)", async ({ page, request }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await netbankingRetryKeepsTheBank(page, request);
   });
 
   test("a card without funds says so in words", async ({ page, request }) => {
@@ -295,6 +348,10 @@ test.describe("hosted checkout", () => {
 
 test.describe("hosted checkout on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("netbanking: Try again keeps the chosen bank, and the return countdown stays on one line (390 px)", async ({ page, request }) => {
+    await netbankingRetryKeepsTheBank(page, request);
+  });
 
   test("fits a 390 px screen and leads with the UPI app button", async ({ page, request }, testInfo) => {
     const p = await createCheckout(request, { description: "2 x Masala chai" });

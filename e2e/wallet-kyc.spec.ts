@@ -92,9 +92,12 @@ test("add test funds, then a PAN KYC call shows in the ledger; filters and CSV",
     await page.getByLabel("Amount (₹)").fill("200000");
     await page.getByRole("button", { name: "Add test funds" }).click();
     await expect(page.getByText("Enter ₹1.00 to ₹1,00,000.00")).toBeVisible();
+    await expect(page.getByLabel("Amount (₹)")).toHaveValue("200000");
     await page.getByLabel("Amount (₹)").fill("2,500");
     await page.getByRole("button", { name: "Add test funds" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Added ₹2,500.00 of test funds" })).toBeVisible();
+    // Cleared after success; a refused amount (above) stays for correcting.
+    await expect(page.getByLabel("Amount (₹)")).toHaveValue("");
     await expect(page.getByTestId("wallet-balance")).toHaveText("₹12,500.00");
     await expect(ledger(page).getByRole("row").nth(1)).toContainText("Test funds");
     await expect(ledger(page).getByRole("row").nth(1)).toContainText("+₹2,500.00");
@@ -297,6 +300,13 @@ test("phone width: the wallet ledger and KYC list collapse into lists, and the o
   expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
   await page.getByRole("button", { name: "Filters", exact: true }).click();
   await expect(page.getByLabel("Entry type")).toBeVisible();
+
+  const balanceBefore = await page.getByTestId("wallet-balance").textContent();
+  await page.getByLabel("Amount (₹)").fill("1");
+  await page.getByRole("button", { name: "Add test funds" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Added ₹1.00 of test funds" })).toBeVisible();
+  await expect(page.getByLabel("Amount (₹)")).toHaveValue("");
+  await expect(page.getByTestId("wallet-balance")).not.toHaveText(balanceBefore!);
 
   await page.goto("/dashboard/kyc");
   const list = page.getByRole("list", { name: "KYC transactions, newest first" });

@@ -89,3 +89,12 @@ export function outboxBodiesTo(to: string): string[] {
   const rows = withDb((db) => db.prepare('SELECT body FROM EmailMessage WHERE "to" = ? ORDER BY rowid').all(to)) as { body: string | null }[];
   return rows.map((r) => r.body ?? "");
 }
+
+/** Moves every reset link of the merchant past its expiry, as if the 30 minutes had gone by. */
+export function expireResetLinksOf(email: string): void {
+  withDb((db) =>
+    db
+      .prepare("UPDATE PasswordResetToken SET expiresAt = ? WHERE role = 'merchant' AND accountId = (SELECT id FROM Merchant WHERE email = ?)")
+      .run(sqlDate(new Date(Date.now() - 60_000)), email),
+  );
+}

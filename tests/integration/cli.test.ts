@@ -1,5 +1,7 @@
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readmeCommands } from "../../scripts/readme-commands";
 import { cli, cliProcess, tempDataDir } from "../helpers/server";
 
 // The first calls of each kind run the CLI as a process (exit codes, stdout, stderr); the rest run its
@@ -33,6 +35,24 @@ describe("operator CLI", () => {
     expect(r.json.sandbox.publicKey).toMatch(/^pk_test_[A-Za-z0-9]+$/);
     expect(r.json.sandbox.secretKey).toMatch(/^sk_test_[A-Za-z0-9]+$/);
     expect(r.json.sandbox.signingSecret).toMatch(/^whsec_[A-Za-z0-9]+$/);
+  });
+
+  it("prints what the README's quick start shows for merchant create", async () => {
+    const readme = fs.readFileSync(path.resolve(__dirname, "../../README.md"), "utf8");
+    const shown = readmeCommands(readme).find((c) => c.command.startsWith("npm run -s cli -- merchant create") && c.promised);
+    expect(shown, "the README shows merchant create --json with its output").toBeDefined();
+    const email = /--email (\S+)/.exec(shown!.command)![1]!;
+    const r = await cli(env, ["merchant", "create", "--name", "Readme Shop", "--email", email, "--password", "a-long-password", "--json"]);
+    expect(r.code).toBe(0);
+    // The same fields, the same shapes: ids and keys differ on every run.
+    const shape = (v: unknown): unknown =>
+      v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shape(x)])) : String(v).replace(/[A-Za-z0-9]+$/, "…");
+    expect(shape(shown!.promised)).toEqual(shape(r.json));
+    expect((shown!.promised as { email: string }).email).toBe(email);
+    // The README names which printed fields the examples' variables are.
+    for (const line of ["`$MERCHANT_ID` is `merchantId`", "`$PUBLIC_KEY` is\n`sandbox.publicKey`", "`$SECRET_KEY` is `sandbox.secretKey`"]) {
+      expect(readme.replace(/\s+/g, " ")).toContain(line.replace(/\s+/g, " "));
+    }
   });
 
   it("refuses a duplicate email and bad input with a JSON error and exit 1", async () => {

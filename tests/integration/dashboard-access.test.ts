@@ -19,6 +19,7 @@ const { dashboardRouter } = await import("@/server/api/dashboard/router");
 const PUBLIC = new Set([
   "account.signup",
   "security.requestPasswordReset",
+  "security.checkResetLink",
   "security.resetPassword",
   "checkout.state",
   "checkout.pay",

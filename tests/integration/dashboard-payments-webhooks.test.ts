@@ -644,6 +644,8 @@ describe("CSV export", () => {
       "paid_at",
       "expires_at",
       "mode",
+      "amount_refunded",
+      "refund_status",
     ]);
     const body = rows.slice(1);
     expect(body.map((r) => r[1])).toEqual(["ORDER_CSV3", "ORDER_CSV2", "ORDER_CSV1"]);
@@ -657,6 +659,7 @@ describe("CSV export", () => {
     expect(r1[9]).toBe("'+919876543210");
     expect(r1[11]).toBe(ist("2025-03-10T10:00:00.000").toISOString());
     expect(r1[14]).toBe("sandbox");
+    expect(r1.slice(15)).toEqual(["0.00", "NONE"]);
   });
 
   it("applies the list filters and checks them", async () => {

@@ -28,6 +28,7 @@ const { simulatePayment } = await import("@/server/services/payments/simulate");
 const { sandboxProcessor } = await import("@/server/providers/payments/sandbox");
 const { createRefund, processRefund } = await import("@/server/services/refunds/refunds");
 const { exportRefundsCsv } = await import("@/server/services/refunds/dashboard");
+const { exportPaymentsCsv } = await import("@/server/services/payments/queries");
 const { AUTO_REFUND_REASON, refundFiltersFromQuery } = await import("@/lib/schemas/refunds");
 const { GET: exportCsv } = await import("@/app/api/dashboard/refunds/export/route");
 const { encode } = await import("next-auth/jwt");
@@ -164,6 +165,32 @@ describe.each(DB_TARGETS)("dashboard refunds on %s", (target) => {
     expect(d.refunds[0]!.failureReason).toMatch(/refused/);
     expect(d.payment).toMatchObject({ refundedPaise: 0, refundStatus: "NONE", refundablePaise: 20_000 });
     expect(d.timeline.at(-1)).toMatchObject({ reason: "REFUND_FAILED", refundId: r.refundId });
+  });
+
+  it("the payments CSV carries each payment's refunded amount and refund status", async () => {
+    const m = await newMerchant("Exporter");
+    const none = await paidPayment(m, 30_000, `ORDER_EXP_NONE_${target}`);
+    const part = await paidPayment(m, 30_000, `ORDER_EXP_PART_${target}`);
+    const full = await paidPayment(m, 30_000, `ORDER_EXP_FULL_${target}`);
+    const failedBack = await paidPayment(m, 30_000, `ORDER_EXP_FAILED_${target}`);
+    const p1 = await dash(m).refunds.create({ mode: "sandbox", paymentId: part, amount: "75.25" });
+    await runRefund(p1.refundId);
+    await dash(m).refunds.create({ mode: "sandbox", paymentId: full, amount: "100" }); // still PENDING: it counts
+    await runRefund((await dash(m).refunds.create({ mode: "sandbox", paymentId: full, amount: "200" })).refundId);
+    await runRefund((await dash(m).refunds.create({ mode: "sandbox", paymentId: failedBack, amount: "50", reason: "fail_refund" })).refundId);
+
+    let text = "";
+    for await (const chunk of exportPaymentsCsv(db, m.merchantId, "sandbox", {})) text += chunk;
+    const [header, ...rows] = csvRows(text.slice(1));
+    const col = (name: string) => header!.indexOf(name);
+    expect(col("amount_refunded")).toBeGreaterThan(-1);
+    expect(col("refund_status")).toBeGreaterThan(-1);
+    const byId = new Map(rows.map((r) => [r[0], [r[col("amount")], r[col("amount_refunded")], r[col("refund_status")]]]));
+    expect(byId.get(none)).toEqual(["300.00", "0.00", "NONE"]);
+    expect(byId.get(part)).toEqual(["300.00", "75.25", "PARTIAL"]);
+    expect(byId.get(full)).toEqual(["300.00", "300.00", "FULL"]);
+    // A FAILED refund gives its amount back.
+    expect(byId.get(failedBack)).toEqual(["300.00", "0.00", "NONE"]);
   });
 
   it("refuses more than is refundable, a payment that is not SUCCESS, bad input, and other merchants' or modes' payments", async () => {

@@ -139,6 +139,26 @@ describe("forgot password", () => {
     await expect(signInMerchant(db(), { email, password: "just-in-time-pw" }, freshIp())).resolves.toMatchObject({ email });
   });
 
+  it("tells the reset page at once whether its link still works, without using it up", async () => {
+    const { email } = await signup();
+    await caller(null, { ip: freshIp() }).security.requestPasswordReset({ email });
+    const token = tokenFrom((await lastEmailTo(email))!.body!);
+    expect(await caller(null).security.checkResetLink({ token })).toEqual({ usable: true });
+    expect(await caller(null).security.checkResetLink({ token })).toEqual({ usable: true });
+    // Checking did not claim it: the password can still be set with it.
+    expect(await caller(null).security.resetPassword({ token, password: "checked-then-set" })).toEqual({ role: "merchant" });
+
+    const used = await failure(caller(null).security.checkResetLink({ token }));
+    expect(used.code).toBe("BAD_REQUEST");
+    expect(used.message).toMatch(/expires after 30 minutes and works once/);
+    expect((await failure(caller(null).security.checkResetLink({ token: "A".repeat(43) }))).code).toBe("BAD_REQUEST");
+
+    await caller(null, { ip: freshIp() }).security.requestPasswordReset({ email });
+    const fresh = tokenFrom((await lastEmailTo(email))!.body!);
+    await db().passwordResetToken.update({ where: { tokenHash: sha256(fresh) }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await failure(caller(null).security.checkResetLink({ token: fresh }))).message).toMatch(/expires after 30 minutes/);
+  });
+
   it("refuses made-up tokens", async () => {
     expect((await failure(caller(null).security.resetPassword({ token: "A".repeat(43), password: "whatever-password" }))).code).toBe("BAD_REQUEST");
   });
@@ -417,6 +437,7 @@ describe("suspended merchant", () => {
   const PUBLIC = new Set([
     "account.signup",
     "security.requestPasswordReset",
+    "security.checkResetLink",
     "security.resetPassword",
     "checkout.pay",
     "checkout.cardHandOff",

@@ -86,7 +86,15 @@ function ChooseMethod({
         {method === "CARD" && cardPanelFor(props.mode) === "hand-off" && (
           <CardHandOff amountLabel={props.amountLabel} vendor={props.vendorCheckout} busy={busy} onHandOff={onHandOff} />
         )}
-        {method === "NETBANKING" && <NetbankingPanel banks={props.banks} sandbox={sandbox} busy={busy} onPay={onPay} />}
+        {method === "NETBANKING" && (
+          <NetbankingPanel
+            banks={props.banks}
+            initialBank={state.attempt?.method === "NETBANKING" ? (state.attempt.bank ?? null) : null}
+            sandbox={sandbox}
+            busy={busy}
+            onPay={onPay}
+          />
+        )}
       </div>
       <div className="mt-6 border-t border-slate-100 pt-4 text-center">
         <button

@@ -8,16 +8,19 @@ import { Button, Notice, cx } from "@/components/ui";
 /** Pick a bank, then continue to its (sandbox: mock) page to approve the payment. */
 export function NetbankingPanel({
   banks,
+  initialBank,
   sandbox,
   busy,
   onPay,
 }: {
   banks: string[];
+  /** The bank of the attempt that just failed, so "Try again" does not make the customer choose it again. */
+  initialBank: string | null;
   sandbox: boolean;
   busy: boolean;
   onPay: (payment: PayPayload) => Promise<ActionResult>;
 }) {
-  const [bank, setBank] = useState<string | null>(null);
+  const [bank, setBank] = useState<string | null>(() => (initialBank && banks.includes(initialBank) ? initialBank : null));
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
 

@@ -59,7 +59,11 @@ export function ReturnToMerchant({ redirectTo, merchantName }: { redirectTo: str
   return (
     <div className="mt-5 flex flex-wrap items-center justify-between gap-3 rounded-lg bg-slate-50 px-4 py-3 text-sm">
       <p className="text-slate-700">
-        Returning to {merchantName}… <span className="text-slate-500">{secondsLeft > 0 ? `(${secondsLeft} s)` : ""}</span>
+        {/* A no-break space and nowrap: "(3" and "s)" never land on two lines. */}
+        Returning to {merchantName}…{" "}
+        <span className="whitespace-nowrap text-slate-500" data-redirect-countdown>
+          {secondsLeft > 0 ? `(${secondsLeft}\u00a0s)` : ""}
+        </span>
       </p>
       <a href={redirectTo} className="font-medium text-brand-600 underline-offset-2 hover:underline">
         Continue now

@@ -7,10 +7,11 @@ export const accountRoleSchema = z.enum(["merchant", "admin"]);
 
 export const requestResetInput = z.object({ email: emailSchema, as: accountRoleSchema.default("merchant") });
 
-export const resetPasswordInput = z.object({
-  token: z.string().trim().min(20, "This reset link is incomplete. Open the link from the email again.").max(200),
-  password: passwordSchema,
-});
+const resetTokenSchema = z.string().trim().min(20, "This reset link is incomplete. Open the link from the email again.").max(200);
+
+export const checkResetLinkInput = z.object({ token: resetTokenSchema });
+
+export const resetPasswordInput = z.object({ token: resetTokenSchema, password: passwordSchema });
 
 export const changePasswordInput = z.object({
   currentPassword: z.string().min(1, "Enter your current password").max(200),

@@ -120,6 +120,10 @@ function servePage(req: IncomingMessage, res: ServerResponse, url: string, pathn
     res.setHeader("Connection", "close");
     return sendError(res, problem, requestId);
   }
+  // In development Next compiles a page on its first request, which can take longer than the idle
+  // timeout with nothing written yet; that socket must not be cut. Node puts the keep-alive timeout
+  // back once the answer is sent. Production keeps the idle timeout.
+  if (page.dev) req.socket.setTimeout(0);
   req.headers[CLIENT_IP_HEADER] = clientIp;
   // Next's own data requests carry _rsc; the page to come back to does not.
   req.headers[PAGE_PATH_HEADER] = url

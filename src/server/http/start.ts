@@ -122,9 +122,10 @@ async function loadNext(dev: boolean, config: Config): Promise<{ handler: PageHa
 }
 
 /** Timeouts, connection limits, requests Node cannot parse, and (in development) Next's reload channel. */
-function configureServer(server: http.Server, config: Config, devUpgrade: UpgradeHandler | undefined) {
+export function configureServer(server: http.Server, config: Config, devUpgrade: UpgradeHandler | undefined) {
   // Slow or silent clients are cut off: headers must arrive in time, the whole request too, and a
-  // socket that stays silent (before its first request or between requests) is closed.
+  // socket that stays silent (before its first request or between requests) is closed. In
+  // development a page request being compiled is spared the idle timeout (request-listener.ts).
   server.headersTimeout = config.http.headersTimeoutMs;
   server.requestTimeout = config.http.requestTimeoutMs;
   server.keepAliveTimeout = config.http.keepAliveTimeoutMs;

@@ -26,6 +26,16 @@ function NoTokenNotice() {
   );
 }
 
+/** The link was used or has expired: said as soon as the page opens, with the way to a new one. */
+function DeadLinkNotice({ error }: { error: string }) {
+  return (
+    <div className="space-y-4">
+      <h1 className="text-lg font-semibold">Choose a new password</h1>
+      <ResetError error={error} tokenRefused />
+    </div>
+  );
+}
+
 /** Why the reset failed; a used or expired link also gets the way to a new one. */
 function ResetError({ error, tokenRefused }: { error: string; tokenRefused: boolean }) {
   return (
@@ -49,13 +59,18 @@ export function ResetForm() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const reset = useMutation(trpc.security.resetPassword.mutationOptions());
+  const check = useMutation(trpc.security.checkResetLink.mutationOptions());
+  const checkLink = check.mutate;
 
   useEffect(() => {
     const t = tokenFromHash(window.location.hash);
     setToken(t);
     // Keep the token out of the address bar and history once read.
     if (t) window.history.replaceState(null, "", window.location.pathname);
-  }, []);
+    // Ask at once whether the link still works, so a used or expired one is not found out only
+    // after the new password is typed twice. A failed check (network) leaves the form usable.
+    if (t) checkLink({ token: t });
+  }, [checkLink]);
 
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault();
@@ -83,6 +98,8 @@ export function ResetForm() {
   }
 
   if (token === null) return <NoTokenNotice />;
+  const deadLink = check.error ? errorInfo(check.error).fieldErrors.token : undefined;
+  if (deadLink) return <DeadLinkNotice error={deadLink} />;
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">

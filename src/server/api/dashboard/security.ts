@@ -1,5 +1,5 @@
-import { changePasswordInput, requestResetInput, resetPasswordInput } from "@/lib/schemas/security";
-import { changeMerchantPassword, requestPasswordReset, resetPassword, signOutMerchantEverywhere } from "@/server/services/accounts/passwords";
+import { changePasswordInput, checkResetLinkInput, requestResetInput, resetPasswordInput } from "@/lib/schemas/security";
+import { changeMerchantPassword, checkResetLink, requestPasswordReset, resetPassword, signOutMerchantEverywhere } from "@/server/services/accounts/passwords";
 import { merchantSessionProcedure, publicDashboardProcedure } from "@/server/trpc/dashboard-procedures";
 import { router } from "@/server/trpc/init";
 
@@ -10,6 +10,9 @@ export const securityRouter = router({
     await requestPasswordReset(ctx.services, { email: input.email, role: input.as }, ctx.clientIp ?? "unknown");
     return { ok: true as const };
   }),
+
+  /** Whether the link still works, asked when the reset page opens; a mutation so the token stays out of URLs. */
+  checkResetLink: publicDashboardProcedure.input(checkResetLinkInput).mutation(({ ctx, input }) => checkResetLink(ctx.services.db, input.token)),
 
   /** Sets the new password from a reset link; every session of the account ends. */
   resetPassword: publicDashboardProcedure.input(resetPasswordInput).mutation(({ ctx, input }) => resetPassword(ctx.services.db, input)),

@@ -97,6 +97,17 @@ export async function requestPasswordReset(
 }
 
 /**
+ * Whether a reset link can still set a password, so the page can say a used or expired link at once
+ * rather than after the new password is typed twice. Read-only: the link is not claimed.
+ */
+export async function checkResetLink(db: Db, token: string, now = new Date()): Promise<{ usable: true }> {
+  const tokenHash = sha256Hex(token.trim());
+  const usable = await db.passwordResetToken.findFirst({ where: { tokenHash, usedAt: null, expiresAt: { gt: now } }, select: { id: true } });
+  if (!usable) throw new AppError("VALIDATION_ERROR", INVALID_LINK, { field: "token" });
+  return { usable: true };
+}
+
+/**
  * Completes a reset: the token is claimed by a conditional update (so it works once, even under a
  * double submit), then in the same transaction the password changes, every session ends, other
  * open links die and every sign-in lock of the email is cleared.
@@ -104,8 +115,7 @@ export async function requestPasswordReset(
 export async function resetPassword(db: Db, input: { token: string; password: string }, now = new Date()): Promise<{ role: AccountRole }> {
   const tokenHash = sha256Hex(input.token.trim());
   // A link that cannot work is refused before any hashing: a stranger's guesses cost no scrypt.
-  const usable = await db.passwordResetToken.findFirst({ where: { tokenHash, usedAt: null, expiresAt: { gt: now } }, select: { id: true } });
-  if (!usable) throw new AppError("VALIDATION_ERROR", INVALID_LINK, { field: "token" });
+  await checkResetLink(db, input.token, now);
   // Hashed before the transaction: scrypt is slow and must not hold the database's write lock.
   const passwordHash = await hashPassword(input.password);
   return db.$transaction(async (tx) => {

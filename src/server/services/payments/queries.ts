@@ -143,6 +143,9 @@ export const PAYMENT_CSV_COLUMNS = [
   "paid_at",
   "expires_at",
   "mode",
+  // Added later, so at the end: a reader that counts columns keeps working.
+  "amount_refunded",
+  "refund_status",
 ] as const;
 
 type PaymentCsvRow = {
@@ -161,6 +164,7 @@ type PaymentCsvRow = {
   paidAt: Date | null;
   expiresAt: Date;
   mode: string;
+  refundedPaise: number;
 };
 
 /** Times are ISO 8601 UTC and amounts rupees with two decimals, as in the API. */
@@ -181,6 +185,9 @@ function paymentCsvLine(p: PaymentCsvRow): string {
     isoOrNull(p.paidAt),
     p.expiresAt.toISOString(),
     p.mode,
+    // As the API's amountRefunded and refundStatus: refunds not FAILED, automatic ones apart.
+    formatPaise(p.refundedPaise),
+    refundStatusOf(p),
   ]);
 }
 

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Badge, Button, Dialog, Field, Notice, useToast } from "@/components/ui";
+import { Badge, Button, CopyButton, Dialog, Field, Notice, useToast } from "@/components/ui";
 import { totpCodeSchema } from "@/lib/schemas/account";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 
@@ -74,6 +74,28 @@ function useTwoFactor() {
 
 type TwoFactorState = ReturnType<typeof useTwoFactor>;
 
+/** The codes as a text file, one a line, with a line saying what they are for. */
+function recoveryCodesText(codes: string[]): string {
+  const lines = [
+    `Parakh two-factor recovery codes (${window.location.host}), saved ${new Date().toISOString().slice(0, 10)}.`,
+    "Each code signs you in once instead of a code from your authenticator app.",
+    "",
+    ...codes,
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+function downloadRecoveryCodes(codes: string[]) {
+  const href = URL.createObjectURL(new Blob([recoveryCodesText(codes)], { type: "text/plain;charset=utf-8" }));
+  const a = document.createElement("a");
+  a.href = href;
+  a.download = "parakh-recovery-codes.txt";
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
+
 /** Shown once, right after turning it on. */
 function RecoveryCodes({ codes, onSaved }: { codes: string[]; onSaved: () => void }) {
   return (
@@ -88,6 +110,12 @@ function RecoveryCodes({ codes, onSaved }: { codes: string[]; onSaved: () => voi
           </li>
         ))}
       </ul>
+      <div className="flex flex-wrap gap-2">
+        <CopyButton value={codes.join("\n")} label="Copy codes" />
+        <Button type="button" variant="secondary" size="sm" onClick={() => downloadRecoveryCodes(codes)}>
+          Download (.txt)
+        </Button>
+      </div>
       <Button variant="secondary" onClick={onSaved}>
         I have saved them
       </Button>

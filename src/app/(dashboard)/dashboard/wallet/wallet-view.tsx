@@ -114,6 +114,8 @@ function AddTestFunds({ s }: { s: Summary }) {
     try {
       const r = await add.mutateAsync({ mode, amount });
       toast("success", `Added ${formatRupees(r.addedPaise)} of test funds. Balance: ${formatRupees(r.balancePaise)}.`);
+      // Cleared, so a second click cannot add the same amount again by mistake.
+      setAmount("");
     } catch (err) {
       const info = errorInfo(err);
       if (info.fieldErrors.amount) setError(info.fieldErrors.amount);
