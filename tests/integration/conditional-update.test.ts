@@ -85,10 +85,24 @@ describe.each<DbProvider>(DB_TARGETS)("conditional updates on %s", (provider) =>
     expect((await conditionalUpdates(writer, "Job").updateMany(other)).count).toBe(0);
   });
 
+  it("leaves out keys whose value is undefined, as Prisma does", async () => {
+    await twins("undefined", { status: "RUNNING", runAt: minutes(-2), lockedBy: "w3/def", lockedUntil: minutes(1), attempts: 1 });
+    const args = (side: string) => ({
+      where: { id: `job_${side}_undefined`, status: "RUNNING", lockedBy: "w3/def", attempts: undefined },
+      data: { status: "DONE", lastError: undefined, runAt: undefined, lockedBy: null, lockedUntil: null },
+    });
+    expect((await conditionalUpdates(writer, "Job", { updatedAt: true }).updateMany(args("sql"))).count).toBe(1);
+    expect((await db.job.updateMany(args("prisma"))).count).toBe(1);
+    const [p, s] = await Promise.all(["prisma", "sql"].map((side) => db.job.findUniqueOrThrow({ where: { id: `job_${side}_undefined` } })));
+    expect(strip(s!)).toEqual(strip(p!));
+    expect(s!.runAt).toEqual(minutes(-2));
+  });
+
   it("refuses what it does not understand instead of guessing", async () => {
     const rows = conditionalUpdates(writer, "Job");
     await expect(rows.updateMany({ where: { id: "x", runAt: { gte: t0 } }, data: { status: "DONE" } })).rejects.toThrow(/unsupported condition/);
     await expect(rows.updateMany({ where: { id: "x" }, data: { attempts: { multiply: 2 } } })).rejects.toThrow(/unsupported update/);
     await expect(rows.updateMany({ where: {}, data: { status: "DONE" } })).rejects.toThrow(/needs a condition/);
+    await expect(rows.updateMany({ where: { id: "x" }, data: { lastError: undefined } })).rejects.toThrow(/needs a column/);
   });
 });

@@ -10,6 +10,7 @@ import { quoteIdent as quote } from "./sql-encoding";
  *   where: column = value, column IS NULL, column <= / < value ({ lte } / { lt }), OR of such objects
  *   data:  column = value (null, a Date), column + n ({ increment }), column - n ({ decrement })
  *
+ * As with Prisma, a key whose value is `undefined` is left out (neither written nor tested).
  * Column names come from the code, never from input.
  */
 export interface ConditionalUpdateTable {
@@ -34,7 +35,10 @@ export function conditionalUpdates(writer: AtomicWriter, table: string, options:
   return {
     async updateMany({ where, data }) {
       const values: unknown[] = [];
-      const sets = Object.entries(data).map(([column, v]) => assignment(column, v, values));
+      const sets = Object.entries(data)
+        .filter(([, v]) => v !== undefined)
+        .map(([column, v]) => assignment(column, v, values));
+      if (sets.length === 0 && !options.updatedAt) throw new Error("conditionalUpdates: an update needs a column to write");
       if (options.updatedAt) {
         sets.push(`${quote("updatedAt")} = ${HOLE}`);
         values.push(new Date());
@@ -59,32 +63,34 @@ function assignment(column: string, v: unknown, values: unknown[]): string {
     }
     throw new Error(`conditionalUpdates: unsupported update of ${column}: ${Object.keys(v).join(", ")}`);
   }
-  values.push(v === undefined ? null : v);
+  values.push(v);
   return `${c} = ${HOLE}`;
 }
 
 function conjunction(where: Record<string, unknown>, values: unknown[]): string {
-  const clauses = Object.entries(where).map(([key, v]) => {
-    if (key === "OR") {
-      if (!Array.isArray(v) || v.length === 0) throw new Error("conditionalUpdates: OR needs a list of conditions");
-      return `(${v.map((sub) => `(${conjunction(sub as Record<string, unknown>, values)})`).join(" OR ")})`;
-    }
-    const c = quote(key);
-    if (v === null) return `${c} IS NULL`;
-    if (isOperator(v)) {
-      if ("lte" in v) {
-        values.push(v.lte);
-        return `${c} <= ${HOLE}`;
+  const clauses = Object.entries(where)
+    .filter(([, v]) => v !== undefined)
+    .map(([key, v]) => {
+      if (key === "OR") {
+        if (!Array.isArray(v) || v.length === 0) throw new Error("conditionalUpdates: OR needs a list of conditions");
+        return `(${v.map((sub) => `(${conjunction(sub as Record<string, unknown>, values)})`).join(" OR ")})`;
       }
-      if ("lt" in v) {
-        values.push(v.lt);
-        return `${c} < ${HOLE}`;
+      const c = quote(key);
+      if (v === null) return `${c} IS NULL`;
+      if (isOperator(v)) {
+        if ("lte" in v) {
+          values.push(v.lte);
+          return `${c} <= ${HOLE}`;
+        }
+        if ("lt" in v) {
+          values.push(v.lt);
+          return `${c} < ${HOLE}`;
+        }
+        throw new Error(`conditionalUpdates: unsupported condition on ${key}: ${Object.keys(v).join(", ")}`);
       }
-      throw new Error(`conditionalUpdates: unsupported condition on ${key}: ${Object.keys(v).join(", ")}`);
-    }
-    values.push(v);
-    return `${c} = ${HOLE}`;
-  });
+      values.push(v);
+      return `${c} = ${HOLE}`;
+    });
   if (clauses.length === 0) throw new Error("conditionalUpdates: an update needs a condition");
   return clauses.join(" AND ");
 }
