@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_OTP, startFakeCashfreeVerification, type FakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
 import { request, type HttpResult } from "../helpers/http";
-import { cli, createMerchantViaCli, startServer } from "../helpers/server";
+import { approveLiveViaCli, cli, createMerchantViaCli, startServer } from "../helpers/server";
 import { waitFor } from "../helpers/wait";
 import { verhoeffDigit } from "@/lib/verhoeff";
 import { createPrismaClient, type Db } from "@/server/db/client";
@@ -54,12 +54,10 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
       BATCH_RETRY_BUDGET_MS: "2000",
     });
     const m = await createMerchantViaCli(env.server.env, "Live Verifier");
-    expect((await cli(env.server.env, ["merchant", "go-live", "--merchant", m.merchantId])).code).toBe(0);
-    const key = await cli(env.server.env, ["key", "create", "--merchant", m.merchantId, "--mode", "live", "--json"]);
-    expect(key.code, key.stderr).toBe(0);
-    liveAuth = { Authorization: `Bearer ${key.json.secretKey}` };
+    const key = await approveLiveViaCli(env.server.env, m.merchantId);
+    liveAuth = { Authorization: `Bearer ${key.secretKey}` };
     sandboxAuth = { Authorization: `Bearer ${m.sandbox.secretKey}` };
-    kycHeaders = { "x-api-key": key.json.publicKey, "x-api-secret": key.json.secretKey };
+    kycHeaders = { "x-api-key": key.publicKey, "x-api-secret": key.secretKey };
     merchantId = m.merchantId;
     const credit = ["wallet", "credit", "--merchant", m.merchantId, "--mode", "live", "--amount", "1000", "--reason", "first top-up"];
     expect((await cli(env.server.env, credit)).code).toBe(0);
@@ -208,8 +206,10 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
 
     it("refuses calls past the bulkhead at once with 503, never queueing them", async () => {
       vendor.fail("epfo", "hang");
+      const sentBefore = vendor.count("/advance-employment");
       const held = Array.from({ length: CONCURRENCY }, () => post("/v1/employment/epfo/verify", { uan: "100200300400" }));
-      await new Promise((r) => setTimeout(r, 300));
+      // Every held call is at the vendor, so each holds a slot.
+      await waitFor("the held calls at the vendor", () => vendor.count("/advance-employment") - sentBefore === CONCURRENCY, 5_000, 10);
       const { r, ms } = await timed(post("/v1/employment/epfo/verify", { uan: "100200300400" }));
       expectError(r, 503, "SOURCE_UNAVAILABLE");
       expect(r.headers["retry-after"]).toBeDefined();

@@ -6,6 +6,7 @@ import { ConsecutiveOrSamplingBreaker } from "@/server/providers/upstream/breake
 import { parseRetryAfter, upstreamStats, type UpstreamLogger } from "@/server/providers/upstream/client";
 import { CallLog } from "@/server/providers/upstream/stats";
 import { FakeCashfreeVerification, startFakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
+import { waitFor } from "../helpers/wait";
 
 const CREDENTIALS = { clientId: "CF_TEST_CLIENT", clientSecret: "cfsk_live_do_not_log_me" };
 const TIMEOUT_MS = 500;
@@ -233,7 +234,8 @@ describe("bulkhead", () => {
     live = providers(2);
     fake.fail("pan", "hang");
     const held = [live.pan.lookup(PAN).catch((e: unknown) => e), live.pan.lookup(PAN).catch((e: unknown) => e)];
-    await new Promise((r) => setTimeout(r, 50));
+    // Both held calls are at the vendor (a fixed pause was too short on a loaded machine).
+    await waitFor("the two held calls at the vendor", () => fake.count("/pan") === 2, 5_000, 5);
     const { error, ms } = await failure(() => live.pan.lookup(PAN));
     expect(error.code).toBe("SOURCE_UNAVAILABLE");
     expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(1);
