@@ -79,6 +79,16 @@ const layerZones = [
   },
 ];
 
+/** The server's doors: they take requests (HTTP, tRPC, REST) and call services. */
+const SERVER_DOORS = [
+  "src/server/api/**/*.ts",
+  "src/server/trpc/**/*.ts",
+  "src/server/rest/**/*.ts",
+  "src/server/http/**/*.ts",
+  "src/server/auth/**/*.ts",
+  "src/server/metrics/**/*.ts",
+];
+
 const config = [
   {
     ignores: [".next/**", "node_modules/**", "src/generated/**", "test-results/**", "playwright-report/**", "bench-results/**", "data/**", "next-env.d.ts"],
@@ -156,30 +166,13 @@ const config = [
   },
   {
     // Doors (pages, routes, routers, the REST door, tRPC, the operator CLI) call services; they never query Prisma themselves.
-    files: [
-      "scripts/cli.ts",
-      "src/app/**/*.{ts,tsx}",
-      "src/server/api/**/*.ts",
-      "src/server/trpc/**/*.ts",
-      "src/server/rest/**/*.ts",
-      "src/server/http/**/*.ts",
-      "src/server/auth/**/*.ts",
-      "src/server/metrics/**/*.ts",
-      "src/components/**/*.{ts,tsx}",
-    ],
+    files: ["scripts/cli.ts", "src/app/**/*.{ts,tsx}", ...SERVER_DOORS, "src/components/**/*.{ts,tsx}"],
     rules: { "no-restricted-syntax": ["error", ...prismaAccess] },
   },
   {
     // Doors do not import the client either. The two processes' wiring opens and closes it: the
     // server's start.ts and the operator CLI (scripts/cli.ts, which is not listed here).
-    files: [
-      "src/server/api/**/*.ts",
-      "src/server/trpc/**/*.ts",
-      "src/server/rest/**/*.ts",
-      "src/server/http/**/*.ts",
-      "src/server/auth/**/*.ts",
-      "src/server/metrics/**/*.ts",
-    ],
+    files: SERVER_DOORS,
     ignores: ["src/server/http/start.ts"],
     rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [prismaClientModule] }] },
   },

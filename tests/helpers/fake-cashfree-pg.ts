@@ -538,17 +538,16 @@ export class FakeCashfreePg {
   }
 
   private fault(res: http.ServerResponse, script: Script, check: (status: number, answer: unknown) => void): void {
+    // An error answer the vendor's document describes for the operation: checked against it, then sent.
+    const documented = (status: number, answer: unknown, retryAfter?: string) => {
+      check(status, answer);
+      this.send(res, status, answer, retryAfter);
+    };
     switch (script.fault) {
-      case "500": {
-        const answer = { message: "something went wrong", code: "internal_error", type: "api_error" };
-        check(500, answer);
-        return this.send(res, 500, answer);
-      }
-      case "429": {
-        const answer = { message: "Too many requests", code: "request_limit_exceeded", type: "rate_limit_error" };
-        check(429, answer);
-        return this.send(res, 429, answer, script.retryAfter);
-      }
+      case "500":
+        return documented(500, { message: "something went wrong", code: "internal_error", type: "api_error" });
+      case "429":
+        return documented(429, { message: "Too many requests", code: "request_limit_exceeded", type: "rate_limit_error" }, script.retryAfter);
       case "503":
         return this.send(res, 503, { message: "service unavailable", code: "service_unavailable", type: "api_error" });
       case "403":
@@ -570,16 +569,10 @@ export class FakeCashfreePg {
         res.end('"}');
         return;
       }
-      case "400": {
-        const answer = { message: "bad URL, please check API documentation", code: "request_failed", type: "invalid_request_error" };
-        check(400, answer);
-        return this.send(res, 400, answer);
-      }
-      case "expiry-refused": {
-        const answer = { message: "order_expiry_time : invalid value provided", code: "order_expiry_time_invalid", type: "invalid_request_error" };
-        check(400, answer);
-        return this.send(res, 400, answer);
-      }
+      case "400":
+        return documented(400, { message: "bad URL, please check API documentation", code: "request_failed", type: "invalid_request_error" });
+      case "expiry-refused":
+        return documented(400, { message: "order_expiry_time : invalid value provided", code: "order_expiry_time_invalid", type: "invalid_request_error" });
       case "401":
         return;
     }

@@ -163,6 +163,15 @@ export interface MerchantFixture {
 
 let counter = 0;
 
+/** What an operator does for a merchant going live: approve it (`merchant go-live`) and make it a live key. */
+export async function approveLiveViaCli(env: NodeJS.ProcessEnv, merchantId: string): Promise<{ keyId: string; publicKey: string; secretKey: string }> {
+  const approved = await cli(env, ["merchant", "go-live", "--merchant", merchantId]);
+  if (approved.code !== 0) throw new Error(`merchant go-live failed: ${approved.stderr}`);
+  const key = await cli(env, ["key", "create", "--merchant", merchantId, "--mode", "live", "--json"]);
+  if (key.code !== 0) throw new Error(`live key create failed: ${key.stderr}`);
+  return key.json as { keyId: string; publicKey: string; secretKey: string };
+}
+
 export async function createMerchantViaCli(env: NodeJS.ProcessEnv, name = "Test Store"): Promise<MerchantFixture> {
   const email = `m${Date.now()}${counter++}@example.com`;
   const r = await cli(env, ["merchant", "create", "--name", name, "--email", email, "--password", "correct-horse-battery", "--json"]);

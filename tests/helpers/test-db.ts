@@ -4,6 +4,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { AtomicWriter } from "@/server/db/atomic-write";
+import type { Db } from "@/server/db/client";
 
 /** Set by the integration run's global set-up: a SQLite database with every migration applied, to copy. */
 export const SQLITE_TEMPLATE_ENV = "PARAKH_TEST_SQLITE_TEMPLATE";
@@ -33,4 +35,22 @@ export async function openTestDatabase(target: "sqlite" | "postgresql", prefix: 
   const url = `file:${path.join(dir, "test.db")}`;
   await migrateTestDatabase(url);
   return { url, stop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A migrated database of its own with a Prisma client and the app's atomic writer on it, as the services use them. */
+export async function openTestWriter(target: "sqlite" | "postgresql", prefix: string): Promise<{ db: Db; writer: AtomicWriter; close: () => Promise<void> }> {
+  const { url, stop } = await openTestDatabase(target, prefix);
+  const { createPrismaClient } = await import("@/server/db/client");
+  const { createAtomicWriter } = await import("@/server/db/atomic-write");
+  const db = createPrismaClient(url);
+  const writer = createAtomicWriter(db, url);
+  return {
+    db,
+    writer,
+    close: async () => {
+      writer.close();
+      await db.$disconnect();
+      await stop();
+    },
+  };
 }

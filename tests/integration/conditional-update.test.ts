@@ -1,29 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAtomicWriter, type AtomicWriter } from "@/server/db/atomic-write";
-import { createPrismaClient, type Db } from "@/server/db/client";
+import type { AtomicWriter } from "@/server/db/atomic-write";
+import type { Db } from "@/server/db/client";
 import { conditionalUpdates } from "@/server/db/conditional-update";
 import type { DbProvider } from "@/server/db/provider";
 import { DB_TARGETS } from "../helpers/db-targets";
-import { openTestDatabase } from "../helpers/test-db";
+import { openTestWriter } from "../helpers/test-db";
 
 // The SQL the leases' conditional updates become must do what Prisma's own updateMany does with the
 // same arguments: each case runs both ways on twin rows and compares the rows afterwards.
 describe.each<DbProvider>(DB_TARGETS)("conditional updates on %s", (provider) => {
   let db: Db;
   let writer: AtomicWriter;
-  let stop: () => Promise<void>;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    const opened = await openTestDatabase(provider, "parakh-conditional-");
-    stop = opened.stop;
-    db = createPrismaClient(opened.url);
-    writer = createAtomicWriter(db, opened.url);
+    ({ db, writer, close } = await openTestWriter(provider, "parakh-conditional-"));
   });
-  afterAll(async () => {
-    writer?.close();
-    await db?.$disconnect();
-    await stop?.();
-  });
+  afterAll(() => close?.());
 
   const t0 = new Date("2026-11-27T10:00:00.000Z");
   const minutes = (n: number) => new Date(t0.getTime() + n * 60_000);

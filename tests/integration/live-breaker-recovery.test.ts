@@ -1,7 +1,7 @@
 import { describe, it } from "vitest";
 import { startFakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
 import { request } from "../helpers/http";
-import { cli, createMerchantViaCli } from "../helpers/server";
+import { approveLiveViaCli, cli, createMerchantViaCli } from "../helpers/server";
 import { DB_TARGETS, startFor } from "../helpers/targets";
 import { createPrismaClient } from "@/server/db/client";
 
@@ -28,12 +28,11 @@ describe("an open upstream breaker after its pause", () => {
       const db = createPrismaClient(env.server.databaseUrl);
       try {
         const m = await createMerchantViaCli(env.server.env, "Breaker Recovery");
-        expect((await cli(env.server.env, ["merchant", "go-live", "--merchant", m.merchantId])).code).toBe(0);
-        const key = await cli(env.server.env, ["key", "create", "--merchant", m.merchantId, "--mode", "live", "--json"]);
+        const key = await approveLiveViaCli(env.server.env, m.merchantId);
         const credit = ["wallet", "credit", "--merchant", m.merchantId, "--mode", "live", "--amount", "1000", "--reason", "first top-up"];
         expect((await cli(env.server.env, credit)).code).toBe(0);
-        const liveAuth = { Authorization: `Bearer ${key.json.secretKey}` };
-        const kycHeaders = { "x-api-key": key.json.publicKey, "x-api-secret": key.json.secretKey };
+        const liveAuth = { Authorization: `Bearer ${key.secretKey}` };
+        const kycHeaders = { "x-api-key": key.publicKey, "x-api-secret": key.secretKey };
         const bank = () =>
           request(env.server.url, "/api/kyc/bank/verify", {
             method: "POST",

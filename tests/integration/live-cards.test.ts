@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createPrismaClient, type Db } from "@/server/db/client";
+import type { Db } from "@/server/db/client";
 import type { PaymentProcessor } from "@/server/providers/payments/types";
 import type { AppServices } from "@/server/services";
 import { dashboardContext, failure } from "../helpers/dashboard";
-import { startFakeCashfreePg, type FakeCashfreePg } from "../helpers/fake-cashfree-pg";
+import { type FakeCashfreePg } from "../helpers/fake-cashfree-pg";
 import { request } from "../helpers/http";
-import { cli, createMerchantViaCli } from "../helpers/server";
-import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
+import { checkVendorCalls, startLivePayments, stopLivePayments, type LivePayments } from "../helpers/live-payments";
+import { DB_TARGETS, type Started } from "../helpers/targets";
 import { sleep, waitFor } from "../helpers/wait";
 
 // Live cards are paid on the vendor's own checkout page: Parakh makes (or finds) the one order,
@@ -15,7 +15,6 @@ import { sleep, waitFor } from "../helpers/wait";
 // actions run in this process through the dashboard router, against the server's database.
 const CREDENTIALS = { clientId: "CF_PG_CARD_TEST", clientSecret: "cfsk_ma_pg_card_test_secret" };
 const CARD = "4111111111111111";
-const quiet = { warn: () => undefined, error: () => undefined };
 
 describe.each(DB_TARGETS)("live cards on the vendor's checkout page on %s", (target) => {
   let vendor: FakeCashfreePg;
@@ -28,47 +27,18 @@ describe.each(DB_TARGETS)("live cards on the vendor's checkout page on %s", (tar
   let router: (typeof import("@/server/api/dashboard/router"))["dashboardRouter"];
   let issueToken: (typeof import("@/server/services/payments/checkout-token"))["issueCheckoutToken"];
   let seq = 0;
+  let live: LivePayments | undefined;
 
   beforeAll(async () => {
-    vendor = await startFakeCashfreePg(CREDENTIALS);
-    env = await startFor(target, {
-      LIVE_PAYMENT_PROVIDER: "cashfree",
-      CASHFREE_PG_BASE_URL: vendor.url,
-      CASHFREE_PG_CLIENT_ID: CREDENTIALS.clientId,
-      CASHFREE_PG_CLIENT_SECRET: CREDENTIALS.clientSecret,
-    });
-    const m = await createMerchantViaCli(env.server.env, "Card Shop");
-    expect((await cli(env.server.env, ["merchant", "go-live", "--merchant", m.merchantId])).code).toBe(0);
-    const key = await cli(env.server.env, ["key", "create", "--merchant", m.merchantId, "--mode", "live", "--json"]);
-    expect(key.code, key.stderr).toBe(0);
-    expect((await cli(env.server.env, ["whitelist", "add", "--merchant", m.merchantId, "--ip", "127.0.0.1"])).code).toBe(0);
-    headers = { "x-merchant-id": m.merchantId, "x-api-key": key.json.publicKey, "x-secret-key": key.json.secretKey };
-    db = createPrismaClient(env.server.databaseUrl);
-    process.env.DATA_DIR = env.server.dataDir;
+    live = await startLivePayments(target, "Card Shop", CREDENTIALS);
+    ({ vendor, env, db, headers, processors } = live);
     checkout = await import("@/server/services/payments/checkout-page");
     hands = await import("@/server/services/payments/card-hand-off");
     router = (await import("@/server/api/dashboard/router")).dashboardRouter;
     issueToken = (await import("@/server/services/payments/checkout-token")).issueCheckoutToken;
-    const { createCashfreeProcessor } = await import("@/server/providers/payments/cashfree");
-    const { sandboxProcessor } = await import("@/server/providers/payments/sandbox");
-    const live = createCashfreeProcessor({
-      settings: { baseUrl: vendor.url, ...CREDENTIALS, timeoutMs: 5_000, maxConcurrency: 4 },
-      appUrl: env.server.url,
-      checkoutUrl: env.server.url,
-      logger: quiet,
-      tuning: { retryDelayMs: 10, listed: false },
-    });
-    processors = { sandbox: sandboxProcessor, live };
   }, 90_000);
-  afterEach(() => {
-    vendor.clear();
-    expect(vendor.problems).toEqual([]);
-  });
-  afterAll(async () => {
-    await db?.$disconnect();
-    await env?.stop();
-    await vendor?.close();
-  });
+  afterEach(() => checkVendorCalls(live));
+  afterAll(() => stopLivePayments(live));
 
   const api = (path: string, body?: unknown, h = headers) => request(env.server.url, path, { method: body === undefined ? "GET" : "POST", body, headers: h });
   const status = async (paymentId: string) => (await api(`/api/payments/${paymentId}/status`)).json.data;

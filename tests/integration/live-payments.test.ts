@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createPrismaClient, type Db } from "@/server/db/client";
+import type { Db } from "@/server/db/client";
 import type { PaymentProcessor } from "@/server/providers/payments/types";
-import { startFakeCashfreePg, type FakeCashfreePg, type SendOptions } from "../helpers/fake-cashfree-pg";
+import { type FakeCashfreePg, type SendOptions } from "../helpers/fake-cashfree-pg";
 import { request } from "../helpers/http";
-import { cli, createMerchantViaCli } from "../helpers/server";
-import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
+import { checkVendorCalls, startLivePayments, stopLivePayments, type LivePayments } from "../helpers/live-payments";
+import { DB_TARGETS, type Started } from "../helpers/targets";
 import { sleep, waitFor } from "../helpers/wait";
 
 // Live payments through a loopback fake of the Cashfree Payment Gateway that validates every call
@@ -12,7 +12,6 @@ import { sleep, waitFor } from "../helpers/wait";
 // (LIVE_PAYMENT_PROVIDER=cashfree); the hosted page's pay and leave actions run in this process
 // against the server's database, with a processor on the same fake.
 const CREDENTIALS = { clientId: "CF_PG_LIVE_TEST", clientSecret: "cfsk_ma_pg_live_test_secret" };
-const quiet = { warn: () => undefined, error: () => undefined };
 
 describe.each(DB_TARGETS)("live payments through the vendor on %s", (target) => {
   let vendor: FakeCashfreePg;
@@ -22,44 +21,15 @@ describe.each(DB_TARGETS)("live payments through the vendor on %s", (target) => 
   let processors: Record<"sandbox" | "live", PaymentProcessor>;
   let checkout: typeof import("@/server/services/payments/checkout-page");
   let seq = 0;
+  let live: LivePayments | undefined;
 
   beforeAll(async () => {
-    vendor = await startFakeCashfreePg(CREDENTIALS);
-    env = await startFor(target, {
-      LIVE_PAYMENT_PROVIDER: "cashfree",
-      CASHFREE_PG_BASE_URL: vendor.url,
-      CASHFREE_PG_CLIENT_ID: CREDENTIALS.clientId,
-      CASHFREE_PG_CLIENT_SECRET: CREDENTIALS.clientSecret,
-    });
-    const m = await createMerchantViaCli(env.server.env, "Live Shop");
-    expect((await cli(env.server.env, ["merchant", "go-live", "--merchant", m.merchantId])).code).toBe(0);
-    const key = await cli(env.server.env, ["key", "create", "--merchant", m.merchantId, "--mode", "live", "--json"]);
-    expect(key.code, key.stderr).toBe(0);
-    expect((await cli(env.server.env, ["whitelist", "add", "--merchant", m.merchantId, "--ip", "127.0.0.1"])).code).toBe(0);
-    headers = { "x-merchant-id": m.merchantId, "x-api-key": key.json.publicKey, "x-secret-key": key.json.secretKey };
-    db = createPrismaClient(env.server.databaseUrl);
-    process.env.DATA_DIR = env.server.dataDir;
+    live = await startLivePayments(target, "Live Shop", CREDENTIALS);
+    ({ vendor, env, db, headers, processors } = live);
     checkout = await import("@/server/services/payments/checkout-page");
-    const { createCashfreeProcessor } = await import("@/server/providers/payments/cashfree");
-    const { sandboxProcessor } = await import("@/server/providers/payments/sandbox");
-    const live = createCashfreeProcessor({
-      settings: { baseUrl: vendor.url, ...CREDENTIALS, timeoutMs: 5_000, maxConcurrency: 4 },
-      appUrl: env.server.url,
-      checkoutUrl: env.server.url,
-      logger: quiet,
-      tuning: { retryDelayMs: 10, listed: false },
-    });
-    processors = { sandbox: sandboxProcessor, live };
   }, 90_000);
-  afterEach(() => {
-    vendor.clear();
-    expect(vendor.problems).toEqual([]);
-  });
-  afterAll(async () => {
-    await db?.$disconnect();
-    await env?.stop();
-    await vendor?.close();
-  });
+  afterEach(() => checkVendorCalls(live));
+  afterAll(() => stopLivePayments(live));
 
   const api = (path: string, body?: unknown) => request(env.server.url, path, { method: body === undefined ? "GET" : "POST", body, headers });
   const status = async (paymentId: string) => (await api(`/api/payments/${paymentId}/status`)).json.data;

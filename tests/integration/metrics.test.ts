@@ -4,7 +4,7 @@ import { createPrismaClient, type Db } from "@/server/db/client";
 import { startFakeCashfreeVerification, type FakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
 import { request } from "../helpers/http";
 import { parseScrape, sampleOf, valueOf } from "../helpers/prometheus";
-import { cli, createMerchantViaCli, startServer, type MerchantFixture, type TestServer } from "../helpers/server";
+import { approveLiveViaCli, createMerchantViaCli, startServer, type MerchantFixture, type TestServer } from "../helpers/server";
 import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
 
 // GET /metrics scraped after known traffic, read with a Prometheus text parser Parakh did not write:
@@ -38,10 +38,7 @@ describe.each(DB_TARGETS)("GET /metrics on %s", (target) => {
       CASHFREE_VERIFICATION_CLIENT_SECRET: CLIENT_SECRET,
     });
     m = await createMerchantViaCli(env.server.env, "Metrics Shop");
-    expect((await cli(env.server.env, ["merchant", "go-live", "--merchant", m.merchantId])).code).toBe(0);
-    const key = await cli(env.server.env, ["key", "create", "--merchant", m.merchantId, "--mode", "live", "--json"]);
-    expect(key.code, key.stderr).toBe(0);
-    live = key.json;
+    live = await approveLiveViaCli(env.server.env, m.merchantId);
     db = createPrismaClient(env.server.databaseUrl);
   }, 120_000);
   afterAll(async () => {

@@ -1,29 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAtomicWriter, type AtomicWriter } from "@/server/db/atomic-write";
-import { createPrismaClient, type Db } from "@/server/db/client";
+import type { AtomicWriter } from "@/server/db/atomic-write";
+import type { Db } from "@/server/db/client";
 import type { DbProvider } from "@/server/db/provider";
 import { findMerchantPayment, findMerchantPaymentStatus, statusView } from "@/server/services/payments/payments";
 import { DB_TARGETS } from "../helpers/db-targets";
-import { openTestDatabase } from "../helpers/test-db";
+import { openTestWriter } from "../helpers/test-db";
 
 // The status call reads a payment with two prepared statements; the dashboard and webhooks read it
 // through Prisma. Rows written by Prisma must give the same answer both ways.
 describe.each<DbProvider>(DB_TARGETS)("the payment status read on %s", (provider) => {
   let db: Db;
   let writer: AtomicWriter;
-  let stop: () => Promise<void>;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    const opened = await openTestDatabase(provider, "parakh-status-read-");
-    stop = opened.stop;
-    db = createPrismaClient(opened.url);
-    writer = createAtomicWriter(db, opened.url);
+    ({ db, writer, close } = await openTestWriter(provider, "parakh-status-read-"));
   });
-  afterAll(async () => {
-    writer?.close();
-    await db?.$disconnect();
-    await stop?.();
-  });
+  afterAll(() => close?.());
 
   const base = {
     merchantId: "mer_status_read",
