@@ -320,6 +320,11 @@ export class JobRunner {
         data: { attempts: { increment: 1 } },
       });
       if (!lease) continue; // another runner won it
+      if (this.stopping) {
+        // stop() came while this claim was on its way: give the job back untouched, to run elsewhere or later.
+        await this.leases.retryAt(lease, candidate.runAt, { attempts: { decrement: 1 } });
+        break;
+      }
       runs.push(this.begin({ ...candidate, attempts: candidate.attempts + 1 }, lease));
     }
     return runs;
