@@ -23,11 +23,13 @@ import { benchTwoWorkers, workersReport } from "./bench/workers";
  * `npm run bench`: the production server against a plain node:http baseline, in the same run.
  * Live PAN verify goes through the live adapter to a fake vendor in this process (./bench/live-pan.ts).
  * Options (env): BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50),
- * BENCH_DB=sqlite|sqlite-normal|postgresql|both (both: SQLite with FULL and with NORMAL sync, and PostgreSQL).
+ * BENCH_DB=sqlite|sqlite-normal|postgresql|both (both: SQLite with FULL and with NORMAL sync, and PostgreSQL),
+ * BENCH_ONLY=batch (only single PAN verify and the batch phase, which compares against it).
  */
 const ROOT = path.resolve(__dirname, "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const BATCH_ONLY = process.env.BENCH_ONLY === "batch";
 const DBS = (process.env.BENCH_DB ?? "both") === "both" ? ["sqlite", "sqlite-normal", "postgresql"] : [process.env.BENCH_DB!];
 type BenchDb = "sqlite" | "sqlite-normal" | "postgresql";
 
@@ -222,6 +224,13 @@ async function benchParakh(db: BenchDb, baseline: Result, vendor: BenchVendor) {
     },
     server.child.pid,
   );
+  if (BATCH_ONLY) {
+    const batch = await benchBatch(db, base, creds.sandbox.secretKey, SECONDS);
+    await server.stop();
+    await pg?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    return [{ ...result, ratio: Math.round((result.requestsPerSec / baseline.requestsPerSec) * 100) / 100, peakRssMb: server.peakRssMb(), batch }];
+  }
   const live = await benchLivePan(`POST /v1/identity/pan/verify live (${db})`, base, liveSecretKey, vendor, (name, opts) => load(name, opts, server.child.pid));
   const batch = await benchBatch(db, base, creds.sandbox.secretKey, SECONDS);
   const kyc = await benchKyc(db, base, databaseUrl, dataDir, creds);
@@ -382,6 +391,10 @@ async function main() {
   try {
     for (const db of DBS) {
       const one = await benchParakh(db as BenchDb, baseline, vendor);
+      if (BATCH_ONLY) {
+        rows.push(...one);
+        continue;
+      }
       const two = await benchTwoWorkers(`${db}`, baseline.requestsPerSec, {
         start: () => startBenchServer(db as BenchDb, vendor, 2),
         load: (name, opts, pid) => load(name, opts, pid),
@@ -418,6 +431,8 @@ async function main() {
       "",
       `${batch.name}: 202 in ${batch.acceptedMs} ms, COMPLETED (seen by polling) in ${batch.completedMs} ms = ${batch.itemsPerSec} items/s, ` +
         `${Math.round((batch.itemsPerSec / (r.requestsPerSec as number)) * 100) / 100}× the ${r.requestsPerSec} req/s of single calls in this run; peak RSS ${r.peakRssMb} MB`,
+      `  processing (stored created_at to completed_at) ${batch.processingMs} ms = ${batch.processingItemsPerSec} items/s, ` +
+        `${Math.round((batch.processingItemsPerSec / (r.requestsPerSec as number)) * 100) / 100}× single calls`,
       `  single PAN verify, 10 connections: alone ${batch.singleAlone.requestsPerSec} req/s p50 ${batch.singleAlone.p50} ms p99 ${batch.singleAlone.p99} ms; ` +
         `for the length of a batch run beside them ${batch.singleDuringBatch.requestsPerSec} req/s p50 ${batch.singleDuringBatch.p50} ms p99 ${batch.singleDuringBatch.p99} ms (${batch.singleDuringBatch.errors} errors); that batch took ${batch.batchDuringLoadMs} ms`,
     );
