@@ -8,6 +8,7 @@ import type { DeliverySlots } from "@/server/services/webhooks/slots";
 import type { Backoff } from "./policy";
 import { enqueueJob, newJobRow, type JobStatus } from "./queue";
 import { PermanentJobError, type JobResult, type JobRunner, type RunningJob } from "./runner";
+import { wakeLane } from "./wake";
 
 /** What a handler is given besides its payload: the app's services and this instance's shared state. */
 export interface JobDeps {
@@ -57,6 +58,8 @@ export interface JobDefinition<P> {
   countLive(db: Db | DbTx, subjectId: string): Promise<number>;
   /** Adds the handler to a runner. */
   register(runner: JobRunner, deps: JobDeps): void;
+  /** After the commit that enqueued jobs of this type: this process's runners of its lane claim them now. */
+  wake(): void;
 }
 
 const LIVE: JobStatus[] = ["QUEUED", "RUNNING"];
@@ -75,6 +78,7 @@ export function defineJob<P>(type: string, spec: JobSpec<P>): JobDefinition<P> {
     enqueue: (db, payload, options = {}) => enqueueJob(db, { ...base(payload, options), uniqueKey: options.uniqueKey, periodKey: options.periodKey }),
     row: (payload, options = {}) => newJobRow(base(payload, options)),
     countLive: (db, subjectId) => db.job.count({ where: { type, subjectId, status: { in: LIVE } } }),
+    wake: () => wakeLane(spec.lane ?? "main"),
     register(runner, deps) {
       runner.register<P>(
         type,

@@ -3,6 +3,7 @@ import { DeliverySlots } from "@/server/services/webhooks/slots";
 import type { JobDeps, JobLane } from "./define";
 import { ALL_JOBS, RECURRING_JOBS } from "./registry";
 import { JobRunner, type JobRunnerOptions } from "./runner";
+import { wakeOnEnqueue } from "./wake";
 
 /** Webhook deliveries running at once per instance; each holds its slot at most about 5 s. */
 export const DELIVERY_WORKERS = 8;
@@ -31,6 +32,7 @@ export function createJobRunners(services: AppServices): JobRunner[] {
   return (Object.keys(LANES) as JobLane[]).map((lane) => {
     const runner = new JobRunner(services.db, { pollMs: 250, leaseMs: services.config.jobLeaseMs, writer: services.atomicWriter, ...LANES[lane] });
     for (const job of ALL_JOBS) if (job.lane === lane) job.register(runner, deps);
+    wakeOnEnqueue(lane, runner);
     return runner;
   });
 }

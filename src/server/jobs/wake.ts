@@ -1,0 +1,37 @@
+/**
+ * This process's runners by lane, so code that just enqueued work can have it claimed at once
+ * instead of at the runner's next poll (up to pollMs later). Other instances still find the work
+ * by polling. Kept on globalThis: Next bundles its own copy of server modules, and a batch
+ * submitted from the dashboard must wake the runners the server started.
+ */
+import type { JobLane } from "./define";
+
+interface Pokeable {
+  poke(): void;
+}
+
+const KEY = Symbol.for("parakh.jobs.wake");
+type Hub = Map<JobLane, Set<WeakRef<Pokeable>>>;
+
+function hub(): Hub {
+  const holder = globalThis as { [KEY]?: Hub };
+  return (holder[KEY] ??= new Map());
+}
+
+/** Lets `wakeLane(lane)` poke `runner` for as long as it exists. */
+export function wakeOnEnqueue(lane: JobLane, runner: Pokeable): void {
+  const runners = hub().get(lane) ?? new Set();
+  runners.add(new WeakRef(runner));
+  hub().set(lane, runners);
+}
+
+/** Pokes this process's runners of `lane` (a stopped runner ignores it). Call after the enqueuing commit. */
+export function wakeLane(lane: JobLane): void {
+  const runners = hub().get(lane);
+  if (!runners) return;
+  for (const ref of runners) {
+    const runner = ref.deref();
+    if (runner) runner.poke();
+    else runners.delete(ref);
+  }
+}
