@@ -1,6 +1,6 @@
 import { DEFAULT_SQLITE_SYNCHRONOUS, Prisma, type Db, type SqliteSynchronous } from "./client";
 import { providerFromUrl } from "./provider";
-import { quoteIdent, sqliteValue } from "./sql-encoding";
+import { dateFromSql, quoteIdent, sqliteValue } from "./sql-encoding";
 import { acquireHotConnection } from "./sqlite-hot";
 
 /** The merchant's verification-history row for one batch item. */
@@ -32,6 +32,15 @@ export interface ChunkCommit {
   verifications: BatchVerificationRow[];
 }
 
+/** A chunk as its claim took it. */
+export interface ClaimedChunkRow {
+  id: string;
+  items: string;
+  results: string | null;
+  passes: number;
+  retryingSince: Date | null;
+}
+
 /**
  * The hot write of a batch: a chunk's results, the batch's counters and the chunk's verification
  * rows, in one transaction that applies only while the worker still holds the chunk's lease.
@@ -39,6 +48,12 @@ export interface ChunkCommit {
  * 10,000-item batch); prepared statements on the shared hot connection cost a few µs.
  */
 export interface BatchStore {
+  /**
+   * Leases the batch's first claimable chunk (free and due, or held under a lease that ran out) to
+   * `leaseToken` until `leaseUntil`, in one statement: of racing workers each takes a different
+   * chunk or none, and the row comes back as it was claimed. Null when no chunk is claimable now.
+   */
+  claimChunk(batchId: string, leaseToken: string, leaseUntil: Date): Promise<ClaimedChunkRow | null>;
   /** False when the lease was lost (another worker committed the chunk); nothing was written. */
   commitChunk(c: ChunkCommit): Promise<boolean>;
   close(): void;
@@ -61,6 +76,12 @@ const VERIFICATION_COLUMNS = [
 ] as const satisfies readonly (keyof BatchVerificationRow)[];
 
 const MARK_DONE = `UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL, "results" = ?, "succeeded" = ?, "failed" = ?, "completedAt" = ? WHERE "id" = ? AND "status" = 'RUNNING' AND "leaseToken" = ?`;
+// The same rule as the job queue's leases (src/server/jobs/lease.ts), in SQL: the outer test keeps a
+// claim from taking a row another worker changed after this statement's subquery chose it.
+const CLAIMABLE = `(("status" = 'PENDING' AND "availableAt" <= ?) OR ("status" = 'RUNNING' AND "leaseUntil" < ?))`;
+const CLAIM_SQLITE = `UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ?, "leaseUntil" = ?
+  WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ? AND ${CLAIMABLE} ORDER BY "seq" LIMIT 1) AND ${CLAIMABLE}
+  RETURNING "id", "items", "results", "passes", "retryingSince"`;
 const COUNT = `UPDATE "Batch" SET "processed" = "processed" + ?, "succeeded" = "succeeded" + ?, "failed" = "failed" + ? WHERE "id" = ?`;
 
 function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): BatchStore {
@@ -70,17 +91,48 @@ function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): Batch
   const insertVerification = conn.prepare(
     `INSERT INTO "Verification" (${VERIFICATION_COLUMNS.map(quoteIdent).join(",")}) VALUES (${VERIFICATION_COLUMNS.map(() => "?").join(",")})`,
   );
+  const claim = conn.prepare(CLAIM_SQLITE);
   const commit = conn.transaction((c: ChunkCommit): boolean => {
     if (markDone.run(c.results, c.succeeded, c.failed, sqliteValue(c.completedAt), c.chunkId, c.leaseToken).changes !== 1) return false;
     count.run(c.succeeded + c.failed, c.succeeded, c.failed, c.batchId);
     for (const v of c.verifications) insertVerification.run(VERIFICATION_COLUMNS.map((col) => sqliteValue(v[col])));
     return true;
   });
-  return { commitChunk: (c) => write(() => commit(c)), close: release };
+  return {
+    async claimChunk(batchId, leaseToken, leaseUntil) {
+      const now = sqliteValue(new Date());
+      // In the group commit: the claim shares its fsync with the other worker's commit.
+      const row = await write(() => claim.get(leaseToken, sqliteValue(leaseUntil), batchId, now, now, now, now) as Record<string, unknown> | undefined);
+      return row ? claimedRow(row) : null;
+    },
+    commitChunk: (c) => write(() => commit(c)),
+    close: release,
+  };
+}
+
+function claimedRow(row: Record<string, unknown>): ClaimedChunkRow {
+  return {
+    id: row.id as string,
+    items: row.items as string,
+    results: (row.results as string | null) ?? null,
+    passes: Number(row.passes),
+    retryingSince: dateFromSql(row.retryingSince),
+  };
 }
 
 function postgresStore(db: Db): BatchStore {
   return {
+    async claimChunk(batchId, leaseToken, leaseUntil) {
+      const now = new Date();
+      // SKIP LOCKED: a worker passes over the chunk another is claiming this instant and takes the next.
+      const rows = await db.$queryRaw<Record<string, unknown>[]>`UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${leaseToken}, "leaseUntil" = ${leaseUntil}
+        WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${batchId}
+          AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
+          ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
+        AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
+        RETURNING "id", "items", "results", "passes", "retryingSince"`;
+      return rows[0] ? claimedRow(rows[0]) : null;
+    },
     async commitChunk(c) {
       return db.$transaction(async (tx) => {
         const done = await tx.$executeRaw`UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL, "results" = ${c.results},

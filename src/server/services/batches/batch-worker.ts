@@ -14,7 +14,7 @@ import type { Mode } from "@/lib/mode";
 import type { BatchStore, BatchVerificationRow } from "@/server/db/batch-store";
 import type { Db, DbTx } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
-import { newId } from "@/server/lib/ids";
+import { newId, randomToken } from "@/server/lib/ids";
 import { keepLease, LeasedRows, type Lease } from "@/server/jobs/lease";
 import { backoffCeiling } from "@/server/jobs/policy";
 import type { ProviderSet } from "@/server/providers";
@@ -101,7 +101,7 @@ export async function workBatch(deps: BatchWorkDeps, batchId: string, signal?: A
   const sliceEnd = Date.now() + SLICE_MS;
   for (;;) {
     if (signal?.aborted) return new Date();
-    const chunk = await claimChunk(db, leases, batchId, leaseMs);
+    const chunk = await claimChunk(deps.store, batchId, leaseMs);
     if (!chunk) break;
     // Renewed while the items run, so a slow source does not let another worker take the chunk.
     const renewal = keepLease(leases, chunk.lease, { leaseMs, minIntervalMs: CHUNK_RENEW_MIN_MS, onError: () => undefined });
@@ -132,21 +132,12 @@ async function nextLook(deps: BatchWorkDeps, batchId: string): Promise<Date | nu
   return new Date(Math.max(Date.now() + 50, Math.min(next, Date.now() + 1_000)));
 }
 
-/** Claims the batch's first claimable chunk, trying the next ones when other workers win them. */
-async function claimChunk(db: Db, leases: LeasedRows, batchId: string, leaseMs: number): Promise<ClaimedChunk | null> {
-  for (let tries = 0; tries < 5; tries++) {
-    const candidate = await db.batchChunk.findFirst({
-      where: { batchId, ...leases.claimableWhere(new Date()) },
-      orderBy: { seq: "asc" },
-      select: { id: true, items: true, results: true, passes: true, retryingSince: true, status: true, leaseToken: true },
-    });
-    if (!candidate) return null;
-    // The row as read, and still claimable: a chunk another worker ran and put back for a retry meanwhile is not taken.
-    const { status, leaseToken, passes } = candidate;
-    const lease = await leases.claim(candidate.id, { status, leaseToken, passes }, leaseMs);
-    if (lease) return { ...candidate, lease };
-  }
-  return null;
+/** Claims the batch's first claimable chunk for this worker (a fresh lease token per claim). */
+async function claimChunk(store: BatchStore, batchId: string, leaseMs: number): Promise<ClaimedChunk | null> {
+  const token = randomToken(12);
+  const until = Date.now() + leaseMs;
+  const row = await store.claimChunk(batchId, token, new Date(until));
+  return row && { ...row, lease: { id: row.id, token, until } };
 }
 
 async function runItem(providers: ProviderSet, kind: BatchKind, input: unknown): Promise<ItemOutcome & { transient?: number }> {
