@@ -1,4 +1,4 @@
-import { DEFAULT_SQLITE_SYNCHRONOUS, Prisma, type Db, type SqliteSynchronous } from "./client";
+import { DEFAULT_SQLITE_SYNCHRONOUS, Prisma, type Db, type DbTx, type SqliteSynchronous } from "./client";
 import { providerFromUrl } from "./provider";
 import { dateFromSql, quoteIdent, sqliteValue } from "./sql-encoding";
 import { acquireHotConnection } from "./sqlite-hot";
@@ -56,6 +56,12 @@ export interface BatchStore {
   claimChunk(batchId: string, leaseToken: string, leaseUntil: Date): Promise<ClaimedChunkRow | null>;
   /** False when the lease was lost (another worker committed the chunk); nothing was written. */
   commitChunk(c: ChunkCommit): Promise<boolean>;
+  /**
+   * Commits `c` as commitChunk does and, in the same transaction (one fsync on SQLite, one commit
+   * on PostgreSQL), claims the batch's next chunk as claimChunk does; the claim is made whether or
+   * not the commit applied.
+   */
+  commitAndClaim(c: ChunkCommit, next: { leaseToken: string; leaseUntil: Date }): Promise<{ committed: boolean; next: ClaimedChunkRow | null }>;
   close(): void;
 }
 
@@ -91,21 +97,23 @@ function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): Batch
   const insertVerification = conn.prepare(
     `INSERT INTO "Verification" (${VERIFICATION_COLUMNS.map(quoteIdent).join(",")}) VALUES (${VERIFICATION_COLUMNS.map(() => "?").join(",")})`,
   );
-  const claim = conn.prepare(CLAIM_SQLITE);
+  const claimStatement = conn.prepare(CLAIM_SQLITE);
+  const claim = (batchId: string, leaseToken: string, leaseUntil: Date) => {
+    const now = sqliteValue(new Date());
+    const row = claimStatement.get(leaseToken, sqliteValue(leaseUntil), batchId, now, now, now, now) as Record<string, unknown> | undefined;
+    return row ? claimedRow(row) : null;
+  };
   const commit = conn.transaction((c: ChunkCommit): boolean => {
     if (markDone.run(c.results, c.succeeded, c.failed, sqliteValue(c.completedAt), c.chunkId, c.leaseToken).changes !== 1) return false;
     count.run(c.succeeded + c.failed, c.succeeded, c.failed, c.batchId);
     for (const v of c.verifications) insertVerification.run(VERIFICATION_COLUMNS.map((col) => sqliteValue(v[col])));
     return true;
   });
+  // Each in the group commit: a claim shares its fsync with the other worker's commit.
   return {
-    async claimChunk(batchId, leaseToken, leaseUntil) {
-      const now = sqliteValue(new Date());
-      // In the group commit: the claim shares its fsync with the other worker's commit.
-      const row = await write(() => claim.get(leaseToken, sqliteValue(leaseUntil), batchId, now, now, now, now) as Record<string, unknown> | undefined);
-      return row ? claimedRow(row) : null;
-    },
+    claimChunk: (batchId, leaseToken, leaseUntil) => write(() => claim(batchId, leaseToken, leaseUntil)),
     commitChunk: (c) => write(() => commit(c)),
+    commitAndClaim: (c, next) => write(() => ({ committed: commit(c), next: claim(c.batchId, next.leaseToken, next.leaseUntil) })),
     close: release,
   };
 }
@@ -121,34 +129,38 @@ function claimedRow(row: Record<string, unknown>): ClaimedChunkRow {
 }
 
 function postgresStore(db: Db): BatchStore {
-  return {
-    async claimChunk(batchId, leaseToken, leaseUntil) {
-      const now = new Date();
-      // SKIP LOCKED: a worker passes over the chunk another is claiming this instant and takes the next.
-      const rows = await db.$queryRaw<Record<string, unknown>[]>`UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${leaseToken}, "leaseUntil" = ${leaseUntil}
-        WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${batchId}
-          AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
-          ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
+  // SKIP LOCKED: a worker passes over the chunk another is claiming this instant and takes the next.
+  const claim = async (q: Db | DbTx, batchId: string, leaseToken: string, leaseUntil: Date) => {
+    const now = new Date();
+    const rows = await q.$queryRaw<
+      Record<string, unknown>[]
+    >`UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${leaseToken}, "leaseUntil" = ${leaseUntil}
+      WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${batchId}
         AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
-        RETURNING "id", "items", "results", "passes", "retryingSince"`;
-      return rows[0] ? claimedRow(rows[0]) : null;
-    },
-    async commitChunk(c) {
-      return db.$transaction(async (tx) => {
-        const done = await tx.$executeRaw`UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL, "results" = ${c.results},
-          "succeeded" = ${c.succeeded}, "failed" = ${c.failed}, "completedAt" = ${c.completedAt}
-          WHERE "id" = ${c.chunkId} AND "status" = 'RUNNING' AND "leaseToken" = ${c.leaseToken}`;
-        if (done !== 1) return false;
-        await tx.$executeRaw`UPDATE "Batch" SET "processed" = "processed" + ${c.succeeded + c.failed}, "succeeded" = "succeeded" + ${c.succeeded},
-          "failed" = "failed" + ${c.failed} WHERE "id" = ${c.batchId}`;
-        if (c.verifications.length) {
-          await tx.$executeRaw`INSERT INTO "Verification" (${Prisma.raw(VERIFICATION_COLUMNS.map(quoteIdent).join(","))}) VALUES ${Prisma.join(
-            c.verifications.map((v) => Prisma.sql`(${Prisma.join(VERIFICATION_COLUMNS.map((col) => v[col] ?? null))})`),
-          )}`;
-        }
-        return true;
-      });
-    },
+        ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
+      AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
+      RETURNING "id", "items", "results", "passes", "retryingSince"`;
+    return rows[0] ? claimedRow(rows[0]) : null;
+  };
+  const commit = async (tx: DbTx, c: ChunkCommit): Promise<boolean> => {
+    const done = await tx.$executeRaw`UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL, "results" = ${c.results},
+      "succeeded" = ${c.succeeded}, "failed" = ${c.failed}, "completedAt" = ${c.completedAt}
+      WHERE "id" = ${c.chunkId} AND "status" = 'RUNNING' AND "leaseToken" = ${c.leaseToken}`;
+    if (done !== 1) return false;
+    await tx.$executeRaw`UPDATE "Batch" SET "processed" = "processed" + ${c.succeeded + c.failed}, "succeeded" = "succeeded" + ${c.succeeded},
+      "failed" = "failed" + ${c.failed} WHERE "id" = ${c.batchId}`;
+    if (c.verifications.length) {
+      await tx.$executeRaw`INSERT INTO "Verification" (${Prisma.raw(VERIFICATION_COLUMNS.map(quoteIdent).join(","))}) VALUES ${Prisma.join(
+        c.verifications.map((v) => Prisma.sql`(${Prisma.join(VERIFICATION_COLUMNS.map((col) => v[col] ?? null))})`),
+      )}`;
+    }
+    return true;
+  };
+  return {
+    claimChunk: (batchId, leaseToken, leaseUntil) => claim(db, batchId, leaseToken, leaseUntil),
+    commitChunk: (c) => db.$transaction((tx) => commit(tx, c)),
+    commitAndClaim: (c, next) =>
+      db.$transaction(async (tx) => ({ committed: await commit(tx, c), next: await claim(tx, c.batchId, next.leaseToken, next.leaseUntil) })),
     close() {},
   };
 }

@@ -11,7 +11,7 @@
  * one merchant's 10,000 items never hold the queue from another merchant's one.
  */
 import type { Mode } from "@/lib/mode";
-import type { BatchStore, BatchVerificationRow } from "@/server/db/batch-store";
+import type { BatchStore, BatchVerificationRow, ClaimedChunkRow } from "@/server/db/batch-store";
 import type { Db, DbTx } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
 import { newId, randomToken } from "@/server/lib/ids";
@@ -99,20 +99,25 @@ export async function workBatch(deps: BatchWorkDeps, batchId: string, signal?: A
   const leases = chunkLeases(db);
   const leaseMs = deps.leaseMs ?? CHUNK_LEASE_MS;
   const sliceEnd = Date.now() + SLICE_MS;
-  for (;;) {
-    if (signal?.aborted) return new Date();
-    const chunk = await claimChunk(deps.store, batchId, leaseMs);
-    if (!chunk) break;
+  const turnGoesOn = () => !signal?.aborted && Date.now() < sliceEnd;
+  if (signal?.aborted) return new Date();
+  let chunk = await claimChunk(deps.store, batchId, leaseMs);
+  while (chunk) {
     // Renewed while the items run, so a slow source does not let another worker take the chunk.
     const renewal = keepLease(leases, chunk.lease, { leaseMs, minIntervalMs: CHUNK_RENEW_MIN_MS, onError: () => undefined });
+    let next: ClaimedChunk | null | undefined;
     try {
-      await runChunk(deps, leases, batch as RunningBatch, chunk);
+      // While the turn goes on, the commit also claims the next chunk (one write instead of two).
+      next = await runChunk(deps, leases, batch as RunningBatch, chunk, turnGoesOn() ? leaseMs : null);
     } finally {
       renewal.stop();
     }
-    if (Date.now() >= sliceEnd) return new Date();
+    // A chunk claimed with the commit is run even if the turn ended meanwhile: left alone, it would wait out its lease.
+    if (next === undefined && !turnGoesOn()) return new Date();
+    if (next === null) break; // the commit's claim found nothing to take now
     // Let requests in between chunks: SQLite queries settle without I/O, so nothing else would run.
     await new Promise((resolve) => setImmediate(resolve));
+    chunk = next ?? (await claimChunk(deps.store, batchId, leaseMs));
   }
   return nextLook(deps, batchId);
 }
@@ -132,12 +137,19 @@ async function nextLook(deps: BatchWorkDeps, batchId: string): Promise<Date | nu
   return new Date(Math.max(Date.now() + 50, Math.min(next, Date.now() + 1_000)));
 }
 
-/** Claims the batch's first claimable chunk for this worker (a fresh lease token per claim). */
-async function claimChunk(store: BatchStore, batchId: string, leaseMs: number): Promise<ClaimedChunk | null> {
-  const token = randomToken(12);
-  const until = Date.now() + leaseMs;
-  const row = await store.claimChunk(batchId, token, new Date(until));
-  return row && { ...row, lease: { id: row.id, token, until } };
+/** A fresh lease for a claim: its token and end. */
+function newLease(leaseMs: number) {
+  return { leaseToken: randomToken(12), leaseUntil: new Date(Date.now() + leaseMs) };
+}
+
+function claimed(row: ClaimedChunkRow | null, lease: { leaseToken: string; leaseUntil: Date }): ClaimedChunk | null {
+  return row && { ...row, lease: { id: row.id, token: lease.leaseToken, until: lease.leaseUntil.getTime() } };
+}
+
+/** Claims the batch's first claimable chunk for this worker. */
+async function claimChunk(store: BatchStore, batchId: string, leaseMs: number): Promise<ClaimedChunk | null | undefined> {
+  const lease = newLease(leaseMs);
+  return claimed(await store.claimChunk(batchId, lease.leaseToken, lease.leaseUntil), lease);
 }
 
 async function runItem(providers: ProviderSet, kind: BatchKind, input: unknown): Promise<ItemOutcome & { transient?: number }> {
@@ -198,8 +210,12 @@ async function runPendingItems(deps: BatchWorkDeps, batch: RunningBatch, chunk: 
   return pass;
 }
 
-/** Runs the items of a claimed chunk that have no outcome yet, then commits it or schedules its retry. */
-async function runChunk(deps: BatchWorkDeps, leases: LeasedRows, batch: RunningBatch, chunk: ClaimedChunk) {
+/**
+ * Runs the items of a claimed chunk that have no outcome yet, then commits it or schedules its
+ * retry. With `claimNextMs`, the commit also claims the batch's next chunk: returned, or null when
+ * none was claimable; undefined when no claim was made (a retry, or no `claimNextMs`).
+ */
+async function runChunk(deps: BatchWorkDeps, leases: LeasedRows, batch: RunningBatch, chunk: ClaimedChunk, claimNextMs: number | null) {
   const items = JSON.parse(chunk.items) as StoredItem[];
   const outcomes = (chunk.results ? JSON.parse(chunk.results) : items.map(() => null)) as (ItemOutcome | null)[];
   const pass = await runPendingItems(deps, batch, chunk, items, outcomes);
@@ -210,13 +226,20 @@ async function runChunk(deps: BatchWorkDeps, leases: LeasedRows, batch: RunningB
     const backoff = Math.max(pass.waitMs, backoffCeiling(chunk.passes + 1, CHUNK_BACKOFF));
     const availableAt = new Date(Math.min(now + backoff, since + (deps.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS)));
     await leases.retryAt(chunk.lease, availableAt, { results: JSON.stringify(outcomes), passes: { increment: 1 }, retryingSince: new Date(since) });
-    return;
+    return undefined;
   }
-  await commitChunk(deps, batch, chunk, items, outcomes as ItemOutcome[]);
+  return commitChunk(deps, batch, chunk, items, outcomes as ItemOutcome[], claimNextMs);
 }
 
 /** The chunk's results, the batch's counters and the verification rows, written while this worker holds the lease. */
-async function commitChunk(deps: BatchWorkDeps, batch: RunningBatch, chunk: ClaimedChunk, items: StoredItem[], outcomes: ItemOutcome[]) {
+async function commitChunk(
+  deps: BatchWorkDeps,
+  batch: RunningBatch,
+  chunk: ClaimedChunk,
+  items: StoredItem[],
+  outcomes: ItemOutcome[],
+  claimNextMs: number | null,
+): Promise<ClaimedChunk | null | undefined> {
   let succeeded = 0;
   let failed = 0;
   const verifications: BatchVerificationRow[] = [];
@@ -247,7 +270,7 @@ async function commitChunk(deps: BatchWorkDeps, batch: RunningBatch, chunk: Clai
     });
   }
   // Applies only while this worker holds the lease: a worker that stalled past it writes nothing.
-  await deps.store.commitChunk({
+  const commit = {
     chunkId: chunk.id,
     leaseToken: chunk.lease.token,
     batchId: batch.id,
@@ -256,7 +279,13 @@ async function commitChunk(deps: BatchWorkDeps, batch: RunningBatch, chunk: Clai
     failed,
     completedAt,
     verifications,
-  });
+  };
+  if (claimNextMs === null) {
+    await deps.store.commitChunk(commit);
+    return undefined;
+  }
+  const lease = newLease(claimNextMs);
+  return claimed((await deps.store.commitAndClaim(commit, lease)).next, lease);
 }
 
 /** Ends the batch once (whichever worker gets here first) and emits its event in the same transaction. */
