@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBatchStore, type BatchStore, type BatchVerificationRow, type ClaimedChunkRow } from "@/server/db/batch-store";
+import { createPrismaClient, type Db } from "@/server/db/client";
+import { newId } from "@/server/lib/ids";
+import { sandboxProviders, type ProviderSet } from "@/server/providers";
+import { workBatch, type BatchWorkDeps } from "@/server/services/batches/batch-worker";
+import { createBatch } from "@/server/services/batches/batches";
+import { openTestDatabase } from "../helpers/test-db";
+import { DB_TARGETS } from "../helpers/targets";
+import { sleep } from "../helpers/wait";
+
+// How a worker takes a batch's chunks. Two Prisma clients (and two batch stores) on one database
+// stand for two instances, so their claims race as they would across processes.
+
+const pan = (i: number) => `ABCPK${String(1000 + (i % 8000)).padStart(4, "0")}F`;
+const SANDBOX: Record<"sandbox" | "live", ProviderSet> = { sandbox: sandboxProviders, live: sandboxProviders };
+const later = (ms: number) => new Date(Date.now() + ms);
+
+describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
+  let dbA: Db;
+  let dbB: Db;
+  let storeA: BatchStore;
+  let storeB: BatchStore;
+  let stopDatabase: () => Promise<void>;
+  const merchantId = newId("mer");
+
+  /** A sandbox batch of `n` items; its chunks are `${id}_${seq}`. */
+  async function newBatch(n: number): Promise<{ id: string; chunkSize: number }> {
+    const view = await createBatch(
+      dbA,
+      {
+        merchantId,
+        mode: "sandbox",
+        kind: "PAN",
+        requestId: newId("req"),
+        apiKeyId: null,
+        webhookUrl: null,
+        clientBatchId: null,
+        items: Array.from({ length: n }, (_, i) => ({ reference_id: `r${i}`, input: { pan: pan(i), name: null }, error: null })),
+      },
+      { sandboxItemsPerDay: 10_000_000 },
+    );
+    const { chunkSize } = await dbA.batch.findUniqueOrThrow({ where: { id: view.batch_id }, select: { chunkSize: true } });
+    return { id: view.batch_id, chunkSize };
+  }
+
+  const chunk = (batchId: string, seq: number) => dbA.batchChunk.findUniqueOrThrow({ where: { id: `${batchId}_${seq}` } });
+
+  beforeAll(async () => {
+    const database = await openTestDatabase(target, "parakh-claim-");
+    stopDatabase = database.stop;
+    dbA = createPrismaClient(database.url);
+    dbB = createPrismaClient(database.url);
+    storeA = createBatchStore(dbA, database.url);
+    storeB = createBatchStore(dbB, database.url);
+    await dbA.merchant.create({ data: { id: merchantId, name: "Claims", email: `${merchantId}@example.com`, passwordHash: "x" } });
+  });
+  afterAll(async () => {
+    storeA?.close();
+    storeB?.close();
+    await dbA?.$disconnect();
+    await dbB?.$disconnect();
+    await stopDatabase?.();
+  });
+
+  it("takes chunks in order, one claim each, and only those free and due or under a lease that ran out", async () => {
+    const { id, chunkSize } = await newBatch(7 * 250);
+    const chunks = Math.ceil((7 * 250) / chunkSize);
+    expect(chunks).toBeGreaterThanOrEqual(7);
+    // 0 free, 1 done, 2 waiting for a retry, 3 held under a live lease, 4 under a lease that ran out, 5 and on free.
+    await dbA.batchChunk.update({ where: { id: `${id}_1` }, data: { status: "DONE", completedAt: new Date() } });
+    await dbA.batchChunk.update({ where: { id: `${id}_2` }, data: { availableAt: later(60_000) } });
+    await dbA.batchChunk.update({ where: { id: `${id}_3` }, data: { status: "RUNNING", leaseToken: "live", leaseUntil: later(60_000) } });
+    await dbA.batchChunk.update({ where: { id: `${id}_4` }, data: { status: "RUNNING", leaseToken: "lapsed", leaseUntil: later(-1_000) } });
+    const claimable = [0, 4, ...Array.from({ length: chunks - 5 }, (_, k) => 5 + k)];
+
+    // More workers than claimable chunks, all at once, on both clients.
+    const tokens = Array.from({ length: claimable.length + 3 }, (_, k) => `t${k}`);
+    const got = await Promise.all(tokens.map((t, k) => (k % 2 ? storeB : storeA).claimChunk(id, t, later(30_000))));
+    const taken = got.filter((c): c is ClaimedChunkRow => c !== null);
+    expect(taken.map((c) => Number(c.id.split("_").pop())).sort((x, y) => x - y)).toEqual(claimable);
+    for (const [k, c] of got.entries()) {
+      if (!c) continue;
+      const row = await dbA.batchChunk.findUniqueOrThrow({ where: { id: c.id } });
+      // The row as claimed: this worker's lease, and the items that were submitted.
+      expect(row).toMatchObject({ status: "RUNNING", leaseToken: tokens[k] });
+      expect(c.items).toBe(row.items);
+    }
+    for (const [seq, token] of [
+      [1, null],
+      [2, null],
+      [3, "live"],
+    ] as const) {
+      expect((await chunk(id, seq)).leaseToken).toBe(token);
+    }
+
+    // One at a time they come in seq order.
+    const fresh = await newBatch(3 * 250);
+    const order: number[] = [];
+    for (let c = await storeA.claimChunk(fresh.id, "a", later(30_000)); c; c = await storeA.claimChunk(fresh.id, "a", later(30_000))) {
+      order.push(Number(c.id.split("_").pop()));
+    }
+    expect(order).toEqual(Array.from({ length: Math.ceil((3 * 250) / fresh.chunkSize) }, (_, k) => k));
+  });
+
+  it("a commit that claims the next chunk writes the commit only under its lease, and claims either way", async () => {
+    const { id } = await newBatch(3 * 250);
+    const first = (await storeA.claimChunk(id, "lease-1", later(30_000)))!;
+    const items = JSON.parse(first.items) as { input: { pan: string } }[];
+    const completedAt = new Date();
+    const verifications = (): BatchVerificationRow[] =>
+      items.map((item) => ({
+        id: newId("ver"),
+        merchantId,
+        mode: "sandbox",
+        kind: "PAN",
+        requestId: "req_claim",
+        subject: item.input.pan,
+        nameQueried: null,
+        outcome: "VALID",
+        nameMatch: null,
+        errorCode: null,
+        batchId: id,
+        createdAt: completedAt,
+      }));
+    const commit = (leaseToken: string, chunkId = first.id) => ({
+      chunkId,
+      leaseToken,
+      batchId: id,
+      results: JSON.stringify(items.map(() => ({ result: { by: leaseToken }, error: null }))),
+      succeeded: items.length,
+      failed: 0,
+      completedAt,
+      verifications: verifications(),
+    });
+
+    // A worker whose lease was lost: nothing of its commit lands, and it still gets a chunk to run.
+    const lost = await storeB.commitAndClaim(commit("lease-0"), { leaseToken: "lease-2", leaseUntil: later(30_000) });
+    expect(lost.committed).toBe(false);
+    expect(lost.next?.id).toBe(`${id}_1`);
+    expect(await dbA.verification.count({ where: { batchId: id } })).toBe(0);
+    expect(await dbA.batch.findUniqueOrThrow({ where: { id }, select: { processed: true } })).toEqual({ processed: 0 });
+    expect(await chunk(id, 0)).toMatchObject({ status: "RUNNING", leaseToken: "lease-1" });
+
+    // The holder: its chunk is done with its results and rows, and the next free chunk is its.
+    const held = await storeA.commitAndClaim(commit("lease-1"), { leaseToken: "lease-3", leaseUntil: later(30_000) });
+    expect(held.committed).toBe(true);
+    expect(held.next?.id).toBe(`${id}_2`);
+    expect(await chunk(id, 0)).toMatchObject({ status: "DONE", leaseToken: null, succeeded: items.length });
+    expect(JSON.parse((await chunk(id, 0)).results!)[0].result.by).toBe("lease-1");
+    expect(await chunk(id, 2)).toMatchObject({ status: "RUNNING", leaseToken: "lease-3" });
+    expect(await dbA.verification.count({ where: { batchId: id } })).toBe(items.length);
+    expect(await dbA.batch.findUniqueOrThrow({ where: { id }, select: { processed: true } })).toEqual({ processed: items.length });
+
+    // Nothing left to take: the commit still lands, and no chunk comes back.
+    const none = await storeA.commitAndClaim(commit("lease-3", `${id}_2`), { leaseToken: "lease-4", leaseUntil: later(30_000) });
+    expect(none).toEqual({ committed: true, next: null });
+  });
+
+  it("two workers on two instances share a batch: every item once in the results, the rows and the counters", async () => {
+    const n = 2_600;
+    const { id } = await newBatch(n);
+    const deps = (db: Db, store: BatchStore): BatchWorkDeps => ({ db, store, providers: SANDBOX, baseUrl: "http://127.0.0.1" });
+    const work = async (db: Db, store: BatchStore) => {
+      while ((await workBatch(deps(db, store), id)) !== null) await sleep(5);
+    };
+    await Promise.all([work(dbA, storeA), work(dbB, storeB)]);
+
+    const batch = await dbA.batch.findUniqueOrThrow({ where: { id } });
+    expect(batch).toMatchObject({ status: "COMPLETED", processed: n, succeeded: n, failed: 0 });
+    const rows = await dbA.verification.findMany({ where: { batchId: id }, select: { subject: true } });
+    expect(rows.map((r) => r.subject).sort()).toEqual(Array.from({ length: n }, (_, i) => pan(i)).sort());
+    const chunks = await dbA.batchChunk.findMany({ where: { batchId: id }, orderBy: { seq: "asc" } });
+    const outcomes = chunks.flatMap((c) => JSON.parse(c.results!) as { result: { pan: string } }[]);
+    expect(outcomes.map((o) => o.result.pan)).toEqual(Array.from({ length: n }, (_, i) => pan(i)));
+    expect(chunks.reduce((sum, c) => sum + c.succeeded, 0)).toBe(n);
+    expect(await dbA.webhookEvent.count({ where: { subjectId: id } })).toBe(1);
+  });
+});
