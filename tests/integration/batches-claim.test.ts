@@ -149,8 +149,12 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
     expect(await chunk(id, 0)).toMatchObject({ status: "DONE", leaseToken: null, succeeded: items.length });
     expect(JSON.parse((await chunk(id, 0)).results!)[0].result.by).toBe("lease-1");
     expect(await chunk(id, 2)).toMatchObject({ status: "RUNNING", leaseToken: "lease-3" });
-    expect(await dbA.verification.count({ where: { batchId: id } })).toBe(items.length);
     expect(await dbA.batch.findUniqueOrThrow({ where: { id }, select: { processed: true } })).toEqual({ processed: items.length });
+    // The rows as written: read back through Prisma with their types and the commit's time.
+    const rows = await dbA.verification.findMany({ where: { batchId: id }, orderBy: { subject: "asc" } });
+    expect(rows).toHaveLength(items.length);
+    expect(rows[0]).toMatchObject({ subject: pan(0), merchantId, mode: "sandbox", outcome: "VALID", nameMatch: null, sourceNameMatch: null, errorCode: null });
+    expect(rows.every((r) => r.createdAt.getTime() === completedAt.getTime())).toBe(true);
 
     // Nothing left to take: the commit still lands, and no chunk comes back.
     const none = await storeA.commitAndClaim(commit("lease-3", `${id}_2`), { leaseToken: "lease-4", leaseUntil: later(30_000) });

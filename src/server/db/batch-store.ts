@@ -150,9 +150,11 @@ function postgresStore(db: Db): BatchStore {
     await tx.$executeRaw`UPDATE "Batch" SET "processed" = "processed" + ${c.succeeded + c.failed}, "succeeded" = "succeeded" + ${c.succeeded},
       "failed" = "failed" + ${c.failed} WHERE "id" = ${c.batchId}`;
     if (c.verifications.length) {
-      await tx.$executeRaw`INSERT INTO "Verification" (${Prisma.raw(VERIFICATION_COLUMNS.map(quoteIdent).join(","))}) VALUES ${Prisma.join(
-        c.verifications.map((v) => Prisma.sql`(${Prisma.join(VERIFICATION_COLUMNS.map((col) => v[col] ?? null))})`),
-      )}`;
+      // One JSON parameter rather than 13 per row: a chunk's thousands of bound values cost more
+      // in the client than the insert does in the server. The table's own row type gives each
+      // column its type; a timestamp's "Z" is dropped, as the values are stored in UTC.
+      const columns = Prisma.raw(VERIFICATION_COLUMNS.map(quoteIdent).join(","));
+      await tx.$executeRaw`INSERT INTO "Verification" (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::"Verification", ${JSON.stringify(c.verifications)}::json)`;
     }
     return true;
   };
