@@ -1,10 +1,11 @@
 /**
  * The batch chunk worker, run by `batch.work` jobs (src/server/jobs/registry.ts).
  *
- * A chunk is leased by one worker (the lease mechanism of the job queue, src/server/jobs/lease.ts),
- * run, and committed DONE together with the batch's counters and the merchant's verification rows,
- * in one transaction conditional on the lease. So an item lands in the results exactly once,
- * whichever worker or instance ran it and however often one crashed.
+ * A chunk is leased by one worker (claimed in one statement by the batch store, then renewed and
+ * released like the job queue's leases, src/server/jobs/lease.ts), run, and committed DONE together
+ * with the batch's counters and the merchant's verification rows, in one transaction conditional on
+ * the lease; while the worker's turn goes on, that transaction also claims its next chunk. So an item
+ * lands in the results exactly once, whichever worker or instance ran it and however often one crashed.
  *
  * Each batch gets up to two `batch.work` jobs. A job takes chunks one at a time for at most
  * SLICE_MS, then gives its slot back (rescheduled for now, behind any job that waited longer), so
@@ -147,7 +148,7 @@ function claimed(row: ClaimedChunkRow | null, lease: { leaseToken: string; lease
 }
 
 /** Claims the batch's first claimable chunk for this worker. */
-async function claimChunk(store: BatchStore, batchId: string, leaseMs: number): Promise<ClaimedChunk | null | undefined> {
+async function claimChunk(store: BatchStore, batchId: string, leaseMs: number): Promise<ClaimedChunk | null> {
   const lease = newLease(leaseMs);
   return claimed(await store.claimChunk(batchId, lease.leaseToken, lease.leaseUntil), lease);
 }
