@@ -12,7 +12,7 @@ import { approveGoLive } from "@/server/services/merchants/merchants";
 import { aadhaarLookupHash, OTP_TTL_MS } from "@/server/services/kyc/aadhaar-otp";
 import { adjustWalletByOperator } from "@/server/services/wallet/operator";
 import { startPostgres } from "../tests/helpers/postgres";
-import { benchBatch, type BatchBench } from "./bench/batch";
+import { batchReport, benchBatch } from "./bench/batch";
 import { startBenchVendor, type BenchVendor } from "./bench/fake-vendor";
 import { benchLivePan, livePanReport } from "./bench/live-pan";
 import { childProcesses, statFields } from "./bench/proc";
@@ -424,19 +424,7 @@ async function main() {
       );
     }
   }
-  for (const r of rows) {
-    const batch = r.batch as BatchBench | undefined;
-    if (!batch) continue;
-    lines.push(
-      "",
-      `${batch.name}: 202 in ${batch.acceptedMs} ms, COMPLETED (seen by polling) in ${batch.completedMs} ms = ${batch.itemsPerSec} items/s, ` +
-        `${Math.round((batch.itemsPerSec / (r.requestsPerSec as number)) * 100) / 100}× the ${r.requestsPerSec} req/s of single calls in this run; peak RSS ${r.peakRssMb} MB`,
-      `  processing (stored created_at to completed_at) ${batch.processingMs} ms = ${batch.processingItemsPerSec} items/s, ` +
-        `${Math.round((batch.processingItemsPerSec / (r.requestsPerSec as number)) * 100) / 100}× single calls`,
-      `  single PAN verify, 10 connections: alone ${batch.singleAlone.requestsPerSec} req/s p50 ${batch.singleAlone.p50} ms p99 ${batch.singleAlone.p99} ms; ` +
-        `for the length of a batch run beside them ${batch.singleDuringBatch.requestsPerSec} req/s p50 ${batch.singleDuringBatch.p50} ms p99 ${batch.singleDuringBatch.p99} ms (${batch.singleDuringBatch.errors} errors); that batch took ${batch.batchDuringLoadMs} ms`,
-    );
-  }
+  lines.push(...batchReport(rows));
   lines.push(...workersReport(rows));
   for (const r of rows)
     if (r.refunds !== undefined)

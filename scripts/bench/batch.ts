@@ -94,3 +94,22 @@ export async function benchBatch(db: string, base: string, secretKey: string, se
     batchDuringLoadMs: during.completedMs,
   };
 }
+
+/** The report's lines on each row's batch, its ratios against that row's single-call req/s. */
+export function batchReport(rows: Record<string, unknown>[]): string[] {
+  const lines: string[] = [];
+  for (const r of rows) {
+    const batch = r.batch as BatchBench | undefined;
+    if (!batch) continue;
+    lines.push(
+      "",
+      `${batch.name}: 202 in ${batch.acceptedMs} ms, COMPLETED (seen by polling) in ${batch.completedMs} ms = ${batch.itemsPerSec} items/s, ` +
+        `${Math.round((batch.itemsPerSec / (r.requestsPerSec as number)) * 100) / 100}× the ${r.requestsPerSec} req/s of single calls in this run; peak RSS ${r.peakRssMb} MB`,
+      `  processing (stored created_at to completed_at) ${batch.processingMs} ms = ${batch.processingItemsPerSec} items/s, ` +
+        `${Math.round((batch.processingItemsPerSec / (r.requestsPerSec as number)) * 100) / 100}× single calls`,
+      `  single PAN verify, 10 connections: alone ${batch.singleAlone.requestsPerSec} req/s p50 ${batch.singleAlone.p50} ms p99 ${batch.singleAlone.p99} ms; ` +
+        `for the length of a batch run beside them ${batch.singleDuringBatch.requestsPerSec} req/s p50 ${batch.singleDuringBatch.p50} ms p99 ${batch.singleDuringBatch.p99} ms (${batch.singleDuringBatch.errors} errors); that batch took ${batch.batchDuringLoadMs} ms`,
+    );
+  }
+  return lines;
+}
