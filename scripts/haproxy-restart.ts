@@ -48,10 +48,16 @@ export async function serversOf(socket: string, backend: string): Promise<Backen
   return rows.map((r) => ({ name: r.srv_name!, address: r.srv_addr!, port: Number(r.srv_port) }));
 }
 
-/** A server's line of `show stat`: its status (UP, DOWN, DRAIN, MAINT, "UP 1/2"…) and current sessions. */
-export async function serverStatus(socket: string, backend: string, server: string) {
+/** A line of `show stat` (`server` BACKEND for the backend's totals), by column name. */
+export async function statRow(socket: string, backend: string, server: string): Promise<Record<string, string>> {
   const row = table(await runtimeApi(socket, "show stat"), ",").find((r) => r.pxname === backend && r.svname === server);
   if (!row) throw new Error(`HAProxy has no server ${backend}/${server}`);
+  return row;
+}
+
+/** A server's status (UP, DOWN, DRAIN, MAINT, "UP 1/2"…) and its sessions, current and queued. */
+export async function serverStatus(socket: string, backend: string, server: string) {
+  const row = await statRow(socket, backend, server);
   return { status: row.status!, sessions: Number(row.scur) + Number(row.qcur) };
 }
 

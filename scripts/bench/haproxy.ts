@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { startPostgres } from "../../tests/helpers/postgres";
-import { rollingRestart, serverStatus } from "../haproxy-restart";
+import { rollingRestart, serverStatus, statRow } from "../haproxy-restart";
 
 /**
  * Two Parakh instances on one PostgreSQL behind HAProxy, configured by deploy/haproxy/haproxy.cfg
@@ -39,6 +39,8 @@ export interface HaproxyBench {
   failed: number;
   restartMs: number;
   perServer: { server: string; ms: number }[];
+  /** HAProxy's own count for the backend over the whole phase: errors reading an answer, requests sent to the other instance after a failed connection, 5xx it answered. */
+  haproxySaw?: { responseErrors: number; redispatched: number; answered5xx: number };
   peakRssMb: number[];
 }
 
@@ -123,7 +125,10 @@ export async function benchHaproxy(startServer: (env: Record<string, string>) =>
       await stopInstance(server.name);
       instances[server.name] = await startServer(envOf[server.name]!);
     };
-    return { ...(await restartUnderLoad(opts, socket, restart)), peakRssMb: [peaks.app1!, peaks.app2!] };
+    const run = await restartUnderLoad(opts, socket, restart);
+    const totals = await statRow(socket, BACKEND, "BACKEND");
+    const haproxySaw = { responseErrors: Number(totals.eresp), redispatched: Number(totals.wredis), answered5xx: Number(totals.hrsp_5xx) };
+    return { ...run, haproxySaw, peakRssMb: [peaks.app1!, peaks.app2!] };
   } finally {
     for (const name of Object.keys(instances)) await stopInstance(name);
     haproxy.kill("SIGTERM");
@@ -159,5 +164,6 @@ export function haproxyReport(b: HaproxyBench): string[] {
     `HAProxy (deploy/haproxy/haproxy.cfg) in front of two instances on one PostgreSQL, PAN verify under ${CONNECTIONS} connections while ` +
       `npm run -s restart:haproxy drained, restarted and brought back both: ${b.requests} requests, ${b.failed} failed; ` +
       `${b.perServer.map((s) => `${s.server} ${s.ms} ms`).join(", ")} (${b.restartMs} ms in all); peak RSS per instance ${b.peakRssMb.join(", ")} MB`,
+    `  HAProxy's count: ${b.haproxySaw?.responseErrors} response errors, ${b.haproxySaw?.redispatched} requests redispatched after a failed connection, ${b.haproxySaw?.answered5xx} answered 5xx`,
   ];
 }
