@@ -18,6 +18,7 @@ import { benchLivePan, livePanReport } from "./bench/live-pan";
 import { childPids, childProcesses, peakRssMbOf, statFields } from "./bench/proc";
 import { benchHaproxy, haproxyReport } from "./bench/haproxy";
 import { benchRefunds } from "./bench/refunds";
+import { waitForJson } from "./bench/wait";
 import { benchTwoWorkers, workersReport } from "./bench/workers";
 
 /**
@@ -165,7 +166,7 @@ async function startBenchServer(db: BenchDb, vendor: BenchVendor, workers = 1) {
     // Room for every connection, so the run measures the adapter path and not bulkhead refusals.
     UPSTREAM_MAX_CONCURRENCY: String(Math.max(64, CONNECTIONS)),
   });
-  const creds = await waitForFile(path.join(dataDir, "demo-credentials.json"));
+  const creds = await waitForJson<{ merchantId: string; sandbox: { publicKey: string; secretKey: string } }>(path.join(dataDir, "demo-credentials.json"));
   // Enough balance that no KYC call of the run is refused for money.
   const setup = createPrismaClient(databaseUrl);
   await adjustWalletByOperator(setup, CLI_OPERATOR, {
@@ -354,14 +355,6 @@ async function timeFirstByte(url: string) {
   }
   times.sort((a, b) => a - b);
   return { medianMs: Math.round(times[Math.floor(times.length / 2)]!), maxMs: Math.round(times[times.length - 1]!) };
-}
-
-async function waitForFile(file: string): Promise<{ merchantId: string; sandbox: { publicKey: string; secretKey: string } }> {
-  for (let i = 0; i < 100; i++) {
-    if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8"));
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${file} was not written`);
 }
 
 async function main() {

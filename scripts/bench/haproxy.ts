@@ -7,6 +7,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { startPostgres } from "../../tests/helpers/postgres";
 import { rollingRestart, serverStatus, statRow } from "../haproxy-restart";
+import { waitForJson } from "./wait";
 
 /**
  * Two Parakh instances on one PostgreSQL behind HAProxy, configured by deploy/haproxy/haproxy.cfg
@@ -112,7 +113,7 @@ export async function benchHaproxy(startServer: (env: Record<string, string>) =>
     for (const name of ["app1", "app2"]) {
       await until(`HAProxy sees ${name} UP:\n${haproxyLog}`, async () => (await serverStatus(socket, BACKEND, name)).status === "UP");
     }
-    const creds = JSON.parse(fs.readFileSync(path.join(envOf.app1!.DATA_DIR!, "demo-credentials.json"), "utf8")) as { sandbox: { secretKey: string } };
+    const creds = await waitForJson<{ sandbox: { secretKey: string } }>(path.join(envOf.app1!.DATA_DIR!, "demo-credentials.json"));
     const opts: autocannon.Options = {
       url: `http://127.0.0.1:${ports.front}/v1/identity/pan/verify`,
       method: "POST",

@@ -6,11 +6,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { benchConfig, HAPROXY_BIN } from "../../scripts/bench/haproxy";
-import { rollingRestart, serverStatus, type BackendServer } from "../../scripts/haproxy-restart";
+import { rollingRestart, serverStatus } from "../../scripts/haproxy-restart";
 import { waitFor } from "../helpers/wait";
 
-// The rolling restart against a real HAProxy running the shipped example (deploy/haproxy/haproxy.cfg,
-// ports changed), with two small HTTP servers standing in for Parakh instances. `npm run bench`
+// The rolling restart (npm run -s restart:haproxy) against a real HAProxy running the shipped example
+// (deploy/haproxy/haproxy.cfg, ports changed), with two small HTTP servers standing in for Parakh instances. `npm run bench`
 // runs the same restart with two real instances under load.
 const EXAMPLE = path.resolve(__dirname, "../../deploy/haproxy/haproxy.cfg");
 const installed = fs.existsSync(HAPROXY_BIN);
@@ -95,16 +95,24 @@ describe.skipIf(!installed)(`rolling restart behind HAProxy (${HAPROXY_BIN})`, (
     expect(JSON.parse(answer).forwardedFor).toBe("127.0.0.2");
   });
 
-  it("restarts app1 then app2, each drained of sessions while the other serves, and no request fails", async () => {
+  it("npm run -s restart:haproxy restarts app1 then app2, each drained of sessions while the other serves, and no request fails", async () => {
+    // The command's --restart line calls this server, which restarts the stand-in it names.
     const seen: { server: string; status: string; sessions: number; other: string }[] = [];
-    const restart = async (server: BackendServer) => {
-      const other = server.name === "app1" ? "app2" : "app1";
-      const own = await serverStatus(socket, "parakh", server.name);
-      seen.push({ server: server.name, ...own, other: (await serverStatus(socket, "parakh", other)).status });
-      await backends[server.name]!.stop();
-      // Down for a while, as a real restart is.
-      setTimeout(() => void backends[server.name]!.start(), 1000);
-    };
+    const control = http.createServer((req, res) => {
+      const name = /^\/restart\/(app[12])$/.exec(req.url ?? "")?.[1];
+      if (!name) return void res.writeHead(404).end();
+      void (async () => {
+        const other = name === "app1" ? "app2" : "app1";
+        const own = await serverStatus(socket, "parakh", name);
+        seen.push({ server: name, ...own, other: (await serverStatus(socket, "parakh", other)).status });
+        await backends[name]!.stop();
+        // Down for a while, as a real restart is.
+        setTimeout(() => void backends[name]!.start(), 1000);
+        res.end();
+      })();
+    });
+    await new Promise<void>((r) => control.listen(0, "127.0.0.1", () => r()));
+    const restartLine = `curl -sf http://127.0.0.1:${(control.address() as net.AddressInfo).port}/restart/{server}`;
     let stop = false;
     const outcomes = { ok: 0, failed: 0 };
     const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
@@ -116,14 +124,17 @@ describe.skipIf(!installed)(`rolling restart behind HAProxy (${HAPROXY_BIN})`, (
       }
     };
     const clients = Array.from({ length: 4 }, client);
+    let run: { code: number | null; stdout: string; stderr: string };
     try {
-      const took = await rollingRestart({ socket, backend: "parakh", restart, timeoutMs: 30_000, log: () => {} });
-      expect(took.map((t) => t.server)).toEqual(["app1", "app2"]);
+      run = await runCommand(["--import", "tsx", "scripts/haproxy-restart.ts", "--socket", socket, "--restart", restartLine, "--timeout-seconds", "30"]);
     } finally {
       stop = true;
       await Promise.all(clients);
       agent.destroy();
+      control.close();
     }
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^restarted app1 \(\d+ ms\), app2 \(\d+ ms\)\n$/);
     expect(seen).toEqual([
       { server: "app1", status: "DRAIN", sessions: 0, other: "UP" },
       { server: "app2", status: "DRAIN", sessions: 0, other: "UP" },
@@ -146,6 +157,17 @@ describe.skipIf(!installed)(`rolling restart behind HAProxy (${HAPROXY_BIN})`, (
     await waitFor("HAProxy sees app2 UP again", async () => (await serverStatus(socket, "parakh", "app2")).status === "UP", 15_000);
   });
 });
+
+function runCommand(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: path.resolve(__dirname, "../.."), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    child.once("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 function fetchStatus(url: string, agent: http.Agent): Promise<number> {
   return new Promise((resolve) => {
