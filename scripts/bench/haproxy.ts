@@ -1,10 +1,12 @@
 import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { createPrismaClient } from "@/server/db/client";
 import { startPostgres } from "../../tests/helpers/postgres";
 import { rollingRestart, serverStatus, statRow } from "../haproxy-restart";
 import { waitForJson } from "./wait";
@@ -43,6 +45,32 @@ export interface HaproxyBench {
   /** HAProxy's own count for the backend over the whole phase: errors reading an answer, requests sent to the other instance after a failed connection, 5xx it answered. */
   haproxySaw?: { responseErrors: number; redispatched: number; answered5xx: number };
   peakRssMb: number[];
+  /** The client address the request log holds for a call made through HAProxy from CALLER. */
+  recordedClientIp?: string;
+}
+
+const CALLER = "127.0.0.2";
+
+/** One call through HAProxy from another loopback address: with TRUSTED_PROXIES the log names the caller, not HAProxy. */
+async function recordedAddress(front: number, secretKey: string, databaseUrl: string): Promise<string | undefined> {
+  const userAgent = `parakh-bench-${crypto.randomUUID()}`;
+  await new Promise<void>((resolve, reject) => {
+    const req = http.request(`http://127.0.0.1:${front}/v1/identity/pan/verify`, {
+      method: "POST",
+      localAddress: CALLER,
+      agent: false,
+      headers: { "content-type": "application/json", authorization: `Bearer ${secretKey}`, "user-agent": userAgent },
+    });
+    req.on("response", (res) => res.resume().on("end", resolve));
+    req.on("error", reject);
+    req.end(JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor" }));
+  });
+  const db = createPrismaClient(databaseUrl);
+  try {
+    return (await db.auditLog.findFirst({ where: { userAgent } }))?.clientIp;
+  } finally {
+    await db.$disconnect();
+  }
 }
 
 /** The example with loopback ports, a socket of its own and no user switch (the bench need not run as root). */
@@ -127,9 +155,10 @@ export async function benchHaproxy(startServer: (env: Record<string, string>) =>
       instances[server.name] = await startServer(envOf[server.name]!);
     };
     const run = await restartUnderLoad(opts, socket, restart);
+    const recordedClientIp = await recordedAddress(ports.front, creds.sandbox.secretKey, pg.url);
     const totals = await statRow(socket, BACKEND, "BACKEND");
     const haproxySaw = { responseErrors: Number(totals.eresp), redispatched: Number(totals.wredis), answered5xx: Number(totals.hrsp_5xx) };
-    return { ...run, haproxySaw, peakRssMb: [peaks.app1!, peaks.app2!] };
+    return { ...run, haproxySaw, recordedClientIp, peakRssMb: [peaks.app1!, peaks.app2!] };
   } finally {
     for (const name of Object.keys(instances)) await stopInstance(name);
     haproxy.kill("SIGTERM");
@@ -165,6 +194,6 @@ export function haproxyReport(b: HaproxyBench): string[] {
     `HAProxy (deploy/haproxy/haproxy.cfg) in front of two instances on one PostgreSQL, PAN verify under ${CONNECTIONS} connections while ` +
       `npm run -s restart:haproxy drained, restarted and brought back both: ${b.requests} requests, ${b.failed} failed; ` +
       `${b.perServer.map((s) => `${s.server} ${s.ms} ms`).join(", ")} (${b.restartMs} ms in all); peak RSS per instance ${b.peakRssMb.join(", ")} MB`,
-    `  HAProxy's count: ${b.haproxySaw?.responseErrors} response errors, ${b.haproxySaw?.redispatched} requests redispatched after a failed connection, ${b.haproxySaw?.answered5xx} answered 5xx`,
+    `  A call from ${CALLER} through HAProxy is in the request log as from ${b.recordedClientIp ?? "(not found)"}${b.recordedClientIp === CALLER ? "" : " (NOT the caller: check TRUSTED_PROXIES)"}; HAProxy's count: ${b.haproxySaw?.responseErrors} response errors, ${b.haproxySaw?.redispatched} requests redispatched after a failed connection, ${b.haproxySaw?.answered5xx} answered 5xx`,
   ];
 }
