@@ -3,8 +3,9 @@
 // it new requests (drain), the requests it has finish, the command restarts it, its /api/ready answers
 // 200, HAProxy sends to it again and sees it up; only then is the next one taken out of rotation.
 // Options: --socket (HAProxy's admin socket, /run/haproxy/admin.sock), --backend (parakh),
-// --restart (a shell command; {server} is the server's name in haproxy.cfg, e.g.
-// 'systemctl restart parakh@{server}'), --timeout-seconds (120: the longest wait for each step).
+// --restart (a shell command that returns once the old process has stopped, as `systemctl restart`
+// does; {server} is the server's name in haproxy.cfg, e.g. 'systemctl restart parakh@{server}'),
+// --timeout-seconds (120: the longest wait for each step).
 import { spawn } from "node:child_process";
 import net from "node:net";
 import { parseArgs } from "node:util";
@@ -79,7 +80,7 @@ async function answersReady(server: BackendServer): Promise<boolean> {
 export interface RestartOptions {
   socket: string;
   backend: string;
-  /** Restarts one instance; resolves once the restart has been started (the wait for ready follows). */
+  /** Restarts one instance; resolves once the old process has stopped (the wait for ready follows). */
   restart: (server: BackendServer) => Promise<void>;
   timeoutMs: number;
   log: (line: string) => void;
