@@ -359,7 +359,7 @@ async function timeFirstByte(url: string) {
 
 async function main() {
   process.stderr.write(`Bench: ${SECONDS}s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores, node ${process.version}\n`);
-  const haproxyPhase = async () => haproxyReport(await benchHaproxy((env) => startProcess(["server.ts"], env)));
+  const haproxyPhase = async (postgres = true) => haproxyReport(await benchHaproxy((env) => startProcess(["server.ts"], env), postgres));
   if (process.env.BENCH_ONLY === "haproxy") return void process.stdout.write(`${(await haproxyPhase()).join("\n")}\n`);
   const base = await startProcess(["scripts/bench/baseline-server.ts"], { PORT: "0" });
   const baseline = await load(
@@ -418,7 +418,7 @@ async function main() {
         `for the length of a batch run beside them ${batch.singleDuringBatch.requestsPerSec} req/s p50 ${batch.singleDuringBatch.p50} ms p99 ${batch.singleDuringBatch.p99} ms (${batch.singleDuringBatch.errors} errors); that batch took ${batch.batchDuringLoadMs} ms`,
     );
   }
-  lines.push(...workersReport(rows), ...(DBS.includes("postgresql") ? await haproxyPhase() : []));
+  lines.push(...workersReport(rows), ...(await haproxyPhase(DBS.includes("postgresql"))));
   for (const r of rows)
     if (r.refunds !== undefined)
       lines.push("", `${r.name}: ${r.refunds} refunds created; every payment's refunded total equals its refunds: ${r.consistent ? "yes" : "NO"}`);

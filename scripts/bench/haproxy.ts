@@ -107,11 +107,11 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 12
   }
 }
 
-/** `startServer` runs server.ts with these settings added to the environment, as the other phases do. */
-export async function benchHaproxy(startServer: (env: Record<string, string>) => Promise<Instance>): Promise<HaproxyBench> {
-  if (!fs.existsSync(HAPROXY_BIN)) {
-    return { skipped: `${HAPROXY_BIN} not found (apt-get install -y haproxy)`, requests: 0, failed: 0, restartMs: 0, perServer: [], peakRssMb: [] };
-  }
+/** `startServer` runs server.ts with these settings added to the environment, as the other phases do; `postgres`: BENCH_DB includes PostgreSQL. */
+export async function benchHaproxy(startServer: (env: Record<string, string>) => Promise<Instance>, postgres: boolean): Promise<HaproxyBench> {
+  const skipped = (why: string) => ({ skipped: why, requests: 0, failed: 0, restartMs: 0, perServer: [], peakRssMb: [] });
+  if (!postgres) return skipped("BENCH_DB has no postgresql (the two instances share one PostgreSQL)");
+  if (!fs.existsSync(HAPROXY_BIN)) return skipped(`${HAPROXY_BIN} not found (apt-get install -y haproxy)`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-haproxy-"));
   const pg = await startPostgres();
   const ports = { front: await freePort(), app1: await freePort(), app2: await freePort() };
