@@ -15,15 +15,18 @@ import { startPostgres } from "../tests/helpers/postgres";
 import { benchBatch, type BatchBench } from "./bench/batch";
 import { startBenchVendor, type BenchVendor } from "./bench/fake-vendor";
 import { benchLivePan, livePanReport } from "./bench/live-pan";
-import { childProcesses, statFields } from "./bench/proc";
+import { childPids, childProcesses, peakRssMbOf, statFields } from "./bench/proc";
+import { benchHaproxy, haproxyReport } from "./bench/haproxy";
 import { benchRefunds } from "./bench/refunds";
+import { waitForJson } from "./bench/wait";
 import { benchTwoWorkers, workersReport } from "./bench/workers";
 
 /**
  * `npm run bench`: the production server against a plain node:http baseline, in the same run.
  * Live PAN verify goes through the live adapter to a fake vendor in this process (./bench/live-pan.ts).
  * Options (env): BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50),
- * BENCH_DB=sqlite|sqlite-normal|postgresql|both (both: SQLite with FULL and with NORMAL sync, and PostgreSQL).
+ * BENCH_DB=sqlite|sqlite-normal|postgresql|both (both: SQLite with FULL and with NORMAL sync, and PostgreSQL;
+ * with PostgreSQL, also the HAProxy rolling restart of ./bench/haproxy.ts), BENCH_ONLY=haproxy (that phase alone).
  */
 const ROOT = path.resolve(__dirname, "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -35,6 +38,8 @@ interface Proc {
   child: ChildProcess;
   port: number;
   peakRssMb: () => number;
+  /** Each worker's (child process's) peak RSS, in the order they were first seen; replaced ones included. */
+  workerPeakRssMb: () => number[];
   stop: () => Promise<void>;
 }
 
@@ -47,14 +52,10 @@ function startProcess(args: string[], env: Record<string, string>): Promise<Proc
   });
   let out = "";
   let peak = 0;
+  const workerPeaks = new Map<number, number>();
   const sampler = setInterval(() => {
-    try {
-      const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
-      const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
-      if (hwm) peak = Math.max(peak, Number(hwm[1]) / 1024);
-    } catch {
-      /* process gone */
-    }
+    peak = Math.max(peak, peakRssMbOf(child.pid!));
+    for (const pid of childPids(child.pid!)) workerPeaks.set(pid, Math.max(workerPeaks.get(pid) ?? 0, peakRssMbOf(pid)));
   }, 250);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -72,6 +73,7 @@ function startProcess(args: string[], env: Record<string, string>): Promise<Proc
           child,
           port: Number(m[1]),
           peakRssMb: () => Math.round(peak),
+          workerPeakRssMb: () => [...workerPeaks.values()].map(Math.round),
           stop: () =>
             new Promise((r) => {
               clearInterval(sampler);
@@ -164,7 +166,7 @@ async function startBenchServer(db: BenchDb, vendor: BenchVendor, workers = 1) {
     // Room for every connection, so the run measures the adapter path and not bulkhead refusals.
     UPSTREAM_MAX_CONCURRENCY: String(Math.max(64, CONNECTIONS)),
   });
-  const creds = await waitForFile(path.join(dataDir, "demo-credentials.json"));
+  const creds = await waitForJson<{ merchantId: string; sandbox: { publicKey: string; secretKey: string } }>(path.join(dataDir, "demo-credentials.json"));
   // Enough balance that no KYC call of the run is refused for money.
   const setup = createPrismaClient(databaseUrl);
   await adjustWalletByOperator(setup, CLI_OPERATOR, {
@@ -355,16 +357,10 @@ async function timeFirstByte(url: string) {
   return { medianMs: Math.round(times[Math.floor(times.length / 2)]!), maxMs: Math.round(times[times.length - 1]!) };
 }
 
-async function waitForFile(file: string): Promise<{ merchantId: string; sandbox: { publicKey: string; secretKey: string } }> {
-  for (let i = 0; i < 100; i++) {
-    if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8"));
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${file} was not written`);
-}
-
 async function main() {
   process.stderr.write(`Bench: ${SECONDS}s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores, node ${process.version}\n`);
+  const haproxyPhase = async (postgres = true) => haproxyReport(await benchHaproxy((env) => startProcess(["server.ts"], env), postgres));
+  if (process.env.BENCH_ONLY === "haproxy") return void process.stdout.write(`${(await haproxyPhase()).join("\n")}\n`);
   const base = await startProcess(["scripts/bench/baseline-server.ts"], { PORT: "0" });
   const baseline = await load(
     "plain node:http JSON (baseline)",
@@ -397,7 +393,7 @@ async function main() {
     "|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map(
       (r) =>
-        `| ${r.name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.cpuUsPerReq ?? "-"} | ${r.errors} | ${r.non2xx} | ${r.ratio} | ${r.peakRssMb} | ${r.audited === undefined ? "-" : `${r.audited} / ≥${r.total}`} |`,
+        `| ${r.name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.cpuUsPerReq ?? "-"} | ${r.errors} | ${r.non2xx} | ${r.ratio} | ${r.peakRssMb}${r.workerPeakRssMb ? ` (workers ${(r.workerPeakRssMb as number[]).join(", ")})` : ""} | ${r.audited === undefined ? "-" : `${r.audited} / ≥${r.total}`} |`,
     ),
   ];
   const live = livePanReport(rows);
@@ -422,7 +418,7 @@ async function main() {
         `for the length of a batch run beside them ${batch.singleDuringBatch.requestsPerSec} req/s p50 ${batch.singleDuringBatch.p50} ms p99 ${batch.singleDuringBatch.p99} ms (${batch.singleDuringBatch.errors} errors); that batch took ${batch.batchDuringLoadMs} ms`,
     );
   }
-  lines.push(...workersReport(rows));
+  lines.push(...workersReport(rows), ...(await haproxyPhase(DBS.includes("postgresql"))));
   for (const r of rows)
     if (r.refunds !== undefined)
       lines.push("", `${r.name}: ${r.refunds} refunds created; every payment's refunded total equals its refunds: ${r.consistent ? "yes" : "NO"}`);
