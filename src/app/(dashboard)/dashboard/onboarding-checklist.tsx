@@ -99,7 +99,7 @@ function RefusedAddress({ call }: { call: RefusedCall }) {
     <div className="mt-2 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-xs text-amber-900">
       <p>
         Last refused: <code className="font-mono">{`${call.method} ${call.path}`}</code> from{" "}
-        <code className="break-all font-mono font-semibold">{call.clientIp}</code> at {formatDateTime(call.at)}.
+        <code className="font-mono font-semibold wrap-anywhere">{call.clientIp}</code> at {formatDateTime(call.at)}.
       </p>
       <div className="mt-2 flex flex-wrap items-center gap-2">
         <Button
