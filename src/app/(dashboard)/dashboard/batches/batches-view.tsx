@@ -77,7 +77,7 @@ function BatchesTable({ items }: { items: BatchItem[] }) {
             <div className="flex items-center gap-1.5">
               <span className="rounded bg-slate-100 px-1.5 py-0.5 text-[11px] font-semibold text-slate-600">{b.kind}</span>
               <Link href={detailHref(b)} className="text-slate-900 hover:text-brand-700 hover:underline">
-                <MiddleTruncate value={b.batch_id} />
+                <MiddleTruncate value={b.batch_id} head={16} tail={8} />
               </Link>
               <CopyIconButton value={b.batch_id} label={`Copy batch id ${b.batch_id}`} />
             </div>
