@@ -1,11 +1,13 @@
+import { MODES } from "@/lib/mode";
 import type { Db } from "@/server/db/client";
 
 /** The first-day steps, in the order a merchant meets them. */
 export const ONBOARDING_STEPS = ["sandboxKeyUsed", "firstPanCall", "serverIpWhitelisted", "firstTestPayment", "webhookEndpoint", "goLiveRequested"] as const;
 export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
 
-/** How far back a refused call is offered for one-click whitelisting. */
+/** How far back, and among how many of the newest calls per mode, a refused call is looked for. */
 export const REFUSED_CALL_LOOKBACK_MS = 7 * 24 * 3600 * 1000;
+export const REFUSED_CALL_SCAN = 1000;
 
 export interface RefusedCall {
   clientIp: string;
@@ -49,15 +51,22 @@ export async function onboardingProgress(db: Db, merchantId: string, now = new D
 }
 
 async function lastRefusedCall(db: Db, merchantId: string, now: Date): Promise<RefusedCall | null> {
-  const row = await db.auditLog.findFirst({
-    where: {
-      merchantId,
-      mode: { in: ["sandbox", "live"] },
-      errorCode: "IP_NOT_WHITELISTED",
-      createdAt: { gte: new Date(now.getTime() - REFUSED_CALL_LOOKBACK_MS) },
-    },
-    orderBy: { createdAt: "desc" },
-    select: { clientIp: true, method: true, path: true, createdAt: true },
-  });
-  return row && { clientIp: row.clientIp, method: row.method, path: row.path.split("?")[0]!, at: row.createdAt };
+  // The newest calls per mode, read in index order, so a busy account costs a bounded read on every
+  // poll; a refusal further back than that is not offered (the whitelist page still takes it).
+  const since = new Date(now.getTime() - REFUSED_CALL_LOOKBACK_MS);
+  const recent = await Promise.all(
+    MODES.map((mode) =>
+      db.auditLog.findMany({
+        where: { merchantId, mode, createdAt: { gte: since } },
+        orderBy: { createdAt: "desc" },
+        take: REFUSED_CALL_SCAN,
+        select: { clientIp: true, method: true, path: true, createdAt: true, errorCode: true },
+      }),
+    ),
+  );
+  const refused = recent
+    .flat()
+    .filter((r) => r.errorCode === "IP_NOT_WHITELISTED")
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+  return refused ? { clientIp: refused.clientIp, method: refused.method, path: refused.path.split("?")[0]!, at: refused.createdAt } : null;
 }
