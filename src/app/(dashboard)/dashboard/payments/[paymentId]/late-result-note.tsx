@@ -4,9 +4,15 @@ import Link from "next/link";
 import { Notice } from "@/components/ui";
 import type { PaymentDetailData } from "./payment-detail";
 
-/** An attempt the customer left (or that ran out of time) can still report a late result from their bank or UPI app. */
-export function mayStillSucceedLate(d: PaymentDetailData): boolean {
-  return d.attempts.some((a) => a.status === "ABANDONED" || a.errorCode === "ATTEMPT_TIMEOUT" || a.errorCode === "ATTEMPT_ABANDONED");
+/**
+ * Whether this order may get payment.success after payment.failed: an attempt the customer left, or
+ * that ran out of time, can still be approved in their UPI app ("succeeded-late" once it was).
+ */
+export function lateResultCase(d: PaymentDetailData): "succeeded-late" | "may-succeed" | null {
+  if (d.timeline.some((e) => e.reason === "LATE_ATTEMPT_SUCCEEDED")) return "succeeded-late";
+  // Paid through another attempt, expired or cancelled: a late approval now is refunded automatically.
+  if (d.payment.status === "SUCCESS" || d.payment.status === "EXPIRED" || d.payment.status === "CANCELLED") return null;
+  return d.attempts.some((a) => a.status === "ABANDONED" || (a.status === "FAILED" && a.errorCode === "ATTEMPT_TIMEOUT")) ? "may-succeed" : null;
 }
 
 const code = (text: string) => <code className="font-mono text-xs">{text}</code>;
@@ -16,15 +22,17 @@ const code = (text: string) => <code className="font-mono text-xs">{text}</code>
  * API's answer (SUCCESS is final), not the order the webhooks arrive in.
  */
 export function LateResultNote({ d }: { d: PaymentDetailData }) {
-  if (!mayStillSucceedLate(d)) return null;
-  const succeeded = d.payment.status === "SUCCESS";
+  const late = lateResultCase(d);
+  if (!late) return null;
+  const succeeded = late === "succeeded-late";
   return (
     <div className="mb-4" data-testid="late-result-note">
       <Notice>
         <p>
           {succeeded ? (
             <>
-              An attempt here was left pending or timed out, so this order may have been sent {code("payment.failed")} before {code("payment.success")}.
+              An attempt here was left pending or timed out and was approved later, so this order may have been sent {code("payment.failed")} before{" "}
+              {code("payment.success")}.
             </>
           ) : (
             <>
