@@ -229,7 +229,7 @@ export function BatchDetail({ batchId }: { batchId: string }) {
         </Card>
         <BatchFacts d={d} />
         <Card title="Results" description="Every row in the order submitted, rejected rows included. The CSV download has them all with the key result fields.">
-          <BatchResults batchId={b.batch_id} running={running} total={b.total} failed={b.failed} />
+          <BatchResults batchId={b.batch_id} running={running} total={b.total} processed={b.processed} failed={b.failed} />
         </Card>
         <Card title="Webhooks" description="The completion event and every delivery attempt.">
           <BatchWebhooks d={d} onChanged={refresh} />

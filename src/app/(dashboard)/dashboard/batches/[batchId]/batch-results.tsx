@@ -1,7 +1,7 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { noValue } from "@/components/dashboard/detail-page";
 import { useMode } from "@/components/dashboard/mode";
 import { Badge, Button, EmptyState, ErrorState, LoadingState, Table, Td, Th, cx } from "@/components/ui";
@@ -181,9 +181,26 @@ function ViewSwitch({ view, failed, onChange }: { view: View; failed: number; on
  * starts where the previous one said the next begins, so the starts of the pages seen are kept for
  * Previous.
  */
-export function BatchResults({ batchId, running, total, failed }: { batchId: string; running: boolean; total: number; failed: number }) {
+export function BatchResults({
+  batchId,
+  running,
+  total,
+  processed,
+  failed,
+}: {
+  batchId: string;
+  running: boolean;
+  total: number;
+  processed: number;
+  failed: number;
+}) {
   const { mode } = useMode();
   const trpc = useTRPC();
+  const qc = useQueryClient();
+  // The counters moved, so rows did too: a page of failures has no pending row to keep it polling.
+  useEffect(() => {
+    void qc.invalidateQueries(trpc.batches.results.queryFilter({ mode, batchId }));
+  }, [qc, trpc, mode, batchId, processed]);
   const [view, setView] = useState<View>("ALL");
   const [starts, setStarts] = useState<number[]>([0]);
   const size = BATCH_RESULTS_PAGE_SIZE;
