@@ -203,6 +203,8 @@ test("a batch waiting for the source: counts agree with the results, the page sa
     const secondsAhead =
       (until[0]! * 3600 + until[1]! * 60 + until[2]! - (nowIst.getUTCHours() * 3600 + nowIst.getUTCMinutes() * 60 + nowIst.getUTCSeconds()) + 86_400) % 86_400;
     expect(secondsAhead).toBeLessThanOrEqual(31);
+    // The source's Retry-After (30 s) reaches the budget's end: one try is left, then.
+    await expect(waiting).toContainText("One last try then");
     await expect(page.getByTestId("count-processed")).toHaveText("3");
     await expect(page.getByTestId("count-succeeded")).toHaveText("2");
     await expect(page.getByTestId("count-failed")).toHaveText("1");

@@ -77,6 +77,8 @@ function Counts({ b }: { b: Batch }) {
 function WaitingForSource({ waiting }: { waiting: BatchDetailData["waitingForSource"] }) {
   if (!waiting) return null;
   const items = waiting.items === 1 ? "1 item" : `${n(waiting.items)} items`;
+  // A Retry-After as long as the budget leaves one try, at its end.
+  const lastTry = Date.parse(waiting.next_try_at) >= Date.parse(waiting.retrying_until);
   return (
     <div className="mt-4" data-testid="waiting-for-source">
       <Notice tone="warning">
@@ -84,8 +86,8 @@ function WaitingForSource({ waiting }: { waiting: BatchDetailData["waitingForSou
           {items} waiting for the source, retrying until {formatIstTime(waiting.retrying_until)} IST
         </p>
         <p className="mt-0.5 text-xs">
-          The source answered with a temporary error. Next try at {formatIstTime(waiting.next_try_at)} IST; an item still without an answer at the end is
-          recorded as failed with the source&apos;s error.
+          The source answered with a temporary error. {lastTry ? "One last try then" : `Next try at ${formatIstTime(waiting.next_try_at)} IST`}; an item still
+          without an answer at the end is recorded as failed with the source&apos;s error.
         </p>
       </Notice>
     </div>
