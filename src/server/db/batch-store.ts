@@ -26,8 +26,11 @@ export interface ChunkCommit {
   leaseToken: string;
   batchId: string;
   results: string;
+  /** The chunk's items that succeeded and failed, rejected items aside. */
   succeeded: number;
   failed: number;
+  /** Of those, the ones the batch's counters already hold (counted when the chunk was put back for a retry). */
+  countedBefore: { succeeded: number; failed: number };
   completedAt: Date;
   verifications: BatchVerificationRow[];
 }
@@ -63,6 +66,11 @@ const VERIFICATION_COLUMNS = [
 const MARK_DONE = `UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL, "results" = ?, "succeeded" = ?, "failed" = ?, "completedAt" = ? WHERE "id" = ? AND "status" = 'RUNNING' AND "leaseToken" = ?`;
 const COUNT = `UPDATE "Batch" SET "processed" = "processed" + ?, "succeeded" = "succeeded" + ?, "failed" = "failed" + ? WHERE "id" = ?`;
 
+/** What the commit adds to the batch's counters: the chunk's items not counted before. */
+function newlyCounted(c: ChunkCommit) {
+  return { succeeded: c.succeeded - c.countedBefore.succeeded, failed: c.failed - c.countedBefore.failed };
+}
+
 function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): BatchStore {
   const { conn, write, release } = acquireHotConnection(databaseUrl, synchronous);
   const markDone = conn.prepare(MARK_DONE);
@@ -72,7 +80,8 @@ function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): Batch
   );
   const commit = conn.transaction((c: ChunkCommit): boolean => {
     if (markDone.run(c.results, c.succeeded, c.failed, sqliteValue(c.completedAt), c.chunkId, c.leaseToken).changes !== 1) return false;
-    count.run(c.succeeded + c.failed, c.succeeded, c.failed, c.batchId);
+    const add = newlyCounted(c);
+    count.run(add.succeeded + add.failed, add.succeeded, add.failed, c.batchId);
     for (const v of c.verifications) insertVerification.run(VERIFICATION_COLUMNS.map((col) => sqliteValue(v[col])));
     return true;
   });
@@ -87,8 +96,9 @@ function postgresStore(db: Db): BatchStore {
           "succeeded" = ${c.succeeded}, "failed" = ${c.failed}, "completedAt" = ${c.completedAt}
           WHERE "id" = ${c.chunkId} AND "status" = 'RUNNING' AND "leaseToken" = ${c.leaseToken}`;
         if (done !== 1) return false;
-        await tx.$executeRaw`UPDATE "Batch" SET "processed" = "processed" + ${c.succeeded + c.failed}, "succeeded" = "succeeded" + ${c.succeeded},
-          "failed" = "failed" + ${c.failed} WHERE "id" = ${c.batchId}`;
+        const add = newlyCounted(c);
+        await tx.$executeRaw`UPDATE "Batch" SET "processed" = "processed" + ${add.succeeded + add.failed}, "succeeded" = "succeeded" + ${add.succeeded},
+          "failed" = "failed" + ${add.failed} WHERE "id" = ${c.batchId}`;
         if (c.verifications.length) {
           await tx.$executeRaw`INSERT INTO "Verification" (${Prisma.raw(VERIFICATION_COLUMNS.map(quoteIdent).join(","))}) VALUES ${Prisma.join(
             c.verifications.map((v) => Prisma.sql`(${Prisma.join(VERIFICATION_COLUMNS.map((col) => v[col] ?? null))})`),

@@ -8,7 +8,7 @@
  * and, once run, their results as JSON. A chunk is the unit of work, of commit and of paging.
  */
 import type { Mode } from "@/lib/mode";
-import { BATCH_MAX_ITEMS, type BatchStatusValue as BatchStatus } from "@/lib/schemas/batches";
+import { BATCH_MAX_ITEMS, type BatchItemStatus, type BatchStatusValue as BatchStatus } from "@/lib/schemas/batches";
 import type { Db, DbTx, Prisma } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
 import { isoOrNull } from "@/server/lib/dates";
@@ -18,6 +18,7 @@ import { batchWorkJob } from "@/server/jobs/registry";
 import { webhookUrlProblem } from "@/server/services/webhooks/ssrf";
 
 export type BatchKind = "PAN" | "EPFO";
+export type { BatchItemStatus };
 
 /** Items per chunk: 100 rows for a full batch, a results page of 1,000 reads at most 11. */
 export const CHUNK_SIZE = 100;
@@ -275,43 +276,81 @@ export interface BatchResultItem {
   input: unknown;
   result: unknown;
   error: ItemError | null;
-  /** PENDING until the item is run; SUCCEEDED (the source answered) or FAILED (an error) after. */
-  status: "PENDING" | "SUCCEEDED" | "FAILED";
+  status: BatchItemStatus;
 }
 
-/** Items `from` .. `from + limit - 1` in index order, and where the next page starts (null at the end). */
+/** Chunks a filtered results page reads per query while it looks for matching items. */
+const FILTER_SCAN_CHUNKS = 10;
+
+type ResultsChunk = { items: string; results: string | null };
+
+/** A chunk's items with their outcomes so far, in index order. */
+function chunkResultItems(chunk: ResultsChunk): BatchResultItem[] {
+  const stored = JSON.parse(chunk.items) as StoredItem[];
+  const outcomes = (chunk.results ? JSON.parse(chunk.results) : []) as (ItemOutcome | null)[];
+  return stored.map((item, k) => {
+    const outcome = outcomes[k] ?? null;
+    return {
+      index: item.index,
+      reference_id: item.reference_id,
+      input: item.input,
+      result: outcome?.result ?? null,
+      error: outcome?.error ?? null,
+      status: outcome === null ? "PENDING" : outcome.error ? "FAILED" : "SUCCEEDED",
+    };
+  });
+}
+
+type ResultsScope = { merchantId: string; mode: Mode; kind: BatchKind; batchId: string };
+
+/**
+ * Up to `limit` items from index `from` on, in index order, and where the next page starts (null at
+ * the end). With `status`, only items in that state: the page reads on until it has `limit` of them
+ * and its next start is the next matching item's index, so a page is never empty unless nothing
+ * from `from` on matches.
+ */
 export async function listBatchResults(
   db: Db,
-  scope: { merchantId: string; mode: Mode; kind: BatchKind; batchId: string },
+  scope: ResultsScope,
   from: number,
   limit: number,
+  status?: BatchItemStatus,
 ): Promise<{ items: BatchResultItem[]; next: number | null }> {
   const batch = await findBatch(db, scope.merchantId, scope.mode, scope.kind, scope.batchId);
+  if (status) return listFilteredResults(db, batch, from, limit, status);
   const end = Math.min(from + limit, batch.total);
   if (from >= end) return { items: [], next: null };
   const chunks = await db.batchChunk.findMany({
     where: { batchId: batch.id, seq: { gte: Math.floor(from / batch.chunkSize), lte: Math.floor((end - 1) / batch.chunkSize) } },
     orderBy: { seq: "asc" },
-    select: { seq: true, items: true, results: true },
+    select: { items: true, results: true },
   });
-  const items: BatchResultItem[] = [];
-  for (const chunk of chunks) {
-    const stored = JSON.parse(chunk.items) as StoredItem[];
-    const outcomes = (chunk.results ? JSON.parse(chunk.results) : []) as (ItemOutcome | null)[];
-    stored.forEach((item, k) => {
-      if (item.index < from || item.index >= end) return;
-      const outcome = outcomes[k] ?? null;
-      items.push({
-        index: item.index,
-        reference_id: item.reference_id,
-        input: item.input,
-        result: outcome?.result ?? null,
-        error: outcome?.error ?? null,
-        status: outcome === null ? "PENDING" : outcome.error ? "FAILED" : "SUCCEEDED",
-      });
-    });
-  }
+  const items = chunks.flatMap(chunkResultItems).filter((item) => item.index >= from && item.index < end);
   return { items, next: end < batch.total ? end : null };
+}
+
+async function listFilteredResults(
+  db: Db,
+  batch: { id: string; total: number; chunkSize: number },
+  from: number,
+  limit: number,
+  status: BatchItemStatus,
+): Promise<{ items: BatchResultItem[]; next: number | null }> {
+  const items: BatchResultItem[] = [];
+  const lastSeq = Math.floor((batch.total - 1) / batch.chunkSize);
+  for (let seq = Math.floor(from / batch.chunkSize); seq <= lastSeq; seq += FILTER_SCAN_CHUNKS) {
+    const chunks = await db.batchChunk.findMany({
+      where: { batchId: batch.id, seq: { gte: seq, lt: seq + FILTER_SCAN_CHUNKS } },
+      orderBy: { seq: "asc" },
+      select: { items: true, results: true },
+    });
+    for (const item of chunks.flatMap(chunkResultItems)) {
+      if (item.index < from || item.status !== status) continue;
+      if (items.length === limit) return { items, next: item.index };
+      items.push(item);
+    }
+  }
+  return { items, next: null };
 }
 
 /** A merchant's batches in one mode, newest first (dashboard). */
