@@ -23,9 +23,8 @@ import { benchTwoWorkers, workersReport } from "./bench/workers";
 /**
  * `npm run bench`: the production server against a plain node:http baseline, in the same run.
  * Live PAN verify goes through the live adapter to a fake vendor in this process (./bench/live-pan.ts).
- * Options (env): BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50),
- * BENCH_DB=sqlite|sqlite-normal|postgresql|both (both: SQLite with FULL and with NORMAL sync, and PostgreSQL),
- * BENCH_ONLY=big-posts (only the big-POST fairness phase).
+ * Options (env): BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50), BENCH_ONLY=big-posts (that phase alone),
+ * BENCH_DB=sqlite|sqlite-normal|postgresql|both (both: SQLite with FULL and with NORMAL sync, and PostgreSQL).
  */
 const ROOT = path.resolve(__dirname, "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -229,8 +228,7 @@ async function benchParakh(db: BenchDb, baseline: Result, vendor: BenchVendor) {
   const kyc = await benchKyc(db, base, databaseUrl, dataDir, creds);
   const merchantHeaders = { "x-merchant-id": creds.merchantId, "x-api-key": creds.sandbox.publicKey, "x-secret-key": creds.sandbox.secretKey };
   const { checkout, status, firstByte } = await benchPayments(db, base, merchantHeaders, server.child.pid, pagesBuilt);
-  const refunds = await benchRefunds(base, databaseUrl, merchantHeaders, load, db);
-  const bigPosts = await benchBigPosts(db, base, databaseUrl, creds.sandbox.secretKey, SECONDS);
+  const [refunds, bigPosts] = [await benchRefunds(base, databaseUrl, merchantHeaders, load, db), await benchBigPosts(db, base, databaseUrl, creds, SECONDS)];
   await server.stop();
   const client = createPrismaClient(databaseUrl);
   const audited = await client.auditLog.count({ where: { path: "/v1/identity/pan/verify", mode: "sandbox" } });

@@ -33,7 +33,7 @@ export function bigBatchBody(): Buffer {
   const items = Array.from({ length: ITEMS }, (_, i) => ({
     pan: `ABCPK${String(1000 + (i % 8000)).padStart(4, "0")}F`,
     name,
-    reference_id: `order-${i}-`.padEnd(100, "x"),
+    reference_id: `${"क्रमांक".repeat(4)}-${i}-`.padEnd(100, "x"),
   }));
   const text = JSON.stringify({ client_batch_id: "bench-big", items }, null, 1).replace(
     /[\u0080-\uffff]/g,
@@ -68,7 +68,13 @@ function postOnce(agent: http.Agent, base: string, secretKey: string, body: Buff
  * Merchant A (the demo merchant) keeps BIG_POSTERS batch POSTs of ~8 MiB in flight for `seconds`
  * while merchant B (made here) makes single PAN verify calls: B's latencies are the fairness figure.
  */
-export async function benchBigPosts(db: string, base: string, databaseUrl: string, secretKeyA: string, seconds: number): Promise<BigPostsBench> {
+export async function benchBigPosts(
+  db: string,
+  base: string,
+  databaseUrl: string,
+  a: { sandbox: { secretKey: string } },
+  seconds: number,
+): Promise<BigPostsBench> {
   const setup = createPrismaClient(databaseUrl);
   const b = await createMerchant(setup, { name: "Bench Merchant B", email: `bench-b-${Date.now()}@example.com`, password: "bench-password-b-123" });
   await setup.$disconnect();
@@ -78,7 +84,7 @@ export async function benchBigPosts(db: string, base: string, databaseUrl: strin
   let stopping = false;
   const poster = async () => {
     while (!stopping) {
-      const r = await postOnce(agent, base, secretKeyA, body);
+      const r = await postOnce(agent, base, a.sandbox.secretKey, body);
       big.answered++;
       big.statuses[r.status] = (big.statuses[r.status] ?? 0) + 1;
       big.maxMs = Math.max(big.maxMs, Math.round(r.ms));
@@ -149,7 +155,7 @@ export async function bigPostsOnly(dbs: string[], seconds: number, start: (db: s
     for (const db of dbs) {
       const { dataDir, databaseUrl, pg, server, creds } = await start(db, vendor);
       try {
-        const bigPosts = await benchBigPosts(db, `http://127.0.0.1:${server.port}`, databaseUrl, creds.sandbox.secretKey, seconds);
+        const bigPosts = await benchBigPosts(db, `http://127.0.0.1:${server.port}`, databaseUrl, creds, seconds);
         rows.push({ bigPosts, peakRssMb: server.peakRssMb() });
       } finally {
         await server.stop();

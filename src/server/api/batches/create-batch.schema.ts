@@ -84,6 +84,7 @@ function createBatchMeta(kind: BatchKind) {
       errors: ["VALIDATION_ERROR", "BATCH_TOO_LARGE", "PAYLOAD_TOO_LARGE"],
       successStatus: 202,
       bodyLimit: BATCH_BODY_LIMIT,
+      batchKind: kind,
     },
   } satisfies RestOperationMeta;
 }

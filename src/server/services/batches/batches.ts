@@ -82,7 +82,8 @@ export interface NewBatch {
    */
   webhookUrlField?: "webhook_url" | "webhookUrl";
   clientBatchId: string | null;
-  items: SubmittedItem[];
+  /** As validated, or already cut into chunks (the API prepares a big body off the main thread). */
+  items: SubmittedItem[] | PreparedBatchItems;
 }
 
 type BatchRow = {
@@ -176,8 +177,7 @@ async function checkSandboxAllowance(tx: DbTx, merchantId: string, total: number
 }
 
 /** What a batch may be: at least one item, at most BATCH_MAX_ITEMS, and a webhook URL the mode may send to. */
-function checkNewBatch(input: NewBatch) {
-  const total = input.items.length;
+function checkNewBatch(input: NewBatch, total: number) {
   if (total === 0) throw new AppError("VALIDATION_ERROR", "items must hold at least one item.", { field: "items" });
   if (total > BATCH_MAX_ITEMS) throw new AppError("BATCH_TOO_LARGE");
   const problem = input.webhookUrl ? webhookUrlProblem(input.webhookUrl, input.mode) : null;
@@ -187,24 +187,45 @@ function checkNewBatch(input: NewBatch) {
   }
 }
 
-/** The batch's chunks: rejected items have their outcome already, and a chunk of nothing else is done from the start. */
-function chunkRows(batchId: string, items: SubmittedItem[], now: Date): Prisma.BatchChunkCreateManyInput[] {
-  const chunks: Prisma.BatchChunkCreateManyInput[] = [];
+/** One chunk's stored JSON, ready to insert: built apart from the batch (off the main thread for the API's big bodies). */
+export interface PreparedChunk {
+  items: string;
+  results: string;
+  allRejected: boolean;
+}
+
+/** A batch's items as stored: counted and cut into chunks of JSON. */
+export interface PreparedBatchItems {
+  total: number;
+  rejected: number;
+  chunks: PreparedChunk[];
+}
+
+/** Rejected items have their outcome already, and a chunk of nothing else is done from the start. */
+export function prepareBatchItems(items: SubmittedItem[]): PreparedBatchItems {
+  const chunks: PreparedChunk[] = [];
   for (let seq = 0; seq * CHUNK_SIZE < items.length; seq++) {
     const slice: StoredItem[] = items.slice(seq * CHUNK_SIZE, (seq + 1) * CHUNK_SIZE).map((item, k) => ({ index: seq * CHUNK_SIZE + k, ...item }));
-    const allRejected = slice.every((i) => i.error !== null);
     chunks.push({
-      id: `${batchId}_${seq}`,
-      batchId,
-      seq,
       items: JSON.stringify(slice),
       results: JSON.stringify(slice.map((i) => (i.error ? { result: null, error: i.error } : null))),
-      status: allRejected ? "DONE" : "PENDING",
-      completedAt: allRejected ? now : null,
-      availableAt: now,
+      allRejected: slice.every((i) => i.error !== null),
     });
   }
-  return chunks;
+  return { total: items.length, rejected: items.filter((i) => i.error !== null).length, chunks };
+}
+
+function chunkRows(batchId: string, prepared: PreparedBatchItems, now: Date): Prisma.BatchChunkCreateManyInput[] {
+  return prepared.chunks.map((chunk, seq) => ({
+    id: `${batchId}_${seq}`,
+    batchId,
+    seq,
+    items: chunk.items,
+    results: chunk.results,
+    status: chunk.allRejected ? "DONE" : "PENDING",
+    completedAt: chunk.allRejected ? now : null,
+    availableAt: now,
+  }));
 }
 
 /**
@@ -213,12 +234,12 @@ function chunkRows(batchId: string, items: SubmittedItem[], now: Date): Prisma.B
  * counts against the merchant's daily allowance.
  */
 export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits) {
-  checkNewBatch(input);
-  const total = input.items.length;
-  const rejected = input.items.filter((i) => i.error !== null).length;
+  checkNewBatch(input, Array.isArray(input.items) ? input.items.length : input.items.total);
+  const prepared = Array.isArray(input.items) ? prepareBatchItems(input.items) : input.items;
+  const { total, rejected } = prepared;
   const id = newId("batch");
   const now = new Date();
-  const chunks = chunkRows(id, input.items, now);
+  const chunks = chunkRows(id, prepared, now);
   const workers = Math.max(1, Math.min(WORKERS_PER_BATCH, chunks.length));
   // A soft cap (two racing submissions may both pass): it bounds the work one merchant can queue.
   const open = await db.batch.count({ where: { merchantId: input.merchantId, mode: input.mode, status: { in: ["QUEUED", "PROCESSING"] } } });

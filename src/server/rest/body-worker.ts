@@ -1,0 +1,13 @@
+import { parentPort } from "node:worker_threads";
+import { readJsonBody } from "@/server/rest/json-body";
+import type { BodyJob } from "@/server/rest/body-pool";
+
+/** A body-reading thread of the REST door (see ./body-pool.ts): one job at a time, answered in order. */
+parentPort!.on("message", (job: BodyJob) => {
+  const raw = Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength);
+  try {
+    parentPort!.postMessage({ id: job.id, read: readJsonBody(raw, job.batchKind) });
+  } catch (err) {
+    parentPort!.postMessage({ id: job.id, failure: err instanceof Error ? err.message : String(err) });
+  }
+});
