@@ -196,23 +196,24 @@ export interface PreparedChunk {
 
 /** A batch's items as stored: counted and cut into chunks of JSON. */
 export interface PreparedBatchItems {
+  chunkSize: number;
   total: number;
   rejected: number;
   chunks: PreparedChunk[];
 }
 
 /** Rejected items have their outcome already, and a chunk of nothing else is done from the start. */
-export function prepareBatchItems(items: SubmittedItem[]): PreparedBatchItems {
+export function prepareBatchItems(items: SubmittedItem[], chunkSize = CHUNK_SIZE): PreparedBatchItems {
   const chunks: PreparedChunk[] = [];
-  for (let seq = 0; seq * CHUNK_SIZE < items.length; seq++) {
-    const slice: StoredItem[] = items.slice(seq * CHUNK_SIZE, (seq + 1) * CHUNK_SIZE).map((item, k) => ({ index: seq * CHUNK_SIZE + k, ...item }));
+  for (let seq = 0; seq * chunkSize < items.length; seq++) {
+    const slice: StoredItem[] = items.slice(seq * chunkSize, (seq + 1) * chunkSize).map((item, k) => ({ index: seq * chunkSize + k, ...item }));
     chunks.push({
       items: JSON.stringify(slice),
       results: JSON.stringify(slice.map((i) => (i.error ? { result: null, error: i.error } : null))),
       allRejected: slice.every((i) => i.error !== null),
     });
   }
-  return { total: items.length, rejected: items.filter((i) => i.error !== null).length, chunks };
+  return { chunkSize, total: items.length, rejected: items.filter((i) => i.error !== null).length, chunks };
 }
 
 function chunkRows(batchId: string, prepared: PreparedBatchItems, now: Date): Prisma.BatchChunkCreateManyInput[] {
@@ -263,7 +264,7 @@ export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits) 
         processed: rejected,
         succeeded: 0,
         failed: rejected,
-        chunkSize: CHUNK_SIZE,
+        chunkSize: prepared.chunkSize,
         chunkCount: chunks.length,
         webhookUrl: input.webhookUrl,
         clientBatchId: input.clientBatchId,
