@@ -3,6 +3,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { AppError } from "@/server/errors";
 import { log } from "@/server/lib/logger";
+import { processMetrics } from "@/server/metrics/registry";
 import { readJsonBody, type ReadJsonBody } from "@/server/rest/json-body";
 import type { BatchKind } from "@/server/services/batches/batches";
 
@@ -162,14 +163,27 @@ export class BodyGate {
   }
 }
 
-/** A body read for its operation: in place when small, on the pool when large. */
+/** A body read for its operation: in place when small, on the pool when large; counted in the process's metrics. */
 export function createBodyReader(size = Math.max(1, Math.min(2, os.availableParallelism() - 1))) {
   const pool = new BodyPool(size);
+  const gate = new BodyGate();
+  const counted = processMetrics().requestBodies;
+  const refusedWhenBusy = (err: unknown) => {
+    if (err instanceof AppError && err.code === "SERVICE_UNAVAILABLE") counted.inc({ outcome: "refused_busy" });
+    throw err;
+  };
   return {
-    pool,
-    gate: new BodyGate(),
-    read: (raw: Buffer, batchKind: BatchKind | null): Promise<ReadJsonBody> =>
-      raw.length < OFF_THREAD_BYTES ? Promise.resolve(readJsonBody(raw, batchKind)) : pool.read(raw, batchKind),
+    enter: () => gate.enter().catch(refusedWhenBusy),
+    read: (raw: Buffer, batchKind: BatchKind | null): Promise<ReadJsonBody> => {
+      if (raw.length < OFF_THREAD_BYTES) {
+        counted.inc({ outcome: "read_in_place" });
+        return Promise.resolve(readJsonBody(raw, batchKind));
+      }
+      return pool.read(raw, batchKind).then((read) => {
+        counted.inc({ outcome: "read_on_thread" });
+        return read;
+      }, refusedWhenBusy);
+    },
   };
 }
 

@@ -28,7 +28,7 @@ async function readJson(bodies: BodyReader, record: RequestRecord, req: Incoming
 /** A big body holds memory until it is answered: a few at a time, the others wait unread. */
 async function inBodySlot<T>(bodies: BodyReader, big: boolean, run: () => Promise<T>): Promise<T> {
   if (!big) return run();
-  const leave = await bodies.gate.enter();
+  const leave = await bodies.enter();
   try {
     return await run();
   } finally {

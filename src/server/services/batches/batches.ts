@@ -21,6 +21,8 @@ export type BatchKind = "PAN" | "EPFO";
 
 /** Items per chunk: 100 rows for a full batch, a results page of 1,000 reads at most 11. */
 export const CHUNK_SIZE = 100;
+/** Chunk rows per insert statement (up to about 1 MiB of items JSON). */
+const CHUNKS_PER_INSERT = 10;
 /** `batch.work` jobs per batch: each takes chunks one at a time. */
 const WORKERS_PER_BATCH = 2;
 /** Unfinished batches one merchant may have per mode: each holds queue slots and storage. */
@@ -274,7 +276,8 @@ export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits) 
       },
       select: BATCH_VIEW_SELECT,
     });
-    await tx.batchChunk.createMany({ data: chunks });
+    // A few chunks per statement: each a short turn of the event loop, not 8 MiB at once.
+    for (let at = 0; at < chunks.length; at += CHUNKS_PER_INSERT) await tx.batchChunk.createMany({ data: chunks.slice(at, at + CHUNKS_PER_INSERT) });
     await tx.job.createMany({ data: Array.from({ length: workers }, () => batchWorkJob.row({ batchId: id }, { runAt: now })) });
     return created;
   });
