@@ -1,6 +1,6 @@
 import os from "node:os";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
+import { threadId as mainThreadId, Worker } from "node:worker_threads";
 import { AppError } from "@/server/errors";
 import { log } from "@/server/lib/logger";
 import { processMetrics } from "@/server/metrics/registry";
@@ -30,11 +30,17 @@ export interface BodyJob {
   batchKind: BatchKind | null;
 }
 
-type Reply = { id: number; read: ReadJsonBody } | { id: number; failure: string };
+type Reply = { id: number; read: ReadJsonBody; threadId: number } | { id: number; failure: string };
+
+/** A body read on a thread, and which thread read it (the main thread's id is 0). */
+export interface ThreadRead {
+  read: ReadJsonBody;
+  threadId: number;
+}
 
 interface Pending {
   job: BodyJob;
-  resolve: (read: ReadJsonBody) => void;
+  resolve: (read: ThreadRead) => void;
   reject: (err: Error) => void;
 }
 
@@ -58,7 +64,7 @@ export class BodyPool {
   ) {}
 
   /** Reads on a thread; the body is copied to it, so the caller's buffer stays whole. */
-  read(raw: Buffer, batchKind: BatchKind | null): Promise<ReadJsonBody> {
+  read(raw: Buffer, batchKind: BatchKind | null): Promise<ThreadRead> {
     if (this.queue.length >= this.queueLimit) return Promise.reject(busy("request bodies"));
     return new Promise((resolve, reject) => {
       this.queue.push({ job: { id: this.nextId++, body: raw, batchKind }, resolve, reject });
@@ -92,7 +98,7 @@ export class BodyPool {
       worker.unref();
       this.idle.push(worker);
       if (pending) {
-        if ("read" in reply) pending.resolve(reply.read);
+        if ("read" in reply) pending.resolve({ read: reply.read, threadId: reply.threadId });
         else pending.reject(new Error(`a body thread failed: ${reply.failure}`));
       }
       this.dispatch();
@@ -179,8 +185,9 @@ export function createBodyReader(size = Math.max(1, Math.min(2, os.availablePara
         counted.inc({ outcome: "read_in_place" });
         return Promise.resolve(readJsonBody(raw, batchKind));
       }
-      return pool.read(raw, batchKind).then((read) => {
-        counted.inc({ outcome: "read_on_thread" });
+      return pool.read(raw, batchKind).then(({ read, threadId }) => {
+        // Counted by where it was read, as the reading thread says.
+        counted.inc({ outcome: threadId === mainThreadId ? "read_in_place" : "read_on_thread" });
         return read;
       }, refusedWhenBusy);
     },

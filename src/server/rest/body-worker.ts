@@ -1,4 +1,4 @@
-import { parentPort } from "node:worker_threads";
+import { parentPort, threadId } from "node:worker_threads";
 import { readJsonBody } from "@/server/rest/json-body";
 import type { BodyJob } from "@/server/rest/body-pool";
 
@@ -6,7 +6,7 @@ import type { BodyJob } from "@/server/rest/body-pool";
 parentPort!.on("message", (job: BodyJob) => {
   const raw = Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength);
   try {
-    parentPort!.postMessage({ id: job.id, read: readJsonBody(raw, job.batchKind) });
+    parentPort!.postMessage({ id: job.id, read: readJsonBody(raw, job.batchKind), threadId });
   } catch (err) {
     parentPort!.postMessage({ id: job.id, failure: err instanceof Error ? err.message : String(err) });
   }
