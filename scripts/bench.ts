@@ -13,6 +13,7 @@ import { aadhaarLookupHash, OTP_TTL_MS } from "@/server/services/kyc/aadhaar-otp
 import { adjustWalletByOperator } from "@/server/services/wallet/operator";
 import { startPostgres } from "../tests/helpers/postgres";
 import { benchBatch, type BatchBench } from "./bench/batch";
+import { benchBigPosts, bigPostsOnly, bigPostsReport } from "./bench/big-posts";
 import { startBenchVendor, type BenchVendor } from "./bench/fake-vendor";
 import { benchLivePan, livePanReport } from "./bench/live-pan";
 import { childPids, childProcesses, peakRssMbOf, statFields } from "./bench/proc";
@@ -26,7 +27,8 @@ import { benchTwoWorkers, workersReport } from "./bench/workers";
  * Live PAN verify goes through the live adapter to a fake vendor in this process (./bench/live-pan.ts).
  * Options (env): BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50),
  * BENCH_DB=sqlite|sqlite-normal|postgresql|both (both: SQLite with FULL and with NORMAL sync, and PostgreSQL;
- * with PostgreSQL, also the HAProxy rolling restart of ./bench/haproxy.ts), BENCH_ONLY=haproxy (that phase alone).
+ * with PostgreSQL, also the HAProxy rolling restart of ./bench/haproxy.ts),
+ * BENCH_ONLY=haproxy or BENCH_ONLY=big-posts (that phase alone).
  */
 const ROOT = path.resolve(__dirname, "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -229,7 +231,7 @@ async function benchParakh(db: BenchDb, baseline: Result, vendor: BenchVendor) {
   const kyc = await benchKyc(db, base, databaseUrl, dataDir, creds);
   const merchantHeaders = { "x-merchant-id": creds.merchantId, "x-api-key": creds.sandbox.publicKey, "x-secret-key": creds.sandbox.secretKey };
   const { checkout, status, firstByte } = await benchPayments(db, base, merchantHeaders, server.child.pid, pagesBuilt);
-  const refunds = await benchRefunds(base, databaseUrl, merchantHeaders, load, db);
+  const [refunds, bigPosts] = [await benchRefunds(base, databaseUrl, merchantHeaders, load, db), await benchBigPosts(db, base, databaseUrl, creds, SECONDS)];
   await server.stop();
   const client = createPrismaClient(databaseUrl);
   const audited = await client.auditLog.count({ where: { path: "/v1/identity/pan/verify", mode: "sandbox" } });
@@ -239,7 +241,7 @@ async function benchParakh(db: BenchDb, baseline: Result, vendor: BenchVendor) {
   fs.rmSync(dataDir, { recursive: true, force: true });
   const ratio = (r: Result) => Math.round((r.requestsPerSec / baseline.requestsPerSec) * 100) / 100;
   return [
-    { ...result, ratio: ratio(result), peakRssMb: server.peakRssMb(), audited, pagesBuilt, batch },
+    { ...result, ratio: ratio(result), peakRssMb: server.peakRssMb(), audited, pagesBuilt, batch, bigPosts },
     {
       ...live,
       ratio: ratio(live),
@@ -361,6 +363,7 @@ async function main() {
   process.stderr.write(`Bench: ${SECONDS}s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores, node ${process.version}\n`);
   const haproxyPhase = async (postgres = true) => haproxyReport(await benchHaproxy((env) => startProcess(["server.ts"], env), postgres));
   if (process.env.BENCH_ONLY === "haproxy") return void process.stdout.write(`${(await haproxyPhase()).join("\n")}\n`);
+  if (process.env.BENCH_ONLY === "big-posts") return bigPostsOnly(DBS, SECONDS, (db, vendor) => startBenchServer(db as BenchDb, vendor));
   const base = await startProcess(["scripts/bench/baseline-server.ts"], { PORT: "0" });
   const baseline = await load(
     "plain node:http JSON (baseline)",
@@ -418,7 +421,7 @@ async function main() {
         `for the length of a batch run beside them ${batch.singleDuringBatch.requestsPerSec} req/s p50 ${batch.singleDuringBatch.p50} ms p99 ${batch.singleDuringBatch.p99} ms (${batch.singleDuringBatch.errors} errors); that batch took ${batch.batchDuringLoadMs} ms`,
     );
   }
-  lines.push(...workersReport(rows), ...(await haproxyPhase(DBS.includes("postgresql"))));
+  lines.push(...workersReport(rows), ...bigPostsReport(rows), ...(await haproxyPhase(DBS.includes("postgresql"))));
   for (const r of rows)
     if (r.refunds !== undefined)
       lines.push("", `${r.name}: ${r.refunds} refunds created; every payment's refunded total equals its refunds: ${r.consistent ? "yes" : "NO"}`);

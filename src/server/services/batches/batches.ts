@@ -22,6 +22,8 @@ export type { BatchItemStatus };
 
 /** Items per chunk: 100 rows for a full batch, a results page of 1,000 reads at most 11. */
 export const CHUNK_SIZE = 100;
+/** Chunk rows per insert statement (up to about 1 MiB of items JSON). */
+const CHUNKS_PER_INSERT = 10;
 /** `batch.work` jobs per batch: each takes chunks one at a time. */
 const WORKERS_PER_BATCH = 2;
 /** Unfinished batches one merchant may have per mode: each holds queue slots and storage. */
@@ -83,7 +85,8 @@ export interface NewBatch {
    */
   webhookUrlField?: "webhook_url" | "webhookUrl";
   clientBatchId: string | null;
-  items: SubmittedItem[];
+  /** As validated, or already cut into chunks (the API prepares a big body off the main thread). */
+  items: SubmittedItem[] | PreparedBatchItems;
 }
 
 type BatchRow = {
@@ -177,8 +180,7 @@ async function checkSandboxAllowance(tx: DbTx, merchantId: string, total: number
 }
 
 /** What a batch may be: at least one item, at most BATCH_MAX_ITEMS, and a webhook URL the mode may send to. */
-function checkNewBatch(input: NewBatch) {
-  const total = input.items.length;
+function checkNewBatch(input: NewBatch, total: number) {
   if (total === 0) throw new AppError("VALIDATION_ERROR", "items must hold at least one item.", { field: "items" });
   if (total > BATCH_MAX_ITEMS) throw new AppError("BATCH_TOO_LARGE");
   const problem = input.webhookUrl ? webhookUrlProblem(input.webhookUrl, input.mode) : null;
@@ -188,24 +190,46 @@ function checkNewBatch(input: NewBatch) {
   }
 }
 
-/** The batch's chunks: rejected items have their outcome already, and a chunk of nothing else is done from the start. */
-function chunkRows(batchId: string, items: SubmittedItem[], now: Date): Prisma.BatchChunkCreateManyInput[] {
-  const chunks: Prisma.BatchChunkCreateManyInput[] = [];
-  for (let seq = 0; seq * CHUNK_SIZE < items.length; seq++) {
-    const slice: StoredItem[] = items.slice(seq * CHUNK_SIZE, (seq + 1) * CHUNK_SIZE).map((item, k) => ({ index: seq * CHUNK_SIZE + k, ...item }));
-    const allRejected = slice.every((i) => i.error !== null);
+/** One chunk's stored JSON, ready to insert: built apart from the batch (off the main thread for the API's big bodies). */
+export interface PreparedChunk {
+  items: string;
+  results: string;
+  allRejected: boolean;
+}
+
+/** A batch's items as stored: counted and cut into chunks of JSON. */
+export interface PreparedBatchItems {
+  chunkSize: number;
+  total: number;
+  rejected: number;
+  chunks: PreparedChunk[];
+}
+
+/** Rejected items have their outcome already, and a chunk of nothing else is done from the start. */
+export function prepareBatchItems(items: SubmittedItem[], chunkSize = CHUNK_SIZE): PreparedBatchItems {
+  const chunks: PreparedChunk[] = [];
+  for (let seq = 0; seq * chunkSize < items.length; seq++) {
+    const slice: StoredItem[] = items.slice(seq * chunkSize, (seq + 1) * chunkSize).map((item, k) => ({ index: seq * chunkSize + k, ...item }));
     chunks.push({
-      id: `${batchId}_${seq}`,
-      batchId,
-      seq,
       items: JSON.stringify(slice),
       results: JSON.stringify(slice.map((i) => (i.error ? { result: null, error: i.error } : null))),
-      status: allRejected ? "DONE" : "PENDING",
-      completedAt: allRejected ? now : null,
-      availableAt: now,
+      allRejected: slice.every((i) => i.error !== null),
     });
   }
-  return chunks;
+  return { chunkSize, total: items.length, rejected: items.filter((i) => i.error !== null).length, chunks };
+}
+
+function chunkRows(batchId: string, prepared: PreparedBatchItems, now: Date): Prisma.BatchChunkCreateManyInput[] {
+  return prepared.chunks.map((chunk, seq) => ({
+    id: `${batchId}_${seq}`,
+    batchId,
+    seq,
+    items: chunk.items,
+    results: chunk.results,
+    status: chunk.allRejected ? "DONE" : "PENDING",
+    completedAt: chunk.allRejected ? now : null,
+    availableAt: now,
+  }));
 }
 
 /**
@@ -214,12 +238,12 @@ function chunkRows(batchId: string, items: SubmittedItem[], now: Date): Prisma.B
  * counts against the merchant's daily allowance.
  */
 export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits) {
-  checkNewBatch(input);
-  const total = input.items.length;
-  const rejected = input.items.filter((i) => i.error !== null).length;
+  checkNewBatch(input, Array.isArray(input.items) ? input.items.length : input.items.total);
+  const prepared = Array.isArray(input.items) ? prepareBatchItems(input.items) : input.items;
+  const { total, rejected } = prepared;
   const id = newId("batch");
   const now = new Date();
-  const chunks = chunkRows(id, input.items, now);
+  const chunks = chunkRows(id, prepared, now);
   const workers = Math.max(1, Math.min(WORKERS_PER_BATCH, chunks.length));
   // A soft cap (two racing submissions may both pass): it bounds the work one merchant can queue.
   const open = await db.batch.count({ where: { merchantId: input.merchantId, mode: input.mode, status: { in: ["QUEUED", "PROCESSING"] } } });
@@ -243,7 +267,7 @@ export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits) 
         processed: rejected,
         succeeded: 0,
         failed: rejected,
-        chunkSize: CHUNK_SIZE,
+        chunkSize: prepared.chunkSize,
         chunkCount: chunks.length,
         webhookUrl: input.webhookUrl,
         clientBatchId: input.clientBatchId,
@@ -253,7 +277,8 @@ export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits) 
       },
       select: BATCH_VIEW_SELECT,
     });
-    await tx.batchChunk.createMany({ data: chunks });
+    // A few chunks per statement: each a short turn of the event loop, not 8 MiB at once.
+    for (let at = 0; at < chunks.length; at += CHUNKS_PER_INSERT) await tx.batchChunk.createMany({ data: chunks.slice(at, at + CHUNKS_PER_INSERT) });
     await tx.job.createMany({ data: Array.from({ length: workers }, () => batchWorkJob.row({ batchId: id }, { runAt: now })) });
     return created;
   });
