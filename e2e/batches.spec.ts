@@ -146,7 +146,7 @@ test("the batch detail: counts, timings, results and the results CSV", async ({ 
     "reference_id",
     "pan",
     "name",
-    "status",
+    "item_status",
     "pan_status",
     "registered_name",
     "category",
@@ -173,6 +173,76 @@ test("the batch detail: counts, timings, results and the results CSV", async ({ 
   await page.goto("/dashboard/verifications?subject=ABCPK9992F");
   await page.getByRole("table", { name: "PAN and EPFO checks, newest first" }).getByRole("link", { name: batchId }).click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/batches/${batchId}$`));
+});
+
+test("a batch waiting for the source: counts agree with the results, the page says why, and Failed only lists the failures", async ({ page }, testInfo) => {
+  // The sandbox source answers ABCPK9998F with a 503 every time: it waits out the 30 s retry budget, then fails.
+  test.setTimeout(120_000);
+  await signIn(page);
+  await page.goto("/dashboard/batches");
+  await page.getByRole("button", { name: "Paste CSV" }).click();
+  await page.getByLabel("CSV text").fill("pan,name,reference_id\nABCPK1234F,Arjun Kapoor,w-1\nABCPK9998F,,w-2\nNOTAPAN,,w-3\nabcpk9991f,,w-4\n");
+  await page.getByRole("button", { name: "Check rows" }).click();
+  await expect(page.getByTestId("preview-accepted")).toHaveText("3");
+  await page.getByRole("button", { name: "Submit batch (3 rows to verify)" }).click();
+  const queued = page.getByRole("status").filter({ hasText: "is queued with 4 rows" });
+  await expect(queued).toBeVisible();
+  const id = (await queued.locator("code").textContent())!.trim();
+  await page.goto(`/dashboard/batches/${id}`);
+
+  const waiting = page.getByTestId("waiting-for-source");
+  const results = page.getByRole("table", { name: "Batch results, in submitted order" }).getByRole("row");
+  await test.step("while one item waits: the counters count exactly the finished rows, and the page says how many wait and until when", async () => {
+    await expect(waiting).toContainText(/^1 item waiting for the source, retrying until \d{2}:\d{2}:\d{2} IST/);
+    // Until = the first 503 plus the 30 s budget: between now and 30 s from now.
+    const until = (await waiting.textContent())!
+      .match(/until (\d{2}):(\d{2}):(\d{2}) IST/)!
+      .slice(1)
+      .map(Number);
+    const nowIst = new Date(Date.now() + 330 * 60_000);
+    const secondsAhead =
+      (until[0]! * 3600 + until[1]! * 60 + until[2]! - (nowIst.getUTCHours() * 3600 + nowIst.getUTCMinutes() * 60 + nowIst.getUTCSeconds()) + 86_400) % 86_400;
+    expect(secondsAhead).toBeLessThanOrEqual(31);
+    // The source's Retry-After (30 s) reaches the budget's end: one try is left, then.
+    await expect(waiting).toContainText("One last try then");
+    await expect(page.getByTestId("count-processed")).toHaveText("3");
+    await expect(page.getByTestId("count-succeeded")).toHaveText("2");
+    await expect(page.getByTestId("count-failed")).toHaveText("1");
+    await expect(page.getByRole("progressbar", { name: `Progress of ${id}` })).toHaveAttribute("aria-valuenow", "75");
+    await expect(results).toHaveCount(5);
+    await expect(results.nth(1)).toContainText("VALID");
+    await expect(results.nth(2)).toContainText("Pending");
+    await expect(results.nth(3)).toContainText("INVALID_PAN");
+    await expect(results.nth(4)).toContainText("INVALID");
+    await screenshots(page, "batch-waiting-for-source", testInfo);
+  });
+
+  await test.step("Failed only, while it runs: the rejected row", async () => {
+    await page.getByRole("button", { name: "Failed only (1)" }).click();
+    await expect(page.getByRole("button", { name: "Failed only (1)" })).toHaveAttribute("aria-pressed", "true");
+    await expect(results).toHaveCount(2);
+    await expect(results.nth(1)).toContainText("w-3");
+    await expect(page.getByText("Failed items 1–1 of 1 · page 1 of 1")).toBeVisible();
+  });
+
+  await test.step("after the budget: the waiting item failed with the source's error, and Failed only lists both", async () => {
+    await expect(page.getByRole("progressbar", { name: `Progress of ${id}` })).toHaveAttribute("aria-valuenow", "100", { timeout: 60_000 });
+    await expect(waiting).toHaveCount(0);
+    await expect(page.getByTestId("count-failed")).toHaveText("2");
+    const failed = page.getByRole("button", { name: "Failed only (2)" });
+    await expect(failed).toHaveAttribute("aria-pressed", "true");
+    await expect(results).toHaveCount(3);
+    await expect(results.nth(1)).toContainText("SOURCE_UNAVAILABLE");
+    await expect(results.nth(1)).toContainText("w-2");
+    await expect(results.nth(2)).toContainText("INVALID_PAN");
+    await expect(page.getByText("Failed items 1–2 of 2 · page 1 of 1")).toBeVisible();
+    await screenshots(page, "batch-failed-only", testInfo);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByRole("list", { name: "Batch results, in submitted order" }).getByRole("listitem")).toHaveCount(2);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole("button", { name: "All items" }).click();
+    await expect(page.getByText("Items 1–4 of 4 · page 1 of 1")).toBeVisible();
+  });
 });
 
 test("a pasted EPFO batch, the wrong-kind warning, and the kind filter", async ({ page }) => {

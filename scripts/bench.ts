@@ -13,18 +13,23 @@ import { aadhaarLookupHash, OTP_TTL_MS } from "@/server/services/kyc/aadhaar-otp
 import { adjustWalletByOperator } from "@/server/services/wallet/operator";
 import { startPostgres } from "../tests/helpers/postgres";
 import { batchReport, benchBatch } from "./bench/batch";
+import { benchBigPosts, bigPostsOnly, bigPostsReport } from "./bench/big-posts";
 import { startBenchVendor, type BenchVendor } from "./bench/fake-vendor";
 import { benchLivePan, livePanReport } from "./bench/live-pan";
-import { childProcesses, statFields } from "./bench/proc";
+import { childPids, childProcesses, peakRssMbOf, statFields } from "./bench/proc";
+import { benchHaproxy, haproxyReport } from "./bench/haproxy";
 import { benchRefunds } from "./bench/refunds";
+import { waitForJson } from "./bench/wait";
 import { benchTwoWorkers, workersReport } from "./bench/workers";
 
 /**
  * `npm run bench`: the production server against a plain node:http baseline, in the same run.
  * Live PAN verify goes through the live adapter to a fake vendor in this process (./bench/live-pan.ts).
  * Options (env): BENCH_SECONDS (default 10), BENCH_CONNECTIONS (50),
- * BENCH_DB=sqlite|sqlite-normal|postgresql|both (both: SQLite with FULL and with NORMAL sync, and PostgreSQL),
- * BENCH_ONLY=batch (only single PAN verify and the batch phase, which compares against it).
+ * BENCH_DB=sqlite|sqlite-normal|postgresql|both (both: SQLite with FULL and with NORMAL sync, and PostgreSQL;
+ * with PostgreSQL, also the HAProxy rolling restart of ./bench/haproxy.ts),
+ * BENCH_ONLY=haproxy or BENCH_ONLY=big-posts (that phase alone), BENCH_ONLY=batch (only single PAN verify
+ * and the batch phase, which compares against it).
  */
 const ROOT = path.resolve(__dirname, "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -37,6 +42,8 @@ interface Proc {
   child: ChildProcess;
   port: number;
   peakRssMb: () => number;
+  /** Each worker's (child process's) peak RSS, in the order they were first seen; replaced ones included. */
+  workerPeakRssMb: () => number[];
   stop: () => Promise<void>;
 }
 
@@ -49,14 +56,10 @@ function startProcess(args: string[], env: Record<string, string>): Promise<Proc
   });
   let out = "";
   let peak = 0;
+  const workerPeaks = new Map<number, number>();
   const sampler = setInterval(() => {
-    try {
-      const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
-      const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
-      if (hwm) peak = Math.max(peak, Number(hwm[1]) / 1024);
-    } catch {
-      /* process gone */
-    }
+    peak = Math.max(peak, peakRssMbOf(child.pid!));
+    for (const pid of childPids(child.pid!)) workerPeaks.set(pid, Math.max(workerPeaks.get(pid) ?? 0, peakRssMbOf(pid)));
   }, 250);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -74,6 +77,7 @@ function startProcess(args: string[], env: Record<string, string>): Promise<Proc
           child,
           port: Number(m[1]),
           peakRssMb: () => Math.round(peak),
+          workerPeakRssMb: () => [...workerPeaks.values()].map(Math.round),
           stop: () =>
             new Promise((r) => {
               clearInterval(sampler);
@@ -166,7 +170,7 @@ async function startBenchServer(db: BenchDb, vendor: BenchVendor, workers = 1) {
     // Room for every connection, so the run measures the adapter path and not bulkhead refusals.
     UPSTREAM_MAX_CONCURRENCY: String(Math.max(64, CONNECTIONS)),
   });
-  const creds = await waitForFile(path.join(dataDir, "demo-credentials.json"));
+  const creds = await waitForJson<{ merchantId: string; sandbox: { publicKey: string; secretKey: string } }>(path.join(dataDir, "demo-credentials.json"));
   // Enough balance that no KYC call of the run is refused for money.
   const setup = createPrismaClient(databaseUrl);
   await adjustWalletByOperator(setup, CLI_OPERATOR, {
@@ -236,7 +240,7 @@ async function benchParakh(db: BenchDb, baseline: Result, vendor: BenchVendor) {
   const kyc = await benchKyc(db, base, databaseUrl, dataDir, creds);
   const merchantHeaders = { "x-merchant-id": creds.merchantId, "x-api-key": creds.sandbox.publicKey, "x-secret-key": creds.sandbox.secretKey };
   const { checkout, status, firstByte } = await benchPayments(db, base, merchantHeaders, server.child.pid, pagesBuilt);
-  const refunds = await benchRefunds(base, databaseUrl, merchantHeaders, load, db);
+  const [refunds, bigPosts] = [await benchRefunds(base, databaseUrl, merchantHeaders, load, db), await benchBigPosts(db, base, databaseUrl, creds, SECONDS)];
   await server.stop();
   const client = createPrismaClient(databaseUrl);
   const audited = await client.auditLog.count({ where: { path: "/v1/identity/pan/verify", mode: "sandbox" } });
@@ -246,7 +250,7 @@ async function benchParakh(db: BenchDb, baseline: Result, vendor: BenchVendor) {
   fs.rmSync(dataDir, { recursive: true, force: true });
   const ratio = (r: Result) => Math.round((r.requestsPerSec / baseline.requestsPerSec) * 100) / 100;
   return [
-    { ...result, ratio: ratio(result), peakRssMb: server.peakRssMb(), audited, pagesBuilt, batch },
+    { ...result, ratio: ratio(result), peakRssMb: server.peakRssMb(), audited, pagesBuilt, batch, bigPosts },
     {
       ...live,
       ratio: ratio(live),
@@ -364,16 +368,11 @@ async function timeFirstByte(url: string) {
   return { medianMs: Math.round(times[Math.floor(times.length / 2)]!), maxMs: Math.round(times[times.length - 1]!) };
 }
 
-async function waitForFile(file: string): Promise<{ merchantId: string; sandbox: { publicKey: string; secretKey: string } }> {
-  for (let i = 0; i < 100; i++) {
-    if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8"));
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${file} was not written`);
-}
-
 async function main() {
   process.stderr.write(`Bench: ${SECONDS}s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores, node ${process.version}\n`);
+  const haproxyPhase = async (postgres = true) => haproxyReport(await benchHaproxy((env) => startProcess(["server.ts"], env), postgres));
+  if (process.env.BENCH_ONLY === "haproxy") return void process.stdout.write(`${(await haproxyPhase()).join("\n")}\n`);
+  if (process.env.BENCH_ONLY === "big-posts") return bigPostsOnly(DBS, SECONDS, (db, vendor) => startBenchServer(db as BenchDb, vendor));
   const base = await startProcess(["scripts/bench/baseline-server.ts"], { PORT: "0" });
   const baseline = await load(
     "plain node:http JSON (baseline)",
@@ -410,7 +409,7 @@ async function main() {
     "|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map(
       (r) =>
-        `| ${r.name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.cpuUsPerReq ?? "-"} | ${r.errors} | ${r.non2xx} | ${r.ratio} | ${r.peakRssMb} | ${r.audited === undefined ? "-" : `${r.audited} / ≥${r.total}`} |`,
+        `| ${r.name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.cpuUsPerReq ?? "-"} | ${r.errors} | ${r.non2xx} | ${r.ratio} | ${r.peakRssMb}${r.workerPeakRssMb ? ` (workers ${(r.workerPeakRssMb as number[]).join(", ")})` : ""} | ${r.audited === undefined ? "-" : `${r.audited} / ≥${r.total}`} |`,
     ),
   ];
   const live = livePanReport(rows);
@@ -425,7 +424,7 @@ async function main() {
     }
   }
   lines.push(...batchReport(rows));
-  lines.push(...workersReport(rows));
+  lines.push(...workersReport(rows), ...bigPostsReport(rows), ...(await haproxyPhase(DBS.includes("postgresql"))));
   for (const r of rows)
     if (r.refunds !== undefined)
       lines.push("", `${r.name}: ${r.refunds} refunds created; every payment's refunded total equals its refunds: ${r.consistent ? "yes" : "NO"}`);

@@ -19,3 +19,22 @@ export function childProcesses(pid: number): { pid: number; fields: string[] }[]
   }
   return children;
 }
+
+/** A process's children from the kernel's own list (cheaper than walking /proc every sample); none once it is gone. */
+export function childPids(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** A process's peak resident memory so far (VmHWM) in MB; 0 once it is gone. */
+export function peakRssMbOf(pid: number): number {
+  try {
+    const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return hwm ? Number(hwm[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}

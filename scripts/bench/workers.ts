@@ -5,7 +5,7 @@ import { rollingRestart, type RollingRestart } from "./rolling-restart";
 interface Started {
   dataDir: string;
   pg?: { stop: () => Promise<void> };
-  server: { port: number; child: { pid?: number }; peakRssMb: () => number; stop: () => Promise<void> };
+  server: { port: number; child: { pid?: number }; peakRssMb: () => number; workerPeakRssMb: () => number[]; stop: () => Promise<void> };
   creds: { sandbox: { secretKey: string } };
 }
 
@@ -28,7 +28,13 @@ export async function benchTwoWorkers<R extends { requestsPerSec: number }>(
   try {
     const two = await deps.load(`POST /v1/identity/pan/verify, WEB_CONCURRENCY=2 (${label})`, opts, server.child.pid);
     const restart = await rollingRestart(opts, server.child.pid!);
-    return { ...two, ratio: Math.round((two.requestsPerSec / baselineRequestsPerSec) * 100) / 100, peakRssMb: server.peakRssMb(), restart };
+    return {
+      ...two,
+      ratio: Math.round((two.requestsPerSec / baselineRequestsPerSec) * 100) / 100,
+      peakRssMb: server.peakRssMb(),
+      workerPeakRssMb: server.workerPeakRssMb(),
+      restart,
+    };
   } finally {
     await server.stop();
     await pg?.stop();
@@ -44,7 +50,7 @@ export function workersReport(rows: Record<string, unknown>[]): string[] {
     if (!restart) continue;
     lines.push(
       "",
-      `${r.name}: ${r.ratioToOneWorker}× the req/s of one worker in this run (CPU counted over the primary and its workers; peak RSS is the primary's). ` +
+      `${r.name}: ${r.ratioToOneWorker}× the req/s of one worker in this run (CPU counted over the primary and its workers; peak RSS: the primary's, then each worker's, the two the restart replaced included). ` +
         `Rolling restart (SIGHUP) under 20 connections: ${restart.requests} requests, ${restart.failed} failed; ` +
         (restart.replaced ? `both workers replaced in ${restart.restartMs} ms` : "the workers were NOT all replaced"),
     );

@@ -17,3 +17,8 @@ export function formatIst(d: Date | string, short = false): string {
     hour12: false,
   });
 }
+
+/** The time of day in IST, "10:42:15", for moments within the next minutes. */
+export function formatIstTime(d: Date | string): string {
+  return new Date(d).toLocaleTimeString("en-IN", { timeZone: "Asia/Kolkata", hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+}

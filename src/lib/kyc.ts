@@ -12,11 +12,6 @@ export const KYC_KIND_LABELS: Record<KycKind, string> = { AADHAAR_OTP: "Aadhaar 
 /** The ledger reason of each kind's charge. */
 export const KYC_LEDGER_REASON: Record<KycKind, string> = { AADHAAR_OTP: "KYC_AADHAAR", PAN: "KYC_PAN", BANK: "KYC_BANK" };
 
-/** A PAN shown without its serial: ABCPKXXXXF. */
-export function maskPan(pan: string): string {
-  return pan.length === 10 ? `${pan.slice(0, 5)}XXXX${pan.slice(9)}` : pan;
-}
-
 /** An account number shown by its last four digits. */
 export function maskAccountNumber(accountNumber: string): string {
   return `${"X".repeat(Math.max(0, accountNumber.length - 4))}${accountNumber.slice(-4)}`;

@@ -42,3 +42,17 @@ export function panCategory(pan: string): PanCategory {
   if (category === undefined) throw new RangeError("Not a PAN category letter");
   return category;
 }
+
+/** Ten characters shaped like a PAN, whether or not it was issued (a rejected row's PAN is someone's, mistyped). */
+const PAN_SHAPE = /^[A-Z]{5}[0-9]{4}[A-Z]$/;
+
+/**
+ * How the dashboard shows a PAN: the four serial digits hidden (ABCPKXXXXF). The letters left
+ * (holder type, surname initial, check letter) tell rows apart beside the name; the serial is what
+ * singles a person out, and screens are read over shoulders. Text that is not shaped like a PAN
+ * identifies nobody and is shown as typed, so a merchant can see what to fix.
+ */
+export function maskPan(value: string): string {
+  const pan = normalizePan(value);
+  return PAN_SHAPE.test(pan) ? `${pan.slice(0, 5)}XXXX${pan.slice(9)}` : value;
+}

@@ -130,6 +130,7 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
       results: JSON.stringify(items.map(() => ({ result: { by: leaseToken }, error: null }))),
       succeeded: items.length,
       failed: 0,
+      countedBefore: { succeeded: 0, failed: 0 },
       completedAt,
       verifications: verifications(),
     });

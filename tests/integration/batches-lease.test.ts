@@ -124,7 +124,17 @@ describe.each(DB_TARGETS)("batch chunk leases on %s", (target) => {
         createdAt: completedAt,
       }));
       const results = JSON.stringify([0, 1, 2].map((i) => ({ result: { pan: pan(i), by: leaseToken }, error: null })));
-      return store.commitChunk({ chunkId, leaseToken, batchId, results, succeeded: 3, failed: 0, completedAt, verifications });
+      return store.commitChunk({
+        chunkId,
+        leaseToken,
+        batchId,
+        results,
+        succeeded: 3,
+        failed: 0,
+        countedBefore: { succeeded: 0, failed: 0 },
+        completedAt,
+        verifications,
+      });
     };
 
     expect(await commitAs(storeA, "lease-A")).toBe(false);

@@ -36,14 +36,16 @@ describe.each(DB_TARGETS)("PAN and EPFO batches on %s", (target) => {
     );
   }
 
-  async function allResults(kind: string, batchId: string, limit = 1000, m = a) {
+  /** Every page of a batch's results (with `filter`, e.g. "&status=FAILED", on each); `pages` gets each page's items. */
+  async function allResults(kind: string, batchId: string, limit = 1000, m = a, filter = "", pages: Record<string, unknown>[][] = []) {
     const items: Record<string, unknown>[] = [];
     let cursor: string | null = null;
-    for (let pages = 0; pages < 100; pages++) {
+    for (let n = 0; n < 100; n++) {
       const q: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
-      const r = await get(`/v1/${kind}/batch/${batchId}/results?limit=${limit}${q}`, m);
+      const r = await get(`/v1/${kind}/batch/${batchId}/results?limit=${limit}${filter}${q}`, m);
       expect(r.status).toBe(200);
       items.push(...r.json.data.items);
+      pages.push(r.json.data.items);
       cursor = r.json.data.next_cursor;
       if (!cursor) break;
     }
@@ -99,6 +101,30 @@ describe.each(DB_TARGETS)("PAN and EPFO batches on %s", (target) => {
     expect(results[6]!.error).toMatchObject({ code: "INVALID_PAN" });
     expect(results[7]!.error).toMatchObject({ code: "VALIDATION_ERROR" });
     for (const item of results) expect((item.result === null) !== (item.error === null)).toBe(true);
+
+    // Only the failures (the rejected items and nothing else here), in index order, in full pages.
+    const failedPages: Record<string, unknown>[][] = [];
+    const failed = await allResults("identity/pan", id, 2, a, "&status=FAILED", failedPages);
+    expect(failedPages.map((p) => p.map((i) => i.index))).toEqual([[2, 4], [5, 6], [7]]);
+    expect(failed).toEqual(results.filter((i) => [2, 4, 5, 6, 7].includes(i.index as number)));
+    expect((await allResults("identity/pan", id, 1000, a, "&status=SUCCEEDED")).map((i) => i.index)).toEqual([0, 1, 3]);
+    const none = await get(`/v1/identity/pan/batch/${id}/results?status=PENDING`);
+    expect(none.json.data).toEqual({ items: [], next_cursor: null });
+    // A filtered page's cursor goes on with the same filter only, and the filter takes only the three states.
+    const failedFirst = await get(`/v1/identity/pan/batch/${id}/results?limit=2&status=FAILED`);
+    const failedCursor = encodeURIComponent(failedFirst.json.data.next_cursor as string);
+    const plainCursor = encodeURIComponent((await get(`/v1/identity/pan/batch/${id}/results?limit=2`)).json.data.next_cursor as string);
+    for (const query of [
+      `cursor=${failedCursor}`,
+      `cursor=${failedCursor}&status=SUCCEEDED`,
+      `cursor=${plainCursor}&status=FAILED`,
+      "status=failed",
+      "status=INVALID",
+    ]) {
+      const res = await get(`/v1/identity/pan/batch/${id}/results?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.json.error.code).toBe("VALIDATION_ERROR");
+    }
 
     // Each item that reached the source is in the merchant's verification history, once.
     const rows = await db.verification.findMany({ where: { batchId: id } });

@@ -204,6 +204,16 @@ describe.each(DB_TARGETS)("dashboard batches on %s", (target) => {
       [3, "DEACTIVATED"],
     ]);
     expect((await dash(m).batches.results({ mode: "sandbox", batchId: id, from: 4 })).items).toEqual([]);
+
+    // The "Failed only" view: the rejected row alone; and the answered rows, two to a page.
+    const failedOnly = await dash(m).batches.results({ mode: "sandbox", batchId: id, status: "FAILED" });
+    expect(failedOnly.items.map((i) => [i.index, i.error?.code])).toEqual([[1, "INVALID_PAN"]]);
+    expect(failedOnly.next).toBeNull();
+    const answered = await dash(m).batches.results({ mode: "sandbox", batchId: id, status: "SUCCEEDED", limit: 2 });
+    expect([answered.items.map((i) => i.index), answered.next]).toEqual([[0, 2], 3]);
+    const rest2 = await dash(m).batches.results({ mode: "sandbox", batchId: id, status: "SUCCEEDED", from: 3, limit: 2 });
+    expect([rest2.items.map((i) => i.index), rest2.next]).toEqual([[3], null]);
+    expect(d.waitingForSource).toBeNull();
   });
 
   it("lists newest first, by kind, in cursor pages; batches sent through the API show their key and request", async () => {
@@ -348,7 +358,7 @@ describe.each(DB_TARGETS)("dashboard batches on %s", (target) => {
       "reference_id",
       "pan",
       "name",
-      "status",
+      "item_status",
       "pan_status",
       "registered_name",
       "category",
@@ -387,7 +397,7 @@ describe.each(DB_TARGETS)("dashboard batches on %s", (target) => {
     expect(ecol(erows[1]!, "uan")).toBe("100200300400");
     expect(ecol(erows[1]!, "member_status")).toBe("ACTIVE");
     expect(ecol(erows[1]!, "result_pf_number")).toMatch(/^[A-Z]{2}\/[A-Z]{3}\/\d{7}\/\d{3}\/\d{7}$/);
-    expect(ecol(erows[2]!, "status")).toBe("FAILED");
+    expect(ecol(erows[2]!, "item_status")).toBe("FAILED");
     expect(ecol(erows[2]!, "error_code")).toBe("UAN_NOT_FOUND");
   });
 });

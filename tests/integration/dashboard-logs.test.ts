@@ -116,12 +116,16 @@ describe.each(DB_TARGETS)("dashboard logs, verifications and overview on %s", (t
       await expectRows({ path: "orderId=ORDER_1" }, ["r4"]);
       await expectRows({ path: "/v2" }, []);
     });
-    it("matches the path text literally and case-sensitively on every database", async () => {
+    it("matches the path text literally, whatever the case of its letters, on every database", async () => {
       await expectRows({ path: "%" }, []);
       await expectRows({ path: "pan_verify" }, []);
       await expectRows({ path: "ORDER_1" }, ["r4"]);
       await expectRows({ path: "ORDER%1" }, []);
-      await expectRows({ path: "/V1/IDENTITY" }, []);
+      await expectRows({ path: "/V1/IDENTITY" }, ["r3", "r1", "r5"]);
+      await expectRows({ path: "/v1/Identity/PAN" }, ["r3", "r1", "r5"]);
+      await expectRows({ path: "orderid=order_1" }, ["r4"]);
+      await expectRows({ path: "EPFO/VERIFY" }, ["r2"]);
+      await expectRows({ path: "ORDER_1X" }, []);
     });
     it("filters by status class", async () => {
       await expectRows({ statusClass: "2xx" }, ["r4", "r1"]);
@@ -220,6 +224,16 @@ describe.each(DB_TARGETS)("dashboard logs, verifications and overview on %s", (t
       const p1 = await caller(m).logs.list({ mode: "sandbox", path: "/v1/identity", limit: 7 });
       const p2 = await caller(m).logs.list({ mode: "sandbox", path: "/v1/identity", limit: 7, cursor: p1.nextCursor! });
       expect([...ids(p1.items), ...ids(p2.items)]).toEqual(expectedOrder().slice(0, 14));
+    });
+    it("pages a path search typed in capitals the same way, every row once", async () => {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await caller(m).logs.list({ mode: "sandbox", path: "/V1/IDENTITY/PAN", limit: 40, cursor });
+        seen.push(...ids(page.items));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      expect(seen).toEqual(expectedOrder());
     });
   });
 

@@ -71,7 +71,7 @@ describe.each(DB_TARGETS)("dashboard refunds on %s", (target) => {
     return id;
   }
   const detail = (m: Merchant, paymentId: string) => dash(m).payments.get({ mode: "sandbox", paymentId });
-  const runRefund = (refundId: string) => processRefund(db, services.paymentProcessors, refundId);
+  const runRefund = (refundId: string) => processRefund(services.atomicWriter, services.paymentProcessors, refundId);
 
   beforeAll(async () => {
     if (target === "sqlite") {

@@ -465,6 +465,8 @@ describe.each(DB_TARGETS)("dashboard wallet, KYC and operator fees on %s", (targ
       expect(JSON.parse(r.json)).toEqual(aadhaar);
       const p = await dash(m).kyc.result({ mode: "sandbox", id: pan.kycTransactionId });
       if (!p.retained) throw new Error("expected the result to be retained");
+      // The charge and balance come from the row's columns, the rest from the stored answer: together, the API's answer.
+      expect(JSON.parse(p.json)).toEqual(pan);
       expect(p.photo).toBeNull();
       expect(p.address).toBeNull();
       expect(p.facts).toContainEqual({ label: "PAN", value: "ABCPK1234F" });

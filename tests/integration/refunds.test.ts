@@ -125,6 +125,10 @@ describe.each(DB_TARGETS)("refunds REST API on %s", (target) => {
     const payload = JSON.parse(events.find((e) => e.subjectId === r1.refundId)!.body);
     expect(payload.data.refund).toMatchObject({ refundId: r1.refundId, status: "PROCESSED", amount: "120.50" });
     expect(payload.data.payment).toMatchObject({ paymentId, status: "SUCCESS" });
+    // Exactly the objects the API's own reads give for that refund and the payment (nothing changed them since).
+    const listed = (await get(`/api/payments/${paymentId}/refunds`)).json.data.items.find((r: { refundId: string }) => r.refundId === r1.refundId);
+    expect(payload.data.refund).toEqual(listed);
+    expect(payload.data.payment).toEqual(await status(paymentId));
     // The refund's timeline: created, then processed, on the payment's timeline.
     const timeline = await db.paymentEvent.findMany({ where: { refundId: r1.refundId }, orderBy: { createdAt: "asc" } });
     expect(timeline.map((e) => [e.reason, e.fromStatus, e.toStatus])).toEqual([
@@ -330,7 +334,7 @@ describe.each(DB_TARGETS)("refunds REST API on %s", (target) => {
     // (the merchant gets refund.failed and operators see it), and a refusal fails it at once.
     const given = await createRefund({ db, atomicWriter: writer }, sandboxProcessor, { merchantId: m.merchantId, mode: "sandbox" }, paymentId, { amount: 100 });
     await db.job.deleteMany({ where: { type: "refund.process", payload: { contains: given.refundId } } });
-    await giveUpRefund(db, given.refundId);
+    await giveUpRefund(db, writer, given.refundId);
     expect(await db.refund.findUniqueOrThrow({ where: { id: given.refundId } })).toMatchObject({ status: "FAILED" });
     const autoRefund = (suffix: string) =>
       db.refund.create({
@@ -346,14 +350,14 @@ describe.each(DB_TARGETS)("refunds REST API on %s", (target) => {
         },
       });
     const unreachable = await autoRefund("u");
-    await giveUpRefund(db, unreachable.id);
+    await giveUpRefund(db, writer, unreachable.id);
     expect(await db.refund.findUniqueOrThrow({ where: { id: unreachable.id } })).toMatchObject({
       status: "FAILED",
       failureReason: expect.stringContaining("could not be reached"),
     });
     const refused = await autoRefund("r");
     const refusing = { ...sandboxProcessor, refund: async () => ({ outcome: "FAILED" as const, failureReason: "bank said no" }) };
-    await processRefund(db, { sandbox: refusing, live: refusing }, refused.id);
+    await processRefund(writer, { sandbox: refusing, live: refusing }, refused.id);
     expect(await db.refund.findUniqueOrThrow({ where: { id: refused.id } })).toMatchObject({ status: "FAILED", failureReason: "bank said no" });
     for (const id of [unreachable.id, refused.id]) expect(await db.webhookEvent.count({ where: { type: "refund.failed", subjectId: id } })).toBe(1);
     // And one the server processes once it starts.

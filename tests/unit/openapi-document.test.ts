@@ -92,6 +92,15 @@ describe("the OpenAPI document", () => {
     }
   });
 
+  it("batch results take an optional status filter of the three item states, as the items' own status", () => {
+    for (const key of ["GET /v1/identity/pan/batch/{batch_id}/results", "GET /v1/employment/epfo/batch/{batch_id}/results"]) {
+      const status = param(key, "status");
+      expect(status.required ?? false).toBe(false);
+      expect([...status.schema.enum].sort()).toEqual(["FAILED", "PENDING", "SUCCEEDED"]);
+      expect(status.schema.description ?? status.description).toMatch(/FAILED/);
+    }
+  });
+
   it("batch items have their item schema and at most 10,000 of them", () => {
     const pan = body("/v1/identity/pan/batch").properties.items;
     expect(pan).toMatchObject({ type: "array", minItems: 1, maxItems: 10_000 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PAN_CATEGORIES, PAN_CATEGORY_VALUES, PAN_PATTERN, isValidPan, normalizePan, panCategory } from "@/lib/pan";
+import { PAN_CATEGORIES, PAN_CATEGORY_VALUES, PAN_PATTERN, isValidPan, maskPan, normalizePan, panCategory } from "@/lib/pan";
 
 describe("normalizePan", () => {
   it("trims and upper-cases", () => {
@@ -68,5 +68,24 @@ describe("PAN_CATEGORIES / panCategory", () => {
 
   it("throws on a letter that is not a category", () => {
     expect(() => panCategory("ABCDK1234F")).toThrow(RangeError);
+  });
+});
+
+describe("maskPan (how every dashboard screen shows a PAN)", () => {
+  it.each([
+    ["ABCPK1234F", "ABCPKXXXXF"],
+    ["AAACB0001Z", "AAACBXXXXZ"],
+    ["ZZZGZ9999Z", "ZZZGZXXXXZ"],
+    // As the API reads it: trimmed and upper-cased first.
+    [" abcpk1234f ", "ABCPKXXXXF"],
+    // Shaped like a PAN but never issued (serial 0000, no such holder type): still someone's mistyped PAN.
+    ["ABCPK0000F", "ABCPKXXXXF"],
+    ["ABCXK1234F", "ABCXKXXXXF"],
+  ])("hides the serial of %j: %s", (input, shown) => {
+    expect(maskPan(input)).toBe(shown);
+  });
+
+  it.each(["NOTAPAN", "ABCPK1234", "ABCPK1234FF", "ABCP1K234F", "1234567890", "", "ABCPK 1234F"])("shows %j as typed: not shaped like a PAN", (input) => {
+    expect(maskPan(input)).toBe(input);
   });
 });

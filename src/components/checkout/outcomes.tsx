@@ -81,7 +81,7 @@ function WaitingForUpi({
           {upiQr && (
             <div className={upiIntent ? ON_DESKTOP : undefined}>
               <p className="mt-2 text-sm text-slate-600">Scan this code with any UPI app and approve {amountLabel}.</p>
-              <img src={upiQr} alt={`UPI QR code to pay ${amountLabel}`} className="mx-auto mt-4 h-52 w-52 rounded-lg border border-slate-200 p-2" />
+              <img src={upiQr} alt={`UPI QR code to pay ${amountLabel}`} className="mx-auto mt-3 h-48 w-48 rounded-lg border border-slate-200 p-2" />
             </div>
           )}
           {upiIntent && (
@@ -157,9 +157,9 @@ function SandboxSimulator({
   onSimulate: (outcome: "SUCCESS" | "FAILED") => void;
 }) {
   return (
-    <div className="mt-6 rounded-lg border border-dashed border-amber-300 bg-amber-50 p-4 text-left">
+    <div className="mt-4 rounded-lg border border-dashed border-amber-300 bg-amber-50 px-4 py-3 text-left">
       <p className="text-sm font-medium text-amber-900">Sandbox simulator</p>
-      <p className="mt-0.5 text-xs text-amber-800">No UPI app is involved in sandbox: choose how this payment ends.</p>
+      <p className="mt-0.5 text-xs text-amber-800">No UPI app in sandbox: choose how this payment ends.</p>
       {error && (
         <div className="mt-3">
           <Notice tone="error">{error}</Notice>
@@ -244,11 +244,12 @@ export function PendingView({
         />
       )}
 
-      <p className="mt-5 text-xs text-slate-500">This page updates by itself; keep it open.</p>
+      <p className="mt-4 text-xs text-slate-500">This page updates by itself; keep it open.</p>
+
+      {/* Before the ways out: in sandbox it is what the tester came to press, and at 1280×800 it stays above the fold. */}
+      {showSimulator && <SandboxSimulator busy={busy} simulating={simulating} error={simulateError} onSimulate={onSimulate} />}
 
       <WaysOut busy={busy} leaving={leaving} leaveError={leaveError} onUseAnotherMethod={onUseAnotherMethod} onCancel={onCancel} />
-
-      {showSimulator && <SandboxSimulator busy={busy} simulating={simulating} error={simulateError} onSimulate={onSimulate} />}
     </div>
   );
 }

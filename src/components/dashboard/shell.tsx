@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { signOut } from "next-auth/react";
-import { useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { cx } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
 
@@ -22,35 +22,75 @@ const NAV = [
   { href: "/dashboard/settings", label: "Settings" },
 ];
 
+const LOCKED_LIVE_NOTE = "Live mode unlocks when an operator approves your go-live request.";
+
+/** Why Live is locked, on tap or click as well as hover; Escape or a tap elsewhere closes it. */
+function LockedLiveNote({ onClose }: { onClose: () => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const away = (e: PointerEvent) => {
+      if (!ref.current?.parentElement?.contains(e.target as Node)) onClose();
+    };
+    const escape = (e: KeyboardEvent) => e.key === "Escape" && onClose();
+    document.addEventListener("pointerdown", away);
+    document.addEventListener("keydown", escape);
+    return () => {
+      document.removeEventListener("pointerdown", away);
+      document.removeEventListener("keydown", escape);
+    };
+  }, [onClose]);
+  return (
+    <div
+      ref={ref}
+      id="live-locked-note"
+      role="status"
+      className="absolute left-0 top-full z-30 mt-2 w-64 rounded-md border border-slate-200 bg-white p-3 text-xs text-slate-700 shadow-lg"
+    >
+      {LOCKED_LIVE_NOTE}{" "}
+      <Link href="/dashboard/settings" className="font-medium text-brand-600 hover:underline" onClick={onClose}>
+        Request go-live in Settings
+      </Link>
+      .
+    </div>
+  );
+}
+
 function ModeSwitch() {
   const { mode, setMode, liveEnabled } = useMode();
+  const [explain, setExplain] = useState(false);
+  const close = useCallback(() => setExplain(false), []);
   return (
-    <div role="radiogroup" aria-label="Mode" className="inline-flex rounded-md border border-slate-300 bg-white p-0.5 text-xs font-medium">
-      {(["sandbox", "live"] as const).map((m) => {
-        const locked = m === "live" && !liveEnabled;
-        return (
-          <button
-            key={m}
-            role="radio"
-            aria-checked={mode === m}
-            disabled={locked}
-            title={locked ? "Live mode unlocks when an operator approves your go-live request (Settings)" : undefined}
-            onClick={() => setMode(m)}
-            className={cx(
-              "rounded px-3 py-1 capitalize",
-              mode === m ? (m === "live" ? "bg-green-600 text-white" : "bg-amber-500 text-white") : "text-slate-600 hover:bg-slate-100",
-              locked && "cursor-not-allowed text-slate-400 hover:bg-transparent",
-            )}
-          >
-            {m}
-            {locked && (
-              <svg className="ml-1 inline h-3 w-3 align-[-1px]" viewBox="0 0 16 16" fill="currentColor" aria-label="locked">
-                <path d="M5 7V5a3 3 0 1 1 6 0v2h.5A1.5 1.5 0 0 1 13 8.5v5a1.5 1.5 0 0 1-1.5 1.5h-7A1.5 1.5 0 0 1 3 13.5v-5A1.5 1.5 0 0 1 4.5 7H5Zm1.5 0h3V5a1.5 1.5 0 0 0-3 0v2Z" />
-              </svg>
-            )}
-          </button>
-        );
-      })}
+    <div className="relative">
+      <div role="radiogroup" aria-label="Mode" className="inline-flex rounded-md border border-slate-300 bg-white p-0.5 text-xs font-medium">
+        {(["sandbox", "live"] as const).map((m) => {
+          const locked = m === "live" && !liveEnabled;
+          return (
+            <button
+              key={m}
+              role="radio"
+              aria-checked={mode === m}
+              // Not `disabled`: a disabled button gets no tap, and the tap is what explains the lock.
+              aria-disabled={locked || undefined}
+              aria-describedby={locked && explain ? "live-locked-note" : undefined}
+              title={locked ? `${LOCKED_LIVE_NOTE} (Settings)` : undefined}
+              onClick={() => (locked ? setExplain((x) => !x) : setMode(m))}
+              className={cx(
+                "rounded px-3 py-1 capitalize",
+                mode === m ? (m === "live" ? "bg-green-600 text-white" : "bg-amber-500 text-white") : "text-slate-600 hover:bg-slate-100",
+                locked && "cursor-not-allowed text-slate-400 hover:bg-transparent",
+              )}
+            >
+              {m}
+              {locked && (
+                <svg className="ml-1 inline h-3 w-3 align-[-1px]" viewBox="0 0 16 16" fill="currentColor" aria-label="locked">
+                  <path d="M5 7V5a3 3 0 1 1 6 0v2h.5A1.5 1.5 0 0 1 13 8.5v5a1.5 1.5 0 0 1-1.5 1.5h-7A1.5 1.5 0 0 1 3 13.5v-5A1.5 1.5 0 0 1 4.5 7H5Zm1.5 0h3V5a1.5 1.5 0 0 0-3 0v2Z" />
+                </svg>
+              )}
+            </button>
+          );
+        })}
+      </div>
+      {explain && !liveEnabled && <LockedLiveNote onClose={close} />}
     </div>
   );
 }
@@ -102,6 +142,21 @@ function SuspendedBanner({ supportEmail }: { supportEmail?: string }) {
   );
 }
 
+/** Which account is signed in: business name and email. */
+function SignedInAs({ merchantName, email, className }: { merchantName: string; email: string; className?: string }) {
+  return (
+    <p className={cx("min-w-0 text-sm leading-tight", className)} data-testid="signed-in-as">
+      <span className="sr-only">Signed in as </span>
+      <span className="block truncate font-medium text-slate-900" title={merchantName}>
+        {merchantName}
+      </span>
+      <span className="block truncate text-xs text-slate-500" title={email}>
+        {email}
+      </span>
+    </p>
+  );
+}
+
 export function DashboardShell({
   merchantName,
   email,
@@ -142,12 +197,14 @@ export function DashboardShell({
       <div className="min-w-0 flex-1">
         <header className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-200 bg-white px-4 py-3 md:px-8">
           <ModeSwitch />
-          <div className="flex items-center gap-3 text-sm">
-            <span className="hidden text-slate-500 sm:inline">{email}</span>
-            <button className="rounded-md px-2 py-1 text-slate-700 hover:bg-slate-100" onClick={() => void signOut({ callbackUrl: "/login" })}>
+          <div className="flex items-center gap-3 text-sm sm:min-w-0">
+            <SignedInAs merchantName={merchantName} email={email} className="hidden sm:block" />
+            <button className="shrink-0 rounded-md px-2 py-1 text-slate-700 hover:bg-slate-100" onClick={() => void signOut({ callbackUrl: "/login" })}>
               Sign out
             </button>
           </div>
+          {/* Phones: a line of its own under the switch, so neither the name nor the email is cut short. */}
+          <SignedInAs merchantName={merchantName} email={email} className="w-full sm:hidden" />
         </header>
         {mode === "sandbox" && (
           <div className="border-b border-amber-200 bg-amber-50 px-4 py-1.5 text-center text-xs text-amber-900 md:px-8">

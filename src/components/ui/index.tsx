@@ -2,6 +2,9 @@
 
 import { createContext, useCallback, useContext, useEffect, useId, useRef, useState } from "react";
 import { formatIst } from "@/lib/ist";
+import { HorizontalScroll } from "./scroll-area";
+
+export { HorizontalScroll, MiddleTruncate } from "./scroll-area";
 
 export function cx(...parts: (string | false | null | undefined)[]) {
   return parts.filter(Boolean).join(" ");
@@ -263,13 +266,13 @@ export function useToast() {
 
 export function Table({ head, children, caption }: { head: React.ReactNode; children: React.ReactNode; caption?: string }) {
   return (
-    <div className="-mx-4 overflow-x-auto sm:mx-0">
+    <HorizontalScroll label={caption} className="-mx-4 sm:mx-0">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         {caption && <caption className="sr-only">{caption}</caption>}
         <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">{head}</thead>
         <tbody className="divide-y divide-slate-100 bg-white">{children}</tbody>
       </table>
-    </div>
+    </HorizontalScroll>
   );
 }
 

@@ -21,6 +21,10 @@ export const BATCH_STATUS_LABELS: Record<BatchStatusValue, string> = {
 /** Statuses a batch still moves out of: the page keeps polling while one is shown. */
 export const isBatchRunning = (status: string) => status === "QUEUED" || status === "PROCESSING";
 
+/** An item's state in a batch's results: PENDING until it has run, then SUCCEEDED (the source answered) or FAILED (an error). */
+export const BATCH_ITEM_STATUSES = ["SUCCEEDED", "FAILED", "PENDING"] as const;
+export type BatchItemStatus = (typeof BATCH_ITEM_STATUSES)[number];
+
 /** Items per batch, from the API or the dashboard. */
 export const BATCH_MAX_ITEMS = 10_000;
 
@@ -46,6 +50,8 @@ export const batchResultsInput = z.object({
   /** 0-based index of the first item of the page. */
   from: z.number().int().min(0).max(BATCH_MAX_ITEMS).default(0),
   limit: z.number().int().min(1).max(100).default(BATCH_RESULTS_PAGE_SIZE),
+  /** Only items in this state (the page's "Failed only" view). */
+  status: z.enum(BATCH_ITEM_STATUSES).optional(),
 });
 
 /**

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
-import { DEFAULT_SQLITE_SYNCHRONOUS, Prisma, type Db, type DbTx, type SqliteSynchronous } from "./client";
+import { postgresWriter } from "./atomic-write-postgres";
+import { DEFAULT_SQLITE_SYNCHRONOUS, postgresPool, type Db, type SqliteSynchronous } from "./client";
 import { providerFromUrl } from "./provider";
 import { quoteIdent as quote, sqliteValue as encode } from "./sql-encoding";
 import { acquireHotConnection } from "./sqlite-hot";
@@ -11,8 +12,9 @@ import { acquireHotConnection } from "./sqlite-hot";
  * statement to the next without knowing the database:
  * - SQLite runs the script synchronously, as prepared statements in one group commit on the shared
  *   direct connection (about 10x cheaper than an interactive Prisma transaction);
- * - PostgreSQL runs it in a Prisma transaction, one round trip per step, and a lone step as a single
- *   statement without a transaction.
+ * - PostgreSQL runs it in a transaction on the pool under Prisma (pg directly, prepared statements,
+ *   without Prisma's per-query cost), one round trip per step, and a lone step as a single statement
+ *   without a transaction.
  * Throwing inside a script rolls back what it wrote, and the error reaches the caller.
  */
 
@@ -35,13 +37,12 @@ export interface Statement {
  */
 export const sql = (strings: TemplateStringsArray, ...values: unknown[]): Statement => ({ strings, values });
 
-const toPrisma = (st: Statement) => Prisma.sql(st.strings, ...st.values);
-
-type Action =
+export type Action =
   | { kind: "rows"; st: Statement }
   | { kind: "count"; st: Statement }
   | { kind: "insert"; batches: BulkRows[] }
-  | { kind: "chain"; first: Statement; then: Statement };
+  | { kind: "chain"; first: Statement; then: Statement }
+  | { kind: "links"; links: readonly Link[]; result: readonly string[] };
 
 /** One statement (or one fused pair). `yield* step` inside a script runs it and gives its result. */
 export class WriteStep<R> {
@@ -75,6 +76,44 @@ export const insertMany = (batches: BulkRows[]) => new WriteStep<void>({ kind: "
  */
 export const chainReturning = (first: Statement, then: Statement) => new WriteStep<number>({ kind: "chain", first, then });
 
+/** A statement of a linked write; with a name, the rows it returns are a table of that name for the statements after it. */
+export interface Link {
+  name?: string;
+  st: Statement;
+}
+
+/**
+ * Statements in order as one write, each able to read the rows returned by named statements before
+ * it as tables of those names; resolves to the rows of the `result` tables joined (each usually one
+ * row). A named statement must return its rows (RETURNING), and when it returns none nothing after
+ * it is written: every later statement must read it, so the same holds on PostgreSQL, where the
+ * whole chain is one statement (data-modifying WITH) and no row stays locked between round trips.
+ */
+export const linked = <R>(links: readonly Link[], result: readonly string[]) => new WriteStep<R[]>({ kind: "links", links, result });
+
+const insertFromTexts = new Map<string, TemplateStringsArray>();
+
+/**
+ * For a `linked` chain: an INSERT of one row that is written only when the link `from` returned a
+ * row (INSERT … SELECT … FROM "from"). The text is made once per table, columns and link.
+ */
+export function insertFrom(from: string, b: BulkRows): Statement {
+  if (b.rows.length !== 1) throw new Error("insertFrom: one row");
+  const key = `${from}|${b.table}|${b.columns.join(",")}`;
+  let strings = insertFromTexts.get(key);
+  if (!strings) {
+    const parts = [`INSERT INTO ${quote(b.table)} (${b.columns.map(quote).join(",")}) SELECT `, ...b.columns.slice(1).map(() => ", "), ` FROM ${quote(from)}`];
+    strings = Object.freeze(Object.assign([...parts], { raw: parts })) as TemplateStringsArray;
+    insertFromTexts.set(key, strings);
+  }
+  return { strings, values: b.rows[0]! };
+}
+
+/** Every combination of one row from each list, merged: the join of one-row results. */
+function joinRows(lists: Record<string, unknown>[][]): Record<string, unknown>[] {
+  return lists.reduce<Record<string, unknown>[]>((acc, rows) => acc.flatMap((a) => rows.map((r) => ({ ...a, ...r }))), [{}]);
+}
+
 export interface AtomicWriter {
   /** One step on its own. */
   run<R>(step: WriteStep<R>): Promise<R>;
@@ -94,36 +133,40 @@ function drive<T>(script: WriteScript<T>, runStep: (s: WriteStep<unknown>) => un
   return next.value;
 }
 
-async function driveAsync<T>(script: WriteScript<T>, runStep: (s: WriteStep<unknown>) => Promise<unknown>): Promise<T> {
-  let next = script.next();
-  while (!next.done) next = script.next(await runStep(next.value));
-  return next.value;
+interface NamedRows {
+  name: string;
+  cols: string[];
+  rows: Record<string, unknown>[];
 }
 
-function sqliteWriter(databaseUrl: string, synchronous: SqliteSynchronous): AtomicWriter {
-  const { conn, write, release } = acquireHotConnection(databaseUrl, synchronous);
-  // Prepared once per call site's text (a chain's also per shape of the returned rows) and per insert shape.
+/** The values of earlier rows, in the order of their VALUES tables. */
+const tableValues = (named: NamedRows[]) => named.flatMap((n) => n.rows.flatMap((r) => n.cols.map((c) => r[c])));
+
+/**
+ * Statements prepared once per call site's text, per shape of the earlier rows a statement reads
+ * (SQLite has no UPDATE inside WITH: returned rows go back in as VALUES tables), and per insert shape.
+ */
+function sqliteStatements(conn: Database.Database) {
   const byText = new WeakMap<TemplateStringsArray, Database.Statement>();
-  const chains = new WeakMap<TemplateStringsArray, Map<string, Database.Statement>>();
+  const withTables = new WeakMap<TemplateStringsArray, Map<string, Database.Statement>>();
   const inserts = new Map<string, Database.Statement>();
   const prepared = (st: Statement) => {
     let p = byText.get(st.strings);
-    if (!p) {
-      p = conn.prepare(st.strings.join("?"));
-      byText.set(st.strings, p);
-    }
+    if (!p) byText.set(st.strings, (p = conn.prepare(st.strings.join("?"))));
     return p;
   };
-  const preparedChain = (then: Statement, cols: string[], rowCount: number) => {
-    let shapes = chains.get(then.strings);
-    if (!shapes) chains.set(then.strings, (shapes = new Map()));
-    const key = `${cols.join(",")}|${rowCount}`;
+  const preparedWith = (st: Statement, named: NamedRows[]) => {
+    if (named.length === 0) return prepared(st);
+    let shapes = withTables.get(st.strings);
+    if (!shapes) withTables.set(st.strings, (shapes = new Map()));
+    const key = named.map((n) => `${n.name}(${n.cols.join(",")})${n.rows.length}`).join(";");
     let p = shapes.get(key);
     if (!p) {
-      const tuple = `(${cols.map(() => "?").join(",")})`;
-      const values = Array.from({ length: rowCount }, () => tuple).join(",");
-      p = conn.prepare(`WITH "prev"(${cols.map(quote).join(",")}) AS (VALUES ${values}) ${then.strings.join("?")}`);
-      shapes.set(key, p);
+      const tables = named.map((n) => {
+        const tuple = `(${n.cols.map(() => "?").join(",")})`;
+        return `${quote(n.name)}(${n.cols.map(quote).join(",")}) AS (VALUES ${Array.from({ length: n.rows.length }, () => tuple).join(",")})`;
+      });
+      shapes.set(key, (p = conn.prepare(`WITH ${tables.join(",")} ${st.strings.join("?")}`)));
     }
     return p;
   };
@@ -136,11 +179,15 @@ function sqliteWriter(databaseUrl: string, synchronous: SqliteSynchronous): Atom
     }
     return p;
   };
-  // A write stamps one time on several rows: the last Date's text is kept rather than formatted again.
+  return { prepared, preparedWith, preparedInsert };
+}
+
+/** Values as stored; a write stamps one time on several rows, so the last Date's text is kept rather than formatted again. */
+function sqliteValues() {
   let lastDate: Date | undefined;
   let lastTime = NaN;
   let lastText: unknown;
-  const value = (v: unknown) => {
+  return (v: unknown) => {
     if (!(v instanceof Date)) return encode(v);
     if (v !== lastDate || v.getTime() !== lastTime) {
       lastDate = v;
@@ -149,7 +196,29 @@ function sqliteWriter(databaseUrl: string, synchronous: SqliteSynchronous): Atom
     }
     return lastText;
   };
+}
+
+function sqliteWriter(databaseUrl: string, synchronous: SqliteSynchronous): AtomicWriter {
+  const { conn, write, release } = acquireHotConnection(databaseUrl, synchronous);
+  const { prepared, preparedWith, preparedInsert } = sqliteStatements(conn);
+  const value = sqliteValues();
   const params = (st: Statement) => st.values.map(value);
+
+  const runLinks = (links: readonly Link[], result: readonly string[]) => {
+    const named: NamedRows[] = [];
+    for (const link of links) {
+      const st = preparedWith(link.st, named);
+      const values = [...tableValues(named), ...params(link.st)];
+      if (!link.name) {
+        st.run(values);
+        continue;
+      }
+      const rows = st.all(values) as Record<string, unknown>[];
+      if (rows.length === 0) return [];
+      named.push({ name: link.name, cols: Object.keys(rows[0]!), rows });
+    }
+    return joinRows(result.map((name) => named.find((n) => n.name === name)!.rows));
+  };
 
   const runStep = (step: WriteStep<unknown>): unknown => {
     const a = step.action;
@@ -167,11 +236,11 @@ function sqliteWriter(databaseUrl: string, synchronous: SqliteSynchronous): Atom
       case "chain": {
         const rows = prepared(a.first).all(params(a.first)) as Record<string, unknown>[];
         if (rows.length === 0) return 0;
-        // SQLite has no UPDATE inside WITH: the returned rows go back in as a VALUES table.
-        const cols = Object.keys(rows[0]!);
-        const st = preparedChain(a.then, cols, rows.length);
-        return st.run([...rows.flatMap((r) => cols.map((c) => r[c])), ...params(a.then)]).changes;
+        const prev = [{ name: "prev", cols: Object.keys(rows[0]!), rows }];
+        return preparedWith(a.then, prev).run([...tableValues(prev), ...params(a.then)]).changes;
       }
+      case "links":
+        return runLinks(a.links, a.result);
     }
   };
 
@@ -185,47 +254,6 @@ function sqliteWriter(databaseUrl: string, synchronous: SqliteSynchronous): Atom
   };
 }
 
-/** Every table's rows in one statement (data-modifying CTEs), atomic without a transaction. */
-function postgresInsertSql(batches: BulkRows[]): Prisma.Sql | null {
-  const nonEmpty = batches.filter((b) => b.rows.length > 0);
-  if (nonEmpty.length === 0) return null;
-  const insertSql = (b: BulkRows) =>
-    Prisma.sql`INSERT INTO ${Prisma.raw(quote(b.table))} (${Prisma.raw(b.columns.map(quote).join(","))}) VALUES ${Prisma.join(
-      b.rows.map((r) => Prisma.sql`(${Prisma.join(r.map((v) => (v === undefined ? null : v)))})`),
-    )}`;
-  const last = nonEmpty[nonEmpty.length - 1]!;
-  const ctes = nonEmpty.slice(0, -1).map((b, i) => Prisma.sql`${Prisma.raw(`w${i}`)} AS (${insertSql(b)})`);
-  return ctes.length ? Prisma.sql`WITH ${Prisma.join(ctes)} ${insertSql(last)}` : insertSql(last);
-}
-
-/** One hot row serialises these transactions; waiting in line for a connection is normal under a burst. */
-const TX_OPTIONS = { maxWait: 10_000, timeout: 10_000 };
-
-function postgresWriter(db: Db): AtomicWriter {
-  const runStep = async (q: Db | DbTx, step: WriteStep<unknown>): Promise<unknown> => {
-    const a = step.action;
-    switch (a.kind) {
-      case "rows":
-        return q.$queryRaw(toPrisma(a.st));
-      case "count":
-        return q.$executeRaw(toPrisma(a.st));
-      case "insert": {
-        const insert = postgresInsertSql(a.batches);
-        if (insert) await q.$executeRaw(insert);
-        return undefined;
-      }
-      case "chain":
-        return q.$executeRaw(Prisma.sql`WITH "prev" AS (${toPrisma(a.first)}) ${toPrisma(a.then)}`);
-    }
-  };
-  return {
-    run: (step) => runStep(db, step) as Promise<never>,
-    read: <R>(st: Statement) => db.$queryRaw<R[]>(toPrisma(st)),
-    transaction: (script) => db.$transaction((tx) => driveAsync(script, (s) => runStep(tx, s)), TX_OPTIONS),
-    close() {},
-  };
-}
-
 export function createAtomicWriter(db: Db, databaseUrl: string, sqliteSynchronous: SqliteSynchronous = DEFAULT_SQLITE_SYNCHRONOUS): AtomicWriter {
-  return providerFromUrl(databaseUrl) === "sqlite" ? sqliteWriter(databaseUrl, sqliteSynchronous) : postgresWriter(db);
+  return providerFromUrl(databaseUrl) === "sqlite" ? sqliteWriter(databaseUrl, sqliteSynchronous) : postgresWriter(postgresPool(db));
 }

@@ -26,8 +26,11 @@ export interface ChunkCommit {
   leaseToken: string;
   batchId: string;
   results: string;
+  /** The chunk's items that succeeded and failed, rejected items aside. */
   succeeded: number;
   failed: number;
+  /** Of those, the ones the batch's counters already hold (counted when the chunk was put back for a retry). */
+  countedBefore: { succeeded: number; failed: number };
   completedAt: Date;
   verifications: BatchVerificationRow[];
 }
@@ -39,6 +42,9 @@ export interface ClaimedChunkRow {
   results: string | null;
   passes: number;
   retryingSince: Date | null;
+  /** Items of the chunk the batch has counted already (outcomes shown while it waited for a retry). */
+  succeeded: number;
+  failed: number;
 }
 
 /**
@@ -87,8 +93,13 @@ const MARK_DONE = `UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NUL
 const CLAIMABLE = `(("status" = 'PENDING' AND "availableAt" <= ?) OR ("status" = 'RUNNING' AND "leaseUntil" < ?))`;
 const CLAIM_SQLITE = `UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ?, "leaseUntil" = ?
   WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ? AND ${CLAIMABLE} ORDER BY "seq" LIMIT 1) AND ${CLAIMABLE}
-  RETURNING "id", "items", "results", "passes", "retryingSince"`;
+  RETURNING "id", "items", "results", "passes", "retryingSince", "succeeded", "failed"`;
 const COUNT = `UPDATE "Batch" SET "processed" = "processed" + ?, "succeeded" = "succeeded" + ?, "failed" = "failed" + ? WHERE "id" = ?`;
+
+/** What the commit adds to the batch's counters: the chunk's items not counted before. */
+function newlyCounted(c: ChunkCommit) {
+  return { succeeded: c.succeeded - c.countedBefore.succeeded, failed: c.failed - c.countedBefore.failed };
+}
 
 function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): BatchStore {
   const { conn, write, release } = acquireHotConnection(databaseUrl, synchronous);
@@ -105,7 +116,8 @@ function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): Batch
   };
   const commit = conn.transaction((c: ChunkCommit): boolean => {
     if (markDone.run(c.results, c.succeeded, c.failed, sqliteValue(c.completedAt), c.chunkId, c.leaseToken).changes !== 1) return false;
-    count.run(c.succeeded + c.failed, c.succeeded, c.failed, c.batchId);
+    const add = newlyCounted(c);
+    count.run(add.succeeded + add.failed, add.succeeded, add.failed, c.batchId);
     for (const v of c.verifications) insertVerification.run(VERIFICATION_COLUMNS.map((col) => sqliteValue(v[col])));
     return true;
   });
@@ -125,6 +137,8 @@ function claimedRow(row: Record<string, unknown>): ClaimedChunkRow {
     results: (row.results as string | null) ?? null,
     passes: Number(row.passes),
     retryingSince: dateFromSql(row.retryingSince),
+    succeeded: Number(row.succeeded),
+    failed: Number(row.failed),
   };
 }
 
@@ -139,7 +153,7 @@ function postgresStore(db: Db): BatchStore {
         AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
         ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
       AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
-      RETURNING "id", "items", "results", "passes", "retryingSince"`;
+      RETURNING "id", "items", "results", "passes", "retryingSince", "succeeded", "failed"`;
     return rows[0] ? claimedRow(rows[0]) : null;
   };
   const commit = async (tx: DbTx, c: ChunkCommit): Promise<boolean> => {
@@ -147,8 +161,9 @@ function postgresStore(db: Db): BatchStore {
       "succeeded" = ${c.succeeded}, "failed" = ${c.failed}, "completedAt" = ${c.completedAt}
       WHERE "id" = ${c.chunkId} AND "status" = 'RUNNING' AND "leaseToken" = ${c.leaseToken}`;
     if (done !== 1) return false;
-    await tx.$executeRaw`UPDATE "Batch" SET "processed" = "processed" + ${c.succeeded + c.failed}, "succeeded" = "succeeded" + ${c.succeeded},
-      "failed" = "failed" + ${c.failed} WHERE "id" = ${c.batchId}`;
+    const add = newlyCounted(c);
+    await tx.$executeRaw`UPDATE "Batch" SET "processed" = "processed" + ${add.succeeded + add.failed}, "succeeded" = "succeeded" + ${add.succeeded},
+      "failed" = "failed" + ${add.failed} WHERE "id" = ${c.batchId}`;
     if (c.verifications.length) {
       // One JSON parameter rather than 13 per row: a chunk's thousands of bound values cost more
       // in the client than the insert does in the server. The table's own row type gives each

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import type { SqlDriverAdapter } from "@prisma/driver-adapter-utils";
 import { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "../../generated/prisma-postgres/client";
@@ -118,10 +119,10 @@ export function sqliteAdapter(databaseUrl: string, busyTimeoutMs = 5000, synchro
 }
 
 /**
- * PostgreSQL adapter factory. `connection_limit` (Prisma's URL convention) sets the pool size
- * and is removed from the URL handed to `pg`.
+ * The PostgreSQL connection pool. `connection_limit` (Prisma's URL convention) sets its size and
+ * is removed from the URL handed to `pg`.
  */
-export function postgresAdapter(databaseUrl: string, poolSize?: number): PrismaPg {
+function postgresPoolFor(databaseUrl: string, poolSize?: number): pg.Pool {
   let connectionString = databaseUrl;
   let limit = NaN;
   const m = /[?&]connection_limit=(\d+)/.exec(databaseUrl);
@@ -131,7 +132,16 @@ export function postgresAdapter(databaseUrl: string, poolSize?: number): PrismaP
     connectionString = databaseUrl.replace(/([?&])connection_limit=\d+&?/, "$1").replace(/[?&]$/, "");
   }
   const max = poolSize ?? (limit > 0 ? limit : 10);
-  return new PrismaPg({ connectionString, max, idleTimeoutMillis: 30_000 });
+  return new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
+}
+
+const pools = new WeakMap<object, pg.Pool>();
+
+/** The connection pool under a PostgreSQL client from `createPrismaClient`, for writes that bypass Prisma's per-query cost. */
+export function postgresPool(db: Db): pg.Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error("postgresPool: not a PostgreSQL client from createPrismaClient");
+  return pool;
 }
 
 /**
@@ -141,13 +151,14 @@ export function postgresAdapter(databaseUrl: string, poolSize?: number): PrismaP
 export function createPrismaClient(databaseUrl: string, options: CreatePrismaClientOptions = {}): Db {
   const provider = providerFromUrl(databaseUrl);
   const log = options.log ?? [];
-  const db =
-    provider === "postgresql"
-      ? (new PostgresPrismaClient({
-          adapter: postgresAdapter(databaseUrl, options.poolSize),
-          log,
-        }) as unknown as Db)
-      : new PrismaClient({ adapter: sqliteAdapter(databaseUrl, options.busyTimeoutMs, options.sqliteSynchronous), log });
+  let db: Db;
+  if (provider === "postgresql") {
+    const pool = postgresPoolFor(databaseUrl, options.poolSize);
+    db = new PostgresPrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }), log }) as unknown as Db;
+    pools.set(db, pool);
+  } else {
+    db = new PrismaClient({ adapter: sqliteAdapter(databaseUrl, options.busyTimeoutMs, options.sqliteSynchronous), log });
+  }
   providers.set(db, provider);
   return db;
 }

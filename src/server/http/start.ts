@@ -12,6 +12,7 @@ import { applyMigrations } from "@/server/db/migrate";
 import { guardConnections } from "@/server/http/connection-guard";
 import { createRequestListener, InFlightRequests, type PageHandler } from "@/server/http/request-listener";
 import { answerUnparsedRequests } from "@/server/http/unparsed-requests";
+import { warmFirstSignup } from "@/server/http/warm-up";
 import type { JobRunner } from "@/server/jobs/runner";
 import { createJobRunners, scheduleRecurringJobs } from "@/server/jobs/runners";
 import { log } from "@/server/lib/logger";
@@ -251,6 +252,8 @@ async function serve(opts: StartOptions, role: Role) {
   log.info("listening", { host: config.host, port, pages: opts.servePages, dev: opts.dev, ...worker });
 
   if (role.slot === null && opts.seedDemo) await seedDemo(config, services.db);
+  // Production pages only: the development server compiles on demand, and an API-only instance has no sign-up.
+  if (opts.servePages && !opts.dev) void warmFirstSignup(services, server);
   const running = { server, inFlight, runners, services };
   onSignals(running);
   if (role.slot !== null) {

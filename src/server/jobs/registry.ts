@@ -48,7 +48,7 @@ export const attemptReconcileJob = defineJob<{ attemptId: string }>("payment.rec
 /** A live processor's verified webhook (recorded before its answer): moves its attempt or refund through the state machines. */
 export const processorWebhookJob = defineJob<{ webhookId: string }>("payment.processor_webhook", {
   subject: (p) => p.webhookId,
-  handler: async ({ webhookId }, _job, { services }) => applyProcessorWebhook(services.db, services.paymentProcessors, webhookId),
+  handler: async ({ webhookId }, _job, { services }) => applyProcessorWebhook(services, services.paymentProcessors, webhookId),
 });
 
 // Refunds
@@ -56,8 +56,8 @@ export const processorWebhookJob = defineJob<{ webhookId: string }>("payment.pro
 /** Asks the mode's processor for a refund until it answers; a merchant refund that never gets an answer fails. */
 export const refundJob = defineJob<{ refundId: string }>("refund.process", {
   subject: (p) => p.refundId,
-  handler: async ({ refundId }, _job, { services }) => processRefund(services.db, services.paymentProcessors, refundId),
-  onGiveUp: ({ refundId }, { services }) => giveUpRefund(services.db, refundId),
+  handler: async ({ refundId }, _job, { services }) => processRefund(services.atomicWriter, services.paymentProcessors, refundId),
+  onGiveUp: ({ refundId }, { services }) => giveUpRefund(services.db, services.atomicWriter, refundId),
 });
 
 // Webhooks

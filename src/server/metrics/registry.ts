@@ -20,6 +20,7 @@ export interface ParakhMetrics {
   requestDuration: Histogram<HttpLabel>;
   auditCommitDuration: Histogram;
   auditRecordsCommitted: Counter<"result">;
+  requestBodies: Counter<"outcome">;
 }
 
 /**
@@ -65,9 +66,15 @@ function createMetrics(): ParakhMetrics {
     labelNames: ["result"],
     registers: [registry],
   });
+  const requestBodies = new Counter({
+    name: "parakh_rest_request_bodies_total",
+    help: "REST request bodies by how they were read: in place (small), on a body thread (large), or refused while too many large ones were in hand.",
+    labelNames: ["outcome"],
+    registers: [registry],
+  });
   // A cluster worker's registry must answer the primary from the start, whichever worker is scraped.
   prepareClusterMetrics(registry);
-  return { registry, requestDuration, auditCommitDuration, auditRecordsCommitted };
+  return { registry, requestDuration, auditCommitDuration, auditRecordsCommitted, requestBodies };
 }
 
 // One registry per process even if a module is loaded twice (Next bundles its own copies).

@@ -88,17 +88,24 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-/** A JSON object body, as every operation takes; anything else is refused with its code. */
-export function parseJsonObject(raw: Buffer): Record<string, unknown> {
-  let body: unknown;
+/** The body's JSON value, undefined when empty; INVALID_JSON when it is not JSON. */
+export function parseJson(raw: Buffer): unknown {
   try {
-    body = raw.length === 0 ? undefined : JSON.parse(raw.toString("utf8"));
+    return raw.length === 0 ? undefined : JSON.parse(raw.toString("utf8"));
   } catch {
     throw new AppError("INVALID_JSON");
   }
+}
+
+/** A JSON object, as every operation takes; anything else is refused with its code. */
+export function asJsonObject(body: unknown): Record<string, unknown> {
   if (body === null || typeof body !== "object" || Array.isArray(body)) throw new AppError("VALIDATION_ERROR", "The request body must be a JSON object.");
   if (nestedDeeperThan(body, MAX_JSON_DEPTH)) throw new AppError("VALIDATION_ERROR", `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   return body as Record<string, unknown>;
+}
+
+export function parseJsonObject(raw: Buffer): Record<string, unknown> {
+  return asJsonObject(parseJson(raw));
 }
 
 /** Query parameters as strings, a repeated one as a list of them. */

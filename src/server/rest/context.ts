@@ -2,6 +2,7 @@ import type { KycFees } from "@/lib/kyc";
 import type { Mode } from "@/lib/mode";
 import type { AppServices } from "@/server/services";
 import type { VerificationRecord } from "@/server/services/audit/audit-writer";
+import type { PreparedBatchItems } from "@/server/services/batches/batches";
 import type { AuthScheme } from "@/server/rest/meta";
 
 /** The API key the door accepted for a request, and the merchant settings hot paths need (from the auth cache). */
@@ -25,4 +26,6 @@ export interface RestContext {
   auth: RestAuth;
   requestId: string;
   audit: AuditNote;
+  /** A batch route's items, validated and cut into chunks as the door read the body (its input holds a stand-in). */
+  preparedBatch?: PreparedBatchItems | null;
 }

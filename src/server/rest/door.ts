@@ -4,15 +4,39 @@ import { AppError } from "@/server/errors";
 import { log } from "@/server/lib/logger";
 import { methodLabel, nameRoute, routeSeries } from "@/server/metrics/http";
 import { errorAnswer, refuse, refuseStranger, send } from "@/server/rest/answers";
-import { BodyError, isJsonContentType, parseJsonObject, queryInput, readBody } from "@/server/rest/body";
+import { BodyError, isJsonContentType, queryInput, readBody } from "@/server/rest/body";
+import { createBodyReader, type BodyReader } from "@/server/rest/body-pool";
 import { admitKey, identifyKey, restAuthOf } from "@/server/rest/credentials";
 import { withIdempotency } from "@/server/rest/idempotency";
 import { hasDotSegment } from "@/server/rest/paths";
 import { newRecord, type Answer, type RequestRecord } from "@/server/rest/request-record";
 import { matchRoute, routeTable, SINGLE_BODY_LIMIT, type RestRoute } from "@/server/rest/routes";
 import type { AppServices } from "@/server/services";
+import { CHUNK_SIZES } from "@/server/services/batches/batches";
 
 export { isRestPath, restKindOf } from "@/server/rest/paths";
+
+/** A POST's JSON body, read whole (up to the route's limit), parsed and checked, in place or on a pool thread. */
+async function readJson(bodies: BodyReader, record: RequestRecord, req: IncomingMessage, route: RestRoute, limit: number) {
+  if (!isJsonContentType(req.headers["content-type"])) throw new AppError("UNSUPPORTED_MEDIA_TYPE");
+  record.rawBody = await readBody(req, limit);
+  // A batch is cut into chunks as it is read, at the size of the caller's mode (checked again when stored).
+  const read = await bodies.read(record.rawBody, route.rest.batchKind ?? null, CHUNK_SIZES[record.auth?.mode ?? "sandbox"]);
+  record.auditBodies = read.audit;
+  if (!read.ok) throw new AppError(read.code, read.message);
+  return { input: read.input, preparedBatch: read.batch };
+}
+
+/** A big body holds memory until it is answered: a few at a time, the others wait unread. */
+async function inBodySlot<T>(bodies: BodyReader, big: boolean, run: () => Promise<T>): Promise<T> {
+  if (!big) return run();
+  const leave = await bodies.enter();
+  try {
+    return await run();
+  } finally {
+    leave();
+  }
+}
 
 /**
  * The REST door (`/v1`, public `/api`): request ids, route matching, credentials before bodies,
@@ -21,25 +45,24 @@ export { isRestPath, restKindOf } from "@/server/rest/paths";
  */
 export function createRestDoor(services: AppServices, operations: RestOperation[]) {
   const routes = routeTable(operations);
+  const bodies = createBodyReader();
 
   /** With a valid key: the body, then the operation (once per Idempotency-Key), as an answer. */
   async function serve(record: RequestRecord, req: IncomingMessage, route: RestRoute, params: Record<string, string>): Promise<Answer> {
-    let input: Record<string, unknown> = queryInput(req.url);
-    if (record.method === "POST") {
-      if (!isJsonContentType(req.headers["content-type"])) throw new AppError("UNSUPPORTED_MEDIA_TYPE");
-      record.rawBody = await readBody(req, route.rest.bodyLimit ?? SINGLE_BODY_LIMIT);
-      input = parseJsonObject(record.rawBody);
-    }
-    // Path parameters, decoded once when the route matched, are the ones validated and used.
-    input = { ...input, ...params };
-    const ctx = { services, auth: record.auth!, requestId: record.requestId, audit: record.audit };
-    return withIdempotency(services, record, route.rest, req.headers["idempotency-key"], async () => {
-      try {
-        const data = await route.operation.run(ctx, input);
-        return { status: route.rest.successStatus ?? 200, headers: {}, body: data, code: null };
-      } catch (err) {
-        return errorAnswer(err, record, input, route);
-      }
+    const limit = route.rest.bodyLimit ?? SINGLE_BODY_LIMIT;
+    return inBodySlot(bodies, record.method === "POST" && limit > SINGLE_BODY_LIMIT, async () => {
+      const read = record.method === "POST" ? await readJson(bodies, record, req, route, limit) : { input: queryInput(req.url), preparedBatch: null };
+      // Path parameters, decoded once when the route matched, are the ones validated and used.
+      const input = { ...read.input, ...params };
+      const ctx = { services, auth: record.auth!, requestId: record.requestId, audit: record.audit, preparedBatch: read.preparedBatch };
+      return withIdempotency(services, record, route.rest, req.headers["idempotency-key"], async () => {
+        try {
+          const data = await route.operation.run(ctx, input);
+          return { status: route.rest.successStatus ?? 200, headers: {}, body: data, code: null };
+        } catch (err) {
+          return errorAnswer(err, record, input, route);
+        }
+      });
     });
   }
 
@@ -102,5 +125,5 @@ export function createRestDoor(services: AppServices, operations: RestOperation[
     refuse(services, record, req, res, errorAnswer(new AppError("INTERNAL_ERROR"), record));
   }
 
-  return { handle, routes };
+  return { handle, routes, bodies };
 }

@@ -1,5 +1,6 @@
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { ErrorCode } from "@/server/errors";
+import type { BatchKind } from "@/server/services/batches/batches";
 
 /** What a REST operation declares beside its OpenAPI path: read by the door and the document. */
 export interface RestMeta {
@@ -15,6 +16,8 @@ export interface RestMeta {
   successStatus?: number;
   /** Largest accepted body in bytes (default 1 MiB; batches 8 MiB). */
   bodyLimit?: number;
+  /** The body is a batch of these items: the door validates them and cuts them into chunks as it reads the body. */
+  batchKind?: BatchKind;
   /** The answer holds personal data (KYC): a stored idempotent response is encrypted. */
   sensitive?: boolean;
   /** A body-wide rule the document states that its fields cannot (e.g. "exactly one of uan or pf_number"). */

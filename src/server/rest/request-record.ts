@@ -3,6 +3,7 @@ import type { ErrorCode } from "@/server/errors";
 import { requestIdFrom } from "@/server/lib/ids";
 import type { AuditNote, RestAuth } from "@/server/rest/context";
 import type { EnvelopeKind } from "@/server/rest/envelope";
+import type { AuditBodies } from "@/server/rest/json-body";
 import { restKindOf } from "@/server/rest/paths";
 import { redactedBodyText, redactString } from "@/server/services/audit/redact";
 
@@ -13,7 +14,7 @@ import { redactedBodyText, redactString } from "@/server/services/audit/redact";
 const AUDIT_PATH_CHARS = 1024;
 const STRANGER_PATH_CHARS = 256;
 const STRANGER_AGENT_CHARS = 256;
-const REFUSED_BODY_BYTES = 8 * 1024;
+export const REFUSED_BODY_BYTES = 8 * 1024;
 
 /** Everything the door knows about one request, for its answer and its audit record. */
 export interface RequestRecord {
@@ -26,6 +27,8 @@ export interface RequestRecord {
   userAgent: string | null;
   startedAt: number;
   rawBody: Buffer | null;
+  /** The body's audit text, redacted once as it was read (on a pool thread for a large body). */
+  auditBodies: AuditBodies | null;
   auth: RestAuth | null;
   audit: AuditNote;
   /** A stranger's refusal past the address's limit: answered, counted, not stored. */
@@ -52,6 +55,7 @@ export function newRecord(req: IncomingMessage, pathname: string, clientIp: stri
     userAgent: typeof req.headers["user-agent"] === "string" ? redactString(req.headers["user-agent"]).slice(0, 512) : null,
     startedAt: performance.now(),
     rawBody: null,
+    auditBodies: null,
     auth: null,
     audit: { verification: null },
     unrecorded: false,
@@ -73,7 +77,11 @@ export function auditRecord(record: RequestRecord, answer: Answer, responseText:
     latencyMs,
     clientIp: record.clientIp,
     userAgent: known || record.userAgent === null ? record.userAgent : record.userAgent.slice(0, STRANGER_AGENT_CHARS),
-    requestBody: redactedBodyText(record.rawBody, answer.status >= 400 ? REFUSED_BODY_BYTES : undefined),
+    requestBody: record.auditBodies
+      ? answer.status >= 400
+        ? record.auditBodies.refused
+        : record.auditBodies.served
+      : redactedBodyText(record.rawBody, answer.status >= 400 ? REFUSED_BODY_BYTES : undefined),
     responseBody: redactedBodyText(responseText),
     errorCode: answer.code,
     createdAt: new Date(),

@@ -18,6 +18,29 @@ interface FirstKey {
   next: "/dashboard" | "/login";
 }
 
+type Step = "creating" | "signing-in" | "done" | null;
+
+const STEP_LABELS: Record<NonNullable<Step>, [button: string, status: string]> = {
+  creating: ["Creating your account…", "Creating your account and sandbox keys."],
+  "signing-in": ["Signing you in…", "Account created. Signing you in."],
+  done: ["Create account", ""],
+};
+
+/** The button names the step under way (the first sign-up after a server start takes longest); a status line reads it out. */
+function SubmitButton({ step }: { step: Step }) {
+  const [label, status] = step ? STEP_LABELS[step] : ["Create account", ""];
+  return (
+    <>
+      <Button type="submit" className="w-full" loading={step !== null}>
+        {label}
+      </Button>
+      <p role="status" className="sr-only">
+        {status}
+      </p>
+    </>
+  );
+}
+
 export function SignupForm() {
   const trpc = useTRPC();
   const router = useRouter();
@@ -25,8 +48,8 @@ export function SignupForm() {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [firstKey, setFirstKey] = useState<FirstKey | null>(null);
-  // From submit until the dashboard opens: sign-up, then sign-in, then the key dialog.
-  const [busy, setBusy] = useState(false);
+  // From submit until the dashboard opens: creating the account, signing in, then the key dialog.
+  const [step, setStep] = useState<Step>(null);
   const signup = useMutation(trpc.account.signup.mutationOptions());
 
   async function onSubmit(e: React.FormEvent) {
@@ -38,7 +61,7 @@ export function SignupForm() {
       return;
     }
     setFieldErrors({});
-    setBusy(true);
+    setStep("creating");
     let created;
     try {
       created = await signup.mutateAsync(form);
@@ -46,11 +69,13 @@ export function SignupForm() {
       const info = errorInfo(err);
       setFieldErrors(info.fieldErrors);
       setError(info.message);
-      setBusy(false);
+      setStep(null);
       return;
     }
     // Signed in before the secret is shown, so leaving the page anyway still leaves a session.
+    setStep("signing-in");
     const res = await signIn("merchant", { redirect: false, email: form.email, password: form.password });
+    setStep("done");
     setFirstKey({
       key: created.sandboxKey,
       firstCall: { merchantId: created.merchantId, apiBaseUrls: created.apiBaseUrls },
@@ -88,9 +113,7 @@ export function SignupForm() {
           error={fieldErrors.password}
           hint="At least 10 characters."
         />
-        <Button type="submit" className="w-full" loading={busy}>
-          Create account
-        </Button>
+        <SubmitButton step={step} />
         <p className="text-center text-sm text-slate-500">
           Already have an account?{" "}
           <Link className="text-brand-600 hover:underline" href="/login">

@@ -9,6 +9,7 @@ import { Card, CopyButton, ErrorState, LoadingState, PageHeader, cx } from "@/co
 import { formatRupees } from "@/lib/money";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { formatLatency } from "@/components/dashboard/http-status";
+import { OnboardingChecklist } from "./onboarding-checklist";
 
 function formatRate(r: number | null): string {
   if (r === null) return "—";
@@ -209,6 +210,7 @@ export function OverviewView() {
     <>
       <PageHeader title="Overview" description={`${modeName} mode · last 7 days · days are IST (Asia/Kolkata)`} />
       <div className="space-y-6">
+        <OnboardingChecklist />
         {mode === "sandbox" && <GoLiveCard />}
         {stats.isLoading ? (
           <LoadingState label="Loading overview…" />

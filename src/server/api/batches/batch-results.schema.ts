@@ -3,6 +3,7 @@ import { batchIdField, NOUN, PATH, TAG } from "@/server/api/batches/batch.schema
 import { epfoVerificationData } from "@/server/api/employment/verify-epfo.schema";
 import { v1Envelope } from "@/server/rest/envelope";
 import type { RestOperationMeta } from "@/server/rest/meta";
+import { BATCH_ITEM_STATUSES } from "@/lib/schemas/batches";
 import type { BatchKind } from "@/server/services/batches/batches";
 import { panVerificationData } from "@/server/services/identity/verify-pan";
 
@@ -27,6 +28,14 @@ export const batchResultsInput = z.object({
       },
     })
     .optional(),
+  status: z
+    .enum(BATCH_ITEM_STATUSES)
+    .meta({
+      description:
+        "Only items in this state: SUCCEEDED (the source answered, whatever the outcome), FAILED (rejected or ended in an error) or PENDING (not run yet). " +
+        "Pages stay in index order; pass the same status with each next_cursor.",
+    })
+    .optional(),
 });
 
 const itemError = z.object({ code: z.string(), message: z.string() });
@@ -43,7 +52,11 @@ export function batchResultsData(kind: BatchKind) {
             .nullable()
             .meta({ description: "Exactly the single call's data; null on error." }),
           error: itemError.nullable().meta({ description: "The code and message the single call would give; null on success." }),
-          status: z.enum(["PENDING", "SUCCEEDED", "FAILED"]).meta({ description: "PENDING (result and error both null) until the item has run." }),
+          status: z.enum(BATCH_ITEM_STATUSES).meta({
+            description:
+              "Whether the item has run: PENDING (result and error both null) until it has, then SUCCEEDED (the source answered; " +
+              "the verification outcome, e.g. an INVALID PAN, is in result) or FAILED (error says why).",
+          }),
         }),
       ),
       next_cursor: z.string().nullable().meta({ description: "Pass as cursor for the next page; null on the last page." }),
@@ -60,7 +73,9 @@ function batchResultsMeta(kind: BatchKind) {
       path: `${PATH[kind]}/{batch_id}/results`,
       tags: [TAG[kind]],
       summary: `Page through a ${NOUN[kind]} batch's results`,
-      description: "Every submitted item once, in index order, rejected items included. Items still running are listed as PENDING.",
+      description:
+        "Every submitted item once, in index order, rejected items included. Items still running are listed as PENDING. " +
+        "With status, only the items in that state (e.g. status=FAILED for the ones to look at).",
     },
     rest: { auth: "bearer", errors: ["VALIDATION_ERROR", "BATCH_NOT_FOUND"] },
   } satisfies RestOperationMeta;

@@ -76,14 +76,15 @@ function createBatchMeta(kind: BatchKind) {
       path: PATH[kind],
       tags: [TAG[kind]],
       summary: `Submit a ${NOUN[kind]} batch`,
-      description: `Queues up to 10,000 ${NOUN[kind]} checks and answers 202 at once. Poll the batch, page through its results, or wait for the \`${event}\` webhook (sent to webhook_url and to endpoints subscribed to it). Bodies up to 8 MiB. In sandbox a merchant may submit 100,000 items (SANDBOX_BATCH_ITEMS_PER_DAY) in any 24 hours; a batch past that answers 429 RATE_LIMITED with Retry-After.`,
+      description: `Queues up to 10,000 ${NOUN[kind]} checks and answers 202 at once. Poll the batch, page through its results, or wait for the \`${event}\` webhook (sent to webhook_url and to endpoints subscribed to it). Bodies up to 8 MiB; while the server has too many large bodies in hand, 503 SERVICE_UNAVAILABLE with Retry-After. In sandbox a merchant may submit 100,000 items (SANDBOX_BATCH_ITEMS_PER_DAY) in any 24 hours; a batch past that answers 429 RATE_LIMITED with Retry-After.`,
       successDescription: "Accepted: the batch is queued.",
     },
     rest: {
       auth: "bearer",
-      errors: ["VALIDATION_ERROR", "BATCH_TOO_LARGE", "PAYLOAD_TOO_LARGE"],
+      errors: ["VALIDATION_ERROR", "BATCH_TOO_LARGE", "PAYLOAD_TOO_LARGE", "SERVICE_UNAVAILABLE"],
       successStatus: 202,
       bodyLimit: BATCH_BODY_LIMIT,
+      batchKind: kind,
     },
   } satisfies RestOperationMeta;
 }

@@ -22,7 +22,7 @@ function createBatchProcedure(kind: BatchKind) {
           apiKeyId,
           webhookUrl: input.webhook_url ?? null,
           clientBatchId: input.client_batch_id ?? null,
-          items: validateBatchItems(kind, input.items),
+          items: ctx.preparedBatch ?? validateBatchItems(kind, input.items),
         },
         { sandboxItemsPerDay: ctx.services.config.sandboxBatchItemsPerDay },
       );

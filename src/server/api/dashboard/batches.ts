@@ -14,9 +14,11 @@ export const batchesRouter = router({
   list: modeProcedure.input(batchesListInput).query(({ ctx, input }) => listDashboardBatches(ctx.services.db, ctx.merchantId, ctx.mode, input)),
 
   /** BATCH_NOT_FOUND (NOT_FOUND) for another merchant's or mode's batch, as for an unknown id. */
-  detail: modeProcedure.input(batchGetInput).query(({ ctx, input }) => getDashboardBatch(ctx.services.db, ctx.merchantId, ctx.mode, input.batchId)),
+  detail: modeProcedure
+    .input(batchGetInput)
+    .query(({ ctx, input }) => getDashboardBatch(ctx.services.db, ctx.merchantId, ctx.mode, input.batchId, ctx.services.config.batchRetryBudgetMs)),
 
-  /** A page of a batch's items with their results or errors, in index order. */
+  /** A page of a batch's items with their results or errors, in index order; optionally only the failed (or succeeded, or pending) ones. */
   results: modeProcedure.input(batchResultsInput).query(({ ctx, input }) => listDashboardBatchResults(ctx.services.db, ctx.merchantId, ctx.mode, input)),
 
   /**

@@ -48,6 +48,12 @@ export interface SignInInput {
 // A real hash to verify against when the email is unknown, so timing does not reveal accounts.
 let dummyHash: Promise<string> | undefined;
 
+/** Works out that hash now (at start-up) rather than beside the first sign-in's own check. */
+export function primeSignInHash(): Promise<string> {
+  dummyHash ??= hashPassword("parakh-dummy-password");
+  return dummyHash;
+}
+
 interface Account {
   id: string;
   email: string;
@@ -85,9 +91,9 @@ async function signIn(db: Db, store: AccountStore, role: AccountRole, input: Sig
   if (attempt.locked) throw new SignInError("ACCOUNT_LOCKED");
   const account = email.length <= 254 ? await store.find(email) : null;
 
-  dummyHash ??= hashPassword("parakh-dummy-password");
+  const dummy = primeSignInHash();
   // Real passwords are at most 200 characters: a longer one is wrong without hashing megabytes.
-  const passwordOk = input.password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(input.password, account?.passwordHash ?? (await dummyHash)));
+  const passwordOk = input.password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(input.password, account?.passwordHash ?? (await dummy)));
   const fail = async (code: SignInFailure): Promise<never> => {
     if ((await finishFailure(db, attempt, now)) === "locked") throw new SignInError("ACCOUNT_LOCKED");
     throw new SignInError(code);

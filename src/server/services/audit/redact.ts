@@ -114,10 +114,8 @@ export function redactValue(value: unknown, depth = 0, readable = false): unknow
   return value;
 }
 
-/** JSON text of the redacted value, capped in bytes (not characters: CJK text is 3 bytes a character). */
-export function redactedJson(value: unknown, maxBytes = MAX_STORED_BYTES): string | null {
-  if (value === undefined) return null;
-  const text = JSON.stringify(redactValue(value));
+/** Stored JSON text cut to `maxBytes` (not characters: CJK text is 3 bytes a character): a larger one keeps its first half and its size. */
+function capStoredText(text: string, maxBytes: number): string {
   const bytes = Buffer.byteLength(text);
   if (bytes <= maxBytes) return text;
   const head = Buffer.from(text)
@@ -126,13 +124,31 @@ export function redactedJson(value: unknown, maxBytes = MAX_STORED_BYTES): strin
   return JSON.stringify({ truncated: true, originalBytes: bytes, head });
 }
 
-/** Parses a body for redaction; non-JSON text is not stored verbatim (it may hold anything). */
+/** JSON text of the redacted value, capped in bytes. */
+export function redactedJson(value: unknown, maxBytes = MAX_STORED_BYTES): string | null {
+  if (value === undefined) return null;
+  return capStoredText(JSON.stringify(redactValue(value)), maxBytes);
+}
+
+/** The redacted value's JSON text under each of several caps, redacted once. */
+export function redactedJsonUnderCaps(value: unknown, caps: number[]): (string | null)[] {
+  if (value === undefined) return caps.map(() => null);
+  const text = JSON.stringify(redactValue(value));
+  return caps.map((cap) => capStoredText(text, cap));
+}
+
+/** What is stored of a body that is not JSON: its size only (it may hold anything). */
+export function unparsedBodyText(text: string): string {
+  return JSON.stringify({ unparsed: true, bytes: Buffer.byteLength(text) });
+}
+
+/** Parses a body for redaction; non-JSON text is not stored verbatim. */
 export function redactedBodyText(raw: Buffer | string | null | undefined, maxBytes = MAX_STORED_BYTES): string | null {
   if (raw === null || raw === undefined || raw.length === 0) return null;
   const text = typeof raw === "string" ? raw : raw.toString("utf8");
   try {
     return redactedJson(JSON.parse(text), maxBytes);
   } catch {
-    return JSON.stringify({ unparsed: true, bytes: Buffer.byteLength(text) });
+    return unparsedBodyText(text);
   }
 }

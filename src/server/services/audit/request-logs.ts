@@ -1,6 +1,6 @@
 import type { LogFilters, StatusClass } from "@/lib/schemas/logs";
 import type { Mode } from "@/lib/mode";
-import type { Db } from "@/server/db/client";
+import { dbProvider, type Db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { istDayRange } from "@/server/lib/ist";
 import { afterCursor, encodeCursor, newestFirst, toPage } from "@/server/lib/pagination";
@@ -12,19 +12,30 @@ const STATUS_RANGES: Record<StatusClass, { gte: number; lt: number }> = {
 };
 
 /**
- * LIKE treats % and _ as wildcards (and a backslash as an escape on PostgreSQL), and SQLite's
- * LIKE ignores case. So the database only narrows by the longest plain run of the text and the
- * exact, case-sensitive match is checked here: the same answers on both databases.
+ * The path search ignores the case of ASCII letters (`/V1/IDENTITY` finds `/v1/identity/pan`) and
+ * matches every other character literally. LIKE treats % and _ as wildcards (and a backslash as an
+ * escape on PostgreSQL), so the database only narrows by the longest plain run of the text, without
+ * case (SQLite's LIKE ignores ASCII case; PostgreSQL needs ILIKE), and the match is checked here:
+ * the same answers on both databases.
  */
 function pathPrefilter(text: string): string | null {
   const runs = text.split(/[%_\\]/).sort((a, b) => b.length - a.length);
   return runs[0] ? runs[0] : null;
 }
 
-function logFilterWhere(f: LogFilters) {
+/** Lower-cases A–Z only, as SQLite's LIKE compares: other letters must match exactly on both databases. */
+function foldAscii(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+function pathMatches(path: string, text: string): boolean {
+  return foldAscii(path).includes(foldAscii(text));
+}
+
+function logFilterWhere(f: LogFilters, postgres: boolean) {
   const pathRun = f.path ? pathPrefilter(f.path) : null;
   return {
-    ...(pathRun ? { path: { contains: pathRun } } : {}),
+    ...(pathRun ? { path: postgres ? { contains: pathRun, mode: "insensitive" as const } : { contains: pathRun } } : {}),
     ...(f.statusClass ? { status: STATUS_RANGES[f.statusClass] } : {}),
     ...istDayRange(f.from, f.to),
     ...(f.requestId ? { requestId: f.requestId } : {}),
@@ -48,7 +59,7 @@ const listColumns = {
 
 /** A merchant's REST calls in one mode, newest first. */
 export async function listRequestLogs(db: Db, merchantId: string, mode: Mode, input: LogFilters & { cursor?: string; limit: number }) {
-  const where = { merchantId, mode, ...logFilterWhere(input) };
+  const where = { merchantId, mode, ...logFilterWhere(input, dbProvider(db) === "postgresql") };
   const fetch = (after: string | undefined, take: number) =>
     db.auditLog.findMany({ where: { ...where, AND: [afterCursor(after)] }, orderBy: newestFirst, take, select: listColumns });
   const { limit, path: text } = input;
@@ -63,7 +74,7 @@ export async function listRequestLogs(db: Db, merchantId: string, mode: Mode, in
   for (let scanned = 0; ;) {
     const rows = await fetch(after, batch);
     for (const r of rows) {
-      if (r.path.includes(text)) matches.push(r);
+      if (pathMatches(r.path, text)) matches.push(r);
       if (matches.length > limit) return { items: matches.slice(0, limit), nextCursor: encodeCursor(matches[limit - 1]!) };
     }
     if (rows.length < batch) return { items: matches, nextCursor: null };

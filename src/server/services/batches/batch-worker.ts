@@ -6,6 +6,8 @@
  * with the batch's counters and the merchant's verification rows, in one transaction conditional on
  * the lease; while the worker's turn goes on, that transaction also claims its next chunk. So an item
  * lands in the results exactly once, whichever worker or instance ran it and however often one crashed.
+ * A chunk put back to wait for a retry shows the outcomes it has so far, and the batch counts them in
+ * the same transaction.
  *
  * Each batch gets up to two `batch.work` jobs. A job takes chunks one at a time for at most
  * SLICE_MS, then gives its slot back (rescheduled for now, behind any job that waited longer), so
@@ -76,11 +78,14 @@ interface ClaimedChunk {
   results: string | null;
   passes: number;
   retryingSince: Date | null;
+  /** Items of the chunk already in the batch's counters (finished before a retry), rejected items aside. */
+  succeeded: number;
+  failed: number;
   lease: Lease;
 }
 
 /** The BatchChunk table's lease: PENDING until availableAt, RUNNING under `leaseToken` until `leaseUntil`. */
-function chunkLeases(db: Db): LeasedRows {
+function chunkLeases(db: Pick<Db | DbTx, "batchChunk">): LeasedRows {
   return new LeasedRows(() => db.batchChunk, { free: "PENDING", held: "RUNNING", token: "leaseToken", until: "leaseUntil", due: "availableAt" });
 }
 
@@ -109,7 +114,7 @@ export async function workBatch(deps: BatchWorkDeps, batchId: string, signal?: A
     let next: ClaimedChunk | null | undefined;
     try {
       // While the turn goes on, the commit also claims the next chunk (one write instead of two).
-      next = await runChunk(deps, leases, batch as RunningBatch, chunk, turnGoesOn() ? leaseMs : null);
+      next = await runChunk(deps, batch as RunningBatch, chunk, turnGoesOn() ? leaseMs : null);
     } finally {
       renewal.stop();
     }
@@ -211,12 +216,25 @@ async function runPendingItems(deps: BatchWorkDeps, batch: RunningBatch, chunk: 
   return pass;
 }
 
+/** The chunk's items that have an outcome, as the batch counts them; rejected items were counted at submission. */
+function finishedCounts(items: StoredItem[], outcomes: (ItemOutcome | null)[]) {
+  let succeeded = 0;
+  let failed = 0;
+  items.forEach((item, k) => {
+    const o = outcomes[k];
+    if (item.error || !o) return;
+    if (o.error) failed++;
+    else succeeded++;
+  });
+  return { succeeded, failed };
+}
+
 /**
  * Runs the items of a claimed chunk that have no outcome yet, then commits it or schedules its
  * retry. With `claimNextMs`, the commit also claims the batch's next chunk: returned, or null when
  * none was claimable; undefined when no claim was made (a retry, or no `claimNextMs`).
  */
-async function runChunk(deps: BatchWorkDeps, leases: LeasedRows, batch: RunningBatch, chunk: ClaimedChunk, claimNextMs: number | null) {
+async function runChunk(deps: BatchWorkDeps, batch: RunningBatch, chunk: ClaimedChunk, claimNextMs: number | null) {
   const items = JSON.parse(chunk.items) as StoredItem[];
   const outcomes = (chunk.results ? JSON.parse(chunk.results) : items.map(() => null)) as (ItemOutcome | null)[];
   const pass = await runPendingItems(deps, batch, chunk, items, outcomes);
@@ -226,10 +244,42 @@ async function runChunk(deps: BatchWorkDeps, leases: LeasedRows, batch: RunningB
     const since = chunk.retryingSince?.getTime() ?? pass.firstTransientAt!;
     const backoff = Math.max(pass.waitMs, backoffCeiling(chunk.passes + 1, CHUNK_BACKOFF));
     const availableAt = new Date(Math.min(now + backoff, since + (deps.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS)));
-    await leases.retryAt(chunk.lease, availableAt, { results: JSON.stringify(outcomes), passes: { increment: 1 }, retryingSince: new Date(since) });
+    await putBackForRetry(deps.db, batch.id, chunk, availableAt, { outcomes, since: new Date(since), finished: finishedCounts(items, outcomes) });
     return undefined;
   }
   return commitChunk(deps, batch, chunk, items, outcomes as ItemOutcome[], claimNextMs);
+}
+
+/**
+ * Puts a chunk back to wait for its retry with the outcomes it has so far, and counts the items that
+ * finished in this pass in the same transaction, so progress and results agree at every moment.
+ * Nothing is written (or counted) once the lease was lost; the chunk's own counts say what the batch
+ * has counted already, so a later pass or the final commit adds only what is new.
+ */
+async function putBackForRetry(
+  db: Db,
+  batchId: string,
+  chunk: ClaimedChunk,
+  availableAt: Date,
+  pass: { outcomes: (ItemOutcome | null)[]; since: Date; finished: { succeeded: number; failed: number } },
+) {
+  const { succeeded, failed } = pass.finished;
+  const newSucceeded = succeeded - chunk.succeeded;
+  const newFailed = failed - chunk.failed;
+  await db.$transaction(async (tx: DbTx) => {
+    const held = await chunkLeases(tx).retryAt(chunk.lease, availableAt, {
+      results: JSON.stringify(pass.outcomes),
+      passes: { increment: 1 },
+      retryingSince: pass.since,
+      succeeded,
+      failed,
+    });
+    if (!held || newSucceeded + newFailed === 0) return;
+    await tx.batch.update({
+      where: { id: batchId },
+      data: { processed: { increment: newSucceeded + newFailed }, succeeded: { increment: newSucceeded }, failed: { increment: newFailed } },
+    });
+  });
 }
 
 /** The chunk's results, the batch's counters and the verification rows, written while this worker holds the lease. */
@@ -278,6 +328,7 @@ async function commitChunk(
     results: JSON.stringify(outcomes),
     succeeded,
     failed,
+    countedBefore: { succeeded: chunk.succeeded, failed: chunk.failed },
     completedAt,
     verifications,
   };

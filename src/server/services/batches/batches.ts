@@ -8,7 +8,7 @@
  * and, once run, their results as JSON. A chunk is the unit of work, of commit and of paging.
  */
 import type { Mode } from "@/lib/mode";
-import { BATCH_MAX_ITEMS, type BatchStatusValue as BatchStatus } from "@/lib/schemas/batches";
+import { BATCH_MAX_ITEMS, type BatchItemStatus, type BatchStatusValue as BatchStatus } from "@/lib/schemas/batches";
 import type { Db, DbTx, Prisma } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
 import { isoOrNull } from "@/server/lib/dates";
@@ -18,6 +18,7 @@ import { batchWorkJob } from "@/server/jobs/registry";
 import { webhookUrlProblem } from "@/server/services/webhooks/ssrf";
 
 export type BatchKind = "PAN" | "EPFO";
+export type { BatchItemStatus };
 
 /**
  * Items per chunk. A worker hands its slot back between chunks, so a chunk should take well under
@@ -26,6 +27,8 @@ export type BatchKind = "PAN" | "EPFO";
  * costs. A results page of 1,000 reads at most 11 live or 5 sandbox chunks.
  */
 export const CHUNK_SIZES: Record<Mode, number> = { live: 100, sandbox: 250 };
+/** Chunk rows per insert statement (up to about 1 MiB of items JSON). */
+const CHUNKS_PER_INSERT = 10;
 /** `batch.work` jobs per batch: each takes chunks one at a time. */
 const WORKERS_PER_BATCH = 2;
 /** Unfinished batches one merchant may have per mode: each holds queue slots and storage. */
@@ -87,7 +90,8 @@ export interface NewBatch {
    */
   webhookUrlField?: "webhook_url" | "webhookUrl";
   clientBatchId: string | null;
-  items: SubmittedItem[];
+  /** As validated, or already cut into chunks (the API prepares a big body off the main thread). */
+  items: SubmittedItem[] | PreparedBatchItems;
 }
 
 type BatchRow = {
@@ -181,8 +185,7 @@ async function checkSandboxAllowance(tx: DbTx, merchantId: string, total: number
 }
 
 /** What a batch may be: at least one item, at most BATCH_MAX_ITEMS, and a webhook URL the mode may send to. */
-function checkNewBatch(input: NewBatch) {
-  const total = input.items.length;
+function checkNewBatch(input: NewBatch, total: number) {
   if (total === 0) throw new AppError("VALIDATION_ERROR", "items must hold at least one item.", { field: "items" });
   if (total > BATCH_MAX_ITEMS) throw new AppError("BATCH_TOO_LARGE");
   const problem = input.webhookUrl ? webhookUrlProblem(input.webhookUrl, input.mode) : null;
@@ -192,24 +195,52 @@ function checkNewBatch(input: NewBatch) {
   }
 }
 
-/** The batch's chunks: rejected items have their outcome already, and a chunk of nothing else is done from the start. */
-function chunkRows(batchId: string, items: SubmittedItem[], size: number, now: Date): Prisma.BatchChunkCreateManyInput[] {
-  const chunks: Prisma.BatchChunkCreateManyInput[] = [];
-  for (let seq = 0; seq * size < items.length; seq++) {
-    const slice: StoredItem[] = items.slice(seq * size, (seq + 1) * size).map((item, k) => ({ index: seq * size + k, ...item }));
-    const allRejected = slice.every((i) => i.error !== null);
+/** One chunk's stored JSON, ready to insert: built apart from the batch (off the main thread for the API's big bodies). */
+export interface PreparedChunk {
+  items: string;
+  results: string;
+  allRejected: boolean;
+}
+
+/** A batch's items as stored: counted and cut into chunks of JSON. */
+export interface PreparedBatchItems {
+  chunkSize: number;
+  total: number;
+  rejected: number;
+  chunks: PreparedChunk[];
+}
+
+/** Rejected items have their outcome already, and a chunk of nothing else is done from the start. */
+export function prepareBatchItems(items: SubmittedItem[], chunkSize: number): PreparedBatchItems {
+  const chunks: PreparedChunk[] = [];
+  for (let seq = 0; seq * chunkSize < items.length; seq++) {
+    const slice: StoredItem[] = items.slice(seq * chunkSize, (seq + 1) * chunkSize).map((item, k) => ({ index: seq * chunkSize + k, ...item }));
     chunks.push({
-      id: `${batchId}_${seq}`,
-      batchId,
-      seq,
       items: JSON.stringify(slice),
       results: JSON.stringify(slice.map((i) => (i.error ? { result: null, error: i.error } : null))),
-      status: allRejected ? "DONE" : "PENDING",
-      completedAt: allRejected ? now : null,
-      availableAt: now,
+      allRejected: slice.every((i) => i.error !== null),
     });
   }
-  return chunks;
+  return { chunkSize, total: items.length, rejected: items.filter((i) => i.error !== null).length, chunks };
+}
+
+/** The submitted items back from prepared chunks (to cut them again at another size). */
+function itemsOf(items: SubmittedItem[] | PreparedBatchItems): SubmittedItem[] {
+  if (Array.isArray(items)) return items;
+  return items.chunks.flatMap((c) => (JSON.parse(c.items) as StoredItem[]).map(({ index: _index, ...item }) => item));
+}
+
+function chunkRows(batchId: string, prepared: PreparedBatchItems, now: Date): Prisma.BatchChunkCreateManyInput[] {
+  return prepared.chunks.map((chunk, seq) => ({
+    id: `${batchId}_${seq}`,
+    batchId,
+    seq,
+    items: chunk.items,
+    results: chunk.results,
+    status: chunk.allRejected ? "DONE" : "PENDING",
+    completedAt: chunk.allRejected ? now : null,
+    availableAt: now,
+  }));
 }
 
 /**
@@ -218,13 +249,14 @@ function chunkRows(batchId: string, items: SubmittedItem[], size: number, now: D
  * counts against the merchant's daily allowance.
  */
 export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits) {
-  checkNewBatch(input);
-  const total = input.items.length;
-  const rejected = input.items.filter((i) => i.error !== null).length;
+  checkNewBatch(input, Array.isArray(input.items) ? input.items.length : input.items.total);
+  const chunkSize = CHUNK_SIZES[input.mode];
+  // Items prepared on a body thread were cut for the caller's mode; the check keeps any other size out.
+  const prepared = Array.isArray(input.items) || input.items.chunkSize !== chunkSize ? prepareBatchItems(itemsOf(input.items), chunkSize) : input.items;
+  const { total, rejected } = prepared;
   const id = newId("batch");
   const now = new Date();
-  const chunkSize = CHUNK_SIZES[input.mode];
-  const chunks = chunkRows(id, input.items, chunkSize, now);
+  const chunks = chunkRows(id, prepared, now);
   const workers = Math.max(1, Math.min(WORKERS_PER_BATCH, chunks.length));
   // A soft cap (two racing submissions may both pass): it bounds the work one merchant can queue.
   const open = await db.batch.count({ where: { merchantId: input.merchantId, mode: input.mode, status: { in: ["QUEUED", "PROCESSING"] } } });
@@ -248,7 +280,7 @@ export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits) 
         processed: rejected,
         succeeded: 0,
         failed: rejected,
-        chunkSize,
+        chunkSize: prepared.chunkSize,
         chunkCount: chunks.length,
         webhookUrl: input.webhookUrl,
         clientBatchId: input.clientBatchId,
@@ -258,7 +290,8 @@ export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits) 
       },
       select: BATCH_VIEW_SELECT,
     });
-    await tx.batchChunk.createMany({ data: chunks });
+    // A few chunks per statement: each a short turn of the event loop, not 8 MiB at once.
+    for (let at = 0; at < chunks.length; at += CHUNKS_PER_INSERT) await tx.batchChunk.createMany({ data: chunks.slice(at, at + CHUNKS_PER_INSERT) });
     await tx.job.createMany({ data: Array.from({ length: workers }, () => batchWorkJob.row({ batchId: id }, { runAt: now })) });
     return created;
   });
@@ -283,43 +316,81 @@ export interface BatchResultItem {
   input: unknown;
   result: unknown;
   error: ItemError | null;
-  /** PENDING until the item is run; SUCCEEDED (the source answered) or FAILED (an error) after. */
-  status: "PENDING" | "SUCCEEDED" | "FAILED";
+  status: BatchItemStatus;
 }
 
-/** Items `from` .. `from + limit - 1` in index order, and where the next page starts (null at the end). */
+/** Chunks a filtered results page reads per query while it looks for matching items. */
+const FILTER_SCAN_CHUNKS = 10;
+
+type ResultsChunk = { items: string; results: string | null };
+
+/** A chunk's items with their outcomes so far, in index order. */
+function chunkResultItems(chunk: ResultsChunk): BatchResultItem[] {
+  const stored = JSON.parse(chunk.items) as StoredItem[];
+  const outcomes = (chunk.results ? JSON.parse(chunk.results) : []) as (ItemOutcome | null)[];
+  return stored.map((item, k) => {
+    const outcome = outcomes[k] ?? null;
+    return {
+      index: item.index,
+      reference_id: item.reference_id,
+      input: item.input,
+      result: outcome?.result ?? null,
+      error: outcome?.error ?? null,
+      status: outcome === null ? "PENDING" : outcome.error ? "FAILED" : "SUCCEEDED",
+    };
+  });
+}
+
+type ResultsScope = { merchantId: string; mode: Mode; kind: BatchKind; batchId: string };
+
+/**
+ * Up to `limit` items from index `from` on, in index order, and where the next page starts (null at
+ * the end). With `status`, only items in that state: the page reads on until it has `limit` of them
+ * and its next start is the next matching item's index, so a page is never empty unless nothing
+ * from `from` on matches.
+ */
 export async function listBatchResults(
   db: Db,
-  scope: { merchantId: string; mode: Mode; kind: BatchKind; batchId: string },
+  scope: ResultsScope,
   from: number,
   limit: number,
+  status?: BatchItemStatus,
 ): Promise<{ items: BatchResultItem[]; next: number | null }> {
   const batch = await findBatch(db, scope.merchantId, scope.mode, scope.kind, scope.batchId);
+  if (status) return listFilteredResults(db, batch, from, limit, status);
   const end = Math.min(from + limit, batch.total);
   if (from >= end) return { items: [], next: null };
   const chunks = await db.batchChunk.findMany({
     where: { batchId: batch.id, seq: { gte: Math.floor(from / batch.chunkSize), lte: Math.floor((end - 1) / batch.chunkSize) } },
     orderBy: { seq: "asc" },
-    select: { seq: true, items: true, results: true },
+    select: { items: true, results: true },
   });
-  const items: BatchResultItem[] = [];
-  for (const chunk of chunks) {
-    const stored = JSON.parse(chunk.items) as StoredItem[];
-    const outcomes = (chunk.results ? JSON.parse(chunk.results) : []) as (ItemOutcome | null)[];
-    stored.forEach((item, k) => {
-      if (item.index < from || item.index >= end) return;
-      const outcome = outcomes[k] ?? null;
-      items.push({
-        index: item.index,
-        reference_id: item.reference_id,
-        input: item.input,
-        result: outcome?.result ?? null,
-        error: outcome?.error ?? null,
-        status: outcome === null ? "PENDING" : outcome.error ? "FAILED" : "SUCCEEDED",
-      });
-    });
-  }
+  const items = chunks.flatMap(chunkResultItems).filter((item) => item.index >= from && item.index < end);
   return { items, next: end < batch.total ? end : null };
+}
+
+async function listFilteredResults(
+  db: Db,
+  batch: { id: string; total: number; chunkSize: number },
+  from: number,
+  limit: number,
+  status: BatchItemStatus,
+): Promise<{ items: BatchResultItem[]; next: number | null }> {
+  const items: BatchResultItem[] = [];
+  const lastSeq = Math.floor((batch.total - 1) / batch.chunkSize);
+  for (let seq = Math.floor(from / batch.chunkSize); seq <= lastSeq; seq += FILTER_SCAN_CHUNKS) {
+    const chunks = await db.batchChunk.findMany({
+      where: { batchId: batch.id, seq: { gte: seq, lt: seq + FILTER_SCAN_CHUNKS } },
+      orderBy: { seq: "asc" },
+      select: { items: true, results: true },
+    });
+    for (const item of chunks.flatMap(chunkResultItems)) {
+      if (item.index < from || item.status !== status) continue;
+      if (items.length === limit) return { items, next: item.index };
+      items.push(item);
+    }
+  }
+  return { items, next: null };
 }
 
 /** A merchant's batches in one mode, newest first (dashboard). */

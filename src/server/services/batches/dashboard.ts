@@ -8,7 +8,16 @@ import type { Db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { CSV_BOM, csvLine } from "@/server/lib/csv";
 import { toPage } from "@/server/lib/pagination";
-import { BATCH_VIEW_SELECT, batchView, listBatchResults, listBatches, type BatchKind, type BatchResultItem } from "@/server/services/batches/batches";
+import {
+  BATCH_VIEW_SELECT,
+  batchView,
+  listBatchResults,
+  listBatches,
+  type BatchItemStatus,
+  type BatchKind,
+  type BatchResultItem,
+  type ItemOutcome,
+} from "@/server/services/batches/batches";
 import { deliveriesBySubject } from "@/server/services/webhooks/deliveries";
 
 /** A batch of the merchant's mode, of either kind: BATCH_NOT_FOUND for anyone else's, as for an unknown id. */
@@ -28,15 +37,41 @@ export async function listDashboardBatches(db: Db, merchantId: string, mode: Mod
   return { items: page.map((r) => ({ ...batchView(r), kind: r.kind as BatchKind, webhook_url: r.webhookUrl })), nextCursor };
 }
 
-/** One batch: its counts and timings, how it was submitted, and the deliveries of its completion event. */
-export async function getDashboardBatch(db: Db, merchantId: string, mode: Mode, batchId: string) {
+/**
+ * Items of a running batch that wait for the source after a transient error: how many, when the
+ * next try is due and when their retries end (the retry budget from the chunk's first such error),
+ * from the chunks put back for a retry. Null when nothing waits.
+ */
+async function waitingForSource(db: Db, batchId: string, retryBudgetMs: number) {
+  const chunks = await db.batchChunk.findMany({
+    where: { batchId, status: { not: "DONE" }, retryingSince: { not: null } },
+    select: { results: true, availableAt: true, retryingSince: true },
+  });
+  let items = 0;
+  let nextTry = Infinity;
+  let until = 0;
+  for (const c of chunks) {
+    const waiting = ((c.results ? JSON.parse(c.results) : []) as (ItemOutcome | null)[]).filter((o) => o === null).length;
+    if (waiting === 0) continue;
+    items += waiting;
+    nextTry = Math.min(nextTry, c.availableAt.getTime());
+    until = Math.max(until, c.retryingSince!.getTime() + retryBudgetMs);
+  }
+  return items === 0 ? null : { items, next_try_at: new Date(nextTry).toISOString(), retrying_until: new Date(until).toISOString() };
+}
+
+/** One batch: its counts and timings, what it waits for, how it was submitted, and the deliveries of its completion event. */
+export async function getDashboardBatch(db: Db, merchantId: string, mode: Mode, batchId: string, retryBudgetMs: number) {
   const b = await findDashboardBatch(db, merchantId, mode, batchId);
-  const [apiKey, webhooks] = await Promise.all([
+  const running = b.status === "QUEUED" || b.status === "PROCESSING";
+  const [apiKey, webhooks, waiting] = await Promise.all([
     b.apiKeyId ? db.apiKey.findFirst({ where: { id: b.apiKeyId, merchantId }, select: { label: true, secretHint: true } }) : null,
     deliveriesBySubject(db, merchantId, mode, b.id),
+    running ? waitingForSource(db, b.id, retryBudgetMs) : null,
   ]);
   return {
     batch: { ...batchView(b), kind: b.kind, webhook_url: b.webhookUrl },
+    waitingForSource: waiting,
     /** The API (with the key and the request that submitted it, for the request log) or the dashboard. */
     source: b.apiKeyId
       ? { via: "API" as const, requestId: b.requestId, apiKey: apiKey ? { label: apiKey.label, secretHint: apiKey.secretHint } : null }
@@ -45,10 +80,15 @@ export async function getDashboardBatch(db: Db, merchantId: string, mode: Mode, 
   };
 }
 
-/** Items `from` … `from + limit - 1` of a batch, in index order (PENDING until run). */
-export async function listDashboardBatchResults(db: Db, merchantId: string, mode: Mode, input: { batchId: string; from: number; limit: number }) {
+/** Up to `limit` items of a batch from index `from` on, in index order (PENDING until run); with `status`, only items in that state. */
+export async function listDashboardBatchResults(
+  db: Db,
+  merchantId: string,
+  mode: Mode,
+  input: { batchId: string; from: number; limit: number; status?: BatchItemStatus },
+) {
   const b = await findDashboardBatch(db, merchantId, mode, input.batchId);
-  const page = await listBatchResults(db, { merchantId, mode, kind: b.kind, batchId: b.id }, input.from, input.limit);
+  const page = await listBatchResults(db, { merchantId, mode, kind: b.kind, batchId: b.id }, input.from, input.limit, input.status);
   return { kind: b.kind, total: b.total, status: b.status, items: page.items, next: page.next };
 }
 
@@ -60,13 +100,17 @@ const EXPORT_PAGE = 500;
 const COMMON_HEAD = ["index", "reference_id"] as const;
 const COMMON_TAIL = ["error_code", "error_message"] as const;
 
-/** Per kind: the input's fields, then the item's status, then the result fields a spreadsheet needs. */
+/**
+ * Per kind: the input's fields, then `item_status` (whether Parakh got an answer: SUCCEEDED, FAILED or
+ * PENDING), then the answer's fields, its own verification outcome first (`pan_status` VALID,
+ * INVALID…; `member_status`), so the two are never read as one.
+ */
 export const BATCH_RESULTS_CSV_COLUMNS: Record<BatchKind, readonly string[]> = {
   PAN: [
     ...COMMON_HEAD,
     "pan",
     "name",
-    "status",
+    "item_status",
     "pan_status",
     "registered_name",
     "category",
@@ -79,7 +123,7 @@ export const BATCH_RESULTS_CSV_COLUMNS: Record<BatchKind, readonly string[]> = {
     ...COMMON_HEAD,
     "uan",
     "pf_number",
-    "status",
+    "item_status",
     "member_status",
     "member_name",
     "employer",

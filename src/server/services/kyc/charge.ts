@@ -1,4 +1,4 @@
-import type { AtomicWriter, WriteScript } from "@/server/db/atomic-write";
+import { sql, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
 import type { Db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { encrypt } from "@/server/lib/crypto";
@@ -47,6 +47,10 @@ export interface KycChargeFields {
   walletBalance: string;
 }
 
+export function chargeFields(kycTransactionId: string, feePaise: number, balanceAfterPaise: number): KycChargeFields {
+  return { kycTransactionId, charge: { amount: formatPaise(feePaise), currency: "INR" }, walletBalance: formatPaise(balanceAfterPaise) };
+}
+
 /** The stored summary of a charged call: masked subject and outcome, never the full data. */
 export interface KycSummary {
   kind: KycKind;
@@ -92,47 +96,30 @@ export async function runChargedKyc<T extends object>(
     const kycTransactionId = newId("kyc_txn");
     const at = new Date();
     const ledgerId = newId("led");
-    let answer: T & KycChargeFields;
+    const keep = vault.retentionDays > 0;
+    // Kept without the charge and balance, which the row holds and the reader adds back.
+    const resultEnc = keep ? encrypt(JSON.stringify({ ...data, kycTransactionId }), vault.encryptionKey) : null;
+    const resultExpiresAt = keep ? new Date(at.getTime() + vault.retentionDays * 86_400_000) : null;
     const captured = await captureHold(vault.store, {
       holdId,
       ledgerId,
       reference: kycTransactionId,
       at,
       alsoCommit: alsoCommit && (() => alsoCommit(at)),
-      rowsFor: ({ amountPaise, balanceAfterPaise }) => {
-        answer = {
-          ...data,
-          kycTransactionId,
-          charge: { amount: formatPaise(amountPaise), currency: "INR" as const },
-          walletBalance: formatPaise(balanceAfterPaise),
-        };
-        const keep = vault.retentionDays > 0;
-        const record = {
-          id: kycTransactionId,
-          merchantId: caller.merchantId,
-          mode: caller.mode,
-          kind: summary.kind,
-          requestId: caller.requestId,
-          otpRequestId: summary.otpRequestId ?? null,
-          subjectMasked: summary.subjectMasked,
-          outcome: summary.outcome,
-          nameMatchScore: summary.nameMatchScore ?? null,
-          feePaise: amountPaise,
-          balanceAfterPaise,
-          ledgerEntryId: ledgerId,
-          resultEnc: keep ? encrypt(JSON.stringify(answer), vault.encryptionKey) : null,
-          resultExpiresAt: keep ? new Date(at.getTime() + vault.retentionDays * 86_400_000) : null,
-          createdAt: at,
-        };
-        return [{ table: "KycTransaction", columns: Object.keys(record), rows: [Object.values(record)] }];
-      },
+      alsoInsert: [
+        sql`INSERT INTO "KycTransaction" ("id", "merchantId", "mode", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome",
+            "nameMatchScore", "feePaise", "balanceAfterPaise", "ledgerEntryId", "resultEnc", "resultExpiresAt", "createdAt")
+          SELECT ${kycTransactionId}, ${caller.merchantId}, ${caller.mode}, ${summary.kind}, ${caller.requestId}, ${summary.otpRequestId ?? null},
+            ${summary.subjectMasked}, ${summary.outcome}, ${summary.nameMatchScore ?? null}, "hold"."amountPaise", "charged"."balanceAfterPaise",
+            ${ledgerId}, ${resultEnc}, ${resultExpiresAt}, ${at} FROM "hold", "charged"`,
+      ],
     });
     if (!captured) {
       log.error("KYC answer not charged: its wallet hold was already released", { holdId, requestId: caller.requestId });
       throw new AppError("INTERNAL_ERROR");
     }
     await alertLowBalanceAfterCapture(vault.db, captured);
-    return answer!;
+    return { ...data, ...chargeFields(kycTransactionId, captured.amountPaise, captured.balanceAfterPaise) };
   } catch (err) {
     // If even the release fails, the stale-hold sweeper gives the fee back later.
     await releaseHold(vault.store, holdId, new Date()).catch((releaseErr: unknown) => log.warn("wallet hold release failed", { holdId, err: releaseErr }));

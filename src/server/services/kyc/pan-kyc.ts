@@ -1,4 +1,4 @@
-import { maskPan } from "@/lib/kyc";
+import { maskPan } from "@/lib/pan";
 import type { PanProvider } from "@/server/providers/pan/types";
 import { nameMatchResult, nameMatchScore, type NameMatchResult } from "@/server/services/identity/name-match";
 import { runChargedKyc, withSourceTimeout, type KycCaller, type KycVault } from "@/server/services/kyc/charge";

@@ -8,6 +8,7 @@ import { afterCursor, newestFirst, toPage } from "@/server/lib/pagination";
 import type { Mode } from "@/lib/mode";
 import { formatRupees, parseAmountToPaise } from "@/lib/money";
 import type { KycKind } from "@/lib/kyc";
+import { chargeFields } from "@/server/services/kyc/charge";
 import type { KycFilters } from "@/lib/schemas/kyc-transactions";
 
 /**
@@ -169,7 +170,9 @@ export async function readKycResult(db: Db, encryptionKey: string, merchantId: s
   if (t.resultEnc === null || (t.resultExpiresAt !== null && t.resultExpiresAt.getTime() <= Date.now())) return { retained: false as const, retentionDays };
   let answer: Stored;
   try {
-    answer = JSON.parse(decrypt(t.resultEnc, encryptionKey)) as Stored;
+    const stored = JSON.parse(decrypt(t.resultEnc, encryptionKey)) as Stored;
+    // The charge and balance are kept in the row's own columns (older rows also have them stored).
+    answer = "walletBalance" in stored ? stored : { ...stored, ...chargeFields(t.id, t.feePaise, t.balanceAfterPaise) };
   } catch (err) {
     // A key changed since the call was stored: say so rather than fail with a bare 500.
     log.warn("kyc result could not be decrypted", { kycTransactionId: t.id, err });

@@ -1,4 +1,4 @@
-import type { Db } from "@/server/db/client";
+import type { Db, DbTx } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { hashPassword } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
@@ -32,14 +32,17 @@ export async function createMerchant(db: Db, input: CreateMerchantInput): Promis
   const id = newId("mer");
   const passwordHash = await hashPassword(password);
   // Merchant, first key pair, signing secret and funded sandbox wallet appear together or not at all.
-  const { key, signingSecret } = await db.$transaction(async (tx) => {
-    await tx.merchant.create({ data: { id, name, email, passwordHash } });
-    const created = await createApiKey(tx, id, "sandbox");
-    const secret = await createSigningSecret(tx, id, "sandbox");
-    await creditWallet(tx, id, "sandbox", SANDBOX_OPENING_CREDIT_PAISE, "SANDBOX_CREDIT", "Opening test credit");
-    return { key: created, signingSecret: secret };
-  });
+  const { key, signingSecret } = await db.$transaction((tx) => insertNewMerchant(tx, { id, name, email, passwordHash }));
   return { merchantId: id, name, email, sandbox: { key, signingSecret } };
+}
+
+/** The rows of a new merchant, inside the caller's transaction (the start-up warm-up rehearses it and rolls back). */
+export async function insertNewMerchant(tx: DbTx, m: { id: string; name: string; email: string; passwordHash: string }) {
+  await tx.merchant.create({ data: m });
+  const key = await createApiKey(tx, m.id, "sandbox");
+  const signingSecret = await createSigningSecret(tx, m.id, "sandbox");
+  await creditWallet(tx, m.id, "sandbox", SANDBOX_OPENING_CREDIT_PAISE, "SANDBOX_CREDIT", "Opening test credit");
+  return { key, signingSecret };
 }
 
 /** Operator approval: live mode unlocks and gets its own signing secret. */

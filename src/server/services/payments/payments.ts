@@ -158,25 +158,24 @@ type StatusPayment = Pick<
   | "mode"
   | "refundedPaise"
 >;
-type StatusAttempt = Pick<AttemptRow, "id" | "method" | "status" | "errorCode" | "errorMessage" | "createdAt" | "completedAt">;
+export type StatusAttempt = Pick<AttemptRow, "id" | "method" | "status" | "errorCode" | "errorMessage" | "createdAt" | "completedAt">;
 type PaymentWithAttempts = StatusPayment & { attempts: StatusAttempt[] };
 
-/**
- * GET /api/payments/{id}/status: the same answer as findMerchantPayment + statusView, in two
- * prepared reads instead of Prisma's three queries (the timeline is not part of it), so that a
- * status poll costs less than creating a payment.
- */
-export async function findMerchantPaymentStatus(writer: AtomicWriter, merchantId: string, mode: Mode, paymentId: string) {
-  const [p] = await writer.read<StatusPayment & { merchantId: string }>(
-    sql`SELECT "id", "merchantId", "mode", "orderId", "status", "amountPaise", "method", "description", "customerName", "customerEmail",
-        "customerPhone", "redirectUrl", "createdAt", "expiresAt", "paidAt", "bankReference", "refundedPaise"
-        FROM "Payment" WHERE "id" = ${paymentId}`,
-  );
-  if (!p || p.merchantId !== merchantId || p.mode !== mode) throw new AppError("PAYMENT_NOT_FOUND");
-  const attempts = await writer.read<StatusAttempt>(
-    sql`SELECT "id", "method", "status", "errorCode", "errorMessage", "createdAt", "completedAt"
-        FROM "PaymentAttempt" WHERE "paymentId" = ${paymentId} ORDER BY "createdAt" ASC, "id" ASC`,
-  );
+/** The payment's columns of its status view, as raw SQL reads them (see `statusFromSql`). */
+export const paymentStatusSql = (paymentId: string) =>
+  sql`SELECT "id", "merchantId", "mode", "orderId", "status", "amountPaise", "method", "description", "customerName", "customerEmail",
+      "customerPhone", "redirectUrl", "createdAt", "expiresAt", "paidAt", "bankReference", "refundedPaise"
+      FROM "Payment" WHERE "id" = ${paymentId}`;
+
+/** The payment's attempts for its status view, oldest first. */
+export const attemptsStatusSql = (paymentId: string) =>
+  sql`SELECT "id", "method", "status", "errorCode", "errorMessage", "createdAt", "completedAt"
+      FROM "PaymentAttempt" WHERE "paymentId" = ${paymentId} ORDER BY "createdAt" ASC, "id" ASC`;
+
+export type PaymentStatusRow = StatusPayment & { merchantId: string };
+
+/** The status view from the rows of `paymentStatusSql` and `attemptsStatusSql` (dates and numbers as either database gives them). */
+export function statusFromSql(p: PaymentStatusRow, attempts: StatusAttempt[]) {
   return statusView({
     ...p,
     amountPaise: Number(p.amountPaise),
@@ -186,6 +185,17 @@ export async function findMerchantPaymentStatus(writer: AtomicWriter, merchantId
     paidAt: dateFromSql(p.paidAt),
     attempts: attempts.map((a) => ({ ...a, createdAt: dateFromSql(a.createdAt)!, completedAt: dateFromSql(a.completedAt) })),
   });
+}
+
+/**
+ * GET /api/payments/{id}/status: the same answer as findMerchantPayment + statusView, in two
+ * prepared reads instead of Prisma's three queries (the timeline is not part of it), so that a
+ * status poll costs less than creating a payment.
+ */
+export async function findMerchantPaymentStatus(writer: AtomicWriter, merchantId: string, mode: Mode, paymentId: string) {
+  const [p] = await writer.read<PaymentStatusRow>(paymentStatusSql(paymentId));
+  if (!p || p.merchantId !== merchantId || p.mode !== mode) throw new AppError("PAYMENT_NOT_FOUND");
+  return statusFromSql(p, await writer.read<StatusAttempt>(attemptsStatusSql(paymentId)));
 }
 
 /** The status `data` (GET /api/payments/{id}/status); also the `data.payment` of payment webhooks. */

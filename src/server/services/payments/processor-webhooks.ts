@@ -5,6 +5,7 @@
  * machines as every other result, so duplicates, replays and reordering change nothing twice.
  */
 import crypto from "node:crypto";
+import type { AtomicWriter } from "@/server/db/atomic-write";
 import type { Db } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
 import { processorWebhookJob } from "@/server/jobs/registry";
@@ -162,7 +163,7 @@ async function applyPaymentWebhook(db: Db, processors: Record<string, PaymentPro
   );
 }
 
-async function applyRefundWebhook(db: Db, s: ProcessorWebhookSummary) {
+async function applyRefundWebhook({ db, atomicWriter }: StoreDeps, s: ProcessorWebhookSummary) {
   if (!s.refundId || !s.refundStatus) return;
   const refund = await db.refund.findUnique({ where: { id: s.refundId }, select: { id: true, mode: true, status: true, attemptId: true } });
   if (!refund || refund.mode !== "live") return log.warn("processor webhook for an unknown refund", { refundId: s.refundId });
@@ -177,16 +178,23 @@ async function applyRefundWebhook(db: Db, s: ProcessorWebhookSummary) {
   }
   if (outcome.outcome === "FAILED" && refund.attemptId)
     log.error("payment processor failed an automatic refund", { refundId: refund.id, status: s.refundStatus });
-  await applyRefundOutcome(db, refund.id, outcome);
+  await applyRefundOutcome(atomicWriter, refund.id, outcome);
 }
 
 /** The job: applies one recorded webhook. */
-export async function applyProcessorWebhook(db: Db, processors: Record<string, PaymentProcessor>, webhookId: string) {
+/** Where webhooks are applied: the Prisma client, and the atomic writer refund outcomes go through. */
+interface StoreDeps {
+  db: Db;
+  atomicWriter: AtomicWriter;
+}
+
+export async function applyProcessorWebhook(deps: StoreDeps, processors: Record<string, PaymentProcessor>, webhookId: string) {
+  const { db } = deps;
   const row = await db.processorWebhook.findUnique({ where: { id: webhookId } });
   if (!row) return;
   const summary = JSON.parse(row.summary) as ProcessorWebhookSummary;
   if (summary.kind === "payment") await applyPaymentWebhook(db, processors, summary);
-  if (summary.kind === "refund") await applyRefundWebhook(db, summary);
+  if (summary.kind === "refund") await applyRefundWebhook(deps, summary);
 }
 
 /** Recorded webhooks are evidence of money movements: kept as long as the audit log, then deleted. */

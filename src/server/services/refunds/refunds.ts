@@ -1,7 +1,7 @@
 import type { Mode } from "@/lib/mode";
 import { AUTO_REFUND_REASON, type REFUND_STATUSES } from "@/lib/schemas/refunds";
 import { formatPaise } from "@/lib/money";
-import { changedRows, insertMany, sql, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
+import { changedRows, insertFrom, insertMany, linked, rowsOf, sql, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
 import type { Db, DbTx } from "@/server/db/client";
 import { dateFromSql } from "@/server/db/sql-encoding";
 import { isUniqueViolation } from "@/server/db/errors";
@@ -11,8 +11,8 @@ import { newId } from "@/server/lib/ids";
 import { log } from "@/server/lib/logger";
 import { refundJob } from "@/server/jobs/registry";
 import type { PaymentProcessor, RefundOutcome } from "@/server/providers/payments/types";
-import { statusView } from "@/server/services/payments/payments";
-import { emitWebhookEvent } from "@/server/services/webhooks/events";
+import { attemptsStatusSql, paymentStatusSql, statusFromSql, type PaymentStatusRow, type StatusAttempt } from "@/server/services/payments/payments";
+import { webhookEventScript } from "@/server/services/webhooks/events";
 
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
@@ -103,33 +103,35 @@ async function insertRefund(
 
 /**
  * Reserves `amount` of the payment's refundable paise and writes the refund, its timeline row and
- * its job, as one write: the reservation is one conditional UPDATE (however many requests race,
- * the refunds that are not FAILED never add up to more than the payment, nor number more than the
- * cap), and nothing else is read or locked in between. False when the reservation was refused.
+ * its job, as one write (one statement on PostgreSQL): the reservation is one conditional UPDATE
+ * (however many requests race, the refunds that are not FAILED never add up to more than the
+ * payment, nor number more than the cap), and nothing else is read or locked in between. No row
+ * when the reservation was refused.
  */
-function* reserveAndInsertRefund(refund: RefundRow, paymentStatus: string): WriteScript<boolean> {
-  const reserved = yield* changedRows(
-    sql`UPDATE "Payment" SET "refundedPaise" = "refundedPaise" + ${refund.amountPaise}, "updatedAt" = ${refund.createdAt}
-        WHERE "id" = ${refund.paymentId} AND "status" = 'SUCCESS' AND "refundedPaise" + ${refund.amountPaise} <= "amountPaise"
-        AND (SELECT COUNT(*) FROM "Refund" WHERE "paymentId" = ${refund.paymentId}) < ${MAX_REFUNDS_PER_PAYMENT}`,
-  );
-  if (reserved !== 1) return false;
+function reserveAndInsertRefund(refund: RefundRow, paymentStatus: string) {
   const job = refundJob.row({ refundId: refund.id }, { runAt: refund.createdAt });
   const now = refund.createdAt;
-  yield* insertMany([
-    { table: "Refund", columns: Object.keys(refund), rows: [Object.values(refund)] },
-    {
-      table: "PaymentEvent",
-      columns: ["id", "paymentId", "fromStatus", "toStatus", "reason", "attemptId", "refundId", "createdAt"],
-      rows: [[newId("evt"), refund.paymentId, paymentStatus, paymentStatus, "REFUND_CREATED", null, refund.id, now]],
-    },
-    { table: "Job", columns: [...Object.keys(job), "attempts", "createdAt", "updatedAt"], rows: [[...Object.values(job), 0, now, now]] },
-  ]);
-  return true;
-}
-
-async function releaseRefundable(tx: DbTx, paymentId: string, amount: number) {
-  await tx.$executeRaw`UPDATE "Payment" SET "refundedPaise" = "refundedPaise" - ${amount} WHERE "id" = ${paymentId} AND "refundedPaise" >= ${amount}`;
+  const event = [newId("evt"), refund.paymentId, paymentStatus, paymentStatus, "REFUND_CREATED", null, refund.id, now];
+  return linked<{ id: string }>(
+    [
+      {
+        name: "reserved",
+        st: sql`UPDATE "Payment" SET "refundedPaise" = "refundedPaise" + ${refund.amountPaise}, "updatedAt" = ${refund.createdAt}
+          WHERE "id" = ${refund.paymentId} AND "status" = 'SUCCESS' AND "refundedPaise" + ${refund.amountPaise} <= "amountPaise"
+          AND (SELECT COUNT(*) FROM "Refund" WHERE "paymentId" = ${refund.paymentId}) < ${MAX_REFUNDS_PER_PAYMENT} RETURNING "id"`,
+      },
+      { st: insertFrom("reserved", { table: "Refund", columns: Object.keys(refund), rows: [Object.values(refund)] }) },
+      { st: insertFrom("reserved", { table: "PaymentEvent", columns: PAYMENT_EVENT_COLUMNS, rows: [event] }) },
+      {
+        st: insertFrom("reserved", {
+          table: "Job",
+          columns: [...Object.keys(job), "attempts", "createdAt", "updatedAt"],
+          rows: [[...Object.values(job), 0, now, now]],
+        }),
+      },
+    ],
+    ["reserved"],
+  );
 }
 
 /**
@@ -197,7 +199,7 @@ export async function createRefund(
       updatedAt: now,
     };
     try {
-      if (await atomicWriter.transaction(reserveAndInsertRefund(refund, payment.status))) return refundView(refund, payment.orderId);
+      if ((await atomicWriter.run(reserveAndInsertRefund(refund, payment.status))).length === 1) return refundView(refund, payment.orderId);
     } catch (err) {
       // Two requests with one merchantRefundId raced: the loser answers with the winner's refund.
       if (!isUniqueViolation(err)) throw err;
@@ -246,44 +248,64 @@ export async function createAutoRefund(
   );
 }
 
-/** Applies the processor's answer once: a conditional update from PENDING, its timeline row and its webhook. */
-export async function applyRefundOutcome(db: Db, refundId: string, outcome: RefundOutcome, now = new Date()): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    const to: RefundStatus = outcome.outcome;
-    const moved = await tx.refund.updateMany({
-      where: { id: refundId, status: "PENDING" },
-      data: to === "PROCESSED" ? { status: to, processedAt: now } : { status: to, failureReason: outcome.outcome === "FAILED" ? outcome.failureReason : null },
-    });
-    if (moved.count !== 1) return false;
-    const refund = await tx.refund.findUniqueOrThrow({ where: { id: refundId } });
-    // A failed merchant refund frees its amount; an automatic one never held any.
-    if (to === "FAILED" && refund.attemptId === null) await releaseRefundable(tx, refund.paymentId, refund.amountPaise);
-    const payment = await tx.payment.findUniqueOrThrow({
-      where: { id: refund.paymentId },
-      include: { attempts: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] } },
-    });
-    await tx.paymentEvent.create({
-      data: {
-        id: newId("evt"),
-        paymentId: payment.id,
-        fromStatus: payment.status,
-        toStatus: payment.status,
-        reason: to === "PROCESSED" ? "REFUND_PROCESSED" : "REFUND_FAILED",
-        attemptId: refund.attemptId,
-        refundId,
-        createdAt: now,
-      },
-    });
-    await emitWebhookEvent(tx, {
-      merchantId: refund.merchantId,
-      mode: refund.mode,
-      type: to === "PROCESSED" ? "refund.processed" : "refund.failed",
-      subjectId: refund.id,
-      data: { refund: refundView(refund, payment.orderId), payment: statusView(payment) },
-      at: now,
-    });
-    return true;
+const PAYMENT_EVENT_COLUMNS = ["id", "paymentId", "fromStatus", "toStatus", "reason", "attemptId", "refundId", "createdAt"];
+
+/** A Refund row as raw SQL returns it, in the shape Prisma gives. */
+function refundFromSql(r: Record<string, unknown>): RefundRow {
+  return {
+    ...(r as unknown as RefundRow),
+    amountPaise: Number(r.amountPaise),
+    requestedAmountPaise: r.requestedAmountPaise === null ? null : Number(r.requestedAmountPaise),
+    createdAt: dateFromSql(r.createdAt)!,
+    processedAt: dateFromSql(r.processedAt),
+    updatedAt: dateFromSql(r.updatedAt)!,
+  };
+}
+
+function* refundOutcomeScript(refundId: string, outcome: RefundOutcome, now: Date): WriteScript<boolean> {
+  const to: RefundStatus = outcome.outcome;
+  const failureReason = outcome.outcome === "FAILED" ? outcome.failureReason : null;
+  const [moved] = yield* rowsOf<Record<string, unknown>>(
+    sql`UPDATE "Refund" SET "status" = ${to}, "processedAt" = ${to === "PROCESSED" ? now : null}, "failureReason" = ${failureReason}, "updatedAt" = ${now}
+        WHERE "id" = ${refundId} AND "status" = 'PENDING'
+        RETURNING "id", "paymentId", "merchantId", "mode", "amountPaise", "status", "reason", "merchantRefundId", "merchantRefundKey",
+          "requestedAmountPaise", "attemptId", "failureReason", "createdAt", "processedAt", "updatedAt"`,
+  );
+  if (!moved) return false;
+  const refund = refundFromSql(moved);
+  // A failed merchant refund frees its amount; an automatic one never held any.
+  if (to === "FAILED" && refund.attemptId === null) {
+    yield* changedRows(
+      sql`UPDATE "Payment" SET "refundedPaise" = "refundedPaise" - ${refund.amountPaise} WHERE "id" = ${refund.paymentId} AND "refundedPaise" >= ${refund.amountPaise}`,
+    );
+  }
+  const [payment] = yield* rowsOf<PaymentStatusRow>(paymentStatusSql(refund.paymentId));
+  const attempts = yield* rowsOf<StatusAttempt>(attemptsStatusSql(refund.paymentId));
+  const webhookRows = yield* webhookEventScript({
+    merchantId: refund.merchantId,
+    mode: refund.mode,
+    type: to === "PROCESSED" ? "refund.processed" : "refund.failed",
+    subjectId: refund.id,
+    data: { refund: refundView(refund, payment!.orderId), payment: statusFromSql(payment!, attempts) },
+    at: now,
   });
+  const event = [
+    newId("evt"),
+    payment!.id,
+    payment!.status,
+    payment!.status,
+    to === "PROCESSED" ? "REFUND_PROCESSED" : "REFUND_FAILED",
+    refund.attemptId,
+    refundId,
+    now,
+  ];
+  yield* insertMany([{ table: "PaymentEvent", columns: PAYMENT_EVENT_COLUMNS, rows: [event] }, ...webhookRows]);
+  return true;
+}
+
+/** Applies the processor's answer once: a conditional update from PENDING, its timeline row and its webhook, in one atomic write. */
+export function applyRefundOutcome(writer: AtomicWriter, refundId: string, outcome: RefundOutcome, now = new Date()): Promise<boolean> {
+  return writer.transaction(refundOutcomeScript(refundId, outcome, now));
 }
 
 /**
@@ -293,14 +315,22 @@ export async function applyRefundOutcome(db: Db, refundId: string, outcome: Refu
  * automatic ones too (the same request would be refused again). A failed refund sends the
  * merchant `refund.failed`, and a failed automatic one is listed for operators.
  */
-export async function processRefund(db: Db, processors: Record<Mode, PaymentProcessor>, refundId: string) {
-  const refund = await db.refund.findUnique({ where: { id: refundId } });
+export async function processRefund(writer: AtomicWriter, processors: Record<Mode, PaymentProcessor>, refundId: string) {
+  const [refund] = await writer.read<{
+    id: string;
+    status: string;
+    mode: string;
+    paymentId: string;
+    attemptId: string | null;
+    amountPaise: number;
+    reason: string | null;
+  }>(sql`SELECT "id", "status", "mode", "paymentId", "attemptId", "amountPaise", "reason" FROM "Refund" WHERE "id" = ${refundId}`);
   if (!refund || refund.status !== "PENDING") return;
   const outcome = await processors[refund.mode as Mode].refund({
     id: refund.id,
     paymentId: refund.paymentId,
     attemptId: refund.attemptId,
-    amountPaise: refund.amountPaise,
+    amountPaise: Number(refund.amountPaise),
     reason: refund.reason,
   });
   // Accepted by a live processor: its refund webhook ends the refund.
@@ -308,7 +338,7 @@ export async function processRefund(db: Db, processors: Record<Mode, PaymentProc
   if (outcome.outcome === "FAILED" && refund.attemptId) {
     log.error("payment processor refused an automatic refund", { refundId: refund.id, paymentId: refund.paymentId });
   }
-  await applyRefundOutcome(db, refundId, outcome);
+  await applyRefundOutcome(writer, refundId, outcome);
 }
 
 /**
@@ -317,18 +347,18 @@ export async function processRefund(db: Db, processors: Record<Mode, PaymentProc
  * one is listed for operators, who check the processor's record of it before returning the money
  * another way (a try that timed out may still have reached the processor).
  */
-export async function giveUpRefund(db: Db, refundId: string) {
+export async function giveUpRefund(db: Db, writer: AtomicWriter, refundId: string) {
   const refund = await db.refund.findUnique({ where: { id: refundId }, select: { status: true, attemptId: true, paymentId: true } });
   if (!refund || refund.status !== "PENDING") return;
   if (refund.attemptId) {
     log.error("automatic refund failed: the payment processor could not be reached", { refundId, paymentId: refund.paymentId });
-    await applyRefundOutcome(db, refundId, {
+    await applyRefundOutcome(writer, refundId, {
       outcome: "FAILED",
       failureReason: "The payment processor could not be reached over repeated tries for several hours; the money was not sent back.",
     });
     return;
   }
-  await applyRefundOutcome(db, refundId, {
+  await applyRefundOutcome(writer, refundId, {
     outcome: "FAILED",
     failureReason: "The payment processor did not confirm the refund after repeated tries. Create the refund again.",
   });

@@ -2,6 +2,7 @@
 
 import { Table, Td, Th, cx } from "@/components/ui";
 import type { BatchCsvRows } from "@/lib/batches-csv";
+import { maskPan } from "@/lib/pan";
 import type { BatchKindValue } from "@/lib/schemas/batches";
 import type { RouterOutputs } from "@/lib/trpc/client";
 
@@ -17,7 +18,7 @@ function Rejections({ preview, parsed, kind }: { preview: Preview; parsed: Rows;
   const shown = preview.rejections.slice(0, REJECTIONS_SHOWN);
   const value = (index: number) => {
     const item = parsed.items[index] ?? {};
-    return kind === "PAN" ? item.pan : (item.uan ?? item.pf_number);
+    return kind === "PAN" ? (item.pan === undefined ? undefined : maskPan(item.pan)) : (item.uan ?? item.pf_number);
   };
   return (
     <div className="mt-3">

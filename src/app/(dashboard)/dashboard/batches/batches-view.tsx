@@ -5,7 +5,8 @@ import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { InvalidFiltersNotice, ListBody, RefreshButton, useUrlFilters } from "@/components/dashboard/list-page";
 import { useMode } from "@/components/dashboard/mode";
-import { PageHeader, Table, Td, Th, cx } from "@/components/ui";
+import { MiddleTruncate, PageHeader, Table, Td, Th, cx } from "@/components/ui";
+import { IstStamp } from "@/components/dashboard/ist-stamp";
 import { PAGE_SIZE } from "@/lib/schemas/logs";
 import { BATCH_KINDS, batchFiltersFromQuery, batchFiltersToQuery, isBatchRunning, type BatchFilters } from "@/lib/schemas/batches";
 import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
@@ -69,17 +70,19 @@ function BatchesTable({ items }: { items: BatchItem[] }) {
             router.push(detailHref(b));
           }}
         >
-          <Td>{formatIst(b.created_at, true)}</Td>
+          <Td>
+            <IstStamp at={b.created_at} />
+          </Td>
           <Td>
             <div className="flex items-center gap-1.5">
               <span className="rounded bg-slate-100 px-1.5 py-0.5 text-[11px] font-semibold text-slate-600">{b.kind}</span>
-              <Link href={detailHref(b)} className="font-mono text-xs text-slate-900 hover:text-brand-700 hover:underline">
-                {b.batch_id}
+              <Link href={detailHref(b)} className="text-slate-900 hover:text-brand-700 hover:underline">
+                <MiddleTruncate value={b.batch_id} head={16} tail={8} />
               </Link>
               <CopyIconButton value={b.batch_id} label={`Copy batch id ${b.batch_id}`} />
             </div>
             {b.client_batch_id && (
-              <div className="mt-0.5 max-w-[16rem] truncate text-xs text-slate-500" title={b.client_batch_id}>
+              <div className="mt-0.5 max-w-[12rem] truncate text-xs text-slate-500" title={b.client_batch_id}>
                 {b.client_batch_id}
               </div>
             )}
@@ -88,7 +91,7 @@ function BatchesTable({ items }: { items: BatchItem[] }) {
             <BatchStatusBadge status={b.status} />
           </Td>
           <Td>
-            <div className="min-w-[15rem] whitespace-normal">
+            <div className="min-w-[12rem] whitespace-normal">
               <BatchProgress b={b} size="sm" />
             </div>
           </Td>
@@ -96,7 +99,10 @@ function BatchesTable({ items }: { items: BatchItem[] }) {
             <div className="text-slate-900">{b.total.toLocaleString("en-IN")}</div>
             {b.rejected > 0 && <div className="text-xs text-amber-700">{b.rejected.toLocaleString("en-IN")} rejected</div>}
           </Td>
-          <Td className="text-xs text-slate-500">{timing(b)}</Td>
+          <Td className="text-xs text-slate-500">
+            {/* May wrap ("Waiting / to start") so the table fits at 1280 px. */}
+            <div className="min-w-[4.5rem] whitespace-normal">{timing(b)}</div>
+          </Td>
         </tr>
       ))}
     </Table>

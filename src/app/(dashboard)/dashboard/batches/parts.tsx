@@ -1,6 +1,7 @@
 "use client";
 
 import { Badge, cx } from "@/components/ui";
+import { maskPan } from "@/lib/pan";
 import { BATCH_STATUS_LABELS, type BatchStatusValue } from "@/lib/schemas/batches";
 
 // Pieces shared by the batches list and the batch detail.
@@ -71,12 +72,13 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, "0")} min`;
 }
 
-/** What was sent for an item: the PAN (and name), the UAN or the PF number; anything else as JSON. */
+/** What was sent for an item: the PAN (masked, like every screen) and name, the UAN or the PF number; anything else as JSON. */
 export function inputSummary(input: unknown): { primary: string; secondary: string | null } {
   if (input === null || typeof input !== "object" || Array.isArray(input)) return { primary: input === null ? "—" : JSON.stringify(input), secondary: null };
   const i = input as Record<string, unknown>;
   const text = (v: unknown) => (v === undefined || v === null ? null : typeof v === "string" ? v : JSON.stringify(v));
-  const primary = text(i.pan) ?? text(i.uan) ?? text(i.pf_number);
+  const pan = text(i.pan);
+  const primary = (pan === null ? null : maskPan(pan)) ?? text(i.uan) ?? text(i.pf_number);
   if (primary === null) return { primary: Object.keys(i).length ? JSON.stringify(i) : "(empty row)", secondary: null };
   const secondary = "pan" in i ? text(i.name) : i.uan !== undefined && i.pf_number !== undefined ? text(i.pf_number) : null;
   return { primary, secondary };

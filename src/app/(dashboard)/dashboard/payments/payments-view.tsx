@@ -5,7 +5,8 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { FilterPanel, InvalidFiltersNotice, ListBody, RefreshButton, useFilterDraft, useUrlFilters } from "@/components/dashboard/list-page";
 import { CsvDownloadButton } from "@/components/dashboard/csv-download-button";
-import { Field, PageHeader, Table, Td, Th } from "@/components/ui";
+import { Field, MiddleTruncate, PageHeader, Table, Td, Th } from "@/components/ui";
+import { IstStamp } from "@/components/dashboard/ist-stamp";
 import { useMode } from "@/components/dashboard/mode";
 import { formatRupees } from "@/lib/money";
 import {
@@ -100,20 +101,27 @@ function PaymentsTable({ items }: { items: PaymentItem[] }) {
             router.push(detailHref(p));
           }}
         >
-          <Td>{formatIst(p.createdAt, true)}</Td>
+          <Td>
+            <IstStamp at={p.createdAt} />
+          </Td>
           <Td>
             <Link
               href={detailHref(p)}
-              className="block max-w-[16rem] truncate font-mono text-xs text-slate-900 hover:text-brand-700 hover:underline"
+              className="block max-w-[12rem] truncate font-mono text-xs text-slate-900 hover:text-brand-700 hover:underline"
               title={p.orderId}
             >
               {p.orderId}
             </Link>
-            {p.customerName && <div className="mt-0.5 max-w-[16rem] truncate text-xs text-slate-500">{p.customerName}</div>}
+            {p.customerName && (
+              <div className="mt-0.5 max-w-[12rem] truncate text-xs text-slate-500" title={p.customerName}>
+                {p.customerName}
+              </div>
+            )}
           </Td>
           <Td className="text-right font-medium tabular-nums text-slate-900">{formatRupees(p.amountPaise)}</Td>
           <Td>
-            <span className="inline-flex items-center gap-1.5">
+            {/* Stacked: a refund badge beside the status would widen the column past 1280 px. */}
+            <span className="flex flex-col items-start gap-1">
               <PaymentStatusBadge status={p.status} />
               <RefundSummaryBadge refundStatus={p.refundStatus} />
             </span>
@@ -121,9 +129,7 @@ function PaymentsTable({ items }: { items: PaymentItem[] }) {
           <Td>{methodLabel(p.method)}</Td>
           <Td>
             <span className="inline-flex items-center gap-1">
-              <code className="max-w-[13rem] truncate font-mono text-xs" title={p.id}>
-                {p.id}
-              </code>
+              <MiddleTruncate value={p.id} />
               <CopyIconButton value={p.id} label={`Copy payment id ${p.id}`} />
             </span>
           </Td>

@@ -223,14 +223,15 @@ export function SettingsView() {
             <SignOutEverywhere />
           </Card>
           <Card title="Account">
+            {/* min-w-0 and overflow-wrap: a long email has no space to break at and would push the page sideways on a phone. */}
             <dl className="grid gap-3 text-sm sm:grid-cols-3">
-              <div>
+              <div className="min-w-0">
                 <dt className="text-slate-500">Merchant id</dt>
-                <dd className="font-mono">{me.data.id}</dd>
+                <dd className="font-mono [overflow-wrap:anywhere]">{me.data.id}</dd>
               </div>
-              <div>
+              <div className="min-w-0">
                 <dt className="text-slate-500">Sign-in email</dt>
-                <dd>{me.data.email}</dd>
+                <dd className="[overflow-wrap:anywhere]">{me.data.email}</dd>
               </div>
               <div>
                 <dt className="text-slate-500">Status</dt>

@@ -6,6 +6,7 @@ import { useState } from "react";
 import { InvalidFiltersNotice, ListBody, RefreshButton, fieldErrors, useUrlFilters } from "@/components/dashboard/list-page";
 import { Badge, Button, Field, PageHeader, Table, Td, Th } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
+import { maskPan } from "@/lib/pan";
 import { PAGE_SIZE } from "@/lib/schemas/logs";
 import { verificationFiltersFromQuery, verificationFiltersSchema, verificationFiltersToQuery, type VerificationFilters } from "@/lib/schemas/verifications";
 import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
@@ -60,6 +61,9 @@ type VerificationItem = RouterOutputs["verifications"]["list"]["items"][number];
 const logHref = (requestId: string) => `/dashboard/logs/${encodeURIComponent(requestId)}`;
 const batchHref = (batchId: string) => `/dashboard/batches/${encodeURIComponent(batchId)}`;
 const subjectHref = (subject: string) => `/dashboard/verifications?subject=${encodeURIComponent(subject)}`;
+
+/** What was checked, as screens show it: a PAN without its serial (a UAN or PF number as is). */
+const shownSubject = (v: VerificationItem) => (v.kind === "PAN" ? maskPan(v.subject) : v.subject);
 
 function SearchForm({ initial, onApply, onClear }: { initial: VerificationFilters; onApply: (f: VerificationFilters) => void; onClear: () => void }) {
   const [subject, setSubject] = useState(initial.subject ?? "");
@@ -125,9 +129,9 @@ function VerificationsTable({ items }: { items: VerificationItem[] }) {
             <Link
               href={subjectHref(v.subject)}
               className="font-mono text-xs text-slate-900 hover:text-brand-700 hover:underline"
-              title={`All checks of ${v.subject}`}
+              title={`All checks of ${shownSubject(v)}`}
             >
-              {v.subject}
+              {shownSubject(v)}
             </Link>
           </Td>
           <Td>
@@ -182,7 +186,7 @@ function VerificationsList({ items }: { items: VerificationItem[] }) {
           <div className="flex flex-wrap items-center gap-2">
             <span className="text-xs font-medium text-slate-500">{v.kind}</span>
             <Link href={subjectHref(v.subject)} className="font-mono text-sm text-slate-900 hover:underline">
-              {v.subject}
+              {shownSubject(v)}
             </Link>
             <OutcomeBadge outcome={v.outcome} errorCode={v.errorCode} />
           </div>

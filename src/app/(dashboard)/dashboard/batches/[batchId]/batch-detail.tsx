@@ -15,7 +15,8 @@ import {
 } from "@/components/dashboard/detail-page";
 import { useMode } from "@/components/dashboard/mode";
 import { WebhookEvents } from "@/components/dashboard/webhook-events";
-import { Card, CopyButton, PageHeader, cx } from "@/components/ui";
+import { Card, CopyButton, Notice, PageHeader, cx } from "@/components/ui";
+import { formatIstTime } from "@/lib/ist";
 import { isBatchRunning } from "@/lib/schemas/batches";
 import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { formatIst } from "../../logs/parts";
@@ -69,6 +70,27 @@ function Counts({ b }: { b: Batch }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+/** Why a running batch's progress stands still: items waiting for the source after a temporary error, and until when. */
+function WaitingForSource({ waiting }: { waiting: BatchDetailData["waitingForSource"] }) {
+  if (!waiting) return null;
+  const items = waiting.items === 1 ? "1 item" : `${n(waiting.items)} items`;
+  // A Retry-After as long as the budget leaves one try, at its end.
+  const lastTry = Date.parse(waiting.next_try_at) >= Date.parse(waiting.retrying_until);
+  return (
+    <div className="mt-4" data-testid="waiting-for-source">
+      <Notice tone="warning">
+        <p className="font-medium">
+          {items} waiting for the source, retrying until {formatIstTime(waiting.retrying_until)} IST
+        </p>
+        <p className="mt-0.5 text-xs">
+          The source answered with a temporary error. {lastTry ? "One last try then" : `Next try at ${formatIstTime(waiting.next_try_at)} IST`}; an item still
+          without an answer at the end is recorded as failed with the source&apos;s error.
+        </p>
+      </Notice>
+    </div>
   );
 }
 
@@ -204,11 +226,12 @@ export function BatchDetail({ batchId }: { batchId: string }) {
       <div className="space-y-6">
         <Card title="Progress" description={running ? "Updates every second while the batch runs." : undefined}>
           <BatchProgress b={b} />
+          <WaitingForSource waiting={d.waitingForSource} />
           <Counts b={b} />
         </Card>
         <BatchFacts d={d} />
         <Card title="Results" description="Every row in the order submitted, rejected rows included. The CSV download has them all with the key result fields.">
-          <BatchResults batchId={b.batch_id} running={running} />
+          <BatchResults batchId={b.batch_id} running={running} total={b.total} processed={b.processed} failed={b.failed} />
         </Card>
         <Card title="Webhooks" description="The completion event and every delivery attempt.">
           <BatchWebhooks d={d} onChanged={refresh} />

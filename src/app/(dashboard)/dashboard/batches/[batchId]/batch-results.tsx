@@ -1,10 +1,10 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { noValue } from "@/components/dashboard/detail-page";
 import { useMode } from "@/components/dashboard/mode";
-import { Badge, Button, ErrorState, LoadingState, Table, Td, Th } from "@/components/ui";
+import { Badge, Button, EmptyState, ErrorState, LoadingState, Table, Td, Th, cx } from "@/components/ui";
 import { BATCH_RESULTS_PAGE_SIZE } from "@/lib/schemas/batches";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { inputSummary } from "../parts";
@@ -154,40 +154,101 @@ function ResultsList({ items, kind }: { items: ResultItem[]; kind: "PAN" | "EPFO
   );
 }
 
-/** Every item of the batch, a page at a time, in submitted order. */
-export function BatchResults({ batchId, running }: { batchId: string; running: boolean }) {
+type View = "ALL" | "FAILED";
+
+/** All items, or only the failed ones (rejected rows and items that ended in an error). */
+function ViewSwitch({ view, failed, onChange }: { view: View; failed: number; onChange: (v: View) => void }) {
+  const label = (v: View) => (v === "ALL" ? "All items" : `Failed only (${n(failed)})`);
+  return (
+    <div role="group" aria-label="Which items" className="mb-4 inline-flex rounded-md border border-slate-300 bg-white p-0.5 text-sm">
+      {(["ALL", "FAILED"] as const).map((v) => (
+        <button
+          key={v}
+          type="button"
+          aria-pressed={view === v}
+          onClick={() => onChange(v)}
+          className={cx("rounded px-3 py-1", view === v ? "bg-slate-800 font-medium text-white" : "text-slate-700 hover:bg-slate-100")}
+        >
+          {label(v)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * Every item of the batch, a page at a time, in submitted order; or only the failed ones. A page
+ * starts where the previous one said the next begins, so the starts of the pages seen are kept for
+ * Previous.
+ */
+export function BatchResults({
+  batchId,
+  running,
+  total,
+  processed,
+  failed,
+}: {
+  batchId: string;
+  running: boolean;
+  total: number;
+  processed: number;
+  failed: number;
+}) {
   const { mode } = useMode();
   const trpc = useTRPC();
-  const [page, setPage] = useState(0);
+  const qc = useQueryClient();
+  // The counters moved, so rows did too: a page of failures has no pending row to keep it polling.
+  useEffect(() => {
+    void qc.invalidateQueries(trpc.batches.results.queryFilter({ mode, batchId }));
+  }, [qc, trpc, mode, batchId, processed]);
+  const [view, setView] = useState<View>("ALL");
+  const [starts, setStarts] = useState<number[]>([0]);
   const size = BATCH_RESULTS_PAGE_SIZE;
+  const from = starts[starts.length - 1]!;
   const results = useQuery({
     ...trpc.batches.results.queryOptions(
-      { mode, batchId, from: page * size, limit: size },
+      { mode, batchId, from, limit: size, ...(view === "FAILED" ? { status: "FAILED" as const } : {}) },
       {
-        // Items on this page still running fill in as their chunk finishes.
+        // Items on this page still running fill in as their chunk finishes; failures appear as they happen.
         refetchInterval: (q) => (running || q.state.data?.items.some((i) => i.status === "PENDING") ? 1500 : false),
       },
     ),
     placeholderData: keepPreviousData,
   });
+  const switchView = (v: View) => {
+    setView(v);
+    setStarts([0]);
+  };
 
   if (results.isLoading) return <LoadingState label="Loading results…" />;
   if (results.isError && !results.data) return <ErrorState message={errorInfo(results.error).message} onRetry={() => void results.refetch()} />;
   const data = results.data!;
   const items = data.items;
+  const page = starts.length - 1;
+  const count = view === "FAILED" ? failed : data.total;
+  const pages = Math.max(1, Math.ceil(count / size));
   const first = page * size;
-  const pages = Math.max(1, Math.ceil(data.total / size));
+  const noun = view === "FAILED" ? "Failed items" : "Items";
 
   return (
     <>
-      <ResultsTable items={items} kind={data.kind} />
-      <ResultsList items={items} kind={data.kind} />
+      <ViewSwitch view={view} failed={failed} onChange={switchView} />
+      {view === "FAILED" && items.length === 0 ? (
+        <EmptyState title="No failed items">
+          {running ? "None so far. Rows that are rejected or end in an error show here as the batch runs." : `All ${n(total)} items succeeded.`}
+        </EmptyState>
+      ) : (
+        <>
+          <ResultsTable items={items} kind={data.kind} />
+          <ResultsList items={items} kind={data.kind} />
+        </>
+      )}
       <nav aria-label="Results pages" className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
         <p className="text-xs text-slate-500" aria-live="polite">
-          Items {n(items.length ? first + 1 : 0)}–{n(first + items.length)} of {n(data.total)} · page {n(page + 1)} of {n(pages)}
+          {noun} {n(items.length ? first + 1 : 0)}–{n(first + items.length)} of {n(count)} · page {n(page + 1)} of {n(pages)}
         </p>
         <div className="flex gap-2">
-          <Button variant="secondary" size="sm" disabled={page === 0} onClick={() => setPage((p) => Math.max(0, p - 1))}>
+          <Button variant="secondary" size="sm" disabled={page === 0} onClick={() => setStarts((s) => (s.length > 1 ? s.slice(0, -1) : s))}>
             Previous
           </Button>
           <Button
@@ -195,7 +256,7 @@ export function BatchResults({ batchId, running }: { batchId: string; running: b
             size="sm"
             disabled={data.next === null}
             loading={results.isFetching && results.isPlaceholderData}
-            onClick={() => setPage((p) => p + 1)}
+            onClick={() => data.next !== null && setStarts((s) => [...s, data.next!])}
           >
             Next
           </Button>

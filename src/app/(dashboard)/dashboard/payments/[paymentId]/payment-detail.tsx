@@ -13,6 +13,7 @@ import { formatIst } from "../../logs/parts";
 import { RefundSummaryBadge } from "../../refunds/parts";
 import { PaymentStatusBadge } from "../parts";
 import { AttemptsSection } from "./attempts-section";
+import { LateResultNote } from "./late-result-note";
 import { PaymentFacts } from "./payment-facts";
 import { PaymentTimeline } from "./payment-timeline";
 import { RefundDialog } from "./refund-dialog";
@@ -154,9 +155,13 @@ export function PaymentDetail({ paymentId }: { paymentId: string }) {
           <RefundsSection d={d} />
         </Card>
         <Card title="Attempts" description="Card numbers are never stored: only the network and last four digits.">
+          <LateResultNote d={d} />
           <AttemptsSection d={d} />
         </Card>
-        <Card title="Webhooks" description="Events about this payment and every delivery attempt.">
+        <Card
+          title="Webhooks"
+          description="Events about this payment and every delivery attempt. Deliveries can arrive in any order, and an abandoned UPI attempt can still succeed after payment.failed: the status API's answer is the one to act on."
+        >
           <PaymentWebhooks d={d} onChanged={refresh} />
         </Card>
       </div>

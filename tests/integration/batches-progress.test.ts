@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBatchStore, type BatchStore } from "@/server/db/batch-store";
+import { createPrismaClient, type Db } from "@/server/db/client";
+import { AppError } from "@/server/errors";
+import { newId } from "@/server/lib/ids";
+import { sandboxProviders, type ProviderSet } from "@/server/providers";
+import type { PanProvider } from "@/server/providers/pan/types";
+import { workBatch, type BatchWorkDeps } from "@/server/services/batches/batch-worker";
+import { createBatch, getBatch, listBatchResults, type BatchResultItem } from "@/server/services/batches/batches";
+import { getDashboardBatch } from "@/server/services/batches/dashboard";
+import { DB_TARGETS } from "../helpers/targets";
+import { openTestDatabase } from "../helpers/test-db";
+import { waitFor } from "../helpers/wait";
+
+// Progress (the batch's counters) and results (its items' states) read at moments when a chunk
+// waits for a retry must agree, and finish counting every item exactly once.
+
+const pan = (i: number) => `ABCPK${String(1000 + i).padStart(4, "0")}F`;
+const BUDGET_MS = 60_000;
+
+/**
+ * Sandbox providers whose source fails for chosen PANs: `transient` ones with a 503 until let
+ * through, `broken` ones with an error that is final. `stall` holds every lookup until released.
+ */
+function flakyProviders(opts: { transient: Set<string>; broken: Set<string>; stall?: Promise<void> }) {
+  let calls = 0;
+  const lookup: PanProvider["lookup"] = async (p, o) => {
+    calls++;
+    await opts.stall;
+    if (opts.transient.has(p)) throw new AppError("SOURCE_UNAVAILABLE");
+    if (opts.broken.has(p)) throw new AppError("UPSTREAM_ERROR");
+    return sandboxProviders.pan.lookup(p, o);
+  };
+  const providers: Record<"sandbox" | "live", ProviderSet> = {
+    sandbox: { ...sandboxProviders, pan: { lookup } },
+    live: sandboxProviders,
+  };
+  return { providers, calls: () => calls };
+}
+
+describe.each(DB_TARGETS)("batch progress and results agree on %s", (target) => {
+  let url: string;
+  let db: Db;
+  let store: BatchStore;
+  let stopDatabase: () => Promise<void>;
+  const merchantId = newId("mer");
+  const scope = (batchId: string) => ({ merchantId, mode: "sandbox" as const, kind: "PAN" as const, batchId });
+
+  const deps = (providers: Record<"sandbox" | "live", ProviderSet>, leaseMs?: number): BatchWorkDeps => ({
+    db,
+    store,
+    providers,
+    baseUrl: "http://127.0.0.1",
+    retryBudgetMs: BUDGET_MS,
+    leaseMs,
+  });
+
+  /** Six PANs to run and one rejected at submission (index 6). */
+  async function newBatch(): Promise<string> {
+    const items = Array.from({ length: 6 }, (_, i) => ({ reference_id: `r${i}`, input: { pan: pan(i), name: null }, error: null }));
+    const rejected = { reference_id: "r6", input: { pan: "NOTAPAN" }, error: { code: "INVALID_PAN" as const, message: "pan is not a PAN." } };
+    const view = await createBatch(
+      db,
+      { merchantId, mode: "sandbox", kind: "PAN", requestId: newId("req"), apiKeyId: null, webhookUrl: null, clientBatchId: null, items: [...items, rejected] },
+      { sandboxItemsPerDay: 1_000_000 },
+    );
+    return view.batch_id;
+  }
+
+  async function allResults(batchId: string): Promise<BatchResultItem[]> {
+    return (await listBatchResults(db, scope(batchId), 0, 1000)).items;
+  }
+
+  /** Progress read, then results read: every item the results show as finished is counted, and nothing else. */
+  async function expectAgreement(batchId: string) {
+    const progress = await getBatch(db, merchantId, "sandbox", "PAN", batchId);
+    const results = await allResults(batchId);
+    const count = (s: string) => results.filter((r) => r.status === s).length;
+    expect(progress).toMatchObject({ succeeded: count("SUCCEEDED"), failed: count("FAILED"), processed: count("SUCCEEDED") + count("FAILED") });
+    return { progress, results };
+  }
+
+  /** The chunk's retry is due now (the backoff waited), without touching what it holds. */
+  const dueNow = (batchId: string) => db.batchChunk.update({ where: { id: `${batchId}_0` }, data: { availableAt: new Date(Date.now() - 1) } });
+
+  beforeAll(async () => {
+    const database = await openTestDatabase(target, "parakh-progress-");
+    url = database.url;
+    stopDatabase = database.stop;
+    db = createPrismaClient(url);
+    store = createBatchStore(db, url);
+    await db.merchant.create({ data: { id: merchantId, name: "Progress Store", email: `${merchantId}@example.com`, passwordHash: "x" } });
+  });
+  afterAll(async () => {
+    store?.close();
+    await db?.$disconnect();
+    await stopDatabase?.();
+  });
+
+  it("counts items as their results appear while a chunk waits for retries, and each item once when it completes", async () => {
+    const batchId = await newBatch();
+    const transient = new Set([pan(2), pan(4)]);
+    const source = flakyProviders({ transient, broken: new Set([pan(3)]) });
+
+    // First pass: 0, 1, 5 answered, 3 failed for good, 2 and 4 wait for the source; 6 was rejected.
+    expect(await workBatch(deps(source.providers), batchId)).not.toBeNull();
+    const first = await expectAgreement(batchId);
+    expect(first.progress).toMatchObject({ status: "PROCESSING", total: 7, processed: 5, succeeded: 3, failed: 2 });
+    expect(first.results.map((r) => r.status)).toEqual(["SUCCEEDED", "SUCCEEDED", "PENDING", "FAILED", "PENDING", "SUCCEEDED", "FAILED"]);
+    expect(first.results[3]!.error).toMatchObject({ code: "UPSTREAM_ERROR" });
+
+    // The page says how many wait and until when: the budget from the chunk's first transient error.
+    const chunk = await db.batchChunk.findUniqueOrThrow({ where: { id: `${batchId}_0` } });
+    expect(chunk.status).toBe("PENDING");
+    const detail = await getDashboardBatch(db, merchantId, "sandbox", batchId, BUDGET_MS);
+    expect(detail.waitingForSource).toEqual({
+      items: 2,
+      next_try_at: chunk.availableAt.toISOString(),
+      retrying_until: new Date(chunk.retryingSince!.getTime() + BUDGET_MS).toISOString(),
+    });
+    const pending = await listBatchResults(db, scope(batchId), 0, 100, "PENDING");
+    expect(pending.items.map((r) => r.index)).toEqual([2, 4]);
+
+    // Second pass: 2 answers, 4 still waits.
+    transient.delete(pan(2));
+    await dueNow(batchId);
+    expect(await workBatch(deps(source.providers), batchId)).not.toBeNull();
+    const second = await expectAgreement(batchId);
+    expect(second.progress).toMatchObject({ processed: 6, succeeded: 4, failed: 2 });
+    expect((await getDashboardBatch(db, merchantId, "sandbox", batchId, BUDGET_MS)).waitingForSource).toMatchObject({ items: 1 });
+
+    // Last pass: 4 answers and the chunk is committed; the items counted at retries are not counted again.
+    transient.clear();
+    await dueNow(batchId);
+    expect(await workBatch(deps(source.providers), batchId)).toBeNull();
+    const done = await expectAgreement(batchId);
+    expect(done.progress).toMatchObject({ status: "COMPLETED", total: 7, processed: 7, succeeded: 5, failed: 2 });
+    expect(await db.verification.count({ where: { batchId } })).toBe(6);
+    expect((await getDashboardBatch(db, merchantId, "sandbox", batchId, BUDGET_MS)).waitingForSource).toBeNull();
+  });
+
+  it("counts nothing for a worker whose lease was lost before it put the chunk back", async () => {
+    const batchId = await newBatch();
+    let release!: () => void;
+    const stall = new Promise<void>((resolve) => (release = resolve));
+    // Worker A (50 ms lease, renewed no sooner than every 100 ms) stalls in the source and loses the chunk.
+    const a = flakyProviders({ transient: new Set([pan(2)]), broken: new Set(), stall });
+    const runA = workBatch(deps(a.providers, 50), batchId);
+    await waitFor("worker A stuck in the source", () => a.calls() > 0);
+    await waitFor(
+      "worker A's lease to run out",
+      async () => (await db.batchChunk.findUniqueOrThrow({ where: { id: `${batchId}_0` } })).leaseUntil! < new Date(),
+    );
+
+    // Worker B takes the chunk and finishes the batch; A then tries to put it back with a partial result.
+    const b = flakyProviders({ transient: new Set(), broken: new Set() });
+    await waitFor("worker B to finish the batch", async () => (await workBatch(deps(b.providers), batchId)) === null, 10_000, 10);
+    release();
+    await runA;
+
+    const done = await expectAgreement(batchId);
+    expect(done.progress).toMatchObject({ status: "COMPLETED", processed: 7, succeeded: 6, failed: 1 });
+    expect(done.results.every((r) => r.status !== "PENDING")).toBe(true);
+    expect(await db.verification.count({ where: { batchId } })).toBe(6);
+  });
+});
