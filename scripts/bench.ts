@@ -14,6 +14,7 @@ import { adjustWalletByOperator } from "@/server/services/wallet/operator";
 import { startPostgres } from "../tests/helpers/postgres";
 import { batchReport, benchBatch } from "./bench/batch";
 import { benchBigPosts, bigPostsOnly, bigPostsReport } from "./bench/big-posts";
+import { budgetsReport } from "./bench/budgets";
 import { startBenchVendor, type BenchVendor } from "./bench/fake-vendor";
 import { benchLivePan, livePanReport } from "./bench/live-pan";
 import { childPids, childProcesses, peakRssMbOf, statFields } from "./bench/proc";
@@ -424,7 +425,7 @@ async function main() {
     }
   }
   lines.push(...batchReport(rows));
-  lines.push(...workersReport(rows), ...bigPostsReport(rows), ...(await haproxyPhase(DBS.includes("postgresql"))));
+  lines.push(...workersReport(rows), ...bigPostsReport(rows), ...(await haproxyPhase(DBS.includes("postgresql"))), ...budgetsReport(rows, rows[0]!));
   for (const r of rows)
     if (r.refunds !== undefined)
       lines.push("", `${r.name}: ${r.refunds} refunds created; every payment's refunded total equals its refunds: ${r.consistent ? "yes" : "NO"}`);
