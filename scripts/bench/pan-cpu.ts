@@ -10,13 +10,19 @@ import { statFields } from "./proc";
  * node:http echo, measured back to back, on SQLite with one process. The quick loop for CPU work
  * (`npm run bench` is the full picture). Options (env): BENCH_SECONDS (default 6), BENCH_ROUNDS (2),
  * BENCH_CONNECTIONS (50), PROFILE_DIR (write a V8 CPU profile of the server there, `node --cpu-prof`;
- * open it in Chrome DevTools or summarise it with scripts/bench/profile-top.ts).
+ * open it in Chrome DevTools or summarise it with scripts/bench/profile-top.ts), BENCH_SERVER_ROOT (the
+ * checkout whose server.ts is measured, default this one: compare two versions back to back),
+ * BENCH_RATE (requests a second for both servers; unset: as fast as they answer). CPU per request
+ * falls as throughput rises (more requests share each commit), so on a busy machine a fixed rate
+ * compares two versions more fairly than their own maximum rates do.
  */
 const ROOT = path.resolve(__dirname, "../..");
+const SERVER_ROOT = path.resolve(process.env.BENCH_SERVER_ROOT ?? ROOT);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PROFILE_DIR = process.env.PROFILE_DIR;
+const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
 const TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
 const BODY = JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor" });
 
@@ -26,7 +32,11 @@ function cpuSeconds(pid: number): number {
 }
 
 async function start(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [...args], { cwd: ROOT, env: { ...process.env, PARAKH_ENV_FILE: "none", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...args], {
+    cwd: args.some((a) => a.endsWith("server.ts")) ? SERVER_ROOT : ROOT,
+    env: { ...process.env, PARAKH_ENV_FILE: "none", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   return new Promise((resolve, reject) => {
     const onData = (c: Buffer) => {
@@ -56,7 +66,7 @@ async function measure(pid: number, url: string, headers: Record<string, string>
   const opts = { url, method: "POST" as const, headers: { "content-type": "application/json", ...headers }, body: BODY, connections: CONNECTIONS };
   await autocannon({ ...opts, duration: 2 });
   const before = cpuSeconds(pid);
-  const r = await autocannon({ ...opts, duration: SECONDS });
+  const r = await autocannon({ ...opts, duration: SECONDS, ...(RATE ? { overallRate: RATE } : {}) });
   const cpu = cpuSeconds(pid) - before;
   if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   return { us: Math.round((cpu * 1e6) / r.requests.total), rps: Math.round(r.requests.average) };
@@ -74,7 +84,7 @@ async function echo() {
 async function panVerify() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-pancpu-"));
   const prof = PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
-  const p = await start([...prof, "--import", "tsx", "server.ts"], {
+  const p = await start([...prof, "--import", "tsx", path.join(SERVER_ROOT, "server.ts")], {
     NODE_ENV: "production",
     PORT: "0",
     HOST: "127.0.0.1",
