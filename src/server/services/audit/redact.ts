@@ -60,14 +60,19 @@ const READABLE_KEYS = new Set(["uan", "pfnumber", "requestid", "paymentid", "att
 /** Most bytes of one stored body; a larger one keeps its first half and its size. */
 export const MAX_STORED_BYTES = 256 * 1024;
 
-/** Field names repeat on every request: each is normalised once (the cache is bounded, names are not). */
+/**
+ * Field names repeat on every request: each short one is normalised once. The cache is bounded in
+ * entries and in name length, since the names come from request bodies.
+ */
 const normalisedKeys = new Map<string, string>();
 const NORMALISED_KEYS_KEPT = 4096;
+const NORMALISED_KEY_CHARS = 64;
 
 function normaliseKey(key: string): string {
   let normal = normalisedKeys.get(key);
   if (normal === undefined) {
     normal = key.replace(/[^a-z0-9]/gi, "").toLowerCase();
+    if (key.length > NORMALISED_KEY_CHARS) return normal;
     if (normalisedKeys.size >= NORMALISED_KEYS_KEPT) normalisedKeys.clear();
     normalisedKeys.set(key, normal);
   }
