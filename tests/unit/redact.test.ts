@@ -218,3 +218,16 @@ describe("redaction by value", () => {
     expect(redactValue(input)).toEqual(input);
   });
 });
+
+describe("field names seen before", () => {
+  it("are recognised the same after thousands of other names have passed", () => {
+    const many = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`Field-${i}`, "plain"]));
+    expect(redactValue(many)).toEqual(many);
+    const long = `${"-".repeat(100)}secret_key`;
+    expect(redactValue({ [long]: "x" })).toEqual({ [long]: "[REDACTED]" });
+    expect(redactValue({ [long]: "x" })).toEqual({ [long]: "[REDACTED]" });
+    for (const name of ["x-Secret-Key", "CardNumber", "otp"]) {
+      expect(redactValue({ [name]: "4111111111111111", orderId: "A-1" })).toEqual({ [name]: "[REDACTED]", orderId: "A-1" });
+    }
+  });
+});

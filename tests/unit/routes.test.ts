@@ -153,3 +153,12 @@ describe("isRestPath: which paths are the REST API", () => {
     expect(isRestPath(p)).toBe(false);
   });
 });
+
+describe("hasDotSegment", () => {
+  it("finds . and .. segments as sent or percent-encoded, and nothing else", async () => {
+    const { hasDotSegment } = await import("@/server/rest/paths");
+    for (const p of ["/v1/./identity", "/v1/identity/..", "/v1/%2e/identity", "/v1/%2E%2e/identity", "/api/.%2E/checkout"])
+      expect(hasDotSegment(p), p).toBe(true);
+    for (const p of ["/v1/identity/pan/verify", "/v1/a.b/x", "/v1/.../x", "/v1/%41/x", "/v1/%zz/x", "/v1//x", "/"]) expect(hasDotSegment(p), p).toBe(false);
+  });
+});

@@ -156,7 +156,7 @@ export async function createRequestListener({ services, dev, pages, inFlight }: 
   const restDoor = createRestDoor(services, REST_OPERATIONS);
   const openApiJson = JSON.stringify(await buildOpenApiDocument(config.appUrl));
   const trusted = new IpMatcher(config.trustedProxies);
-  const baseHeaders = baseSecurityHeaders(config.appUrl.startsWith("https://"));
+  const baseHeaders = Object.entries(baseSecurityHeaders(config.appUrl.startsWith("https://")));
   const readiness = { ready: false };
   const page = pages ? { dev, services, handler: pages } : undefined;
   // Requests are timed only when someone can read the figures (METRICS_TOKEN set).
@@ -166,7 +166,7 @@ export async function createRequestListener({ services, dev, pages, inFlight }: 
   return (req: IncomingMessage, res: ServerResponse) => {
     inFlight.track(res);
     if (inFlight.closing) res.setHeader("Connection", "close");
-    for (const [k, v] of Object.entries(baseHeaders)) res.setHeader(k, v);
+    for (const [k, v] of baseHeaders) res.setHeader(k, v);
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const pathname = q === -1 ? url : url.slice(0, q);

@@ -34,15 +34,17 @@ export async function send(services: AppServices, record: RequestRecord, res: Se
     res.removeHeader("Idempotent-Replayed");
     return void res.end(JSON.stringify(unrecorded.body));
   }
-  log.debug("request", {
-    requestId: record.requestId,
-    method: record.method,
-    path: record.path,
-    status: answer.status,
-    latencyMs,
-    merchantId: record.auth?.merchantId,
-    errorCode: answer.code,
-  });
+  if (log.enabled("debug")) {
+    log.debug("request", {
+      requestId: record.requestId,
+      method: record.method,
+      path: record.path,
+      status: answer.status,
+      latencyMs,
+      merchantId: record.auth?.merchantId,
+      errorCode: answer.code,
+    });
+  }
   res.end(text);
 }
 

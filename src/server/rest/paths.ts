@@ -10,6 +10,8 @@ function decodeSafely(segment: string): string {
 
 /** `.` and `..` segments, in any encoding, which URL parsers would fold into another route. */
 export function hasDotSegment(pathname: string): boolean {
+  // Without a dot or a percent sign no segment can be, or decode to, one.
+  if (!pathname.includes(".") && !pathname.includes("%")) return false;
   return pathname.split("/").some((seg) => {
     const d = decodeSafely(seg);
     return d === "." || d === "..";

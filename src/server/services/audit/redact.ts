@@ -60,8 +60,23 @@ const READABLE_KEYS = new Set(["uan", "pfnumber", "requestid", "paymentid", "att
 /** Most bytes of one stored body; a larger one keeps its first half and its size. */
 export const MAX_STORED_BYTES = 256 * 1024;
 
+/**
+ * Field names repeat on every request: each short one is normalised once. The cache is bounded in
+ * entries and in name length, since the names come from request bodies.
+ */
+const normalisedKeys = new Map<string, string>();
+const NORMALISED_KEYS_KEPT = 4096;
+const NORMALISED_KEY_CHARS = 64;
+
 function normaliseKey(key: string): string {
-  return key.replace(/[^a-z0-9]/gi, "").toLowerCase();
+  let normal = normalisedKeys.get(key);
+  if (normal === undefined) {
+    normal = key.replace(/[^a-z0-9]/gi, "").toLowerCase();
+    if (key.length > NORMALISED_KEY_CHARS) return normal;
+    if (normalisedKeys.size >= NORMALISED_KEYS_KEPT) normalisedKeys.clear();
+    normalisedKeys.set(key, normal);
+  }
+  return normal;
 }
 
 /**
@@ -105,7 +120,9 @@ export function redactValue(value: unknown, depth = 0, readable = false): unknow
   if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1, readable));
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
+    const source = value as Record<string, unknown>;
+    for (const k of Object.keys(source)) {
+      const v = source[k];
       const key = normaliseKey(k);
       out[k] = REDACTED_KEYS.has(key) && v !== null ? "[REDACTED]" : redactValue(v, depth + 1, READABLE_KEYS.has(key));
     }

@@ -1,0 +1,121 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { statFields } from "./proc";
+
+/**
+ * `npx tsx scripts/bench/pan-cpu.ts`: server CPU per sandbox PAN verification against the plain
+ * node:http echo, measured back to back, on SQLite with one process. The quick loop for CPU work
+ * (`npm run bench` is the full picture). Options (env): BENCH_SECONDS (default 6), BENCH_ROUNDS (2),
+ * BENCH_CONNECTIONS (50), PROFILE_DIR (write a V8 CPU profile of the server there, `node --cpu-prof`;
+ * open it in Chrome DevTools or summarise it with scripts/bench/profile-top.ts), BENCH_SERVER_ROOT (the
+ * checkout whose server.ts is measured, default this one: compare two versions back to back),
+ * BENCH_RATE (requests a second for both servers; unset: as fast as they answer). CPU per request
+ * falls as throughput rises (more requests share each commit), so on a busy machine a fixed rate
+ * compares two versions more fairly than their own maximum rates do.
+ */
+const ROOT = path.resolve(__dirname, "../..");
+const SERVER_ROOT = path.resolve(process.env.BENCH_SERVER_ROOT ?? ROOT);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const PROFILE_DIR = process.env.PROFILE_DIR;
+const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
+const TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
+const BODY = JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor" });
+
+function cpuSeconds(pid: number): number {
+  const f = statFields(pid);
+  return (Number(f[11]) + Number(f[12])) / TICKS;
+}
+
+async function start(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [...args], {
+    cwd: args.some((a) => a.endsWith("server.ts")) ? SERVER_ROOT : ROOT,
+    env: { ...process.env, PARAKH_ENV_FILE: "none", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  return new Promise((resolve, reject) => {
+    const onData = (c: Buffer) => {
+      out += c.toString();
+      const m = /"msg":"listening"[^\n]*"port":(\d+)/.exec(out);
+      if (!m) return;
+      child.stderr!.off("data", onData);
+      child.stderr!.resume();
+      resolve({ child, port: Number(m[1]) });
+    };
+    child.stderr!.on("data", onData);
+    child.stdout!.resume();
+    child.once("exit", (code) => reject(new Error(`exited ${code}:\n${out}`)));
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((r) => {
+    if (child.exitCode !== null) return r();
+    child.once("exit", () => r());
+    child.kill("SIGTERM");
+  });
+}
+
+/** µs of the process's CPU per request, and req/s, over SECONDS after a 2 s warm-up. */
+async function measure(pid: number, url: string, headers: Record<string, string>) {
+  const opts = { url, method: "POST" as const, headers: { "content-type": "application/json", ...headers }, body: BODY, connections: CONNECTIONS };
+  await autocannon({ ...opts, duration: 2 });
+  const before = cpuSeconds(pid);
+  const r = await autocannon({ ...opts, duration: SECONDS, ...(RATE ? { overallRate: RATE } : {}) });
+  const cpu = cpuSeconds(pid) - before;
+  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return { us: Math.round((cpu * 1e6) / r.requests.total), rps: Math.round(r.requests.average) };
+}
+
+async function echo() {
+  const p = await start(["--import", "tsx", "scripts/bench/baseline-server.ts"], { PORT: "0" });
+  try {
+    return await measure(p.child.pid!, `http://127.0.0.1:${p.port}/`, {});
+  } finally {
+    await stop(p.child);
+  }
+}
+
+async function panVerify() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-pancpu-"));
+  const prof = PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
+  const p = await start([...prof, "--import", "tsx", path.join(SERVER_ROOT, "server.ts")], {
+    NODE_ENV: "production",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    DATABASE_URL: `file:${path.join(dataDir, "parakh.db")}`,
+    SEED_DEMO: "true",
+    SERVE_PAGES: "false",
+    WEB_CONCURRENCY: "1",
+    LOG_LEVEL: "info",
+  });
+  try {
+    const credsFile = path.join(dataDir, "demo-credentials.json");
+    for (let i = 0; i < 100 && !fs.existsSync(credsFile); i++) await new Promise((r) => setTimeout(r, 100));
+    const creds = JSON.parse(fs.readFileSync(credsFile, "utf8")) as { sandbox: { secretKey: string } };
+    return await measure(p.child.pid!, `http://127.0.0.1:${p.port}/v1/identity/pan/verify`, { authorization: `Bearer ${creds.sandbox.secretKey}` });
+  } finally {
+    await stop(p.child);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  for (let round = 1; round <= ROUNDS; round++) {
+    const e = await echo();
+    const pan = await panVerify();
+    const ratio = Math.round((pan.us / e.us) * 10) / 10;
+    process.stdout.write(`round ${round}: echo ${e.us} µs/req (${e.rps} req/s), PAN verify ${pan.us} µs/req (${pan.rps} req/s), ratio ${ratio}x\n`);
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
