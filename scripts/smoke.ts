@@ -73,7 +73,8 @@ function stable(value: unknown): unknown {
 /**
  * Every README command no step of `npm test` runs, run here exactly as written against this server
  * and its database. `$MERCHANT_ID`, `$KEY_ID`, `$PUBLIC_KEY` and `$SECRET_KEY` are what the README says
- * they are (from `merchant create` and `key create`); curl lines go to this server instead of port 3000.
+ * they are (from `merchant create` and `key create`), `$BATCH_ID` the batch its example made; curl
+ * lines go to this server instead of port 3000.
  */
 async function runReadmeCommands(base: string, env: NodeJS.ProcessEnv, output: () => string) {
   const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
@@ -112,6 +113,8 @@ async function runReadmeCommands(base: string, env: NodeJS.ProcessEnv, output: (
         fail(`README curl line did not answer JSON: ${command}\n${r.stdout}${r.stderr}`);
       }
       if (r.status !== 0 || (answer.status !== "success" && answer.success !== true)) fail(`README curl line failed: ${command}\n${r.stdout}`, output());
+      const made = answer.data as { batch_id?: unknown } | undefined;
+      if (typeof made?.batch_id === "string") vars.BATCH_ID = made.batch_id;
       if (promised !== undefined && JSON.stringify(stable((promised as { data?: unknown }).data)) !== JSON.stringify(stable(answer.data))) {
         fail(`README promises ${JSON.stringify(promised)} but the server answered ${r.stdout}`);
       }
@@ -119,6 +122,10 @@ async function runReadmeCommands(base: string, env: NodeJS.ProcessEnv, output: (
       // A focused run: it must pass and run at least one test.
       const r = bash(command, env);
       if (r.status !== 0 || !/\[test\] OK/.test(r.stderr + r.stdout)) fail(`${command} exited ${r.status}:\n${r.stderr}${r.stdout}`);
+    } else if (/^(PROFILE_DIR=\S+ )?npx tsx scripts\/bench\/pan-cpu\.ts$/.test(command)) {
+      // As written, scaled down to a short round as the bench step is.
+      const r = bash(command, { ...env, BENCH_SECONDS: "1", BENCH_ROUNDS: "1", BENCH_CONNECTIONS: "10" });
+      if (r.status !== 0 || !/ratio [\d.]+x/.test(r.stdout)) fail(`${command} exited ${r.status}:\n${r.stderr}${r.stdout}`);
     } else if (command === "npm run db:migrate") {
       const r = bash(command, env);
       if (r.status !== 0) fail(`${command} exited ${r.status}: ${r.stderr}`);

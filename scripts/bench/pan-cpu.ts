@@ -9,8 +9,8 @@ import { statFields } from "./proc";
  * `npx tsx scripts/bench/pan-cpu.ts`: server CPU per sandbox PAN verification against the plain
  * node:http echo, measured back to back, on SQLite with one process. The quick loop for CPU work
  * (`npm run bench` is the full picture). Options (env): BENCH_SECONDS (default 6), BENCH_ROUNDS (2),
- * BENCH_CONNECTIONS (50), PROFILE_DIR (write a V8 CPU profile of the server there, `node --cpu-prof`;
- * open it in Chrome DevTools or summarise it with scripts/bench/profile-top.ts), BENCH_SERVER_ROOT (the
+ * BENCH_CONNECTIONS (50), PROFILE_DIR (write a V8 CPU profile of the server there, `node --cpu-prof`,
+ * and print the last one's summary by scripts/bench/profile-top.ts; or open it in Chrome DevTools), BENCH_SERVER_ROOT (the
  * checkout whose server.ts is measured, default this one: compare two versions back to back),
  * BENCH_RATE (requests a second for both servers; unset: as fast as they answer). CPU per request
  * falls as throughput rises (more requests share each commit), so on a busy machine a fixed rate
@@ -106,13 +106,32 @@ async function panVerify() {
   }
 }
 
+/** With PROFILE_DIR: where the last round's server spent its CPU, per request, over the measured seconds. */
+function summariseProfile(requests: number) {
+  const dir = path.resolve(PROFILE_DIR!);
+  const newest = fs
+    .readdirSync(dir)
+    .filter((f) => /\.0\.001\.cpuprofile$/.test(f))
+    .map((f) => path.join(dir, f))
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
+  if (!newest) throw new Error(`no CPU profile in ${dir}`);
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(__dirname, "profile-top.ts"), newest, String(requests), String(SECONDS)], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
+  if (r.status !== 0) throw new Error(`profile-top exited ${r.status}`);
+}
+
 async function main() {
+  let requests = 0;
   for (let round = 1; round <= ROUNDS; round++) {
     const e = await echo();
     const pan = await panVerify();
     const ratio = Math.round((pan.us / e.us) * 10) / 10;
+    requests = Math.round(pan.rps * SECONDS);
     process.stdout.write(`round ${round}: echo ${e.us} µs/req (${e.rps} req/s), PAN verify ${pan.us} µs/req (${pan.rps} req/s), ratio ${ratio}x\n`);
   }
+  if (PROFILE_DIR) summariseProfile(requests);
 }
 
 main().catch((err) => {
