@@ -74,6 +74,8 @@ test("the checklist ticks itself from real calls, and one click whitelists the r
   await expect(step(page, "Save your sandbox secret key")).toContainText("Done:", { timeout: 15_000 });
   await expect(step(page, "Make your first PAN call")).toContainText("Done:");
   await expect(step(page, "Whitelist your server’s IP address")).toContainText("To do:");
+  // The figures below refresh with the tick: no "No API calls yet" beside a ticked first call.
+  await expect(page.getByText(/No API calls in sandbox mode yet/)).toHaveCount(0, { timeout: 5_000 });
 
   // Payments always check the whitelist, so the first checkout from this machine is refused.
   const order = { orderId: `ORDER_FIRST_DAY_${stamp}`, amount: "250" };

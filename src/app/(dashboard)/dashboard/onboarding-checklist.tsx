@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button, cx, formatDateTime, useToast } from "@/components/ui";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 
@@ -156,6 +156,17 @@ export function OnboardingChecklist() {
   useEffect(() => {
     if (merchantId) setDismissed(window.localStorage.getItem(dismissedKey(merchantId)) === "1");
   }, [merchantId]);
+
+  // A step ticked by new activity: the overview's figures count that activity too, so they refresh
+  // with it rather than on their own 30 s timer (no "No API calls yet" under a ticked first call).
+  const queryClient = useQueryClient();
+  const ticked = progress.data?.steps.filter((s) => s.done).length;
+  const tickedBefore = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (ticked === undefined) return;
+    if (tickedBefore.current !== undefined && ticked > tickedBefore.current) void queryClient.invalidateQueries({ queryKey: trpc.overview.stats.queryKey() });
+    tickedBefore.current = ticked;
+  }, [ticked, queryClient, trpc]);
 
   const data = progress.data;
   if (!data || dismissed !== false) return null;
