@@ -354,6 +354,43 @@ describe.each<DbProvider>(DB_TARGETS)("job queue on %s", (provider) => {
     expect(await dbA.job.findUniqueOrThrow({ where: { id: later } })).toMatchObject({ status: "QUEUED", attempts: 0 });
   });
 
+  it("stop() while a claim is on its way gives that job back untouched, and its handler never runs", async () => {
+    const runAt = new Date(Date.now() - 60_000);
+    const id = await enqueueJob(dbA, { type: "given-back", payload: {}, runAt });
+    const base = writers.get(dbA)!;
+    // The claim commits, then its answer is held back until stop() has begun.
+    const claimed = deferred();
+    const answer = deferred();
+    let first = true;
+    const held: AtomicWriter = {
+      ...base,
+      run: async (step) => {
+        const result = await base.run(step);
+        if (first) {
+          first = false;
+          claimed.resolve();
+          await answer.promise;
+        }
+        return result;
+      },
+    };
+    let ran = false;
+    const r = runner(dbA, { pollMs: 10, writer: held }).register("given-back", async () => {
+      ran = true;
+    });
+    r.start();
+    await claimed.promise;
+    expect(await dbA.job.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "RUNNING", attempts: 1 });
+    const stopping = r.stop(5_000);
+    answer.resolve();
+    expect(await stopping).toEqual({ unfinished: 0 });
+
+    expect(ran).toBe(false);
+    const row = await dbA.job.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ status: "QUEUED", attempts: 0, lockedBy: null, lockedUntil: null });
+    expect(row.runAt.getTime()).toBe(runAt.getTime());
+  });
+
   it("stop() gives up on a stuck handler after its timeout and aborts its signal", async () => {
     const id = await enqueueJob(dbA, { type: "stuck", payload: {} });
     const inHandler = deferred<AbortSignal>();
