@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBatchStore, type BatchStore, type BatchVerificationRow, type ClaimedChunkRow } from "@/server/db/batch-store";
-import { createPrismaClient, type Db } from "@/server/db/client";
+import { type BatchStore, type BatchVerificationRow, type ClaimedChunkRow } from "@/server/db/batch-store";
+import type { Db } from "@/server/db/client";
 import { newId } from "@/server/lib/ids";
 import { sandboxProviders, type ProviderSet } from "@/server/providers";
 import { workBatch, type BatchWorkDeps } from "@/server/services/batches/batch-worker";
-import { createBatch } from "@/server/services/batches/batches";
-import { openTestDatabase } from "../helpers/test-db";
+import { openTwoInstances, submitSandboxPanBatch } from "../helpers/batch-instances";
 import { DB_TARGETS } from "../helpers/targets";
 import { sleep } from "../helpers/wait";
 
@@ -21,47 +20,22 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
   let dbB: Db;
   let storeA: BatchStore;
   let storeB: BatchStore;
-  let stopDatabase: () => Promise<void>;
+  let close: (() => Promise<void>) | undefined;
   const merchantId = newId("mer");
 
   /** A sandbox batch of `n` items; its chunks are `${id}_${seq}`. */
   async function newBatch(n: number): Promise<{ id: string; chunkSize: number }> {
-    const view = await createBatch(
-      dbA,
-      {
-        merchantId,
-        mode: "sandbox",
-        kind: "PAN",
-        requestId: newId("req"),
-        apiKeyId: null,
-        webhookUrl: null,
-        clientBatchId: null,
-        items: Array.from({ length: n }, (_, i) => ({ reference_id: `r${i}`, input: { pan: pan(i), name: null }, error: null })),
-      },
-      { sandboxItemsPerDay: 10_000_000 },
-    );
-    const { chunkSize } = await dbA.batch.findUniqueOrThrow({ where: { id: view.batch_id }, select: { chunkSize: true } });
-    return { id: view.batch_id, chunkSize };
+    const id = await submitSandboxPanBatch(dbA, merchantId, n, pan);
+    const { chunkSize } = await dbA.batch.findUniqueOrThrow({ where: { id }, select: { chunkSize: true } });
+    return { id, chunkSize };
   }
 
   const chunk = (batchId: string, seq: number) => dbA.batchChunk.findUniqueOrThrow({ where: { id: `${batchId}_${seq}` } });
 
   beforeAll(async () => {
-    const database = await openTestDatabase(target, "parakh-claim-");
-    stopDatabase = database.stop;
-    dbA = createPrismaClient(database.url);
-    dbB = createPrismaClient(database.url);
-    storeA = createBatchStore(dbA, database.url);
-    storeB = createBatchStore(dbB, database.url);
-    await dbA.merchant.create({ data: { id: merchantId, name: "Claims", email: `${merchantId}@example.com`, passwordHash: "x" } });
+    ({ dbA, dbB, storeA, storeB, close } = await openTwoInstances(target, "parakh-claim-", merchantId));
   });
-  afterAll(async () => {
-    storeA?.close();
-    storeB?.close();
-    await dbA?.$disconnect();
-    await dbB?.$disconnect();
-    await stopDatabase?.();
-  });
+  afterAll(() => close?.());
 
   it("takes chunks in order, one claim each, and only those free and due or under a lease that ran out", async () => {
     const { id, chunkSize } = await newBatch(7 * 250);

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBatchStore, type BatchStore, type BatchVerificationRow } from "@/server/db/batch-store";
-import { createPrismaClient, type Db } from "@/server/db/client";
-import { openTestDatabase } from "../helpers/test-db";
+import { type BatchStore, type BatchVerificationRow } from "@/server/db/batch-store";
+import type { Db } from "@/server/db/client";
+import { openTwoInstances, submitSandboxPanBatch } from "../helpers/batch-instances";
 import { newId } from "@/server/lib/ids";
 import { sandboxProviders, type ProviderSet } from "@/server/providers";
 import type { PanProvider } from "@/server/providers/pan/types";
 import { workBatch, type BatchWorkDeps } from "@/server/services/batches/batch-worker";
-import { createBatch } from "@/server/services/batches/batches";
 import { DB_TARGETS } from "../helpers/targets";
 import { sleep, waitFor } from "../helpers/wait";
 
@@ -31,12 +30,11 @@ function stalledProviders() {
 }
 
 describe.each(DB_TARGETS)("batch chunk leases on %s", (target) => {
-  let url: string;
   let dbA: Db;
   let dbB: Db;
   let storeA: BatchStore;
   let storeB: BatchStore;
-  let stopDatabase: () => Promise<void>;
+  let close: (() => Promise<void>) | undefined;
   const merchantId = newId("mer");
 
   const deps = (db: Db, store: BatchStore, providers: Record<"sandbox" | "live", ProviderSet>, leaseMs?: number): BatchWorkDeps => ({
@@ -47,23 +45,7 @@ describe.each(DB_TARGETS)("batch chunk leases on %s", (target) => {
     leaseMs,
   });
 
-  async function newBatch(n: number): Promise<string> {
-    const view = await createBatch(
-      dbA,
-      {
-        merchantId,
-        mode: "sandbox",
-        kind: "PAN",
-        requestId: newId("req"),
-        apiKeyId: null,
-        webhookUrl: null,
-        clientBatchId: null,
-        items: Array.from({ length: n }, (_, i) => ({ reference_id: `r${i}`, input: { pan: pan(i), name: null }, error: null })),
-      },
-      { sandboxItemsPerDay: 1_000_000 },
-    );
-    return view.batch_id;
-  }
+  const newBatch = (n: number) => submitSandboxPanBatch(dbA, merchantId, n, pan);
 
   const counters = (batchId: string) =>
     dbA.batch.findUniqueOrThrow({ where: { id: batchId }, select: { processed: true, succeeded: true, failed: true, status: true } });
@@ -82,22 +64,9 @@ describe.each(DB_TARGETS)("batch chunk leases on %s", (target) => {
   }
 
   beforeAll(async () => {
-    const database = await openTestDatabase(target, "parakh-lease-");
-    url = database.url;
-    stopDatabase = database.stop;
-    dbA = createPrismaClient(url);
-    dbB = createPrismaClient(url);
-    storeA = createBatchStore(dbA, url);
-    storeB = createBatchStore(dbB, url);
-    await dbA.merchant.create({ data: { id: merchantId, name: "Lease Store", email: `${merchantId}@example.com`, passwordHash: "x" } });
+    ({ dbA, dbB, storeA, storeB, close } = await openTwoInstances(target, "parakh-lease-", merchantId));
   });
-  afterAll(async () => {
-    storeA?.close();
-    storeB?.close();
-    await dbA?.$disconnect();
-    await dbB?.$disconnect();
-    await stopDatabase?.();
-  });
+  afterAll(() => close?.());
 
   it("refuses a commit by a worker whose chunk was given to another, and counts nothing", async () => {
     const batchId = await newBatch(3);

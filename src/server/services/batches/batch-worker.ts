@@ -72,17 +72,7 @@ interface RunningBatch {
   requestId: string;
 }
 
-interface ClaimedChunk {
-  id: string;
-  items: string;
-  results: string | null;
-  passes: number;
-  retryingSince: Date | null;
-  /** Items of the chunk already in the batch's counters (finished before a retry), rejected items aside. */
-  succeeded: number;
-  failed: number;
-  lease: Lease;
-}
+type ClaimedChunk = ClaimedChunkRow & { lease: Lease };
 
 /** The BatchChunk table's lease: PENDING until availableAt, RUNNING under `leaseToken` until `leaseUntil`. */
 function chunkLeases(db: Pick<Db | DbTx, "batchChunk">): LeasedRows {
