@@ -4,6 +4,7 @@ import { ZodError } from "zod";
 import { AppError } from "@/server/errors";
 import type { AppServices } from "@/server/services";
 import type { Context, SessionUser } from "@/server/trpc/init";
+import type { TestServer } from "./server";
 
 /**
  * The dashboard's tRPC context of one call, for `dashboardRouter.createCaller`: a request from our own
@@ -34,4 +35,34 @@ export async function failure(p: Promise<unknown>) {
     return { code: e.code, appCode: appError?.code, fields, message: e.message };
   }
   throw new Error("expected the call to fail");
+}
+
+/**
+ * The app's services and a real server on one database of `target`: the suite's SQLite file
+ * (DATABASE_URL, set before the app was imported) or a fresh migrated PostgreSQL database.
+ */
+export async function openDashboardTarget(target: "sqlite" | "postgresql"): Promise<{ services: AppServices; server: TestServer; close: () => Promise<void> }> {
+  const { migrateTestDatabase } = await import("./test-db");
+  const { startServer } = await import("./server");
+  const { createServices, getServices } = await import("@/server/services");
+  const { getConfig } = await import("@/server/config");
+  if (target === "sqlite") {
+    await migrateTestDatabase(process.env.DATABASE_URL!);
+    const server = await startServer({ databaseUrl: process.env.DATABASE_URL! });
+    return { services: getServices(), server, close: async () => void (await server.stop()) };
+  }
+  const { startPostgres } = await import("./postgres");
+  const pg = await startPostgres({ migrated: true });
+  await migrateTestDatabase(pg.url);
+  const services = createServices({ ...getConfig(), databaseUrl: pg.url });
+  const server = await startServer({ databaseUrl: pg.url });
+  return {
+    services,
+    server,
+    close: async () => {
+      await server.stop();
+      await services.db.$disconnect();
+      await pg.stop();
+    },
+  };
 }

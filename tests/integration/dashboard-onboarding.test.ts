@@ -4,11 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DB_TARGETS } from "../helpers/db-targets";
-import { startPostgres, type PostgresCluster } from "../helpers/postgres";
 import { request } from "../helpers/http";
-import { startServer, type TestServer } from "../helpers/server";
+import type { TestServer } from "../helpers/server";
 import { waitFor } from "../helpers/wait";
-import { dashboardContext, failure, merchantSession } from "../helpers/dashboard";
+import { dashboardContext, failure, merchantSession, openDashboardTarget } from "../helpers/dashboard";
 
 // The Overview's first-day checklist through the real router, fed by calls to a real server on the
 // same database: each tick comes from what those calls stored, and the refused address it offers
@@ -23,20 +22,17 @@ process.env.ENCRYPTION_KEY = crypto.randomBytes(32).toString("base64");
 process.env.HASH_KEY = crypto.randomBytes(32).toString("base64");
 process.env.NEXTAUTH_SECRET = crypto.randomBytes(32).toString("base64url");
 
-const { migrateTestDatabase } = await import("../helpers/test-db");
-const { createServices, getServices } = await import("@/server/services");
-const { getConfig } = await import("@/server/config");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
 const { createMerchant } = await import("@/server/services/merchants/merchants");
 
 type Db = import("@/server/db/client").Db;
-type Services = ReturnType<typeof getServices>;
+type Services = import("@/server/services").AppServices;
 type Merchant = Awaited<ReturnType<typeof createMerchant>>;
 
 const SERVER_IP = "127.0.0.2";
 
 describe.each(DB_TARGETS)("the onboarding checklist on %s", (target) => {
-  let pg: PostgresCluster | undefined;
+  let close: (() => Promise<void>) | undefined;
   let server: TestServer;
   let services: Services;
   let db: Db;
@@ -59,25 +55,10 @@ describe.each(DB_TARGETS)("the onboarding checklist on %s", (target) => {
     });
 
   beforeAll(async () => {
-    if (target === "sqlite") {
-      await migrateTestDatabase(process.env.DATABASE_URL!);
-      services = getServices();
-      server = await startServer({ databaseUrl: process.env.DATABASE_URL! });
-    } else {
-      pg = await startPostgres({ migrated: true });
-      await migrateTestDatabase(pg.url);
-      services = createServices({ ...getConfig(), databaseUrl: pg.url });
-      server = await startServer({ databaseUrl: pg.url });
-    }
+    ({ services, server, close } = await openDashboardTarget(target));
     db = services.db;
   });
-  afterAll(async () => {
-    await server?.stop();
-    if (pg) {
-      await db.$disconnect();
-      await pg.stop();
-    }
-  });
+  afterAll(() => close?.());
 
   it("ticks each step from stored activity, in order, and offers the newest refused address of this merchant only", async () => {
     const m = await newMerchant("Fresh");

@@ -4,12 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DB_TARGETS } from "../helpers/db-targets";
-import { startPostgres, type PostgresCluster } from "../helpers/postgres";
 import { request } from "../helpers/http";
-import { startServer, type TestServer } from "../helpers/server";
+import type { TestServer } from "../helpers/server";
 import { csvRows } from "../helpers/csv";
 import { ist } from "../helpers/ist";
-import { dashboardContext, failure, merchantSession } from "../helpers/dashboard";
+import { dashboardContext, failure, merchantSession, openDashboardTarget } from "../helpers/dashboard";
 
 // The dashboard's Wallet and KYC pages and the operator's fee and wallet forms, through the real
 // router (createCaller) on both databases. KYC calls go over HTTP to a real server on the same
@@ -24,8 +23,6 @@ process.env.HASH_KEY = crypto.randomBytes(32).toString("base64");
 process.env.NEXTAUTH_SECRET = crypto.randomBytes(32).toString("base64url");
 delete process.env.NEXTAUTH_URL;
 
-const { migrateTestDatabase } = await import("../helpers/test-db");
-const { createServices, getServices } = await import("@/server/services");
 const { getConfig } = await import("@/server/config");
 const { dashboardRouter } = await import("@/server/api/dashboard/router");
 const { createAdmin, createMerchant, approveGoLive } = await import("@/server/services/merchants/merchants");
@@ -37,14 +34,14 @@ const { encode } = await import("next-auth/jwt");
 const { NextRequest } = await import("next/server");
 
 type Db = import("@/server/db/client").Db;
-type Services = ReturnType<typeof getServices>;
+type Services = import("@/server/services").AppServices;
 type Merchant = Awaited<ReturnType<typeof createMerchant>>;
 type SessionUser = import("@/server/trpc/init").SessionUser;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each(DB_TARGETS)("dashboard wallet, KYC and operator fees on %s", (target) => {
-  let pg: PostgresCluster | undefined;
+  let close: (() => Promise<void>) | undefined;
   let server: TestServer;
   let services: Services;
   let db: Db;
@@ -82,27 +79,12 @@ describe.each(DB_TARGETS)("dashboard wallet, KYC and operator fees on %s", (targ
   }
 
   beforeAll(async () => {
-    if (target === "sqlite") {
-      await migrateTestDatabase(process.env.DATABASE_URL!);
-      services = getServices();
-      server = await startServer({ databaseUrl: process.env.DATABASE_URL! });
-    } else {
-      pg = await startPostgres({ migrated: true });
-      await migrateTestDatabase(pg.url);
-      services = createServices({ ...getConfig(), databaseUrl: pg.url });
-      server = await startServer({ databaseUrl: pg.url });
-    }
+    ({ services, server, close } = await openDashboardTarget(target));
     db = services.db;
     const a = await createAdmin(db, `ops-${target}@example.com`, "ops-password-123");
     admin = { id: a.adminId, email: a.email, role: "admin" };
   });
-  afterAll(async () => {
-    await server?.stop();
-    if (pg) {
-      await db.$disconnect();
-      await pg.stop();
-    }
-  });
+  afterAll(() => close?.());
 
   describe("wallet.summary", () => {
     it("shows the balance, what is held, the threshold, the merchant's fees and the test-funds limits", async () => {
