@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page, type TestInfo } from "@playwright/test";
-import { apiKeysOf, merchantIdByEmail } from "./helpers/db";
+import { signUpThroughForm } from "./helpers/sign-up";
 
 // A new merchant's first day: the Overview's checklist, the lists at desktop width, the phone header.
 // The steps share the account they create.
@@ -47,15 +47,8 @@ const step = (page: Page, title: string) => checklist(page).getByRole("listitem"
 
 test("the checklist ticks itself from real calls, and one click whitelists the refused server", async ({ page, request }, testInfo) => {
   const problems = await watchProblems(page);
-  await page.goto("/signup");
-  await page.getByLabel("Business name").fill(merchant.name);
-  await page.getByLabel("Work email").fill(merchant.email);
-  await page.getByLabel("Password").fill(merchant.password);
-  await page.getByRole("button", { name: "Create account" }).click();
-  const shown = page.getByRole("dialog", { name: "Your sandbox API key" });
-  keys.secretKey = (await shown.getByText(/^sk_test_/).textContent())!.trim();
-  keys.merchantId = merchantIdByEmail(merchant.email);
-  keys.publicKey = apiKeysOf(keys.merchantId)[0]!.publicKey;
+  const { dialog: shown, ...signedUp } = await signUpThroughForm(page, merchant);
+  Object.assign(keys, signedUp);
   await shown.getByRole("button", { name: /saved it/i }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
-import { apiKeysOf, merchantIdByEmail } from "./helpers/db";
+import { signUpThroughForm } from "./helpers/sign-up";
 
 // One merchant's wallet and KYC pages, in order: test funds, a KYC call and its ledger entry, the
 // low-balance alert, the KYC list and detail (masked until asked), an operator's fee change and
@@ -60,16 +60,8 @@ async function screenshots(page: Page, name: string, testInfo: TestInfo) {
 const ledger = (page: Page) => page.getByRole("table", { name: "Ledger entries, newest first" });
 
 test("sign up: the sandbox wallet starts with ₹10,000 of test credit", async ({ page }) => {
-  await page.goto("/signup");
-  await page.getByLabel("Business name").fill(merchant.name);
-  await page.getByLabel("Work email").fill(merchant.email);
-  await page.getByLabel("Password").fill(merchant.password);
-  await page.getByRole("button", { name: "Create account" }).click();
-  const shown = page.getByRole("dialog", { name: "Your sandbox API key" });
-  await expect(shown).toBeVisible();
-  keys.merchantId = merchantIdByEmail(merchant.email);
-  keys.publicKey = apiKeysOf(keys.merchantId)[0]!.publicKey;
-  keys.secretKey = (await shown.getByText(/^sk_test_/).textContent())!.trim();
+  const { dialog: shown, ...signedUp } = await signUpThroughForm(page, merchant);
+  Object.assign(keys, signedUp);
   await shown.getByRole("button", { name: /saved it/i }).click();
 
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Wallet" }).click();
