@@ -326,3 +326,35 @@ export function LoadMoreFooter({
     </div>
   );
 }
+
+/** A row of buttons of which one is chosen (aria-pressed), for switching between a few views or sources. */
+export function Segmented<T extends string>({
+  label,
+  options,
+  value,
+  onChange,
+  className,
+}: {
+  /** What the choice is about, for assistive tech. */
+  label: string;
+  options: readonly { value: T; label: string }[];
+  value: T;
+  onChange: (value: T) => void;
+  className?: string;
+}) {
+  return (
+    <div role="group" aria-label={label} className={cx("inline-flex rounded-md border border-slate-300 bg-white p-0.5 text-sm", className)}>
+      {options.map((o) => (
+        <button
+          key={o.value}
+          type="button"
+          aria-pressed={value === o.value}
+          onClick={() => onChange(o.value)}
+          className={cx("rounded px-3 py-1", value === o.value ? "bg-slate-800 font-medium text-white" : "text-slate-700 hover:bg-slate-100")}
+        >
+          {o.label}
+        </button>
+      ))}
+    </div>
+  );
+}

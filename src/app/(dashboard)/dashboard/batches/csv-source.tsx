@@ -1,9 +1,14 @@
 "use client";
 
 import { useEffect, useId, useState } from "react";
-import { Button, cx } from "@/components/ui";
+import { Button, Segmented, cx } from "@/components/ui";
 import { BATCH_CSV_MAX_BYTES } from "@/lib/batches-csv";
 import { BATCH_MAX_ITEMS } from "@/lib/schemas/batches";
+
+const SOURCES = [
+  { value: "file", label: "Upload a file" },
+  { value: "paste", label: "Paste CSV" },
+] as const;
 
 export type Csv = { text: string; fileName: string | null };
 
@@ -84,22 +89,15 @@ export function CsvSource({ onCsv, resetKey }: { onCsv: (csv: Csv | null, error?
 
   return (
     <div>
-      <div role="group" aria-label="How to add rows" className="inline-flex rounded-md border border-slate-300 bg-white p-0.5 text-sm">
-        {(["file", "paste"] as const).map((s) => (
-          <button
-            key={s}
-            type="button"
-            aria-pressed={source === s}
-            onClick={() => {
-              setSource(s);
-              onCsv(null);
-            }}
-            className={cx("rounded px-3 py-1", source === s ? "bg-slate-800 font-medium text-white" : "text-slate-700 hover:bg-slate-100")}
-          >
-            {s === "file" ? "Upload a file" : "Paste CSV"}
-          </button>
-        ))}
-      </div>
+      <Segmented
+        label="How to add rows"
+        options={SOURCES}
+        value={source}
+        onChange={(s) => {
+          setSource(s);
+          onCsv(null);
+        }}
+      />
       {source === "file" ? <FileDrop resetKey={resetKey} onFile={readFile} /> : <PasteBox resetKey={resetKey} onCsv={onCsv} />}
     </div>
   );

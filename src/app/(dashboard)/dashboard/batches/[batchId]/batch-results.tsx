@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import { useEffect, useState } from "react";
 import { noValue } from "@/components/dashboard/detail-page";
 import { useMode } from "@/components/dashboard/mode";
-import { Badge, Button, EmptyState, ErrorState, LoadingState, Table, Td, Th, cx } from "@/components/ui";
+import { Badge, Button, EmptyState, ErrorState, LoadingState, Segmented, Table, Td, Th } from "@/components/ui";
 import { BATCH_RESULTS_PAGE_SIZE } from "@/lib/schemas/batches";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { inputSummary } from "../parts";
@@ -158,22 +158,11 @@ type View = "ALL" | "FAILED";
 
 /** All items, or only the failed ones (rejected rows and items that ended in an error). */
 function ViewSwitch({ view, failed, onChange }: { view: View; failed: number; onChange: (v: View) => void }) {
-  const label = (v: View) => (v === "ALL" ? "All items" : `Failed only (${n(failed)})`);
-  return (
-    <div role="group" aria-label="Which items" className="mb-4 inline-flex rounded-md border border-slate-300 bg-white p-0.5 text-sm">
-      {(["ALL", "FAILED"] as const).map((v) => (
-        <button
-          key={v}
-          type="button"
-          aria-pressed={view === v}
-          onClick={() => onChange(v)}
-          className={cx("rounded px-3 py-1", view === v ? "bg-slate-800 font-medium text-white" : "text-slate-700 hover:bg-slate-100")}
-        >
-          {label(v)}
-        </button>
-      ))}
-    </div>
-  );
+  const options = [
+    { value: "ALL", label: "All items" },
+    { value: "FAILED", label: `Failed only (${n(failed)})` },
+  ] as const;
+  return <Segmented label="Which items" options={options} value={view} onChange={onChange} className="mb-4" />;
 }
 
 /**
