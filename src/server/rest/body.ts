@@ -104,10 +104,6 @@ export function asJsonObject(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-export function parseJsonObject(raw: Buffer): Record<string, unknown> {
-  return asJsonObject(parseJson(raw));
-}
-
 /** Query parameters as strings, a repeated one as a list of them. */
 export function queryInput(url: string | undefined): Record<string, string | string[]> {
   const q = url?.indexOf("?") ?? -1;
