@@ -17,7 +17,7 @@ import { benchBigPosts, bigPostsOnly, bigPostsReport } from "./bench/big-posts";
 import { budgetsReport } from "./bench/budgets";
 import { startBenchVendor, type BenchVendor } from "./bench/fake-vendor";
 import { benchLivePan, livePanReport } from "./bench/live-pan";
-import { childPids, childProcesses, peakRssMbOf, statFields } from "./bench/proc";
+import { childPids, childProcesses, peakRssMbOf, startNodeFlags, statFields } from "./bench/proc";
 import { benchHaproxy, haproxyReport } from "./bench/haproxy";
 import { benchRefunds } from "./bench/refunds";
 import { waitForJson } from "./bench/wait";
@@ -50,7 +50,8 @@ interface Proc {
 
 function startProcess(args: string[], env: Record<string, string>): Promise<Proc> {
   // node with the tsx loader (not the tsx launcher) so the sampled memory is the server's own.
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+  const flags = args[0]?.endsWith("server.ts") ? startNodeFlags() : [];
+  const child = spawn(process.execPath, [...flags, "--import", "tsx", ...args], {
     cwd: ROOT,
     env: { ...process.env, PARAKH_ENV_FILE: "none", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,4 +1,16 @@
 import fs from "node:fs";
+import path from "node:path";
+
+/**
+ * The node flags `npm start` runs the server with (package.json), so the bench measures the same
+ * process: `node <flags> --import tsx server.ts`.
+ */
+export function startNodeFlags(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as { scripts: { start: string } };
+  const m = /\bnode((?: --[^ ]+)*?) --import tsx server\.ts$/.exec(pkg.scripts.start);
+  if (!m) throw new Error(`unexpected start script: ${pkg.scripts.start}`);
+  return m[1]!.trim().split(" ").filter(Boolean);
+}
 
 /** Fields of /proc/<pid>/stat after the command name (which may hold spaces: split after its closing parenthesis). */
 export function statFields(pid: number | string): string[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newId, newPaymentId, randomToken, requestIdFrom } from "@/server/lib/ids";
+import { newId, newPaymentId, newSortableId, randomToken, requestIdFrom } from "@/server/lib/ids";
 
 describe("randomToken", () => {
   it("defaults to 16 characters of [A-Za-z0-9]", () => {
@@ -18,6 +18,34 @@ describe("randomToken", () => {
     const seen = new Set(many.join(""));
     // 3200 draws over 62 symbols: every symbol shows up with overwhelming probability.
     expect(seen.size).toBe(62);
+  });
+});
+
+describe("newSortableId", () => {
+  // Eight base-62 digits in byte order (0-9, A-Z, a-z); the date's digits computed with Python's integers.
+  it.each([
+    [0, "00000000"],
+    [61, "0000000z"],
+    [62, "00000010"],
+    [62 ** 2 + 10, "0000010A"],
+    [Date.UTC(2026, 10, 28), "0VcDmUTo"],
+    [62 ** 8 - 1, "zzzzzzzz"],
+  ])("writes %i ms as %s, then 12 random alphanumerics", (ms, time) => {
+    const id = newSortableId("aud", ms);
+    expect(id.slice(0, 12)).toBe(`aud_${time}`);
+    expect(id).toMatch(/^aud_[0-9A-Za-z]{8}[A-Za-z0-9]{12}$/);
+  });
+
+  it("sorts as text (byte order) in the order of its times", () => {
+    // Ascending times, across every digit boundary.
+    const times = [0, 1, 9, 10, 35, 36, 61, 62, 3843, 3844, 1_700_000_000_000, 1_800_000_000_000, 62 ** 8 - 1];
+    const ids = times.map((t) => newSortableId("ver", t));
+    expect([...ids].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))).toEqual(ids);
+  });
+
+  it("is unique within one millisecond", () => {
+    const ids = Array.from({ length: 500 }, () => newSortableId("aud", 1_800_000_000_000));
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Db } from "@/server/db/client";
 import type { BulkInserter } from "@/server/db/bulk-insert";
-import { newId } from "@/server/lib/ids";
+import { newSortableId } from "@/server/lib/ids";
 import { redactString } from "@/server/services/audit/redact";
 import { log } from "@/server/lib/logger";
 
@@ -152,12 +152,13 @@ export class AuditWriter {
 
   private async commit(records: AuditRecord[]) {
     const verified = records.filter((r) => r.verification && r.merchantId && r.mode);
+    const at = Date.now();
     await this.inserter.insert([
       {
         table: "AuditLog",
         columns: AUDIT_COLUMNS,
         rows: records.map((r) => [
-          newId("aud"),
+          newSortableId("aud", at),
           r.requestId,
           r.merchantId,
           r.apiKeyId,
@@ -181,7 +182,7 @@ export class AuditWriter {
           const v = r.verification!;
           // The name as sent is kept for the history, but never a card or Aadhaar number typed into it.
           return [
-            newId("ver"),
+            newSortableId("ver", at),
             r.merchantId,
             r.mode,
             v.kind,
