@@ -5,7 +5,7 @@ import { sqliteFilePath } from "@/server/db/provider";
 import { sqliteWriteTurns, type WriteTurns } from "@/server/db/sqlite-hot";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
-import { createBatch, getBatch, listBatches, listBatchResults, type SubmittedItem } from "@/server/services/batches/batches";
+import { createBatch, getBatch, listBatches, listBatchResults, purgeExpiredBatches, type SubmittedItem } from "@/server/services/batches/batches";
 import { getDashboardBatch } from "@/server/services/batches/dashboard";
 import { openTestDatabase } from "../helpers/test-db";
 import { DB_TARGETS } from "../helpers/targets";
@@ -152,5 +152,59 @@ describe.each(DB_TARGETS.filter((t) => t === "sqlite"))("storing a big batch in 
     });
     // The whole allowance is still there for the next batch.
     await expect(submit(merchantId, ITEMS)).resolves.toMatchObject({ status: "QUEUED", total: ITEMS });
+  });
+});
+
+describe.each(DB_TARGETS)("batches left CREATING on %s", (target) => {
+  let db: Db;
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const database = await openTestDatabase(target, "parakh-pieces-purge-");
+    const { createPrismaClient } = await import("@/server/db/client");
+    db = createPrismaClient(database.url);
+    stop = database.stop;
+  });
+  afterAll(async () => {
+    await db?.$disconnect();
+    await stop?.();
+  });
+
+  it("are never shown, and the retention purge deletes those a creation left behind an hour ago, with their chunks", async () => {
+    const merchantId = newId("mer");
+    await db.merchant.create({ data: { id: merchantId, name: "Left behind", email: `${merchantId}@example.com`, passwordHash: "x" } });
+    const row = (id: string, status: string, createdAt: Date) => ({
+      id,
+      merchantId,
+      mode: "sandbox",
+      kind: "PAN",
+      status,
+      total: 250,
+      accepted: 250,
+      rejected: 0,
+      processed: 0,
+      succeeded: 0,
+      failed: 0,
+      chunkSize: 250,
+      chunkCount: 1,
+      requestId: newId("req"),
+      createdAt,
+    });
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600 * 1000);
+    const left = newId("batch");
+    const fresh = newId("batch");
+    const done = newId("batch");
+    await db.batch.createMany({ data: [row(left, "CREATING", twoHoursAgo), row(fresh, "CREATING", new Date()), row(done, "QUEUED", twoHoursAgo)] });
+    await db.batchChunk.createMany({
+      data: [left, fresh, done].map((batchId) => ({ id: `${batchId}_0`, batchId, seq: 0, items: "[]", availableAt: new Date() })),
+    });
+
+    // Neither the one left behind nor the one still being stored is shown.
+    expect((await listBatches(db, merchantId, "sandbox", { limit: 10 })).map((b) => b.id)).toEqual([done]);
+    for (const id of [left, fresh]) await expect(getBatch(db, merchantId, "sandbox", "PAN", id)).rejects.toMatchObject({ code: "BATCH_NOT_FOUND" });
+
+    expect(await purgeExpiredBatches(db, 30)).toBe(1);
+    expect((await db.batch.findMany({ where: { merchantId }, select: { id: true }, orderBy: { id: "asc" } })).map((b) => b.id)).toEqual([done, fresh].sort());
+    expect(await db.batchChunk.count({ where: { batchId: left } })).toBe(0);
   });
 });

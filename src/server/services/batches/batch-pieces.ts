@@ -14,6 +14,17 @@ export const CREATING_STATUS = "CREATING";
 /** What a reader of batches asks for: every batch but one still being stored. */
 export const STORED_BATCHES = { status: { not: CREATING_STATUS } };
 
+/**
+ * A batch still CREATING this long after it began was left by a creation that died with its process
+ * (a live one takes seconds): the retention purge deletes it.
+ */
+const ABANDONED_AFTER_MS = 60 * 60 * 1000;
+
+/** The batches left behind by creations that never finished. */
+export function abandonedCreations(now: Date) {
+  return { status: CREATING_STATUS, createdAt: { lt: new Date(now.getTime() - ABANDONED_AFTER_MS) } };
+}
+
 /** Chunk rows per insert statement: about 0.5 MiB of items JSON, a few ms of the event loop on SQLite. */
 export const CHUNKS_PER_INSERT = 2;
 

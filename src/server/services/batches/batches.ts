@@ -16,7 +16,7 @@ import { newId } from "@/server/lib/ids";
 import { afterCursor, newestFirst } from "@/server/lib/pagination";
 import { batchWorkJob } from "@/server/jobs/registry";
 import { webhookUrlProblem } from "@/server/services/webhooks/ssrf";
-import { STORED_BATCHES, storeBatchInPieces } from "./batch-pieces";
+import { abandonedCreations, STORED_BATCHES, storeBatchInPieces } from "./batch-pieces";
 
 export type BatchKind = "PAN" | "EPFO";
 export type { BatchItemStatus };
@@ -404,12 +404,13 @@ export async function listBatches(db: Db, merchantId: string, mode: Mode, opts: 
   });
 }
 
-/** Deletes batches (with their chunks) created before the retention cutoff, a few at a time. */
+/** Deletes batches (with their chunks) created before the retention cutoff, and abandoned creations, a few at a time. */
 export async function purgeExpiredBatches(db: Db, retentionDays: number): Promise<number> {
-  const cutoff = new Date(Date.now() - retentionDays * 24 * 3600 * 1000);
+  const now = new Date();
+  const cutoff = new Date(now.getTime() - retentionDays * 24 * 3600 * 1000);
   let deleted = 0;
   for (;;) {
-    const ids = await db.batch.findMany({ where: { createdAt: { lt: cutoff } }, select: { id: true }, take: 50 });
+    const ids = await db.batch.findMany({ where: { OR: [{ createdAt: { lt: cutoff } }, abandonedCreations(now)] }, select: { id: true }, take: 50 });
     if (ids.length === 0) return deleted;
     const res = await db.batch.deleteMany({ where: { id: { in: ids.map((r) => r.id) } } });
     deleted += res.count;
