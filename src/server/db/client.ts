@@ -158,6 +158,7 @@ export function createPrismaClient(databaseUrl: string, options: CreatePrismaCli
     pools.set(db, pool);
   } else {
     db = new PrismaClient({ adapter: sqliteAdapter(databaseUrl, options.busyTimeoutMs, options.sqliteSynchronous), log });
+    sqliteTurns.set(db, sqliteWriteTurns(sqliteFilePath(databaseUrl)));
   }
   providers.set(db, provider);
   return db;
@@ -171,6 +172,17 @@ export function dbProvider(db: Db | DbTx): DbProvider {
   const internal = (db as unknown as { _engineConfig?: { activeProvider?: string } })._engineConfig;
   if (internal?.activeProvider === "postgresql" || internal?.activeProvider === "sqlite") return internal.activeProvider;
   throw new Error("dbProvider: not a client from createPrismaClient");
+}
+
+const sqliteTurns = new WeakMap<object, WriteTurns>();
+
+/**
+ * Whether another writer of this process waits for SQLite's one write lock while the caller holds
+ * it: a long write can commit what it has and go on in a new transaction, after the waiter. Never
+ * on PostgreSQL, where writers of different rows do not wait for each other.
+ */
+export function othersWaitToWrite(db: Db): boolean {
+  return (sqliteTurns.get(db)?.queued ?? 0) > 0;
 }
 
 /** Closes the client's connections (graceful shutdown). */

@@ -25,6 +25,11 @@ export class WriteTurns {
   private held = false;
   private readonly waiting: { grant: () => void }[] = [];
 
+  /** Writers waiting for their turn now. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
   /** Resolves to the release function once it is this caller's turn; null if `timeoutMs` passes first. */
   take(timeoutMs = Infinity): Promise<(() => void) | null> {
     if (!this.held) {

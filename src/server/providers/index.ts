@@ -2,6 +2,7 @@ import { bulkhead } from "cockatiel";
 import { AppError } from "@/server/errors";
 import type { Config } from "@/server/config";
 import type { Mode } from "@/lib/mode";
+import { batchPace } from "@/server/lib/background-pace";
 import { log } from "@/server/lib/logger";
 import type { PanProvider } from "@/server/providers/pan/types";
 import type { EpfoProvider } from "@/server/providers/epfo/types";
@@ -32,14 +33,23 @@ export interface ProviderSet {
 
 export type BatchLane = <T>(family: "pan" | "epfo", call: () => Promise<T>) => Promise<T>;
 
-/** Sandbox batches call fixtures: nothing to wait for. */
-const directLane: BatchLane = (_family, call) => call();
+/**
+ * Sandbox batches call fixtures: nothing to wait for but the event loop. Every batch item, of either
+ * lane, first takes its turn there, so single calls are read between a few milliseconds of items.
+ */
+const directLane: BatchLane = async (_family, call) => {
+  await batchPace.turn();
+  return call();
+};
 
 /** Batch items queue (bounded by the batch workers' own concurrency) for half of each family's slots. */
 function upstreamBatchLane(maxConcurrency: number): BatchLane {
   const half = Math.max(1, Math.floor(maxConcurrency / 2));
   const lanes = { pan: bulkhead(half, Infinity), epfo: bulkhead(half, Infinity) };
-  return (family, call) => lanes[family].execute(call);
+  return async (family, call) => {
+    await batchPace.turn();
+    return lanes[family].execute(call);
+  };
 }
 
 /** Live mode without a chosen vendor: every call is a source failure, never a fake answer. */

@@ -16,6 +16,7 @@ import { newId } from "@/server/lib/ids";
 import { afterCursor, newestFirst } from "@/server/lib/pagination";
 import { batchWorkJob } from "@/server/jobs/registry";
 import { webhookUrlProblem } from "@/server/services/webhooks/ssrf";
+import { abandonedCreations, STORED_BATCHES, storeBatchInPieces } from "./batch-pieces";
 
 export type BatchKind = "PAN" | "EPFO";
 export type { BatchItemStatus };
@@ -27,8 +28,6 @@ export type { BatchItemStatus };
  * costs. A results page of 1,000 reads at most 11 live or 5 sandbox chunks.
  */
 export const CHUNK_SIZES: Record<Mode, number> = { live: 100, sandbox: 250 };
-/** Chunk rows per insert statement (up to about 1 MiB of items JSON). */
-const CHUNKS_PER_INSERT = 10;
 /** `batch.work` jobs per batch: each takes chunks one at a time. */
 const WORKERS_PER_BATCH = 2;
 /** Unfinished batches one merchant may have per mode: each holds queue slots and storage. */
@@ -244,7 +243,7 @@ function chunkRows(batchId: string, prepared: PreparedBatchItems, now: Date): Pr
 }
 
 /**
- * Stores a batch, its chunks and its worker jobs in one transaction, and answers its summary.
+ * Stores a batch, its chunks and its worker jobs (in pieces, shown only whole: ./batch-pieces.ts), and answers its summary.
  * Rejected items count as processed and failed from the start. In sandbox, every submitted item
  * counts against the merchant's daily allowance.
  */
@@ -265,35 +264,34 @@ export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits) 
       retryAfterSeconds: 5,
     });
   }
-  const batch = await db.$transaction(async (tx) => {
-    if (input.mode === "sandbox") await checkSandboxAllowance(tx, input.merchantId, total, limits.sandboxItemsPerDay, now);
-    const created = await tx.batch.create({
-      data: {
-        id,
-        merchantId: input.merchantId,
-        mode: input.mode,
-        kind: input.kind,
-        status: "QUEUED",
-        total,
-        accepted: total - rejected,
-        rejected,
-        processed: rejected,
-        succeeded: 0,
-        failed: rejected,
-        chunkSize: prepared.chunkSize,
-        chunkCount: chunks.length,
-        webhookUrl: input.webhookUrl,
-        clientBatchId: input.clientBatchId,
-        requestId: input.requestId,
-        apiKeyId: input.apiKeyId,
-        createdAt: now,
-      },
-      select: BATCH_VIEW_SELECT,
-    });
-    // A few chunks per statement: each a short turn of the event loop, not 8 MiB at once.
-    for (let at = 0; at < chunks.length; at += CHUNKS_PER_INSERT) await tx.batchChunk.createMany({ data: chunks.slice(at, at + CHUNKS_PER_INSERT) });
-    await tx.job.createMany({ data: Array.from({ length: workers }, () => batchWorkJob.row({ batchId: id }, { runAt: now })) });
-    return created;
+  const batch = await storeBatchInPieces(db, {
+    batch: {
+      id,
+      merchantId: input.merchantId,
+      mode: input.mode,
+      kind: input.kind,
+      total,
+      accepted: total - rejected,
+      rejected,
+      processed: rejected,
+      succeeded: 0,
+      failed: rejected,
+      chunkSize: prepared.chunkSize,
+      chunkCount: chunks.length,
+      webhookUrl: input.webhookUrl,
+      clientBatchId: input.clientBatchId,
+      requestId: input.requestId,
+      apiKeyId: input.apiKeyId,
+      createdAt: now,
+    },
+    chunks,
+    check: async (tx) => {
+      if (input.mode === "sandbox") await checkSandboxAllowance(tx, input.merchantId, total, limits.sandboxItemsPerDay, now);
+    },
+    finish: async (tx) => {
+      await tx.job.createMany({ data: Array.from({ length: workers }, () => batchWorkJob.row({ batchId: id }, { runAt: now })) });
+      return tx.batch.findUniqueOrThrow({ where: { id }, select: BATCH_VIEW_SELECT });
+    },
   });
   // Its workers start now rather than at the runner's next poll.
   batchWorkJob.wake();
@@ -301,7 +299,10 @@ export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits) 
 }
 
 async function findBatch(db: Db, merchantId: string, mode: Mode, kind: BatchKind, batchId: string) {
-  const batch = await db.batch.findFirst({ where: { id: batchId, merchantId, mode, kind }, select: { ...BATCH_VIEW_SELECT, chunkSize: true } });
+  const batch = await db.batch.findFirst({
+    where: { id: batchId, merchantId, mode, kind, ...STORED_BATCHES },
+    select: { ...BATCH_VIEW_SELECT, chunkSize: true },
+  });
   if (!batch) throw new AppError("BATCH_NOT_FOUND");
   return batch;
 }
@@ -396,19 +397,20 @@ async function listFilteredResults(
 /** A merchant's batches in one mode, newest first (dashboard). */
 export async function listBatches(db: Db, merchantId: string, mode: Mode, opts: { kind?: BatchKind; cursor?: string; limit: number }) {
   return db.batch.findMany({
-    where: { merchantId, mode, ...(opts.kind ? { kind: opts.kind } : {}), ...afterCursor(opts.cursor) },
+    where: { merchantId, mode, ...STORED_BATCHES, ...(opts.kind ? { kind: opts.kind } : {}), ...afterCursor(opts.cursor) },
     orderBy: newestFirst,
     take: opts.limit + 1,
     select: { ...BATCH_VIEW_SELECT, kind: true, webhookUrl: true },
   });
 }
 
-/** Deletes batches (with their chunks) created before the retention cutoff, a few at a time. */
+/** Deletes batches (with their chunks) created before the retention cutoff, and abandoned creations, a few at a time. */
 export async function purgeExpiredBatches(db: Db, retentionDays: number): Promise<number> {
-  const cutoff = new Date(Date.now() - retentionDays * 24 * 3600 * 1000);
+  const now = new Date();
+  const cutoff = new Date(now.getTime() - retentionDays * 24 * 3600 * 1000);
   let deleted = 0;
   for (;;) {
-    const ids = await db.batch.findMany({ where: { createdAt: { lt: cutoff } }, select: { id: true }, take: 50 });
+    const ids = await db.batch.findMany({ where: { OR: [{ createdAt: { lt: cutoff } }, abandonedCreations(now)] }, select: { id: true }, take: 50 });
     if (ids.length === 0) return deleted;
     const res = await db.batch.deleteMany({ where: { id: { in: ids.map((r) => r.id) } } });
     deleted += res.count;

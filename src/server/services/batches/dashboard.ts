@@ -19,11 +19,12 @@ import {
   type ItemOutcome,
 } from "@/server/services/batches/batches";
 import { deliveriesBySubject } from "@/server/services/webhooks/deliveries";
+import { STORED_BATCHES } from "./batch-pieces";
 
 /** A batch of the merchant's mode, of either kind: BATCH_NOT_FOUND for anyone else's, as for an unknown id. */
 async function findDashboardBatch(db: Db, merchantId: string, mode: Mode, batchId: string) {
   const batch = await db.batch.findFirst({
-    where: { id: batchId, merchantId, mode },
+    where: { id: batchId, merchantId, mode, ...STORED_BATCHES },
     select: { ...BATCH_VIEW_SELECT, kind: true, webhookUrl: true, requestId: true, apiKeyId: true },
   });
   if (!batch) throw new AppError("BATCH_NOT_FOUND");

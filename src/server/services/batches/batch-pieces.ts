@@ -1,0 +1,75 @@
+/**
+ * A new batch stored in pieces. On SQLite one writer at a time holds the database, and a batch's
+ * 8 MiB of chunks in one transaction kept every other write (a single call's audit record) waiting
+ * for all of it. So the batch row goes first as CREATING, which no reader shows; its chunks follow
+ * a few per statement, and whenever another writer of the process waits, the piece so far commits
+ * and the next one starts after that writer. The last piece adds the worker jobs and makes the batch
+ * QUEUED: it appears whole, or (should a piece fail) its row and chunks are deleted and it never
+ * appears. With nobody waiting (and always on PostgreSQL) the batch is one transaction, as before.
+ */
+import { othersWaitToWrite, type Db, type DbTx, type Prisma } from "@/server/db/client";
+
+/** A batch still being stored: hidden from every reader until its last piece commits. */
+export const CREATING_STATUS = "CREATING";
+/** What a reader of batches asks for: every batch but one still being stored. */
+export const STORED_BATCHES = { status: { not: CREATING_STATUS } };
+
+/**
+ * A batch still CREATING this long after it began was left by a creation that died with its process
+ * (a live one takes seconds): the retention purge deletes it.
+ */
+const ABANDONED_AFTER_MS = 60 * 60 * 1000;
+
+/** The batches left behind by creations that never finished. */
+export function abandonedCreations(now: Date) {
+  return { status: CREATING_STATUS, createdAt: { lt: new Date(now.getTime() - ABANDONED_AFTER_MS) } };
+}
+
+/** Chunk rows per insert statement: about 0.5 MiB of items JSON, a few ms of the event loop on SQLite. */
+export const CHUNKS_PER_INSERT = 2;
+
+export interface NewBatchRows<R> {
+  /** The batch row as it will read once stored (its status is set here). */
+  batch: Omit<Prisma.BatchUncheckedCreateInput, "status">;
+  chunks: Prisma.BatchChunkCreateManyInput[];
+  /** Run in the first piece before the row's insert: checks that must hold the lock with it (the sandbox allowance). */
+  check: (tx: DbTx) => Promise<void>;
+  /** Run in the last piece, once the batch is QUEUED: the worker jobs, and what to answer with. */
+  finish: (tx: DbTx) => Promise<R>;
+}
+
+/** Stores the batch, its chunks and its jobs (see the file's comment); answers what `finish` gave. */
+export async function storeBatchInPieces<R>(db: Db, rows: NewBatchRows<R>): Promise<R> {
+  const id = rows.batch.id;
+  let stored = 0;
+  let begun = false;
+  try {
+    for (;;) {
+      const queued = await db.$transaction(async (tx) => {
+        if (!begun) {
+          await rows.check(tx);
+          await tx.batch.create({ data: { ...rows.batch, status: CREATING_STATUS }, select: { id: true } });
+        }
+        // At least one statement per piece, so each piece moves the batch on.
+        for (;;) {
+          await tx.batchChunk.createMany({ data: rows.chunks.slice(stored, stored + CHUNKS_PER_INSERT) });
+          stored = Math.min(rows.chunks.length, stored + CHUNKS_PER_INSERT);
+          if (stored === rows.chunks.length) break;
+          // SQLite's statements settle without I/O: without this, the whole batch would be one stretch
+          // of the event loop, and no other writer could even get in line.
+          await new Promise((resolve) => setImmediate(resolve));
+          if (othersWaitToWrite(db)) break;
+        }
+        if (stored < rows.chunks.length) return null;
+        await tx.batch.update({ where: { id }, data: { status: "QUEUED" }, select: { id: true } });
+        return { answer: await rows.finish(tx) };
+      });
+      begun = true;
+      if (queued) return queued.answer;
+    }
+  } catch (err) {
+    // Pieces already committed go with the row (its chunks cascade); the error is the caller's answer.
+    if (begun) await db.batch.deleteMany({ where: { id, status: CREATING_STATUS } }).catch(() => undefined);
+    throw err;
+  }
+}
