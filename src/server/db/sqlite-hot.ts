@@ -1,5 +1,7 @@
+import fs from "node:fs";
 import Database from "better-sqlite3";
 import type { SqliteSynchronous } from "./client";
+import { log } from "@/server/lib/logger";
 import { sqliteFilePath } from "./provider";
 
 /**
@@ -13,6 +15,7 @@ interface Shared {
   conn: Database.Database;
   users: number;
   writer: GroupWriter;
+  walSync: WalSync | null;
 }
 
 /**
@@ -77,6 +80,63 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
+type SyncDone = (err: Error | null) => void;
+
+/**
+ * Full sync without the fsync on the event loop. The hot connection commits without syncing
+ * (synchronous=NORMAL: SQLite writes the WAL but does not wait for the disk; it still syncs around
+ * checkpoints), then the WAL file is fsynced on libuv's thread pool, and a commit's writes settle
+ * only once a sync that began after that commit has finished: nothing is answered before it is on
+ * disk, while the event loop goes on serving requests.
+ */
+export class WalSync {
+  private fd: number | null = null;
+  private running = false;
+  private closing = false;
+  private waiting: SyncDone[] = [];
+
+  constructor(
+    private readonly walPath: string,
+    private readonly fsync: (fd: number, done: SyncDone) => void = (fd, done) => fs.fsync(fd, done),
+  ) {}
+
+  /** Calls `done` once a sync begun after this call has finished, with its error if it failed. */
+  after(done: SyncDone): void {
+    this.waiting.push(done);
+    if (!this.running) this.start();
+  }
+
+  close(): void {
+    this.closing = true;
+    if (!this.running) this.closeFd();
+  }
+
+  private start() {
+    const synced = this.waiting;
+    this.waiting = [];
+    this.running = true;
+    const finish: SyncDone = (err) => {
+      this.running = false;
+      for (const done of synced) done(err);
+      if (this.waiting.length) this.start();
+      else if (this.closing) this.closeFd();
+    };
+    try {
+      // fsync flushes the file, whichever descriptor names it: SQLite writes the WAL through its own.
+      this.fd ??= fs.openSync(this.walPath, "r");
+    } catch (err) {
+      return finish(err as Error);
+    }
+    this.fsync(this.fd, finish);
+  }
+
+  private closeFd() {
+    if (this.fd === null) return;
+    fs.closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
 /** Most writes in one commit; the rest go in the next. */
 const MAX_GROUP = 2000;
 
@@ -93,6 +153,8 @@ class GroupWriter {
   constructor(
     conn: Database.Database,
     private readonly turns: WriteTurns,
+    /** With full sync: commits do not sync themselves, and their writes settle after this syncs the WAL. */
+    private readonly walSync: WalSync | null,
   ) {
     const one = conn.transaction((op: () => unknown) => op());
     this.runAll = conn.transaction((batch: Pending[]) =>
@@ -139,8 +201,21 @@ class GroupWriter {
     }
     release?.();
     this.queue.splice(0, batch.length);
-    results.forEach((r, i) => (r.ok ? batch[i]!.resolve(r.value) : batch[i]!.reject(r.value)));
-    this.next();
+    const settle = () => results.forEach((r, i) => (r.ok ? batch[i]!.resolve(r.value) : batch[i]!.reject(r.value)));
+    if (!this.walSync) {
+      settle();
+      return this.next();
+    }
+    // The next group commits once this sync is done: what arrives meanwhile shares one commit and one sync.
+    this.walSync.after((err) => {
+      if (!err) settle();
+      else {
+        // Committed but not known to be on disk: none of this commit's writes is reported as done.
+        log.error("SQLite WAL sync failed", { err, writes: batch.length });
+        for (const p of batch) p.reject(err);
+      }
+      this.next();
+    });
   }
 
   private next() {
@@ -169,10 +244,12 @@ export function acquireHotConnection(databaseUrl: string, synchronous: SqliteSyn
   if (!shared) {
     const conn = new Database(file);
     conn.pragma("journal_mode = WAL");
-    conn.pragma(`synchronous = ${synchronous === "FULL" ? "FULL" : "NORMAL"}`);
+    // Full sync is kept by WalSync, after the commit and off the event loop.
+    conn.pragma("synchronous = NORMAL");
     // Never block the event loop waiting for a lock: the group writer retries asynchronously.
     conn.pragma("busy_timeout = 0");
-    shared = { conn, users: 0, writer: new GroupWriter(conn, sqliteWriteTurns(file)) };
+    const walSync = synchronous === "FULL" && file !== ":memory:" ? new WalSync(`${file}-wal`) : null;
+    shared = { conn, users: 0, writer: new GroupWriter(conn, sqliteWriteTurns(file), walSync), walSync };
     open.set(file, shared);
   }
   shared.users++;
@@ -187,6 +264,7 @@ export function acquireHotConnection(databaseUrl: string, synchronous: SqliteSyn
       if (--shared.users === 0) {
         open.delete(file);
         shared.conn.close();
+        shared.walSync?.close();
       }
     },
   };
