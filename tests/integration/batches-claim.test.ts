@@ -4,6 +4,7 @@ import type { Db } from "@/server/db/client";
 import { newId } from "@/server/lib/ids";
 import { sandboxProviders, type ProviderSet } from "@/server/providers";
 import { workBatch, type BatchWorkDeps } from "@/server/services/batches/batch-worker";
+import { CHUNK_SIZES } from "@/server/services/batches/batches";
 import { openTwoInstances, submitSandboxPanBatch } from "../helpers/batch-instances";
 import { DB_TARGETS } from "../helpers/targets";
 import { sleep } from "../helpers/wait";
@@ -14,6 +15,7 @@ import { sleep } from "../helpers/wait";
 const pan = (i: number) => `ABCPK${String(1000 + (i % 8000)).padStart(4, "0")}F`;
 const SANDBOX: Record<"sandbox" | "live", ProviderSet> = { sandbox: sandboxProviders, live: sandboxProviders };
 const later = (ms: number) => new Date(Date.now() + ms);
+const SANDBOX_CHUNK = CHUNK_SIZES.sandbox;
 
 describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
   let dbA: Db;
@@ -38,8 +40,8 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
   afterAll(() => close?.());
 
   it("takes chunks in order, one claim each, and only those free and due or under a lease that ran out", async () => {
-    const { id, chunkSize } = await newBatch(7 * 250);
-    const chunks = Math.ceil((7 * 250) / chunkSize);
+    const { id, chunkSize } = await newBatch(7 * SANDBOX_CHUNK);
+    const chunks = Math.ceil((7 * SANDBOX_CHUNK) / chunkSize);
     expect(chunks).toBeGreaterThanOrEqual(7);
     // 0 free, 1 done, 2 waiting for a retry, 3 held under a live lease, 4 under a lease that ran out, 5 and on free.
     await dbA.batchChunk.update({ where: { id: `${id}_1` }, data: { status: "DONE", completedAt: new Date() } });
@@ -69,16 +71,16 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
     }
 
     // One at a time they come in seq order.
-    const fresh = await newBatch(3 * 250);
+    const fresh = await newBatch(3 * SANDBOX_CHUNK);
     const order: number[] = [];
     for (let c = await storeA.claimChunk(fresh.id, "a", later(30_000)); c; c = await storeA.claimChunk(fresh.id, "a", later(30_000))) {
       order.push(Number(c.id.split("_").pop()));
     }
-    expect(order).toEqual(Array.from({ length: Math.ceil((3 * 250) / fresh.chunkSize) }, (_, k) => k));
+    expect(order).toEqual(Array.from({ length: Math.ceil((3 * SANDBOX_CHUNK) / fresh.chunkSize) }, (_, k) => k));
   });
 
   it("a commit that claims the next chunk writes the commit only under its lease, and claims either way", async () => {
-    const { id } = await newBatch(3 * 250);
+    const { id } = await newBatch(3 * SANDBOX_CHUNK);
     const first = (await storeA.claimChunk(id, "lease-1", later(30_000)))!;
     const items = JSON.parse(first.items) as { input: { pan: string } }[];
     const completedAt = new Date();

@@ -1,4 +1,6 @@
-import { DEFAULT_SQLITE_SYNCHRONOUS, Prisma, type Db, type DbTx, type SqliteSynchronous } from "./client";
+import { changedRows, rowsOf, sql, type WriteScript } from "./atomic-write";
+import { postgresWriter } from "./atomic-write-postgres";
+import { DEFAULT_SQLITE_SYNCHRONOUS, postgresPool, type Db, type SqliteSynchronous } from "./client";
 import { providerFromUrl } from "./provider";
 import { dateFromSql, quoteIdent, sqliteValue } from "./sql-encoding";
 import { acquireHotConnection } from "./sqlite-hot";
@@ -142,42 +144,49 @@ function claimedRow(row: Record<string, unknown>): ClaimedChunkRow {
   };
 }
 
+/**
+ * PostgreSQL: pg directly on Prisma's pool (the atomic writer), not Prisma's raw queries, which cost
+ * tens of ms of client time on a chunk's few hundred KB of parameters.
+ */
 function postgresStore(db: Db): BatchStore {
+  const writer = postgresWriter(postgresPool(db));
   // SKIP LOCKED: a worker passes over the chunk another is claiming this instant and takes the next.
-  const claim = async (q: Db | DbTx, batchId: string, leaseToken: string, leaseUntil: Date) => {
-    const now = new Date();
-    const rows = await q.$queryRaw<
-      Record<string, unknown>[]
-    >`UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${leaseToken}, "leaseUntil" = ${leaseUntil}
+  const claim = (batchId: string, leaseToken: string, leaseUntil: Date, now = new Date()) =>
+    rowsOf<Record<string, unknown>>(sql`UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${leaseToken}, "leaseUntil" = ${leaseUntil}
       WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${batchId}
         AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
         ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
       AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
-      RETURNING "id", "items", "results", "passes", "retryingSince", "succeeded", "failed"`;
-    return rows[0] ? claimedRow(rows[0]) : null;
-  };
-  const commit = async (tx: DbTx, c: ChunkCommit): Promise<boolean> => {
-    const done = await tx.$executeRaw`UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL, "results" = ${c.results},
+      RETURNING "id", "items", "results", "passes", "retryingSince", "succeeded", "failed"`);
+  function* commit(c: ChunkCommit): WriteScript<boolean> {
+    const done = yield* changedRows(sql`UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL, "results" = ${c.results},
       "succeeded" = ${c.succeeded}, "failed" = ${c.failed}, "completedAt" = ${c.completedAt}
-      WHERE "id" = ${c.chunkId} AND "status" = 'RUNNING' AND "leaseToken" = ${c.leaseToken}`;
+      WHERE "id" = ${c.chunkId} AND "status" = 'RUNNING' AND "leaseToken" = ${c.leaseToken}`);
     if (done !== 1) return false;
     const add = newlyCounted(c);
-    await tx.$executeRaw`UPDATE "Batch" SET "processed" = "processed" + ${add.succeeded + add.failed}, "succeeded" = "succeeded" + ${add.succeeded},
-      "failed" = "failed" + ${add.failed} WHERE "id" = ${c.batchId}`;
+    yield* changedRows(sql`UPDATE "Batch" SET "processed" = "processed" + ${add.succeeded + add.failed}, "succeeded" = "succeeded" + ${add.succeeded},
+      "failed" = "failed" + ${add.failed} WHERE "id" = ${c.batchId}`);
     if (c.verifications.length) {
       // One JSON parameter rather than 13 per row: a chunk's thousands of bound values cost more
       // in the client than the insert does in the server. The table's own row type gives each
       // column its type; a timestamp's "Z" is dropped, as the values are stored in UTC.
-      const columns = Prisma.raw(VERIFICATION_COLUMNS.map(quoteIdent).join(","));
-      await tx.$executeRaw`INSERT INTO "Verification" (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::"Verification", ${JSON.stringify(c.verifications)}::json)`;
+      yield* changedRows(sql`INSERT INTO "Verification" ("id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","errorCode","batchId","createdAt")
+        SELECT "id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","errorCode","batchId","createdAt"
+        FROM json_populate_recordset(NULL::"Verification", ${JSON.stringify(c.verifications)}::json)`);
     }
     return true;
-  };
+  }
+  const first = (rows: Record<string, unknown>[]) => (rows[0] ? claimedRow(rows[0]) : null);
   return {
-    claimChunk: (batchId, leaseToken, leaseUntil) => claim(db, batchId, leaseToken, leaseUntil),
-    commitChunk: (c) => db.$transaction((tx) => commit(tx, c)),
+    claimChunk: async (batchId, leaseToken, leaseUntil) => first(await writer.run(claim(batchId, leaseToken, leaseUntil))),
+    commitChunk: (c) => writer.transaction(commit(c)),
     commitAndClaim: (c, next) =>
-      db.$transaction(async (tx) => ({ committed: await commit(tx, c), next: await claim(tx, c.batchId, next.leaseToken, next.leaseUntil) })),
+      writer.transaction(
+        (function* () {
+          const committed = yield* commit(c);
+          return { committed, next: first(yield* claim(c.batchId, next.leaseToken, next.leaseUntil)) };
+        })(),
+      ),
     close() {},
   };
 }
