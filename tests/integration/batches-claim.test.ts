@@ -84,21 +84,21 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
     const first = (await storeA.claimChunk(id, "lease-1", later(30_000)))!;
     const items = JSON.parse(first.items) as { input: { pan: string } }[];
     const completedAt = new Date();
-    const verifications = (): BatchVerificationRow[] =>
-      items.map((item) => ({
+    const verifications = () => ({
+      merchantId,
+      mode: "sandbox",
+      kind: "PAN",
+      requestId: "req_claim",
+      rows: items.map((item): BatchVerificationRow => ({
         id: newId("ver"),
-        merchantId,
-        mode: "sandbox",
-        kind: "PAN",
-        requestId: "req_claim",
         subject: item.input.pan,
-        nameQueried: null,
+        nameQueried: "Arjun Kapoor",
         outcome: "VALID",
-        nameMatch: null,
+        nameMatch: 87.5,
+        sourceNameMatch: 91,
         errorCode: null,
-        batchId: id,
-        createdAt: completedAt,
-      }));
+      })),
+    });
     const commit = (leaseToken: string, chunkId = first.id) => ({
       chunkId,
       leaseToken,
@@ -130,7 +130,19 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
     // The rows as written: read back through Prisma with their types and the commit's time.
     const rows = await dbA.verification.findMany({ where: { batchId: id }, orderBy: { subject: "asc" } });
     expect(rows).toHaveLength(items.length);
-    expect(rows[0]).toMatchObject({ subject: pan(0), merchantId, mode: "sandbox", outcome: "VALID", nameMatch: null, sourceNameMatch: null, errorCode: null });
+    expect(rows[0]).toMatchObject({
+      subject: pan(0),
+      merchantId,
+      mode: "sandbox",
+      kind: "PAN",
+      requestId: "req_claim",
+      batchId: id,
+      nameQueried: "Arjun Kapoor",
+      outcome: "VALID",
+      nameMatch: 87.5,
+      sourceNameMatch: 91,
+      errorCode: null,
+    });
     expect(rows.every((r) => r.createdAt.getTime() === completedAt.getTime())).toBe(true);
 
     // Nothing left to take: the commit still lands, and no chunk comes back.

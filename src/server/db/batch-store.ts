@@ -2,16 +2,12 @@ import { changedRows, rowsOf, sql, type WriteScript } from "./atomic-write";
 import { postgresWriter } from "./atomic-write-postgres";
 import { DEFAULT_SQLITE_SYNCHRONOUS, postgresPool, type Db, type SqliteSynchronous } from "./client";
 import { providerFromUrl } from "./provider";
-import { dateFromSql, quoteIdent, sqliteValue } from "./sql-encoding";
+import { dateFromSql, sqliteValue } from "./sql-encoding";
 import { acquireHotConnection } from "./sqlite-hot";
 
-/** The merchant's verification-history row for one batch item. */
+/** One batch item's own columns of the merchant's verification history. */
 export interface BatchVerificationRow {
   id: string;
-  merchantId: string;
-  mode: string;
-  kind: string;
-  requestId: string;
   subject: string;
   nameQueried: string | null;
   outcome: string;
@@ -19,8 +15,18 @@ export interface BatchVerificationRow {
   /** The live source's own name score, for operators (PAN only); absent or null otherwise. */
   sourceNameMatch?: number | null;
   errorCode: string | null;
-  batchId: string;
-  createdAt: Date;
+}
+
+/**
+ * A chunk's verification-history rows: what every row of the chunk shares, said once, and each
+ * item's own columns. Each row also gets the commit's batchId and its completedAt as createdAt.
+ */
+export interface BatchVerifications {
+  merchantId: string;
+  mode: string;
+  kind: string;
+  requestId: string;
+  rows: BatchVerificationRow[];
 }
 
 export interface ChunkCommit {
@@ -34,7 +40,7 @@ export interface ChunkCommit {
   /** Of those, the ones the batch's counters already hold (counted when the chunk was put back for a retry). */
   countedBefore: { succeeded: number; failed: number };
   completedAt: Date;
-  verifications: BatchVerificationRow[];
+  verifications: BatchVerifications;
 }
 
 /** A chunk as its claim took it. */
@@ -73,22 +79,7 @@ export interface BatchStore {
   close(): void;
 }
 
-const VERIFICATION_COLUMNS = [
-  "id",
-  "merchantId",
-  "mode",
-  "kind",
-  "requestId",
-  "subject",
-  "nameQueried",
-  "outcome",
-  "nameMatch",
-  "sourceNameMatch",
-  "errorCode",
-  "batchId",
-  "createdAt",
-] as const satisfies readonly (keyof BatchVerificationRow)[];
-
+const VERIFICATION_COLUMNS = `"id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","errorCode","batchId","createdAt"`;
 const MARK_DONE = `UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL, "results" = ?, "succeeded" = ?, "failed" = ?, "completedAt" = ? WHERE "id" = ? AND "status" = 'RUNNING' AND "leaseToken" = ?`;
 // The same rule as the job queue's leases (src/server/jobs/lease.ts), in SQL: the outer test keeps a
 // claim from taking a row another worker changed after this statement's subquery chose it.
@@ -107,9 +98,7 @@ function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): Batch
   const { conn, write, release } = acquireHotConnection(databaseUrl, synchronous);
   const markDone = conn.prepare(MARK_DONE);
   const count = conn.prepare(COUNT);
-  const insertVerification = conn.prepare(
-    `INSERT INTO "Verification" (${VERIFICATION_COLUMNS.map(quoteIdent).join(",")}) VALUES (${VERIFICATION_COLUMNS.map(() => "?").join(",")})`,
-  );
+  const insertVerification = conn.prepare(`INSERT INTO "Verification" (${VERIFICATION_COLUMNS}) VALUES (${VERIFICATION_COLUMNS.replace(/"\w+"/g, "?")})`);
   const claimStatement = conn.prepare(CLAIM_SQLITE);
   const claim = (batchId: string, leaseToken: string, leaseUntil: Date) => {
     const now = sqliteValue(new Date());
@@ -120,7 +109,25 @@ function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): Batch
     if (markDone.run(c.results, c.succeeded, c.failed, sqliteValue(c.completedAt), c.chunkId, c.leaseToken).changes !== 1) return false;
     const add = newlyCounted(c);
     count.run(add.succeeded + add.failed, add.succeeded, add.failed, c.batchId);
-    for (const v of c.verifications) insertVerification.run(VERIFICATION_COLUMNS.map((col) => sqliteValue(v[col])));
+    const { merchantId, mode, kind, requestId, rows } = c.verifications;
+    const createdAt = sqliteValue(c.completedAt);
+    for (const v of rows) {
+      insertVerification.run(
+        v.id,
+        merchantId,
+        mode,
+        kind,
+        requestId,
+        v.subject,
+        v.nameQueried,
+        v.outcome,
+        v.nameMatch,
+        v.sourceNameMatch ?? null,
+        v.errorCode,
+        c.batchId,
+        createdAt,
+      );
+    }
     return true;
   });
   // Each in the group commit: a claim shares its fsync with the other worker's commit.
@@ -163,17 +170,19 @@ function postgresStore(db: Db): BatchStore {
       "succeeded" = ${c.succeeded}, "failed" = ${c.failed}, "completedAt" = ${c.completedAt}
       WHERE "id" = ${c.chunkId} AND "status" = 'RUNNING' AND "leaseToken" = ${c.leaseToken}`);
     if (done !== 1) return false;
+    const v = c.verifications;
+    if (v.rows.length) {
+      // The rows' own columns as one JSON parameter, what they share as single values: a chunk's
+      // thousands of bound values cost more in the client than the insert does in the server.
+      yield* changedRows(sql`INSERT INTO "Verification" ("id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","errorCode","batchId","createdAt")
+        SELECT r."id", ${v.merchantId}, ${v.mode}, ${v.kind}, ${v.requestId}, r."subject", r."nameQueried", r."outcome", r."nameMatch", r."sourceNameMatch", r."errorCode", ${c.batchId}, ${c.completedAt}
+        FROM json_to_recordset(${JSON.stringify(v.rows)}::json)
+          AS r("id" text, "subject" text, "nameQueried" text, "outcome" text, "nameMatch" float8, "sourceNameMatch" float8, "errorCode" text)`);
+    }
+    // Last, so the batch's row is locked only for the end of the transaction: the other worker's commit waits less.
     const add = newlyCounted(c);
     yield* changedRows(sql`UPDATE "Batch" SET "processed" = "processed" + ${add.succeeded + add.failed}, "succeeded" = "succeeded" + ${add.succeeded},
       "failed" = "failed" + ${add.failed} WHERE "id" = ${c.batchId}`);
-    if (c.verifications.length) {
-      // One JSON parameter rather than 13 per row: a chunk's thousands of bound values cost more
-      // in the client than the insert does in the server. The table's own row type gives each
-      // column its type; a timestamp's "Z" is dropped, as the values are stored in UTC.
-      yield* changedRows(sql`INSERT INTO "Verification" ("id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","errorCode","batchId","createdAt")
-        SELECT "id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","errorCode","batchId","createdAt"
-        FROM json_populate_recordset(NULL::"Verification", ${JSON.stringify(c.verifications)}::json)`);
-    }
     return true;
   }
   const first = (rows: Record<string, unknown>[]) => (rows[0] ? claimedRow(rows[0]) : null);

@@ -302,12 +302,12 @@ async function commitChunk(
     }
     verifications.push({
       id: newId("ver"),
-      merchantId: batch.merchantId,
-      mode: batch.mode,
-      requestId: batch.requestId,
-      batchId: batch.id,
-      createdAt: completedAt,
-      ...record,
+      subject: record.subject,
+      nameQueried: record.nameQueried,
+      outcome: record.outcome,
+      nameMatch: record.nameMatch,
+      sourceNameMatch: record.sourceNameMatch ?? null,
+      errorCode: record.errorCode,
     });
   }
   // Applies only while this worker holds the lease: a worker that stalled past it writes nothing.
@@ -320,7 +320,7 @@ async function commitChunk(
     failed,
     countedBefore: { succeeded: chunk.succeeded, failed: chunk.failed },
     completedAt,
-    verifications,
+    verifications: { merchantId: batch.merchantId, mode: batch.mode, kind: batch.kind, requestId: batch.requestId, rows: verifications },
   };
   if (claimNextMs === null) {
     await deps.store.commitChunk(commit);
