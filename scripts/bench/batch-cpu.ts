@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { startPostgres } from "../../tests/helpers/postgres";
 import { runBatch } from "./batch";
+import { childProcesses, statFields } from "./proc";
 import { waitForJson } from "./wait";
 
 /**
@@ -18,6 +19,14 @@ const ROOT = path.resolve(__dirname, "../..");
 const DB = process.env.BENCH_DB ?? "sqlite";
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
 const PROFILE_DIR = process.env.PROFILE_DIR;
+const TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
+
+/** CPU ms (user + system) used so far by a process and, with `children`, its live children (PostgreSQL's backends). */
+function cpuMs(pid: number | undefined, children = false): number {
+  if (!pid) return 0;
+  const used = (f: string[]) => ((Number(f[11]) + Number(f[12])) * 1000) / TICKS;
+  return used(statFields(pid)) + (children ? childProcesses(pid).reduce((t, c) => t + used(c.fields), 0) : 0);
+}
 
 async function start(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   const prof = PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
@@ -65,14 +74,21 @@ async function main() {
     LOG_LEVEL: "info",
     SQLITE_SYNCHRONOUS: DB === "sqlite-normal" ? "NORMAL" : "FULL",
   });
+  // The postmaster is this process's child named postgres.
+  const postmaster = pg ? childProcesses(process.pid).find((c) => fs.readFileSync(`/proc/${c.pid}/comm`, "utf8").trim() === "postgres")?.pid : undefined;
   const measured: number[] = [];
+  const cpu: string[] = [];
   let seconds = 0;
   try {
     const creds = await waitForJson<{ sandbox: { secretKey: string } }>(path.join(dataDir, "demo-credentials.json"));
     const base = `http://127.0.0.1:${p.port}`;
     await runBatch(base, creds.sandbox.secretKey, "warm-up");
     const t0 = performance.now();
-    for (let i = 0; i < BATCHES; i++) measured.push((await runBatch(base, creds.sandbox.secretKey, `b${i}`)).processingMs);
+    for (let i = 0; i < BATCHES; i++) {
+      const [server, db] = [cpuMs(p.child.pid), cpuMs(postmaster, true)];
+      measured.push((await runBatch(base, creds.sandbox.secretKey, `b${i}`)).processingMs);
+      cpu.push(`${Math.round(cpuMs(p.child.pid) - server)}${postmaster ? `+${Math.round(cpuMs(postmaster, true) - db)}` : ""}`);
+    }
     seconds = (performance.now() - t0) / 1000;
   } finally {
     const t = performance.now();
@@ -84,6 +100,7 @@ async function main() {
   }
   const sorted = [...measured].sort((a, b) => a - b);
   process.stdout.write(`${DB}: processing ms ${measured.join(", ")} (median ${sorted[Math.floor(sorted.length / 2)]})\n`);
+  process.stdout.write(`  CPU ms per batch, server${postmaster ? "+PostgreSQL" : ""} (submission and polling included): ${cpu.join(", ")}\n`);
   if (PROFILE_DIR) {
     const dir = path.resolve(PROFILE_DIR);
     const newest = fs

@@ -24,6 +24,7 @@ import type { ProviderSet } from "@/server/providers";
 import type { EpfoMember } from "@/server/providers/epfo/types";
 import type { VerificationRecord } from "@/server/services/audit/audit-writer";
 import { epfoVerificationRecord, verifyEpfo, type EpfoLookup } from "@/server/services/employment/verify-epfo";
+import { nameMatchScore } from "@/server/services/identity/name-match";
 import { checkPan, panVerificationRecord, type PanVerification } from "@/server/services/identity/verify-pan";
 import { emitWebhookEvent } from "@/server/services/webhooks/events";
 import {
@@ -148,11 +149,29 @@ async function claimChunk(store: BatchStore, batchId: string, leaseMs: number): 
   return claimed(await store.claimChunk(batchId, lease.leaseToken, lease.leaseUntil), lease);
 }
 
-async function runItem(providers: ProviderSet, kind: BatchKind, input: unknown): Promise<ItemOutcome & { transient?: number }> {
+type NameScorer = (queried: string, onRecord: string) => number;
+
+/**
+ * The name match, remembering each pair it scored: a chunk often checks one name against the same
+ * name on record again (the same person, or a payroll's one name format), and the score is the
+ * same every time.
+ */
+function rememberedNameScores(): NameScorer {
+  const byQueried = new Map<string, Map<string, number>>();
+  return (queried, onRecord) => {
+    let byRecord = byQueried.get(queried);
+    if (!byRecord) byQueried.set(queried, (byRecord = new Map()));
+    let score = byRecord.get(onRecord);
+    if (score === undefined) byRecord.set(onRecord, (score = nameMatchScore(queried, onRecord)));
+    return score;
+  };
+}
+
+async function runItem(providers: ProviderSet, kind: BatchKind, input: unknown, scoreNames: NameScorer): Promise<ItemOutcome & { transient?: number }> {
   try {
     if (kind === "PAN") {
       const { pan, name } = input as PanItemInput;
-      const { answer, sourceNameMatch } = await providers.batchLane("pan", () => checkPan(providers.pan, pan, name));
+      const { answer, sourceNameMatch } = await providers.batchLane("pan", () => checkPan(providers.pan, pan, name, scoreNames));
       // Written only when the source gave one, so sandbox chunks stay as they were.
       return { result: answer, error: null, ...(sourceNameMatch === null ? {} : { sourceNameMatch }) };
     }
@@ -184,11 +203,12 @@ async function runPendingItems(deps: BatchWorkDeps, batch: RunningBatch, chunk: 
   const deadline = chunk.retryingSince ? chunk.retryingSince.getTime() + budget : null;
   const todo = items.map((_, k) => k).filter((k) => outcomes[k] === null);
   const pass: PassResult = { transientLeft: 0, waitMs: 0, firstTransientAt: null };
+  const scoreNames = rememberedNameScores();
   let cursor = 0;
   await Promise.all(
     Array.from({ length: Math.min(ITEM_CONCURRENCY, todo.length) }, async () => {
       for (let k = todo[cursor++]; k !== undefined; k = todo[cursor++]) {
-        const { transient, ...outcome } = await runItem(providers, batch.kind, items[k]!.input);
+        const { transient, ...outcome } = await runItem(providers, batch.kind, items[k]!.input, scoreNames);
         if (transient !== undefined) {
           const t = now();
           pass.firstTransientAt ??= t;
