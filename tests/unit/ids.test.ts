@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newId, newPaymentId, randomToken, requestIdFrom } from "@/server/lib/ids";
+import { newId, newPaymentId, newTimeOrderedId, randomToken, requestIdFrom } from "@/server/lib/ids";
 
 describe("randomToken", () => {
   it("defaults to 16 characters of [A-Za-z0-9]", () => {
@@ -34,6 +34,31 @@ describe("newId", () => {
 
   it("is unique", () => {
     const ids = Array.from({ length: 500 }, () => newId("mer"));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe("newTimeOrderedId", () => {
+  it("has newId's shape", () => {
+    for (let i = 0; i < 50; i++) expect(newTimeOrderedId("ver")).toMatch(/^ver_[A-Za-z0-9]{16}$/);
+  });
+
+  it("sorts (as text, byte by byte) in the order of its times, whatever its random part", () => {
+    // Times from 1970 to 2080 in uneven steps, each id made twice to vary the random part.
+    const times = [0, 1, 61, 62, 63, 3843, 3844, 1_700_000_000_000, 1_700_000_000_001, 1_764_288_000_000, 1_764_288_000_999, 3_500_000_000_000];
+    const ids = times.flatMap((t) => [newTimeOrderedId("ver", t), newTimeOrderedId("ver", t)]);
+    const byText = [...ids].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+    expect(byText.map((id) => times[Math.floor(ids.indexOf(id) / 2)])).toEqual(times.flatMap((t) => [t, t]));
+  });
+
+  it("writes the time in base 62, digits before upper before lower case", () => {
+    // 62^2 + 61 ms: digits 1, 0, z (1*3844 + 0*62 + 61).
+    expect(newTimeOrderedId("ver", 3844 + 61).slice(4, 11)).toBe("000010z");
+    expect(newTimeOrderedId("ver", 0).slice(4, 11)).toBe("0000000");
+  });
+
+  it("is unique within one millisecond", () => {
+    const ids = Array.from({ length: 2000 }, () => newTimeOrderedId("ver", 1_764_288_000_000));
     expect(new Set(ids).size).toBe(ids.length);
   });
 });

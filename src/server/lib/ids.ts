@@ -58,6 +58,23 @@ export function newId(prefix: IdPrefix, length = 16): string {
   return `${prefix}_${randomToken(length)}`;
 }
 
+/** Base 62 digits in ASCII order, so that text comparison orders the numbers. */
+const ORDERED_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+/** 62^7 ms is about 111 years from 1970: seven digits hold any time until 2081. */
+const TIME_DIGITS = 7;
+
+/**
+ * `<prefix>_<16 alphanumerics>` like newId, but the first 7 are the time `at` (ms, base 62 in
+ * ASCII order) and the other 9 random (53 bits): ids made one after another sort together, so
+ * rows inserted in bulk extend the end of their primary-key index rather than touch one page of it
+ * per row.
+ */
+export function newTimeOrderedId(prefix: IdPrefix, at = Date.now()): string {
+  let time = "";
+  for (let n = Math.floor(at), k = 0; k < TIME_DIGITS; k++, n = Math.floor(n / 62)) time = ORDERED_DIGITS[n % 62] + time;
+  return `${prefix}_${time}${randomToken(16 - TIME_DIGITS)}`;
+}
+
 /** `pay_<ms timestamp>_<random>`, the payment id format of the original interface. */
 export function newPaymentId(): string {
   return `pay_${Date.now()}_${randomToken(14)}`;

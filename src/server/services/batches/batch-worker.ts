@@ -17,7 +17,7 @@ import type { Mode } from "@/lib/mode";
 import type { BatchStore, BatchVerificationRow, ClaimedChunkRow } from "@/server/db/batch-store";
 import type { Db, DbTx } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
-import { newId, randomToken } from "@/server/lib/ids";
+import { newTimeOrderedId, randomToken } from "@/server/lib/ids";
 import { keepLease, LeasedRows, type Lease } from "@/server/jobs/lease";
 import { backoffCeiling } from "@/server/jobs/policy";
 import type { ProviderSet } from "@/server/providers";
@@ -321,7 +321,8 @@ async function commitChunk(
       record = epfoVerificationRecord(epfoLookup(item.input as EpfoItemInput), error ?? { result: o.result as EpfoMember });
     }
     verifications.push({
-      id: newId("ver"),
+      // Time-ordered: a chunk's thousand rows extend the end of the id index rather than touch a page each.
+      id: newTimeOrderedId("ver", completedAt.getTime()),
       subject: record.subject,
       nameQueried: record.nameQueried,
       outcome: record.outcome,
