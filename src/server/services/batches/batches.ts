@@ -29,8 +29,8 @@ export type { BatchItemStatus };
  * sandbox chunks.
  */
 export const CHUNK_SIZES: Record<Mode, number> = { live: 100, sandbox: 1000 };
-/** Chunk rows per insert statement (up to about 1 MiB of items JSON). */
-const CHUNKS_PER_INSERT = 10;
+/** Items per chunk insert statement (up to about 1 MiB of items JSON), in whole chunks. */
+const ITEMS_PER_INSERT = 2_500;
 /** `batch.work` jobs per batch: each takes chunks one at a time. */
 const WORKERS_PER_BATCH = 2;
 /** Unfinished batches one merchant may have per mode: each holds queue slots and storage. */
@@ -293,7 +293,8 @@ export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits) 
       select: BATCH_VIEW_SELECT,
     });
     // A few chunks per statement: each a short turn of the event loop, not 8 MiB at once.
-    for (let at = 0; at < chunks.length; at += CHUNKS_PER_INSERT) await tx.batchChunk.createMany({ data: chunks.slice(at, at + CHUNKS_PER_INSERT) });
+    const perInsert = Math.max(1, Math.floor(ITEMS_PER_INSERT / prepared.chunkSize));
+    for (let at = 0; at < chunks.length; at += perInsert) await tx.batchChunk.createMany({ data: chunks.slice(at, at + perInsert) });
     await tx.job.createMany({ data: Array.from({ length: workers }, () => batchWorkJob.row({ batchId: id }, { runAt: now })) });
     return created;
   });
