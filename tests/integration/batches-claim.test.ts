@@ -79,6 +79,24 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
     expect(order).toEqual(Array.from({ length: Math.ceil((3 * SANDBOX_CHUNK) / fresh.chunkSize) }, (_, k) => k));
   });
 
+  it("a claim that starts the batch makes a QUEUED batch PROCESSING with its start time, once, and nothing else", async () => {
+    const { id } = await newBatch(2 * SANDBOX_CHUNK);
+    const status = () => dbA.batch.findUniqueOrThrow({ where: { id }, select: { status: true, startedAt: true } });
+    expect(await status()).toEqual({ status: "QUEUED", startedAt: null });
+    const startedAt = new Date(Date.now() - 5_000);
+    const first = await storeB.claimChunk(id, "s1", later(30_000), { startedAt });
+    expect(first?.id).toBe(`${id}_0`);
+    expect(await status()).toEqual({ status: "PROCESSING", startedAt });
+    // Another worker's first turn, later: the batch keeps its start.
+    const second = await storeA.claimChunk(id, "s2", later(30_000), { startedAt: new Date() });
+    expect(second?.id).toBe(`${id}_1`);
+    expect(await status()).toEqual({ status: "PROCESSING", startedAt });
+    // A finished batch stays finished, and a claim that finds nothing still leaves it so.
+    await dbA.batch.update({ where: { id }, data: { status: "COMPLETED", completedAt: new Date() } });
+    expect(await storeA.claimChunk(id, "s3", later(30_000), { startedAt: new Date() })).toBeNull();
+    expect(await status()).toEqual({ status: "COMPLETED", startedAt });
+  });
+
   it("a commit that claims the next chunk writes the commit only under its lease, and claims either way", async () => {
     const { id } = await newBatch(3 * SANDBOX_CHUNK);
     const first = (await storeA.claimChunk(id, "lease-1", later(30_000)))!;

@@ -43,6 +43,11 @@ export interface ChunkCommit {
   verifications: BatchVerifications;
 }
 
+/** With a claim: the batch, if still QUEUED, becomes PROCESSING, started at `startedAt`, in the same write. */
+export interface BatchStart {
+  startedAt: Date;
+}
+
 /** A chunk as its claim took it. */
 export interface ClaimedChunkRow {
   id: string;
@@ -67,7 +72,7 @@ export interface BatchStore {
    * `leaseToken` until `leaseUntil`, in one statement: of racing workers each takes a different
    * chunk or none, and the row comes back as it was claimed. Null when no chunk is claimable now.
    */
-  claimChunk(batchId: string, leaseToken: string, leaseUntil: Date): Promise<ClaimedChunkRow | null>;
+  claimChunk(batchId: string, leaseToken: string, leaseUntil: Date, start?: BatchStart): Promise<ClaimedChunkRow | null>;
   /** False when the lease was lost (another worker committed the chunk); nothing was written. */
   commitChunk(c: ChunkCommit): Promise<boolean>;
   /**
@@ -87,6 +92,7 @@ const CLAIMABLE = `(("status" = 'PENDING' AND "availableAt" <= ?) OR ("status" =
 const CLAIM_SQLITE = `UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ?, "leaseUntil" = ?
   WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ? AND ${CLAIMABLE} ORDER BY "seq" LIMIT 1) AND ${CLAIMABLE}
   RETURNING "id", "items", "results", "passes", "retryingSince", "succeeded", "failed"`;
+const START = `UPDATE "Batch" SET "status" = 'PROCESSING', "startedAt" = ? WHERE "id" = ? AND "status" = 'QUEUED'`;
 const COUNT = `UPDATE "Batch" SET "processed" = "processed" + ?, "succeeded" = "succeeded" + ?, "failed" = "failed" + ? WHERE "id" = ?`;
 
 /** What the commit adds to the batch's counters: the chunk's items not counted before. */
@@ -100,6 +106,7 @@ function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): Batch
   const count = conn.prepare(COUNT);
   const insertVerification = conn.prepare(`INSERT INTO "Verification" (${VERIFICATION_COLUMNS}) VALUES (${VERIFICATION_COLUMNS.replace(/"\w+"/g, "?")})`);
   const claimStatement = conn.prepare(CLAIM_SQLITE);
+  const startStatement = conn.prepare(START);
   const claim = (batchId: string, leaseToken: string, leaseUntil: Date) => {
     const now = sqliteValue(new Date());
     const row = claimStatement.get(leaseToken, sqliteValue(leaseUntil), batchId, now, now, now, now) as Record<string, unknown> | undefined;
@@ -132,7 +139,11 @@ function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): Batch
   });
   // Each in the group commit: a claim shares its fsync with the other worker's commit.
   return {
-    claimChunk: (batchId, leaseToken, leaseUntil) => write(() => claim(batchId, leaseToken, leaseUntil)),
+    claimChunk: (batchId, leaseToken, leaseUntil, start) =>
+      write(() => {
+        if (start) startStatement.run(sqliteValue(start.startedAt), batchId);
+        return claim(batchId, leaseToken, leaseUntil);
+      }),
     commitChunk: (c) => write(() => commit(c)),
     commitAndClaim: (c, next) => write(() => ({ committed: commit(c), next: claim(c.batchId, next.leaseToken, next.leaseUntil) })),
     close: release,
@@ -187,7 +198,15 @@ function postgresStore(db: Db): BatchStore {
   }
   const first = (rows: Record<string, unknown>[]) => (rows[0] ? claimedRow(rows[0]) : null);
   return {
-    claimChunk: async (batchId, leaseToken, leaseUntil) => first(await writer.run(claim(batchId, leaseToken, leaseUntil))),
+    claimChunk: async (batchId, leaseToken, leaseUntil, start) => {
+      if (!start) return first(await writer.run(claim(batchId, leaseToken, leaseUntil)));
+      return writer.transaction(
+        (function* () {
+          yield* changedRows(sql`UPDATE "Batch" SET "status" = 'PROCESSING', "startedAt" = ${start.startedAt} WHERE "id" = ${batchId} AND "status" = 'QUEUED'`);
+          return first(yield* claim(batchId, leaseToken, leaseUntil));
+        })(),
+      );
+    },
     commitChunk: (c) => writer.transaction(commit(c)),
     commitAndClaim: (c, next) =>
       writer.transaction(

@@ -14,7 +14,7 @@
  * one merchant's 10,000 items never hold the queue from another merchant's one.
  */
 import type { Mode } from "@/lib/mode";
-import type { BatchStore, BatchVerificationRow, ClaimedChunkRow } from "@/server/db/batch-store";
+import type { BatchStart, BatchStore, BatchVerificationRow, ClaimedChunkRow } from "@/server/db/batch-store";
 import type { Db, DbTx } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
 import { newTimeOrderedId, randomToken } from "@/server/lib/ids";
@@ -92,13 +92,13 @@ export async function workBatch(deps: BatchWorkDeps, batchId: string, signal?: A
     select: { id: true, status: true, kind: true, mode: true, merchantId: true, requestId: true },
   });
   if (!batch || batch.status === "COMPLETED" || batch.status === "FAILED") return null;
-  if (batch.status === "QUEUED") await db.batch.updateMany({ where: { id: batchId, status: "QUEUED" }, data: { status: "PROCESSING", startedAt: new Date() } });
   const leases = chunkLeases(db);
   const leaseMs = deps.leaseMs ?? CHUNK_LEASE_MS;
   const sliceEnd = Date.now() + SLICE_MS;
   const turnGoesOn = () => !signal?.aborted && Date.now() < sliceEnd;
   if (signal?.aborted) return new Date();
-  let chunk = await claimChunk(deps.store, batchId, leaseMs);
+  // The first turn starts the batch in the write of its first claim.
+  let chunk = await claimChunk(deps.store, batchId, leaseMs, batch.status === "QUEUED" ? { startedAt: new Date() } : undefined);
   while (chunk) {
     // Renewed while the items run, so a slow source does not let another worker take the chunk.
     const renewal = keepLease(leases, chunk.lease, { leaseMs, minIntervalMs: CHUNK_RENEW_MIN_MS, onError: () => undefined });
@@ -144,9 +144,9 @@ function claimed(row: ClaimedChunkRow | null, lease: { leaseToken: string; lease
 }
 
 /** Claims the batch's first claimable chunk for this worker. */
-async function claimChunk(store: BatchStore, batchId: string, leaseMs: number): Promise<ClaimedChunk | null> {
+async function claimChunk(store: BatchStore, batchId: string, leaseMs: number, start?: BatchStart): Promise<ClaimedChunk | null> {
   const lease = newLease(leaseMs);
-  return claimed(await store.claimChunk(batchId, lease.leaseToken, lease.leaseUntil), lease);
+  return claimed(await store.claimChunk(batchId, lease.leaseToken, lease.leaseUntil, start), lease);
 }
 
 type NameScorer = (queried: string, onRecord: string) => number;
