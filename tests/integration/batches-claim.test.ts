@@ -57,10 +57,11 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
     expect(taken.map((c) => Number(c.id.split("_").pop())).sort((x, y) => x - y)).toEqual(claimable);
     for (const [k, c] of got.entries()) {
       if (!c) continue;
-      const row = await dbA.batchChunk.findUniqueOrThrow({ where: { id: c.id } });
+      const row = await dbA.batchChunk.findUniqueOrThrow({ where: { id: c.id }, include: { itemsRow: true } });
       // The row as claimed: this worker's lease, and the items that were submitted.
       expect(row).toMatchObject({ status: "RUNNING", leaseToken: tokens[k] });
-      expect(c.items).toBe(row.items);
+      expect(c.items).toBe(row.itemsRow!.items);
+      expect(JSON.parse(c.items)).toHaveLength(chunkSize);
     }
     for (const [seq, token] of [
       [1, null],

@@ -91,7 +91,8 @@ const MARK_DONE = `UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NUL
 const CLAIMABLE = `(("status" = 'PENDING' AND "availableAt" <= ?) OR ("status" = 'RUNNING' AND "leaseUntil" < ?))`;
 const CLAIM_SQLITE = `UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ?, "leaseUntil" = ?
   WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ? AND ${CLAIMABLE} ORDER BY "seq" LIMIT 1) AND ${CLAIMABLE}
-  RETURNING "id", "items", "results", "passes", "retryingSince", "succeeded", "failed"`;
+  RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed"`;
+const ITEMS_SQLITE = `SELECT "items" FROM "BatchChunkItems" WHERE "chunkId" = ?`;
 const START = `UPDATE "Batch" SET "status" = 'PROCESSING', "startedAt" = ? WHERE "id" = ? AND "status" = 'QUEUED'`;
 const COUNT = `UPDATE "Batch" SET "processed" = "processed" + ?, "succeeded" = "succeeded" + ?, "failed" = "failed" + ? WHERE "id" = ?`;
 
@@ -106,11 +107,14 @@ function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): Batch
   const count = conn.prepare(COUNT);
   const insertVerification = conn.prepare(`INSERT INTO "Verification" (${VERIFICATION_COLUMNS}) VALUES (${VERIFICATION_COLUMNS.replace(/"\w+"/g, "?")})`);
   const claimStatement = conn.prepare(CLAIM_SQLITE);
+  const itemsStatement = conn.prepare(ITEMS_SQLITE);
   const startStatement = conn.prepare(START);
   const claim = (batchId: string, leaseToken: string, leaseUntil: Date) => {
     const now = sqliteValue(new Date());
     const row = claimStatement.get(leaseToken, sqliteValue(leaseUntil), batchId, now, now, now, now) as Record<string, unknown> | undefined;
-    return row ? claimedRow(row) : null;
+    if (!row) return null;
+    const items = itemsStatement.get(row.id) as { items: string } | undefined;
+    return claimedRow({ ...row, items: items?.items ?? "[]" });
   };
   const commit = conn.transaction((c: ChunkCommit): boolean => {
     if (markDone.run(c.results, c.succeeded, c.failed, sqliteValue(c.completedAt), c.chunkId, c.leaseToken).changes !== 1) return false;
@@ -170,12 +174,15 @@ function postgresStore(db: Db): BatchStore {
   const writer = postgresWriter(postgresPool(db));
   // SKIP LOCKED: a worker passes over the chunk another is claiming this instant and takes the next.
   const claim = (batchId: string, leaseToken: string, leaseUntil: Date, now = new Date()) =>
-    rowsOf<Record<string, unknown>>(sql`UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${leaseToken}, "leaseUntil" = ${leaseUntil}
+    rowsOf<
+      Record<string, unknown>
+    >(sql`WITH "claimed" AS (UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${leaseToken}, "leaseUntil" = ${leaseUntil}
       WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${batchId}
         AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
         ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
       AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
-      RETURNING "id", "items", "results", "passes", "retryingSince", "succeeded", "failed"`);
+      RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed")
+      SELECT "claimed".*, "BatchChunkItems"."items" FROM "claimed" JOIN "BatchChunkItems" ON "BatchChunkItems"."chunkId" = "claimed"."id"`);
   function* commit(c: ChunkCommit): WriteScript<boolean> {
     const done = yield* changedRows(sql`UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL, "results" = ${c.results},
       "succeeded" = ${c.succeeded}, "failed" = ${c.failed}, "completedAt" = ${c.completedAt}

@@ -232,17 +232,28 @@ function itemsOf(items: SubmittedItem[] | PreparedBatchItems): SubmittedItem[] {
   return items.chunks.flatMap((c) => (JSON.parse(c.items) as StoredItem[]).map(({ index: _index, ...item }) => item));
 }
 
-function chunkRows(batchId: string, prepared: PreparedBatchItems, now: Date): Prisma.BatchChunkCreateManyInput[] {
-  return prepared.chunks.map((chunk, seq) => ({
-    id: `${batchId}_${seq}`,
-    batchId,
-    seq,
-    items: chunk.items,
-    results: chunk.results,
-    status: chunk.allRejected ? "DONE" : "PENDING",
-    completedAt: chunk.allRejected ? now : null,
-    availableAt: now,
-  }));
+/** A chunk's row and the row of its items. */
+interface ChunkRows {
+  chunk: Prisma.BatchChunkCreateManyInput;
+  items: Prisma.BatchChunkItemsCreateManyInput;
+}
+
+function chunkRows(batchId: string, prepared: PreparedBatchItems, now: Date): ChunkRows[] {
+  return prepared.chunks.map((chunk, seq) => {
+    const id = `${batchId}_${seq}`;
+    return {
+      chunk: {
+        id,
+        batchId,
+        seq,
+        results: chunk.results,
+        status: chunk.allRejected ? "DONE" : "PENDING",
+        completedAt: chunk.allRejected ? now : null,
+        availableAt: now,
+      },
+      items: { chunkId: id, items: chunk.items },
+    };
+  });
 }
 
 /**
@@ -294,7 +305,11 @@ export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits) 
     });
     // A few chunks per statement: each a short turn of the event loop, not 8 MiB at once.
     const perInsert = Math.max(1, Math.floor(ITEMS_PER_INSERT / prepared.chunkSize));
-    for (let at = 0; at < chunks.length; at += perInsert) await tx.batchChunk.createMany({ data: chunks.slice(at, at + perInsert) });
+    for (let at = 0; at < chunks.length; at += perInsert) {
+      const some = chunks.slice(at, at + perInsert);
+      await tx.batchChunk.createMany({ data: some.map((c) => c.chunk) });
+      await tx.batchChunkItems.createMany({ data: some.map((c) => c.items) });
+    }
     await tx.job.createMany({ data: Array.from({ length: workers }, () => batchWorkJob.row({ batchId: id }, { runAt: now })) });
     return created;
   });
@@ -325,11 +340,12 @@ export interface BatchResultItem {
 /** Chunks a filtered results page reads per query while it looks for matching items. */
 const FILTER_SCAN_CHUNKS = 10;
 
-type ResultsChunk = { items: string; results: string | null };
+const RESULTS_CHUNK_SELECT = { results: true, itemsRow: { select: { items: true } } } as const;
+type ResultsChunk = { results: string | null; itemsRow: { items: string } | null };
 
 /** A chunk's items with their outcomes so far, in index order. */
 function chunkResultItems(chunk: ResultsChunk): BatchResultItem[] {
-  const stored = JSON.parse(chunk.items) as StoredItem[];
+  const stored = JSON.parse(chunk.itemsRow?.items ?? "[]") as StoredItem[];
   const outcomes = (chunk.results ? JSON.parse(chunk.results) : []) as (ItemOutcome | null)[];
   return stored.map((item, k) => {
     const outcome = outcomes[k] ?? null;
@@ -366,7 +382,7 @@ export async function listBatchResults(
   const chunks = await db.batchChunk.findMany({
     where: { batchId: batch.id, seq: { gte: Math.floor(from / batch.chunkSize), lte: Math.floor((end - 1) / batch.chunkSize) } },
     orderBy: { seq: "asc" },
-    select: { items: true, results: true },
+    select: RESULTS_CHUNK_SELECT,
   });
   const items = chunks.flatMap(chunkResultItems).filter((item) => item.index >= from && item.index < end);
   return { items, next: end < batch.total ? end : null };
@@ -385,7 +401,7 @@ async function listFilteredResults(
     const chunks = await db.batchChunk.findMany({
       where: { batchId: batch.id, seq: { gte: seq, lt: seq + FILTER_SCAN_CHUNKS } },
       orderBy: { seq: "asc" },
-      select: { items: true, results: true },
+      select: RESULTS_CHUNK_SELECT,
     });
     for (const item of chunks.flatMap(chunkResultItems)) {
       if (item.index < from || item.status !== status) continue;
