@@ -30,7 +30,7 @@ function batchBody(tag: string) {
 }
 
 /** POSTs a 10,000-PAN batch and polls until COMPLETED: time to 202 and to completion. */
-async function runBatch(base: string, secretKey: string, tag: string) {
+export async function runBatch(base: string, secretKey: string, tag: string) {
   const headers = { "content-type": "application/json", authorization: `Bearer ${secretKey}` };
   const t0 = performance.now();
   const res = await fetch(`${base}/v1/identity/pan/batch`, { method: "POST", headers, body: batchBody(tag) });

@@ -4,6 +4,7 @@ import type { Db } from "@/server/db/client";
 import { newId } from "@/server/lib/ids";
 import { sandboxProviders, type ProviderSet } from "@/server/providers";
 import { workBatch, type BatchWorkDeps } from "@/server/services/batches/batch-worker";
+import { CHUNK_SIZES } from "@/server/services/batches/batches";
 import { openTwoInstances, submitSandboxPanBatch } from "../helpers/batch-instances";
 import { DB_TARGETS } from "../helpers/targets";
 import { sleep } from "../helpers/wait";
@@ -14,6 +15,7 @@ import { sleep } from "../helpers/wait";
 const pan = (i: number) => `ABCPK${String(1000 + (i % 8000)).padStart(4, "0")}F`;
 const SANDBOX: Record<"sandbox" | "live", ProviderSet> = { sandbox: sandboxProviders, live: sandboxProviders };
 const later = (ms: number) => new Date(Date.now() + ms);
+const SANDBOX_CHUNK = CHUNK_SIZES.sandbox;
 
 describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
   let dbA: Db;
@@ -38,8 +40,8 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
   afterAll(() => close?.());
 
   it("takes chunks in order, one claim each, and only those free and due or under a lease that ran out", async () => {
-    const { id, chunkSize } = await newBatch(7 * 250);
-    const chunks = Math.ceil((7 * 250) / chunkSize);
+    const { id, chunkSize } = await newBatch(7 * SANDBOX_CHUNK);
+    const chunks = Math.ceil((7 * SANDBOX_CHUNK) / chunkSize);
     expect(chunks).toBeGreaterThanOrEqual(7);
     // 0 free, 1 done, 2 waiting for a retry, 3 held under a live lease, 4 under a lease that ran out, 5 and on free.
     await dbA.batchChunk.update({ where: { id: `${id}_1` }, data: { status: "DONE", completedAt: new Date() } });
@@ -55,10 +57,11 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
     expect(taken.map((c) => Number(c.id.split("_").pop())).sort((x, y) => x - y)).toEqual(claimable);
     for (const [k, c] of got.entries()) {
       if (!c) continue;
-      const row = await dbA.batchChunk.findUniqueOrThrow({ where: { id: c.id } });
+      const row = await dbA.batchChunk.findUniqueOrThrow({ where: { id: c.id }, include: { itemsRow: true } });
       // The row as claimed: this worker's lease, and the items that were submitted.
       expect(row).toMatchObject({ status: "RUNNING", leaseToken: tokens[k] });
-      expect(c.items).toBe(row.items);
+      expect(c.items).toBe(row.itemsRow!.items);
+      expect(JSON.parse(c.items)).toHaveLength(chunkSize);
     }
     for (const [seq, token] of [
       [1, null],
@@ -69,34 +72,52 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
     }
 
     // One at a time they come in seq order.
-    const fresh = await newBatch(3 * 250);
+    const fresh = await newBatch(3 * SANDBOX_CHUNK);
     const order: number[] = [];
     for (let c = await storeA.claimChunk(fresh.id, "a", later(30_000)); c; c = await storeA.claimChunk(fresh.id, "a", later(30_000))) {
       order.push(Number(c.id.split("_").pop()));
     }
-    expect(order).toEqual(Array.from({ length: Math.ceil((3 * 250) / fresh.chunkSize) }, (_, k) => k));
+    expect(order).toEqual(Array.from({ length: Math.ceil((3 * SANDBOX_CHUNK) / fresh.chunkSize) }, (_, k) => k));
+  });
+
+  it("a claim that starts the batch makes a QUEUED batch PROCESSING with its start time, once, and nothing else", async () => {
+    const { id } = await newBatch(2 * SANDBOX_CHUNK);
+    const status = () => dbA.batch.findUniqueOrThrow({ where: { id }, select: { status: true, startedAt: true } });
+    expect(await status()).toEqual({ status: "QUEUED", startedAt: null });
+    const startedAt = new Date(Date.now() - 5_000);
+    const first = await storeB.claimChunk(id, "s1", later(30_000), { startedAt });
+    expect(first?.id).toBe(`${id}_0`);
+    expect(await status()).toEqual({ status: "PROCESSING", startedAt });
+    // Another worker's first turn, later: the batch keeps its start.
+    const second = await storeA.claimChunk(id, "s2", later(30_000), { startedAt: new Date() });
+    expect(second?.id).toBe(`${id}_1`);
+    expect(await status()).toEqual({ status: "PROCESSING", startedAt });
+    // A finished batch stays finished, and a claim that finds nothing still leaves it so.
+    await dbA.batch.update({ where: { id }, data: { status: "COMPLETED", completedAt: new Date() } });
+    expect(await storeA.claimChunk(id, "s3", later(30_000), { startedAt: new Date() })).toBeNull();
+    expect(await status()).toEqual({ status: "COMPLETED", startedAt });
   });
 
   it("a commit that claims the next chunk writes the commit only under its lease, and claims either way", async () => {
-    const { id } = await newBatch(3 * 250);
+    const { id } = await newBatch(3 * SANDBOX_CHUNK);
     const first = (await storeA.claimChunk(id, "lease-1", later(30_000)))!;
     const items = JSON.parse(first.items) as { input: { pan: string } }[];
     const completedAt = new Date();
-    const verifications = (): BatchVerificationRow[] =>
-      items.map((item) => ({
+    const verifications = () => ({
+      merchantId,
+      mode: "sandbox",
+      kind: "PAN",
+      requestId: "req_claim",
+      rows: items.map((item): BatchVerificationRow => ({
         id: newId("ver"),
-        merchantId,
-        mode: "sandbox",
-        kind: "PAN",
-        requestId: "req_claim",
         subject: item.input.pan,
-        nameQueried: null,
+        nameQueried: "Arjun Kapoor",
         outcome: "VALID",
-        nameMatch: null,
+        nameMatch: 87.5,
+        sourceNameMatch: 91,
         errorCode: null,
-        batchId: id,
-        createdAt: completedAt,
-      }));
+      })),
+    });
     const commit = (leaseToken: string, chunkId = first.id) => ({
       chunkId,
       leaseToken,
@@ -128,7 +149,19 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
     // The rows as written: read back through Prisma with their types and the commit's time.
     const rows = await dbA.verification.findMany({ where: { batchId: id }, orderBy: { subject: "asc" } });
     expect(rows).toHaveLength(items.length);
-    expect(rows[0]).toMatchObject({ subject: pan(0), merchantId, mode: "sandbox", outcome: "VALID", nameMatch: null, sourceNameMatch: null, errorCode: null });
+    expect(rows[0]).toMatchObject({
+      subject: pan(0),
+      merchantId,
+      mode: "sandbox",
+      kind: "PAN",
+      requestId: "req_claim",
+      batchId: id,
+      nameQueried: "Arjun Kapoor",
+      outcome: "VALID",
+      nameMatch: 87.5,
+      sourceNameMatch: 91,
+      errorCode: null,
+    });
     expect(rows.every((r) => r.createdAt.getTime() === completedAt.getTime())).toBe(true);
 
     // Nothing left to take: the commit still lands, and no chunk comes back.

@@ -78,20 +78,15 @@ describe.each(DB_TARGETS)("batch chunk leases on %s", (target) => {
     const before = await dbA.batchChunk.findUniqueOrThrow({ where: { id: chunkId } });
     const commitAs = (store: BatchStore, leaseToken: string) => {
       const completedAt = new Date();
-      const verifications: BatchVerificationRow[] = [0, 1, 2].map((i) => ({
+      const rows: BatchVerificationRow[] = [0, 1, 2].map((i) => ({
         id: newId("ver"),
-        merchantId,
-        mode: "sandbox",
-        kind: "PAN",
-        requestId: "req_lease",
         subject: pan(i),
         nameQueried: null,
         outcome: "VALID",
         nameMatch: null,
         errorCode: null,
-        batchId,
-        createdAt: completedAt,
       }));
+      const verifications = { merchantId, mode: "sandbox", kind: "PAN", requestId: "req_lease", rows };
       const results = JSON.stringify([0, 1, 2].map((i) => ({ result: { pan: pan(i), by: leaseToken }, error: null })));
       return store.commitChunk({
         chunkId,

@@ -132,6 +132,32 @@ describe.each(DB_TARGETS)("PAN and EPFO batches on %s", (target) => {
     expect(rows.every((v) => v.requestId === r.headers["x-request-id"])).toBe(true);
   });
 
+  it("scores each item's name as a single call does, when a name or a record comes back in the batch", async () => {
+    // Each name against several records and each record against several names, some pairs twice.
+    const names = ["Ganesh Kohli", "Kohli", "Mr. Manoj Raj Krishnan", "KAMATH DEEPIKA", "Rani Khanna", null, "Arjun Kapoor"];
+    const pairs = Array.from({ length: 42 }, (_, i) => ({ pan: pan(i % 12), name: names[i % names.length]! }));
+    const items = [...pairs, ...pairs.slice(0, 8)].map((p, i) => ({ ...p, reference_id: `n${i}` }));
+    const r = await post("/v1/identity/pan/batch", { items });
+    expect(r.status).toBe(202);
+    const id = r.json.data.batch_id as string;
+    await completed("identity/pan", id);
+    const results = await allResults("identity/pan", id);
+    expect(results).toHaveLength(items.length);
+    const rows = await db.verification.findMany({ where: { batchId: id } });
+    const scored = new Set<number>();
+    for (const [i, item] of items.entries()) {
+      const single = await post("/v1/identity/pan/verify", { pan: item.pan, name: item.name });
+      expect(single.status).toBe(200);
+      expect(results[i]).toMatchObject({ index: i, result: single.json.data, error: null });
+      if (single.json.data.name_match !== null) scored.add(single.json.data.name_match as number);
+      // The history row holds the same score (rows of one PAN and name are alike).
+      const row = rows.find((v) => v.subject === item.pan && v.nameQueried === item.name);
+      expect(row?.nameMatch ?? null).toBe(single.json.data.name_match);
+    }
+    // The batch met several different scores, so a score carried to the wrong pair would show.
+    expect(scored.size).toBeGreaterThan(4);
+  });
+
   it("runs EPFO batches by UAN and PF number, with not-found items failed and transient errors retried then recorded", async () => {
     const items = [
       { uan: "100200300400", reference_id: "u1" },

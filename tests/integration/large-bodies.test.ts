@@ -101,8 +101,8 @@ describe.each(DB_TARGETS)("large request bodies on %s", (target) => {
     const r = await send("/v1/identity/pan/batch", padded(text));
     expect(r.status).toBe(202);
     expect(r.json.data).toMatchObject({ total: 3, accepted: 1, rejected: 2 });
-    const chunks = await db.batchChunk.findMany({ where: { batchId: r.json.data.batch_id }, orderBy: { seq: "asc" } });
-    const stored = chunks.flatMap((c) => JSON.parse(c.items) as { error: { code: string } | null }[]);
+    const chunks = await db.batchChunk.findMany({ where: { batchId: r.json.data.batch_id }, orderBy: { seq: "asc" }, include: { itemsRow: true } });
+    const stored = chunks.flatMap((c) => JSON.parse(c.itemsRow!.items) as { error: { code: string } | null }[]);
     for (const [i, item] of items.entries()) {
       const single = await send("/v1/identity/pan/verify", JSON.stringify({ pan: item.pan }));
       expect(stored[i]!.error?.code ?? null, item.pan).toBe(single.status === 200 ? null : single.json.error.code);

@@ -98,7 +98,7 @@ describe.each(DB_TARGETS)("sandbox retention and batch allowance on %s", (target
         chunkCount: 1,
         requestId: "req_liveold",
         createdAt: new Date(Date.now() - 400 * DAY_MS),
-        chunks: { create: { id: `${liveBatch}_0`, seq: 0, status: "DONE", items: "[]", results: "[]", availableAt: longAgo } },
+        chunks: { create: { id: `${liveBatch}_0`, seq: 0, status: "DONE", results: "[]", availableAt: longAgo, itemsRow: { create: { items: "[]" } } } },
       },
     });
     const live = { merchantId: m.merchantId, mode: "live", requestId: "req_liveold", createdAt: longAgo };

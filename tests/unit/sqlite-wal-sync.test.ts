@@ -112,7 +112,7 @@ describe("the hot connection with full sync", () => {
     setup.pragma("journal_mode = WAL");
     setup.exec(`CREATE TABLE "T" ("v" INTEGER)`);
     const eio = Object.assign(new Error("EIO: i/o error, fsync"), { code: "EIO" });
-    vi.spyOn(fs, "fsync").mockImplementation(((_fd: number, done: (err: Error | null) => void) => setImmediate(() => done(eio))) as typeof fs.fsync);
+    vi.spyOn(fs, "fsync").mockImplementation(((_fd: number, done: (err: Error | null) => void) => void setImmediate(() => done(eio))) as typeof fs.fsync);
     const hot = acquireHotConnection(`file:${file}`, "FULL");
     try {
       await expect(hot.write(() => hot.conn.prepare(`INSERT INTO "T" ("v") VALUES (1)`).run())).rejects.toBe(eio);

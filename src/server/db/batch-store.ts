@@ -1,15 +1,13 @@
-import { DEFAULT_SQLITE_SYNCHRONOUS, Prisma, type Db, type DbTx, type SqliteSynchronous } from "./client";
+import { changedRows, rowsOf, sql, type WriteScript } from "./atomic-write";
+import { postgresWriter } from "./atomic-write-postgres";
+import { DEFAULT_SQLITE_SYNCHRONOUS, postgresPool, type Db, type SqliteSynchronous } from "./client";
 import { providerFromUrl } from "./provider";
-import { dateFromSql, quoteIdent, sqliteValue } from "./sql-encoding";
+import { dateFromSql, sqliteValue } from "./sql-encoding";
 import { acquireHotConnection } from "./sqlite-hot";
 
-/** The merchant's verification-history row for one batch item. */
+/** One batch item's own columns of the merchant's verification history. */
 export interface BatchVerificationRow {
   id: string;
-  merchantId: string;
-  mode: string;
-  kind: string;
-  requestId: string;
   subject: string;
   nameQueried: string | null;
   outcome: string;
@@ -17,8 +15,18 @@ export interface BatchVerificationRow {
   /** The live source's own name score, for operators (PAN only); absent or null otherwise. */
   sourceNameMatch?: number | null;
   errorCode: string | null;
-  batchId: string;
-  createdAt: Date;
+}
+
+/**
+ * A chunk's verification-history rows: what every row of the chunk shares, said once, and each
+ * item's own columns. Each row also gets the commit's batchId and its completedAt as createdAt.
+ */
+export interface BatchVerifications {
+  merchantId: string;
+  mode: string;
+  kind: string;
+  requestId: string;
+  rows: BatchVerificationRow[];
 }
 
 export interface ChunkCommit {
@@ -32,7 +40,12 @@ export interface ChunkCommit {
   /** Of those, the ones the batch's counters already hold (counted when the chunk was put back for a retry). */
   countedBefore: { succeeded: number; failed: number };
   completedAt: Date;
-  verifications: BatchVerificationRow[];
+  verifications: BatchVerifications;
+}
+
+/** With a claim: the batch, if still QUEUED, becomes PROCESSING, started at `startedAt`, in the same write. */
+export interface BatchStart {
+  startedAt: Date;
 }
 
 /** A chunk as its claim took it. */
@@ -59,7 +72,7 @@ export interface BatchStore {
    * `leaseToken` until `leaseUntil`, in one statement: of racing workers each takes a different
    * chunk or none, and the row comes back as it was claimed. Null when no chunk is claimable now.
    */
-  claimChunk(batchId: string, leaseToken: string, leaseUntil: Date): Promise<ClaimedChunkRow | null>;
+  claimChunk(batchId: string, leaseToken: string, leaseUntil: Date, start?: BatchStart): Promise<ClaimedChunkRow | null>;
   /** False when the lease was lost (another worker committed the chunk); nothing was written. */
   commitChunk(c: ChunkCommit): Promise<boolean>;
   /**
@@ -71,29 +84,16 @@ export interface BatchStore {
   close(): void;
 }
 
-const VERIFICATION_COLUMNS = [
-  "id",
-  "merchantId",
-  "mode",
-  "kind",
-  "requestId",
-  "subject",
-  "nameQueried",
-  "outcome",
-  "nameMatch",
-  "sourceNameMatch",
-  "errorCode",
-  "batchId",
-  "createdAt",
-] as const satisfies readonly (keyof BatchVerificationRow)[];
-
+const VERIFICATION_COLUMNS = `"id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","errorCode","batchId","createdAt"`;
 const MARK_DONE = `UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL, "results" = ?, "succeeded" = ?, "failed" = ?, "completedAt" = ? WHERE "id" = ? AND "status" = 'RUNNING' AND "leaseToken" = ?`;
 // The same rule as the job queue's leases (src/server/jobs/lease.ts), in SQL: the outer test keeps a
 // claim from taking a row another worker changed after this statement's subquery chose it.
 const CLAIMABLE = `(("status" = 'PENDING' AND "availableAt" <= ?) OR ("status" = 'RUNNING' AND "leaseUntil" < ?))`;
 const CLAIM_SQLITE = `UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ?, "leaseUntil" = ?
   WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ? AND ${CLAIMABLE} ORDER BY "seq" LIMIT 1) AND ${CLAIMABLE}
-  RETURNING "id", "items", "results", "passes", "retryingSince", "succeeded", "failed"`;
+  RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed"`;
+const ITEMS_SQLITE = `SELECT "items" FROM "BatchChunkItems" WHERE "chunkId" = ?`;
+const START = `UPDATE "Batch" SET "status" = 'PROCESSING', "startedAt" = ? WHERE "id" = ? AND "status" = 'QUEUED'`;
 const COUNT = `UPDATE "Batch" SET "processed" = "processed" + ?, "succeeded" = "succeeded" + ?, "failed" = "failed" + ? WHERE "id" = ?`;
 
 /** What the commit adds to the batch's counters: the chunk's items not counted before. */
@@ -105,25 +105,49 @@ function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): Batch
   const { conn, write, release } = acquireHotConnection(databaseUrl, synchronous);
   const markDone = conn.prepare(MARK_DONE);
   const count = conn.prepare(COUNT);
-  const insertVerification = conn.prepare(
-    `INSERT INTO "Verification" (${VERIFICATION_COLUMNS.map(quoteIdent).join(",")}) VALUES (${VERIFICATION_COLUMNS.map(() => "?").join(",")})`,
-  );
+  const insertVerification = conn.prepare(`INSERT INTO "Verification" (${VERIFICATION_COLUMNS}) VALUES (${VERIFICATION_COLUMNS.replace(/"\w+"/g, "?")})`);
   const claimStatement = conn.prepare(CLAIM_SQLITE);
+  const itemsStatement = conn.prepare(ITEMS_SQLITE);
+  const startStatement = conn.prepare(START);
   const claim = (batchId: string, leaseToken: string, leaseUntil: Date) => {
     const now = sqliteValue(new Date());
     const row = claimStatement.get(leaseToken, sqliteValue(leaseUntil), batchId, now, now, now, now) as Record<string, unknown> | undefined;
-    return row ? claimedRow(row) : null;
+    if (!row) return null;
+    const items = itemsStatement.get(row.id) as { items: string } | undefined;
+    return claimedRow({ ...row, items: items?.items ?? "[]" });
   };
   const commit = conn.transaction((c: ChunkCommit): boolean => {
     if (markDone.run(c.results, c.succeeded, c.failed, sqliteValue(c.completedAt), c.chunkId, c.leaseToken).changes !== 1) return false;
     const add = newlyCounted(c);
     count.run(add.succeeded + add.failed, add.succeeded, add.failed, c.batchId);
-    for (const v of c.verifications) insertVerification.run(VERIFICATION_COLUMNS.map((col) => sqliteValue(v[col])));
+    const { merchantId, mode, kind, requestId, rows } = c.verifications;
+    const createdAt = sqliteValue(c.completedAt);
+    for (const v of rows) {
+      insertVerification.run(
+        v.id,
+        merchantId,
+        mode,
+        kind,
+        requestId,
+        v.subject,
+        v.nameQueried,
+        v.outcome,
+        v.nameMatch,
+        v.sourceNameMatch ?? null,
+        v.errorCode,
+        c.batchId,
+        createdAt,
+      );
+    }
     return true;
   });
   // Each in the group commit: a claim shares its fsync with the other worker's commit.
   return {
-    claimChunk: (batchId, leaseToken, leaseUntil) => write(() => claim(batchId, leaseToken, leaseUntil)),
+    claimChunk: (batchId, leaseToken, leaseUntil, start) =>
+      write(() => {
+        if (start) startStatement.run(sqliteValue(start.startedAt), batchId);
+        return claim(batchId, leaseToken, leaseUntil);
+      }),
     commitChunk: (c) => write(() => commit(c)),
     commitAndClaim: (c, next) => write(() => ({ committed: commit(c), next: claim(c.batchId, next.leaseToken, next.leaseUntil) })),
     close: release,
@@ -142,42 +166,62 @@ function claimedRow(row: Record<string, unknown>): ClaimedChunkRow {
   };
 }
 
+/**
+ * PostgreSQL: pg directly on Prisma's pool (the atomic writer), not Prisma's raw queries, which cost
+ * tens of ms of client time on a chunk's few hundred KB of parameters.
+ */
 function postgresStore(db: Db): BatchStore {
+  const writer = postgresWriter(postgresPool(db));
   // SKIP LOCKED: a worker passes over the chunk another is claiming this instant and takes the next.
-  const claim = async (q: Db | DbTx, batchId: string, leaseToken: string, leaseUntil: Date) => {
-    const now = new Date();
-    const rows = await q.$queryRaw<
-      Record<string, unknown>[]
-    >`UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${leaseToken}, "leaseUntil" = ${leaseUntil}
+  const claim = (batchId: string, leaseToken: string, leaseUntil: Date, now = new Date()) =>
+    rowsOf<
+      Record<string, unknown>
+    >(sql`WITH "claimed" AS (UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${leaseToken}, "leaseUntil" = ${leaseUntil}
       WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${batchId}
         AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
         ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
       AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
-      RETURNING "id", "items", "results", "passes", "retryingSince", "succeeded", "failed"`;
-    return rows[0] ? claimedRow(rows[0]) : null;
-  };
-  const commit = async (tx: DbTx, c: ChunkCommit): Promise<boolean> => {
-    const done = await tx.$executeRaw`UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL, "results" = ${c.results},
+      RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed")
+      SELECT "claimed".*, "BatchChunkItems"."items" FROM "claimed" JOIN "BatchChunkItems" ON "BatchChunkItems"."chunkId" = "claimed"."id"`);
+  function* commit(c: ChunkCommit): WriteScript<boolean> {
+    const done = yield* changedRows(sql`UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL, "results" = ${c.results},
       "succeeded" = ${c.succeeded}, "failed" = ${c.failed}, "completedAt" = ${c.completedAt}
-      WHERE "id" = ${c.chunkId} AND "status" = 'RUNNING' AND "leaseToken" = ${c.leaseToken}`;
+      WHERE "id" = ${c.chunkId} AND "status" = 'RUNNING' AND "leaseToken" = ${c.leaseToken}`);
     if (done !== 1) return false;
-    const add = newlyCounted(c);
-    await tx.$executeRaw`UPDATE "Batch" SET "processed" = "processed" + ${add.succeeded + add.failed}, "succeeded" = "succeeded" + ${add.succeeded},
-      "failed" = "failed" + ${add.failed} WHERE "id" = ${c.batchId}`;
-    if (c.verifications.length) {
-      // One JSON parameter rather than 13 per row: a chunk's thousands of bound values cost more
-      // in the client than the insert does in the server. The table's own row type gives each
-      // column its type; a timestamp's "Z" is dropped, as the values are stored in UTC.
-      const columns = Prisma.raw(VERIFICATION_COLUMNS.map(quoteIdent).join(","));
-      await tx.$executeRaw`INSERT INTO "Verification" (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::"Verification", ${JSON.stringify(c.verifications)}::json)`;
+    const v = c.verifications;
+    if (v.rows.length) {
+      // The rows' own columns as one JSON parameter, what they share as single values: a chunk's
+      // thousands of bound values cost more in the client than the insert does in the server.
+      yield* changedRows(sql`INSERT INTO "Verification" ("id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","errorCode","batchId","createdAt")
+        SELECT r."id", ${v.merchantId}, ${v.mode}, ${v.kind}, ${v.requestId}, r."subject", r."nameQueried", r."outcome", r."nameMatch", r."sourceNameMatch", r."errorCode", ${c.batchId}, ${c.completedAt}
+        FROM json_to_recordset(${JSON.stringify(v.rows)}::json)
+          AS r("id" text, "subject" text, "nameQueried" text, "outcome" text, "nameMatch" float8, "sourceNameMatch" float8, "errorCode" text)`);
     }
+    // Last, so the batch's row is locked only for the end of the transaction: the other worker's commit waits less.
+    const add = newlyCounted(c);
+    yield* changedRows(sql`UPDATE "Batch" SET "processed" = "processed" + ${add.succeeded + add.failed}, "succeeded" = "succeeded" + ${add.succeeded},
+      "failed" = "failed" + ${add.failed} WHERE "id" = ${c.batchId}`);
     return true;
-  };
+  }
+  const first = (rows: Record<string, unknown>[]) => (rows[0] ? claimedRow(rows[0]) : null);
   return {
-    claimChunk: (batchId, leaseToken, leaseUntil) => claim(db, batchId, leaseToken, leaseUntil),
-    commitChunk: (c) => db.$transaction((tx) => commit(tx, c)),
+    claimChunk: async (batchId, leaseToken, leaseUntil, start) => {
+      if (!start) return first(await writer.run(claim(batchId, leaseToken, leaseUntil)));
+      return writer.transaction(
+        (function* () {
+          yield* changedRows(sql`UPDATE "Batch" SET "status" = 'PROCESSING', "startedAt" = ${start.startedAt} WHERE "id" = ${batchId} AND "status" = 'QUEUED'`);
+          return first(yield* claim(batchId, leaseToken, leaseUntil));
+        })(),
+      );
+    },
+    commitChunk: (c) => writer.transaction(commit(c)),
     commitAndClaim: (c, next) =>
-      db.$transaction(async (tx) => ({ committed: await commit(tx, c), next: await claim(tx, c.batchId, next.leaseToken, next.leaseUntil) })),
+      writer.transaction(
+        (function* () {
+          const committed = yield* commit(c);
+          return { committed, next: first(yield* claim(c.batchId, next.leaseToken, next.leaseUntil)) };
+        })(),
+      ),
     close() {},
   };
 }

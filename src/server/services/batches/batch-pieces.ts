@@ -25,13 +25,19 @@ export function abandonedCreations(now: Date) {
   return { status: CREATING_STATUS, createdAt: { lt: new Date(now.getTime() - ABANDONED_AFTER_MS) } };
 }
 
-/** Chunk rows per insert statement: about 0.5 MiB of items JSON, a few ms of the event loop on SQLite. */
-export const CHUNKS_PER_INSERT = 2;
+/** Items per insert statement, in whole chunks: about 0.5 MiB of items JSON, a few ms of the event loop on SQLite. */
+const ITEMS_PER_INSERT = 500;
+
+/** A chunk's row and the row of its items. */
+export interface ChunkRows {
+  chunk: Prisma.BatchChunkCreateManyInput;
+  items: Prisma.BatchChunkItemsCreateManyInput;
+}
 
 export interface NewBatchRows<R> {
   /** The batch row as it will read once stored (its status is set here). */
   batch: Omit<Prisma.BatchUncheckedCreateInput, "status">;
-  chunks: Prisma.BatchChunkCreateManyInput[];
+  chunks: ChunkRows[];
   /** Run in the first piece before the row's insert: checks that must hold the lock with it (the sandbox allowance). */
   check: (tx: DbTx) => Promise<void>;
   /** Run in the last piece, once the batch is QUEUED: the worker jobs, and what to answer with. */
@@ -43,6 +49,7 @@ export async function storeBatchInPieces<R>(db: Db, rows: NewBatchRows<R>): Prom
   const id = rows.batch.id;
   let stored = 0;
   let begun = false;
+  const perInsert = Math.max(1, Math.floor(ITEMS_PER_INSERT / rows.batch.chunkSize));
   try {
     for (;;) {
       const queued = await db.$transaction(async (tx) => {
@@ -52,8 +59,10 @@ export async function storeBatchInPieces<R>(db: Db, rows: NewBatchRows<R>): Prom
         }
         // At least one statement per piece, so each piece moves the batch on.
         for (;;) {
-          await tx.batchChunk.createMany({ data: rows.chunks.slice(stored, stored + CHUNKS_PER_INSERT) });
-          stored = Math.min(rows.chunks.length, stored + CHUNKS_PER_INSERT);
+          const piece = rows.chunks.slice(stored, stored + perInsert);
+          await tx.batchChunk.createMany({ data: piece.map((c) => c.chunk) });
+          await tx.batchChunkItems.createMany({ data: piece.map((c) => c.items) });
+          stored = Math.min(rows.chunks.length, stored + perInsert);
           if (stored === rows.chunks.length) break;
           // SQLite's statements settle without I/O: without this, the whole batch would be one stretch
           // of the event loop, and no other writer could even get in line.

@@ -14,16 +14,17 @@
  * one merchant's 10,000 items never hold the queue from another merchant's one.
  */
 import type { Mode } from "@/lib/mode";
-import type { BatchStore, BatchVerificationRow, ClaimedChunkRow } from "@/server/db/batch-store";
+import type { BatchStart, BatchStore, BatchVerificationRow, ClaimedChunkRow } from "@/server/db/batch-store";
 import type { Db, DbTx } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
-import { newId, randomToken } from "@/server/lib/ids";
+import { newSortableId, randomToken } from "@/server/lib/ids";
 import { keepLease, LeasedRows, type Lease } from "@/server/jobs/lease";
 import { backoffCeiling } from "@/server/jobs/policy";
 import type { ProviderSet } from "@/server/providers";
 import type { EpfoMember } from "@/server/providers/epfo/types";
 import type { VerificationRecord } from "@/server/services/audit/audit-writer";
 import { epfoVerificationRecord, verifyEpfo, type EpfoLookup } from "@/server/services/employment/verify-epfo";
+import { nameMatchScore } from "@/server/services/identity/name-match";
 import { checkPan, panVerificationRecord, type PanVerification } from "@/server/services/identity/verify-pan";
 import { emitWebhookEvent } from "@/server/services/webhooks/events";
 import {
@@ -91,13 +92,13 @@ export async function workBatch(deps: BatchWorkDeps, batchId: string, signal?: A
     select: { id: true, status: true, kind: true, mode: true, merchantId: true, requestId: true },
   });
   if (!batch || batch.status === "COMPLETED" || batch.status === "FAILED") return null;
-  if (batch.status === "QUEUED") await db.batch.updateMany({ where: { id: batchId, status: "QUEUED" }, data: { status: "PROCESSING", startedAt: new Date() } });
   const leases = chunkLeases(db);
   const leaseMs = deps.leaseMs ?? CHUNK_LEASE_MS;
   const sliceEnd = Date.now() + SLICE_MS;
   const turnGoesOn = () => !signal?.aborted && Date.now() < sliceEnd;
   if (signal?.aborted) return new Date();
-  let chunk = await claimChunk(deps.store, batchId, leaseMs);
+  // The first turn starts the batch in the write of its first claim.
+  let chunk = await claimChunk(deps.store, batchId, leaseMs, batch.status === "QUEUED" ? { startedAt: new Date() } : undefined);
   while (chunk) {
     // Renewed while the items run, so a slow source does not let another worker take the chunk.
     const renewal = keepLease(leases, chunk.lease, { leaseMs, minIntervalMs: CHUNK_RENEW_MIN_MS, onError: () => undefined });
@@ -143,16 +144,34 @@ function claimed(row: ClaimedChunkRow | null, lease: { leaseToken: string; lease
 }
 
 /** Claims the batch's first claimable chunk for this worker. */
-async function claimChunk(store: BatchStore, batchId: string, leaseMs: number): Promise<ClaimedChunk | null> {
+async function claimChunk(store: BatchStore, batchId: string, leaseMs: number, start?: BatchStart): Promise<ClaimedChunk | null> {
   const lease = newLease(leaseMs);
-  return claimed(await store.claimChunk(batchId, lease.leaseToken, lease.leaseUntil), lease);
+  return claimed(await store.claimChunk(batchId, lease.leaseToken, lease.leaseUntil, start), lease);
 }
 
-async function runItem(providers: ProviderSet, kind: BatchKind, input: unknown): Promise<ItemOutcome & { transient?: number }> {
+type NameScorer = (queried: string, onRecord: string) => number;
+
+/**
+ * The name match, remembering each pair it scored: a chunk often checks one name against the same
+ * name on record again (the same person, or a payroll's one name format), and the score is the
+ * same every time.
+ */
+function rememberedNameScores(): NameScorer {
+  const byQueried = new Map<string, Map<string, number>>();
+  return (queried, onRecord) => {
+    let byRecord = byQueried.get(queried);
+    if (!byRecord) byQueried.set(queried, (byRecord = new Map()));
+    let score = byRecord.get(onRecord);
+    if (score === undefined) byRecord.set(onRecord, (score = nameMatchScore(queried, onRecord)));
+    return score;
+  };
+}
+
+async function runItem(providers: ProviderSet, kind: BatchKind, input: unknown, scoreNames: NameScorer): Promise<ItemOutcome & { transient?: number }> {
   try {
     if (kind === "PAN") {
       const { pan, name } = input as PanItemInput;
-      const { answer, sourceNameMatch } = await providers.batchLane("pan", () => checkPan(providers.pan, pan, name));
+      const { answer, sourceNameMatch } = await providers.batchLane("pan", () => checkPan(providers.pan, pan, name, scoreNames));
       // Written only when the source gave one, so sandbox chunks stay as they were.
       return { result: answer, error: null, ...(sourceNameMatch === null ? {} : { sourceNameMatch }) };
     }
@@ -184,11 +203,12 @@ async function runPendingItems(deps: BatchWorkDeps, batch: RunningBatch, chunk: 
   const deadline = chunk.retryingSince ? chunk.retryingSince.getTime() + budget : null;
   const todo = items.map((_, k) => k).filter((k) => outcomes[k] === null);
   const pass: PassResult = { transientLeft: 0, waitMs: 0, firstTransientAt: null };
+  const scoreNames = rememberedNameScores();
   let cursor = 0;
   await Promise.all(
     Array.from({ length: Math.min(ITEM_CONCURRENCY, todo.length) }, async () => {
       for (let k = todo[cursor++]; k !== undefined; k = todo[cursor++]) {
-        const { transient, ...outcome } = await runItem(providers, batch.kind, items[k]!.input);
+        const { transient, ...outcome } = await runItem(providers, batch.kind, items[k]!.input, scoreNames);
         if (transient !== undefined) {
           const t = now();
           pass.firstTransientAt ??= t;
@@ -301,13 +321,14 @@ async function commitChunk(
       record = epfoVerificationRecord(epfoLookup(item.input as EpfoItemInput), error ?? { result: o.result as EpfoMember });
     }
     verifications.push({
-      id: newId("ver"),
-      merchantId: batch.merchantId,
-      mode: batch.mode,
-      requestId: batch.requestId,
-      batchId: batch.id,
-      createdAt: completedAt,
-      ...record,
+      // Time-ordered: a chunk's thousand rows extend the end of the id index rather than touch a page each.
+      id: newSortableId("ver", completedAt.getTime()),
+      subject: record.subject,
+      nameQueried: record.nameQueried,
+      outcome: record.outcome,
+      nameMatch: record.nameMatch,
+      sourceNameMatch: record.sourceNameMatch ?? null,
+      errorCode: record.errorCode,
     });
   }
   // Applies only while this worker holds the lease: a worker that stalled past it writes nothing.
@@ -320,7 +341,7 @@ async function commitChunk(
     failed,
     countedBefore: { succeeded: chunk.succeeded, failed: chunk.failed },
     completedAt,
-    verifications,
+    verifications: { merchantId: batch.merchantId, mode: batch.mode, kind: batch.kind, requestId: batch.requestId, rows: verifications },
   };
   if (claimNextMs === null) {
     await deps.store.commitChunk(commit);

@@ -29,10 +29,13 @@ export interface PanCheck {
   sourceNameMatch: number | null;
 }
 
-/** One PAN check. `pan` is normalised and valid; source failures throw AppError. */
-export async function checkPan(provider: PanProvider, pan: string, name: string | null): Promise<PanCheck> {
+/**
+ * One PAN check. `pan` is normalised and valid; source failures throw AppError. `scoreNames` is
+ * the name match (a batch passes one that remembers the pairs it has scored).
+ */
+export async function checkPan(provider: PanProvider, pan: string, name: string | null, scoreNames = nameMatchScore): Promise<PanCheck> {
   const record = await provider.lookup(pan, { name });
-  const score = name && record.name ? nameMatchScore(name, record.name) : null;
+  const score = name && record.name ? scoreNames(name, record.name) : null;
   return {
     answer: {
       pan: record.pan,
