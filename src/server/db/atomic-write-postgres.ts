@@ -116,6 +116,7 @@ export function postgresWriter(pool: pg.Pool): AtomicWriter {
   }
 
   return {
+    provider: "postgresql",
     run: (step) => runStep(pool, step) as Promise<never>,
     read: async <R>(st: Statement) => (await exec(pool, textOf(st), st.values)).rows as R[],
     transaction,

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { postgresWriter } from "./atomic-write-postgres";
 import { DEFAULT_SQLITE_SYNCHRONOUS, postgresPool, type Db, type SqliteSynchronous } from "./client";
-import { providerFromUrl } from "./provider";
+import { providerFromUrl, type DbProvider } from "./provider";
 import { quoteIdent as quote, sqliteValue as encode } from "./sql-encoding";
 import { acquireHotConnection } from "./sqlite-hot";
 
@@ -115,6 +115,8 @@ function joinRows(lists: Record<string, unknown>[][]): Record<string, unknown>[]
 }
 
 export interface AtomicWriter {
+  /** The database it writes to, for the few writes that have a faster form on one of them. */
+  readonly provider: DbProvider;
   /** One step on its own. */
   run<R>(step: WriteStep<R>): Promise<R>;
   /**
@@ -245,6 +247,7 @@ function sqliteWriter(databaseUrl: string, synchronous: SqliteSynchronous): Atom
   };
 
   return {
+    provider: "sqlite",
     // The group writer runs each write in a savepoint of its commit: a throw rolls back only that write.
     run: (step) => write(() => runStep(step) as never),
     // A synchronous driver: no write's transaction is open while other code runs.

@@ -1,5 +1,7 @@
-import { chainReturning, linked, sql, type AtomicWriter, type Statement, type WriteScript } from "@/server/db/atomic-write";
+import { chainReturning, linked, sql, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
 import type { Db } from "@/server/db/client";
+import { KeyedCombiner } from "@/server/db/combiner";
+import { captureHoldGroup, placeHoldGroup } from "@/server/services/wallet/hold-groups";
 
 /**
  * Holds: how a charged call pays. A hold takes the fee from the wallet's available balance before
@@ -24,20 +26,33 @@ export interface Charged {
   balanceAfterPaise: number;
 }
 
+/** The KYC transaction a capture pays for; its merchant, mode, fee and balance after are the capture's. */
+export interface KycTransactionRow {
+  id: string;
+  kind: string;
+  requestId: string;
+  otpRequestId: string | null;
+  subjectMasked: string;
+  outcome: string;
+  nameMatchScore: number | null;
+  resultEnc: string | null;
+  resultExpiresAt: Date | null;
+  createdAt: Date;
+}
+
 export interface HoldCapture {
   holdId: string;
+  /** The wallet the hold is on (its merchant and mode): captures of one wallet are written together. */
+  merchantId: string;
+  mode: string;
   ledgerId: string;
   /** Ledger reference: what was paid for. */
   reference: string;
   at: Date;
   /** Writes that must commit with the capture; throwing refuses the capture and rolls it back. */
   alsoCommit?: () => WriteScript<void>;
-  /**
-   * Rows that commit with the capture. Each statement may read the table "hold" (walletId,
-   * merchantId, mode, amountPaise, reason) and "charged" (balanceAfterPaise: the balance after the
-   * debit), and must select from them: INSERT … SELECT … FROM "hold", "charged".
-   */
-  alsoInsert?: Statement[];
+  /** Written with the capture, with the hold's fee and the balance after this capture's debit. */
+  kycTransaction?: KycTransactionRow;
 }
 
 export interface Captured extends Charged {
@@ -47,10 +62,37 @@ export interface Captured extends Charged {
 }
 
 /**
+ * On PostgreSQL, the holds and the captures of one wallet that arrive while one of its writes is in
+ * flight go together in the next (hold-groups.ts): every charge of a wallet takes its row lock, and
+ * one at a time they queued on it. SQLite needs none: its writes already share group commits on one
+ * connection, and no lock is waited for.
+ */
+interface Combiners {
+  holds: KeyedCombiner<NewHold, boolean>;
+  captures: KeyedCombiner<HoldCapture, CapturedRow | null>;
+}
+const combinersByWriter = new WeakMap<AtomicWriter, Combiners>();
+
+function combinersOf(writer: AtomicWriter): Combiners {
+  let c = combinersByWriter.get(writer);
+  if (!c) {
+    c = {
+      holds: new KeyedCombiner((_, holds) => placeHoldGroup(writer, holds[0]!.merchantId, holds[0]!.mode, holds)),
+      captures: new KeyedCombiner((_, captures) => captureHoldGroup(writer, captures[0]!.merchantId, captures[0]!.mode, captures)),
+    };
+    combinersByWriter.set(writer, c);
+  }
+  return c;
+}
+
+const walletKey = (merchantId: string, mode: string) => `${mode}:${merchantId}`;
+
+/**
  * Takes the fee from the available balance, only if it covers it, and records the hold with it.
  * False when the balance does not cover it (nothing written).
  */
 export async function placeHold(writer: AtomicWriter, h: NewHold): Promise<boolean> {
+  if (writer.provider === "postgresql") return combinersOf(writer).holds.submit(walletKey(h.merchantId, h.mode), h);
   const placed = await writer.run(
     chainReturning(
       sql`UPDATE "Wallet" SET "availablePaise" = "availablePaise" - ${h.amountPaise}, "updatedAt" = ${h.createdAt}
@@ -62,7 +104,7 @@ export async function placeHold(writer: AtomicWriter, h: NewHold): Promise<boole
   return placed === 1;
 }
 
-interface CapturedRow {
+export interface CapturedRow {
   walletId: string;
   amountPaise: number;
   balanceAfterPaise: number;
@@ -93,10 +135,18 @@ function captureLinks(c: HoldCapture) {
           SELECT ${c.ledgerId}, "hold"."walletId", "hold"."merchantId", "hold"."mode", -"hold"."amountPaise", "charged"."balanceAfterPaise",
             "hold"."reason", ${c.reference}, ${c.at} FROM "hold", "charged"`,
       },
-      ...(c.alsoInsert ?? []).map((st) => ({ st })),
+      ...(c.kycTransaction ? [{ st: kycTransactionInsert(c.ledgerId, c.kycTransaction) }] : []),
     ],
     ["hold", "charged"],
   );
+}
+
+function kycTransactionInsert(ledgerId: string, k: KycTransactionRow) {
+  return sql`INSERT INTO "KycTransaction" ("id", "merchantId", "mode", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome",
+      "nameMatchScore", "feePaise", "balanceAfterPaise", "ledgerEntryId", "resultEnc", "resultExpiresAt", "createdAt")
+    SELECT ${k.id}, "hold"."merchantId", "hold"."mode", ${k.kind}, ${k.requestId}, ${k.otpRequestId}, ${k.subjectMasked}, ${k.outcome},
+      ${k.nameMatchScore}, "hold"."amountPaise", "charged"."balanceAfterPaise", ${ledgerId}, ${k.resultEnc}, ${k.resultExpiresAt}, ${k.createdAt}
+    FROM "hold", "charged"`;
 }
 
 /** Thrown inside a capture with writes of its own when the hold was no longer HELD: rolls those writes back. */
@@ -116,7 +166,11 @@ function* captureWithWrites(c: HoldCapture, alsoCommit: () => WriteScript<void>)
 export async function captureHold(writer: AtomicWriter, c: HoldCapture): Promise<Captured | null> {
   let rows: CapturedRow[];
   try {
-    rows = c.alsoCommit ? await writer.transaction(captureWithWrites(c, c.alsoCommit)) : await writer.run(captureLinks(c));
+    if (c.alsoCommit) rows = await writer.transaction(captureWithWrites(c, c.alsoCommit));
+    else if (writer.provider === "postgresql") {
+      const row = await combinersOf(writer).captures.submit(walletKey(c.merchantId, c.mode), c);
+      rows = row ? [row] : [];
+    } else rows = await writer.run(captureLinks(c));
   } catch (err) {
     if (err instanceof HoldNotHeld) return null;
     throw err;
