@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KeyedCombiner } from "@/server/db/combiner";
+import { JoiningCombiner, KeyedCombiner } from "@/server/db/combiner";
 
 /** A group runner that records each group and finishes only when told to. */
 function recorder(fail?: (group: number[]) => boolean) {
@@ -58,5 +58,50 @@ describe("KeyedCombiner", () => {
     for (const g of groups.slice(2)) g.finish();
     const settled = await Promise.allSettled(later);
     expect(settled.map((s) => s.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+  });
+});
+
+/** A writer that queues writes and runs them all when flushed, as SQLite's group commit does. */
+function queuedWriter(fail?: (group: number[]) => boolean) {
+  const queued: (() => void)[] = [];
+  const groups: number[][] = [];
+  const combiner = new JoiningCombiner<number, string>(
+    (key, take) =>
+      new Promise((resolve, reject) => {
+        queued.push(() => {
+          const group = take();
+          groups.push(group);
+          if (fail?.(group)) reject(new Error(`group ${group.join(",")} failed`));
+          else resolve(group.map((r) => `${key}:${r}`));
+        });
+      }),
+  );
+  const flush = () => queued.splice(0).forEach((run) => run());
+  return { combiner, groups, flush };
+}
+
+describe("JoiningCombiner", () => {
+  it("puts the requests for a key made before its write starts in that write, and later ones in the next", async () => {
+    const { combiner, groups, flush } = queuedWriter();
+    const first = [1, 2, 3].map((r) => combiner.submit("w", r));
+    const other = combiner.submit("v", 9);
+    flush();
+    expect(await Promise.all(first)).toEqual(["w:1", "w:2", "w:3"]);
+    expect(await other).toBe("v:9");
+    const next = combiner.submit("w", 4);
+    flush();
+    expect(await next).toBe("w:4");
+    expect(groups).toEqual([[1, 2, 3], [9], [4]]);
+  });
+
+  it("runs each request of a failed group alone, so only the one at fault fails", async () => {
+    const { combiner, groups, flush } = queuedWriter((g) => g.includes(2));
+    const asked = [1, 2, 3].map((r) => combiner.submit("w", r));
+    flush();
+    await new Promise((r) => setImmediate(r));
+    flush();
+    const settled = await Promise.allSettled(asked);
+    expect(settled.map((s) => s.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(groups).toEqual([[1, 2, 3], [1], [2], [3]]);
   });
 });

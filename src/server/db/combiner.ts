@@ -61,3 +61,46 @@ interface Pending<Req, Res> {
   resolve: (v: Res) => void;
   reject: (e: unknown) => void;
 }
+
+/**
+ * For a writer that queues writes and runs them later, together (SQLite's group commit): requests
+ * for a key join the group whose write has not started yet, and the write takes the ones gathered
+ * when it starts (`take`, called once, first thing in the write). A lone request is one write as it
+ * would be anyway, and none waits for a later commit than it would have alone. Failures as above.
+ */
+export class JoiningCombiner<Req, Res> {
+  private readonly open = new Map<string, Pending<Req, Res>[]>();
+
+  constructor(private readonly runGroup: (key: string, take: () => Req[]) => Promise<Res[]>) {}
+
+  submit(key: string, request: Req): Promise<Res> {
+    return new Promise<Res>((resolve, reject) => {
+      const pending = { request, resolve, reject };
+      const joined = this.open.get(key);
+      if (joined) {
+        joined.push(pending);
+        return;
+      }
+      const group = [pending];
+      this.open.set(key, group);
+      const close = () => {
+        if (this.open.get(key) === group) this.open.delete(key);
+      };
+      const take = () => {
+        close();
+        return group.map((p) => p.request);
+      };
+      void this.runGroup(key, take).then(
+        (results) => {
+          close();
+          group.forEach((p, i) => p.resolve(results[i]!));
+        },
+        (err: unknown) => {
+          close();
+          if (group.length === 1) group[0]!.reject(err);
+          else for (const p of group) this.runGroup(key, () => [p.request]).then((r) => p.resolve(r[0]!), p.reject);
+        },
+      );
+    });
+  }
+}

@@ -1,11 +1,13 @@
-import { rowsOf, sql, type AtomicWriter } from "@/server/db/atomic-write";
+import { changedRows, insertMany, rowsOf, sql, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
 import type { CapturedRow, HoldCapture, NewHold } from "@/server/services/wallet/holds";
 
 /**
- * Holds and captures of one wallet as one PostgreSQL statement for a whole group of requests (the
- * combiner in holds.ts gathers them), so the wallet row is locked once per group, not once per
- * call. The requests go in as arrays (unnest … WITH ORDINALITY keeps their arrival order) and every
- * result is what running them one by one in that order would have given.
+ * Holds and captures of one wallet written together for a whole group of requests (the combiners
+ * in holds.ts gather them), and every result what running them one by one in the order they were
+ * asked for would have given. On PostgreSQL, one statement per group, so the wallet row is locked
+ * once per group, not once per call: the requests go in as arrays (unnest … WITH ORDINALITY keeps
+ * their order). On SQLite, one script per group inside the group commit: the wallet row is read and
+ * written once, and the per-write savepoints and statements are fewer.
  */
 
 // Arrays of Dates would be sent in the process's time zone: ISO text is read as UTC, as single values are.
@@ -97,4 +99,83 @@ export async function captureHoldGroup(writer: AtomicWriter, merchantId: string,
   );
   const byOrd = new Map(rows.map((r) => [Number(r.ord), r]));
   return captures.map((_, i) => byOrd.get(i + 1) ?? null);
+}
+
+const HOLD_COLUMNS = ["id", "walletId", "merchantId", "mode", "amountPaise", "reason", "requestId", "state", "createdAt"] as const;
+const LEDGER_COLUMNS = ["id", "walletId", "merchantId", "mode", "amountPaise", "balanceAfterPaise", "reason", "reference", "createdAt"] as const;
+const KYC_COLUMNS = [
+  ...["id", "merchantId", "mode", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome", "nameMatchScore"],
+  ...["feePaise", "balanceAfterPaise", "ledgerEntryId", "resultEnc", "resultExpiresAt", "createdAt"],
+] as const;
+
+/**
+ * The SQLite form of placeHoldGroup, as a script of the group commit: it runs on the one writing
+ * connection with SQLite's write lock held, so the balance it reads cannot move before it writes.
+ */
+export function* placeHoldScript(take: () => NewHold[]): WriteScript<boolean[]> {
+  const holds = take();
+  const { merchantId, mode } = holds[0]!;
+  const [wallet] = yield* rowsOf<{ id: string; availablePaise: number }>(
+    sql`SELECT "id", "availablePaise" FROM "Wallet" WHERE "merchantId" = ${merchantId} AND "mode" = ${mode}`,
+  );
+  if (!wallet) return holds.map(() => false);
+  let left = Number(wallet.availablePaise);
+  const placed = holds.map((h) => {
+    if (h.amountPaise > left) return false;
+    left -= h.amountPaise;
+    return true;
+  });
+  const taken = holds.filter((_, i) => placed[i]);
+  if (taken.length === 0) return placed;
+  // Conditional on the balance read: should anything have moved it, the group fails and each hold is tried alone.
+  const moved = yield* changedRows(
+    sql`UPDATE "Wallet" SET "availablePaise" = ${left}, "updatedAt" = ${taken[taken.length - 1]!.createdAt}
+      WHERE "id" = ${wallet.id} AND "availablePaise" = ${wallet.availablePaise}`,
+  );
+  if (moved !== 1) throw new Error("wallet balance moved during a hold group");
+  const rows = taken.map((h) => [h.id, wallet.id, h.merchantId, h.mode, h.amountPaise, h.reason, h.requestId, "HELD", h.createdAt]);
+  yield* insertMany([{ table: "WalletHold", columns: HOLD_COLUMNS, rows }]);
+  return placed;
+}
+
+/** The SQLite form of captureHoldGroup, as a script of the group commit. */
+export function* captureHoldScript(take: () => HoldCapture[]): WriteScript<(CapturedRow | null)[]> {
+  const captures = take();
+  const held: ({ walletId: string; amountPaise: number; reason: string } | null)[] = [];
+  for (const c of captures) {
+    const [h] = yield* rowsOf<{ walletId: string; amountPaise: number; reason: string }>(
+      sql`UPDATE "WalletHold" SET "state" = 'CAPTURED', "settledAt" = ${c.at}
+        WHERE "id" = ${c.holdId} AND "state" = 'HELD' AND "merchantId" = ${c.merchantId} AND "mode" = ${c.mode} RETURNING "walletId", "amountPaise", "reason"`,
+    );
+    held.push(h ?? null);
+  }
+  const first = held.find((h) => h !== null);
+  if (!first) return held.map(() => null);
+  const total = held.reduce((sum, h) => sum + (h ? Number(h.amountPaise) : 0), 0);
+  const [wallet] = yield* rowsOf<{ balancePaise: number; lowBalanceThresholdPaise: number | null; lowBalanceAlerted: unknown }>(
+    sql`UPDATE "Wallet" SET "balancePaise" = "balancePaise" - ${total}, "updatedAt" = ${captures[captures.length - 1]!.at}
+      WHERE "id" = ${first.walletId} RETURNING "balancePaise", "lowBalanceThresholdPaise", "lowBalanceAlerted"`,
+  );
+  // In the order asked for, each entry's balance is the one before it less its fee.
+  let balance = Number(wallet!.balancePaise) + total;
+  const ledger: unknown[][] = [];
+  const kyc: unknown[][] = [];
+  const results = captures.map((c, i) => {
+    const h = held[i];
+    if (!h) return null;
+    const amount = Number(h.amountPaise);
+    balance -= amount;
+    ledger.push([c.ledgerId, h.walletId, c.merchantId, c.mode, -amount, balance, h.reason, c.reference, c.at]);
+    const k = c.kycTransaction;
+    if (k) {
+      const values = [k.id, c.merchantId, c.mode, k.kind, k.requestId, k.otpRequestId, k.subjectMasked, k.outcome, k.nameMatchScore];
+      kyc.push([...values, amount, balance, c.ledgerId, k.resultEnc, k.resultExpiresAt, k.createdAt]);
+    }
+    return { ...wallet!, walletId: h.walletId, amountPaise: amount, balanceAfterPaise: balance };
+  });
+  yield* insertMany([
+    { table: "LedgerEntry", columns: LEDGER_COLUMNS, rows: ledger },
+    { table: "KycTransaction", columns: KYC_COLUMNS, rows: kyc },
+  ]);
+  return results;
 }

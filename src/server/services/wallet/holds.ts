@@ -1,7 +1,7 @@
 import { chainReturning, linked, sql, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
 import type { Db } from "@/server/db/client";
-import { KeyedCombiner } from "@/server/db/combiner";
-import { captureHoldGroup, placeHoldGroup } from "@/server/services/wallet/hold-groups";
+import { JoiningCombiner, KeyedCombiner } from "@/server/db/combiner";
+import { captureHoldGroup, captureHoldScript, placeHoldGroup, placeHoldScript } from "@/server/services/wallet/hold-groups";
 
 /**
  * Holds: how a charged call pays. A hold takes the fee from the wallet's available balance before
@@ -62,24 +62,30 @@ export interface Captured extends Charged {
 }
 
 /**
- * On PostgreSQL, the holds and the captures of one wallet that arrive while one of its writes is in
- * flight go together in the next (hold-groups.ts): every charge of a wallet takes its row lock, and
- * one at a time they queued on it. SQLite needs none: its writes already share group commits on one
- * connection, and no lock is waited for.
+ * The holds and the captures of one wallet asked for at about the same time are written together
+ * (hold-groups.ts). On PostgreSQL, those that arrive while one of the wallet's writes is in flight go
+ * in the next: every charge took the wallet's row lock, and one at a time they queued on it. On
+ * SQLite, those that arrive before the next group commit go in one script of it.
  */
 interface Combiners {
-  holds: KeyedCombiner<NewHold, boolean>;
-  captures: KeyedCombiner<HoldCapture, CapturedRow | null>;
+  holds: { submit(key: string, h: NewHold): Promise<boolean> };
+  captures: { submit(key: string, c: HoldCapture): Promise<CapturedRow | null> };
 }
 const combinersByWriter = new WeakMap<AtomicWriter, Combiners>();
 
 function combinersOf(writer: AtomicWriter): Combiners {
   let c = combinersByWriter.get(writer);
   if (!c) {
-    c = {
-      holds: new KeyedCombiner((_, holds) => placeHoldGroup(writer, holds[0]!.merchantId, holds[0]!.mode, holds)),
-      captures: new KeyedCombiner((_, captures) => captureHoldGroup(writer, captures[0]!.merchantId, captures[0]!.mode, captures)),
-    };
+    c =
+      writer.provider === "postgresql"
+        ? {
+            holds: new KeyedCombiner((_, holds) => placeHoldGroup(writer, holds[0]!.merchantId, holds[0]!.mode, holds)),
+            captures: new KeyedCombiner((_, captures) => captureHoldGroup(writer, captures[0]!.merchantId, captures[0]!.mode, captures)),
+          }
+        : {
+            holds: new JoiningCombiner((_, take) => writer.transaction(placeHoldScript(take))),
+            captures: new JoiningCombiner((_, take) => writer.transaction(captureHoldScript(take))),
+          };
     combinersByWriter.set(writer, c);
   }
   return c;
@@ -91,17 +97,8 @@ const walletKey = (merchantId: string, mode: string) => `${mode}:${merchantId}`;
  * Takes the fee from the available balance, only if it covers it, and records the hold with it.
  * False when the balance does not cover it (nothing written).
  */
-export async function placeHold(writer: AtomicWriter, h: NewHold): Promise<boolean> {
-  if (writer.provider === "postgresql") return combinersOf(writer).holds.submit(walletKey(h.merchantId, h.mode), h);
-  const placed = await writer.run(
-    chainReturning(
-      sql`UPDATE "Wallet" SET "availablePaise" = "availablePaise" - ${h.amountPaise}, "updatedAt" = ${h.createdAt}
-        WHERE "merchantId" = ${h.merchantId} AND "mode" = ${h.mode} AND "availablePaise" >= ${h.amountPaise} RETURNING "id"`,
-      sql`INSERT INTO "WalletHold" ("id", "walletId", "merchantId", "mode", "amountPaise", "reason", "requestId", "state", "createdAt")
-        SELECT ${h.id}, "prev"."id", ${h.merchantId}, ${h.mode}, ${h.amountPaise}, ${h.reason}, ${h.requestId}, 'HELD', ${h.createdAt} FROM "prev"`,
-    ),
-  );
-  return placed === 1;
+export function placeHold(writer: AtomicWriter, h: NewHold): Promise<boolean> {
+  return combinersOf(writer).holds.submit(walletKey(h.merchantId, h.mode), h);
 }
 
 export interface CapturedRow {
@@ -112,10 +109,7 @@ export interface CapturedRow {
   lowBalanceAlerted: unknown;
 }
 
-/**
- * The capture as one linked write: on PostgreSQL a single statement, so the wallet row is locked
- * only while it runs, never across round trips (many captures on one wallet follow each other).
- */
+/** A capture on its own, as one linked write: for the captures whose writes of their own commit with them. */
 function captureLinks(c: HoldCapture) {
   return linked<CapturedRow>(
     [
@@ -167,10 +161,10 @@ export async function captureHold(writer: AtomicWriter, c: HoldCapture): Promise
   let rows: CapturedRow[];
   try {
     if (c.alsoCommit) rows = await writer.transaction(captureWithWrites(c, c.alsoCommit));
-    else if (writer.provider === "postgresql") {
+    else {
       const row = await combinersOf(writer).captures.submit(walletKey(c.merchantId, c.mode), c);
       rows = row ? [row] : [];
-    } else rows = await writer.run(captureLinks(c));
+    }
   } catch (err) {
     if (err instanceof HoldNotHeld) return null;
     throw err;
