@@ -64,9 +64,11 @@ export async function captureHoldGroup(writer: AtomicWriter, merchantId: string,
             ${captures.map((c) => c.reference)}::text[], ${captures.map((c) => iso(c.at))}::timestamp(3)[])
             WITH ORDINALITY AS r("holdId", "ledgerId", "reference", "at", "ord")
         ),
+        -- The holds are found by their ids: coalesce() keeps the planner off the index on state, whose
+        -- HELD end fills with dead entries under load until a vacuum.
         "hold" AS (
           UPDATE "WalletHold" AS h SET "state" = 'CAPTURED', "settledAt" = "req"."at" FROM "req"
-          WHERE h."id" = "req"."holdId" AND h."state" = 'HELD' AND h."merchantId" = ${merchantId} AND h."mode" = ${mode}
+          WHERE h."id" = "req"."holdId" AND coalesce(h."state", '') = 'HELD' AND h."merchantId" = ${merchantId} AND h."mode" = ${mode}
           RETURNING h."walletId", h."amountPaise", h."reason", "req"."ledgerId", "req"."reference", "req"."at", "req"."ord"
         ),
         "charged" AS (
