@@ -77,7 +77,7 @@ export function postgresWriter(pool: pg.Pool): AtomicWriter {
     const a = step.action;
     switch (a.kind) {
       case "rows":
-        return (await exec(q, textOf(a.st), a.st.values)).rows;
+        return (await exec(q, textOf(a.st), a.st.values, !a.st.planEachRun)).rows;
       case "count":
         return (await exec(q, textOf(a.st), a.st.values)).rowCount ?? 0;
       case "insert": {

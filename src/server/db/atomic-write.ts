@@ -29,6 +29,8 @@ export interface BulkRows {
 export interface Statement {
   readonly strings: TemplateStringsArray;
   readonly values: readonly unknown[];
+  /** PostgreSQL plans it at every run, for its values and its tables' sizes then (see `sqlPlannedEachRun`). */
+  readonly planEachRun?: boolean;
 }
 
 /**
@@ -36,6 +38,13 @@ export interface Statement {
  * the text. The text of a call site is the same object on every call, so SQLite prepares it once.
  */
 export const sql = (strings: TemplateStringsArray, ...values: unknown[]): Statement => ({ strings, values });
+
+/**
+ * As `sql`, for a statement PostgreSQL must plan at every run rather than once per connection: one
+ * whose best plan changes as its tables grow. A plan kept from the first runs, on near-empty tables,
+ * may scan a table whole ever after (SQLite still prepares it once).
+ */
+export const sqlPlannedEachRun = (strings: TemplateStringsArray, ...values: unknown[]): Statement => ({ strings, values, planEachRun: true });
 
 export type Action =
   | { kind: "rows"; st: Statement }

@@ -1,4 +1,4 @@
-import { changedRows, insertMany, rowsOf, sql, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
+import { changedRows, insertMany, rowsOf, sql, sqlPlannedEachRun, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
 import type { CapturedRow, HoldCapture, NewHold } from "@/server/services/wallet/holds";
 
 /**
@@ -59,7 +59,7 @@ export async function captureHoldGroup(writer: AtomicWriter, merchantId: string,
   const kyc = captures.map((c) => c.kycTransaction ?? null);
   const rows = await writer.run(
     rowsOf<CapturedRow & { ord: bigint }>(
-      sql`WITH "req" AS (
+      sqlPlannedEachRun`WITH "req" AS (
           SELECT * FROM unnest(${captures.map((c) => c.holdId)}::text[], ${captures.map((c) => c.ledgerId)}::text[],
             ${captures.map((c) => c.reference)}::text[], ${captures.map((c) => iso(c.at))}::timestamp(3)[])
             WITH ORDINALITY AS r("holdId", "ledgerId", "reference", "at", "ord")
