@@ -38,7 +38,10 @@ export async function openTestDatabase(target: "sqlite" | "postgresql", prefix: 
 }
 
 /** A migrated database of its own with a Prisma client and the app's atomic writer on it, as the services use them. */
-export async function openTestWriter(target: "sqlite" | "postgresql", prefix: string): Promise<{ db: Db; writer: AtomicWriter; close: () => Promise<void> }> {
+export async function openTestWriter(
+  target: "sqlite" | "postgresql",
+  prefix: string,
+): Promise<{ db: Db; writer: AtomicWriter; url: string; close: () => Promise<void> }> {
   const { url, stop } = await openTestDatabase(target, prefix);
   const { createPrismaClient } = await import("@/server/db/client");
   const { createAtomicWriter } = await import("@/server/db/atomic-write");
@@ -47,6 +50,7 @@ export async function openTestWriter(target: "sqlite" | "postgresql", prefix: st
   return {
     db,
     writer,
+    url,
     close: async () => {
       writer.close();
       await db.$disconnect();

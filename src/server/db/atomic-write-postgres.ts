@@ -77,7 +77,7 @@ export function postgresWriter(pool: pg.Pool): AtomicWriter {
     const a = step.action;
     switch (a.kind) {
       case "rows":
-        return (await exec(q, textOf(a.st), a.st.values)).rows;
+        return (await exec(q, textOf(a.st), a.st.values, !a.st.planEachRun)).rows;
       case "count":
         return (await exec(q, textOf(a.st), a.st.values)).rowCount ?? 0;
       case "insert": {
@@ -116,6 +116,7 @@ export function postgresWriter(pool: pg.Pool): AtomicWriter {
   }
 
   return {
+    provider: "postgresql",
     run: (step) => runStep(pool, step) as Promise<never>,
     read: async <R>(st: Statement) => (await exec(pool, textOf(st), st.values)).rows as R[],
     transaction,

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { postgresWriter } from "./atomic-write-postgres";
 import { DEFAULT_SQLITE_SYNCHRONOUS, postgresPool, type Db, type SqliteSynchronous } from "./client";
-import { providerFromUrl } from "./provider";
+import { providerFromUrl, type DbProvider } from "./provider";
 import { quoteIdent as quote, sqliteValue as encode } from "./sql-encoding";
 import { acquireHotConnection } from "./sqlite-hot";
 
@@ -29,6 +29,8 @@ export interface BulkRows {
 export interface Statement {
   readonly strings: TemplateStringsArray;
   readonly values: readonly unknown[];
+  /** PostgreSQL plans it at every run, for its values and its tables' sizes then (see `sqlPlannedEachRun`). */
+  readonly planEachRun?: boolean;
 }
 
 /**
@@ -36,6 +38,13 @@ export interface Statement {
  * the text. The text of a call site is the same object on every call, so SQLite prepares it once.
  */
 export const sql = (strings: TemplateStringsArray, ...values: unknown[]): Statement => ({ strings, values });
+
+/**
+ * As `sql`, for a statement PostgreSQL must plan at every run rather than once per connection: one
+ * whose best plan changes as its tables grow. A plan kept from the first runs, on near-empty tables,
+ * may scan a table whole ever after (SQLite still prepares it once).
+ */
+export const sqlPlannedEachRun = (strings: TemplateStringsArray, ...values: unknown[]): Statement => ({ strings, values, planEachRun: true });
 
 export type Action =
   | { kind: "rows"; st: Statement }
@@ -115,6 +124,8 @@ function joinRows(lists: Record<string, unknown>[][]): Record<string, unknown>[]
 }
 
 export interface AtomicWriter {
+  /** The database it writes to, for the few writes that have a faster form on one of them. */
+  readonly provider: DbProvider;
   /** One step on its own. */
   run<R>(step: WriteStep<R>): Promise<R>;
   /**
@@ -245,6 +256,7 @@ function sqliteWriter(databaseUrl: string, synchronous: SqliteSynchronous): Atom
   };
 
   return {
+    provider: "sqlite",
     // The group writer runs each write in a savepoint of its commit: a throw rolls back only that write.
     run: (step) => write(() => runStep(step) as never),
     // A synchronous driver: no write's transaction is open while other code runs.

@@ -1,4 +1,4 @@
-import { sql, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
+import type { AtomicWriter, WriteScript } from "@/server/db/atomic-write";
 import type { Db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { encrypt } from "@/server/lib/crypto";
@@ -102,17 +102,24 @@ export async function runChargedKyc<T extends object>(
     const resultExpiresAt = keep ? new Date(at.getTime() + vault.retentionDays * 86_400_000) : null;
     const captured = await captureHold(vault.store, {
       holdId,
+      merchantId: caller.merchantId,
+      mode: caller.mode,
       ledgerId,
       reference: kycTransactionId,
       at,
       alsoCommit: alsoCommit && (() => alsoCommit(at)),
-      alsoInsert: [
-        sql`INSERT INTO "KycTransaction" ("id", "merchantId", "mode", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome",
-            "nameMatchScore", "feePaise", "balanceAfterPaise", "ledgerEntryId", "resultEnc", "resultExpiresAt", "createdAt")
-          SELECT ${kycTransactionId}, ${caller.merchantId}, ${caller.mode}, ${summary.kind}, ${caller.requestId}, ${summary.otpRequestId ?? null},
-            ${summary.subjectMasked}, ${summary.outcome}, ${summary.nameMatchScore ?? null}, "hold"."amountPaise", "charged"."balanceAfterPaise",
-            ${ledgerId}, ${resultEnc}, ${resultExpiresAt}, ${at} FROM "hold", "charged"`,
-      ],
+      kycTransaction: {
+        id: kycTransactionId,
+        kind: summary.kind,
+        requestId: caller.requestId,
+        otpRequestId: summary.otpRequestId ?? null,
+        subjectMasked: summary.subjectMasked,
+        outcome: summary.outcome,
+        nameMatchScore: summary.nameMatchScore ?? null,
+        resultEnc,
+        resultExpiresAt,
+        createdAt: at,
+      },
     });
     if (!captured) {
       log.error("KYC answer not charged: its wallet hold was already released", { holdId, requestId: caller.requestId });

@@ -1,5 +1,7 @@
-import { chainReturning, linked, sql, type AtomicWriter, type Statement, type WriteScript } from "@/server/db/atomic-write";
+import { chainReturning, linked, sql, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
 import type { Db } from "@/server/db/client";
+import { JoiningCombiner, KeyedCombiner } from "@/server/db/combiner";
+import { captureHoldGroup, captureHoldScript, placeHoldGroup, placeHoldScript } from "@/server/services/wallet/hold-groups";
 
 /**
  * Holds: how a charged call pays. A hold takes the fee from the wallet's available balance before
@@ -24,20 +26,33 @@ export interface Charged {
   balanceAfterPaise: number;
 }
 
+/** The KYC transaction a capture pays for; its merchant, mode, fee and balance after are the capture's. */
+export interface KycTransactionRow {
+  id: string;
+  kind: string;
+  requestId: string;
+  otpRequestId: string | null;
+  subjectMasked: string;
+  outcome: string;
+  nameMatchScore: number | null;
+  resultEnc: string | null;
+  resultExpiresAt: Date | null;
+  createdAt: Date;
+}
+
 export interface HoldCapture {
   holdId: string;
+  /** The wallet the hold is on (its merchant and mode): captures of one wallet are written together. */
+  merchantId: string;
+  mode: string;
   ledgerId: string;
   /** Ledger reference: what was paid for. */
   reference: string;
   at: Date;
   /** Writes that must commit with the capture; throwing refuses the capture and rolls it back. */
   alsoCommit?: () => WriteScript<void>;
-  /**
-   * Rows that commit with the capture. Each statement may read the table "hold" (walletId,
-   * merchantId, mode, amountPaise, reason) and "charged" (balanceAfterPaise: the balance after the
-   * debit), and must select from them: INSERT … SELECT … FROM "hold", "charged".
-   */
-  alsoInsert?: Statement[];
+  /** Written with the capture, with the hold's fee and the balance after this capture's debit. */
+  kycTransaction?: KycTransactionRow;
 }
 
 export interface Captured extends Charged {
@@ -47,22 +62,46 @@ export interface Captured extends Charged {
 }
 
 /**
+ * The holds and the captures of one wallet asked for at about the same time are written together
+ * (hold-groups.ts). On PostgreSQL, those that arrive while one of the wallet's writes is in flight go
+ * in the next: every charge took the wallet's row lock, and one at a time they queued on it. On
+ * SQLite, those that arrive before the next group commit go in one script of it.
+ */
+interface Combiners {
+  holds: { submit(key: string, h: NewHold): Promise<boolean> };
+  captures: { submit(key: string, c: HoldCapture): Promise<CapturedRow | null> };
+}
+const combinersByWriter = new WeakMap<AtomicWriter, Combiners>();
+
+function combinersOf(writer: AtomicWriter): Combiners {
+  let c = combinersByWriter.get(writer);
+  if (!c) {
+    c =
+      writer.provider === "postgresql"
+        ? {
+            holds: new KeyedCombiner((_, holds) => placeHoldGroup(writer, holds[0]!.merchantId, holds[0]!.mode, holds)),
+            captures: new KeyedCombiner((_, captures) => captureHoldGroup(writer, captures[0]!.merchantId, captures[0]!.mode, captures)),
+          }
+        : {
+            holds: new JoiningCombiner((_, take) => writer.transaction(placeHoldScript(take))),
+            captures: new JoiningCombiner((_, take) => writer.transaction(captureHoldScript(take))),
+          };
+    combinersByWriter.set(writer, c);
+  }
+  return c;
+}
+
+const walletKey = (merchantId: string, mode: string) => `${mode}:${merchantId}`;
+
+/**
  * Takes the fee from the available balance, only if it covers it, and records the hold with it.
  * False when the balance does not cover it (nothing written).
  */
-export async function placeHold(writer: AtomicWriter, h: NewHold): Promise<boolean> {
-  const placed = await writer.run(
-    chainReturning(
-      sql`UPDATE "Wallet" SET "availablePaise" = "availablePaise" - ${h.amountPaise}, "updatedAt" = ${h.createdAt}
-        WHERE "merchantId" = ${h.merchantId} AND "mode" = ${h.mode} AND "availablePaise" >= ${h.amountPaise} RETURNING "id"`,
-      sql`INSERT INTO "WalletHold" ("id", "walletId", "merchantId", "mode", "amountPaise", "reason", "requestId", "state", "createdAt")
-        SELECT ${h.id}, "prev"."id", ${h.merchantId}, ${h.mode}, ${h.amountPaise}, ${h.reason}, ${h.requestId}, 'HELD', ${h.createdAt} FROM "prev"`,
-    ),
-  );
-  return placed === 1;
+export function placeHold(writer: AtomicWriter, h: NewHold): Promise<boolean> {
+  return combinersOf(writer).holds.submit(walletKey(h.merchantId, h.mode), h);
 }
 
-interface CapturedRow {
+export interface CapturedRow {
   walletId: string;
   amountPaise: number;
   balanceAfterPaise: number;
@@ -70,10 +109,7 @@ interface CapturedRow {
   lowBalanceAlerted: unknown;
 }
 
-/**
- * The capture as one linked write: on PostgreSQL a single statement, so the wallet row is locked
- * only while it runs, never across round trips (many captures on one wallet follow each other).
- */
+/** A capture on its own, as one linked write: for the captures whose writes of their own commit with them. */
 function captureLinks(c: HoldCapture) {
   return linked<CapturedRow>(
     [
@@ -93,10 +129,18 @@ function captureLinks(c: HoldCapture) {
           SELECT ${c.ledgerId}, "hold"."walletId", "hold"."merchantId", "hold"."mode", -"hold"."amountPaise", "charged"."balanceAfterPaise",
             "hold"."reason", ${c.reference}, ${c.at} FROM "hold", "charged"`,
       },
-      ...(c.alsoInsert ?? []).map((st) => ({ st })),
+      ...(c.kycTransaction ? [{ st: kycTransactionInsert(c.ledgerId, c.kycTransaction) }] : []),
     ],
     ["hold", "charged"],
   );
+}
+
+function kycTransactionInsert(ledgerId: string, k: KycTransactionRow) {
+  return sql`INSERT INTO "KycTransaction" ("id", "merchantId", "mode", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome",
+      "nameMatchScore", "feePaise", "balanceAfterPaise", "ledgerEntryId", "resultEnc", "resultExpiresAt", "createdAt")
+    SELECT ${k.id}, "hold"."merchantId", "hold"."mode", ${k.kind}, ${k.requestId}, ${k.otpRequestId}, ${k.subjectMasked}, ${k.outcome},
+      ${k.nameMatchScore}, "hold"."amountPaise", "charged"."balanceAfterPaise", ${ledgerId}, ${k.resultEnc}, ${k.resultExpiresAt}, ${k.createdAt}
+    FROM "hold", "charged"`;
 }
 
 /** Thrown inside a capture with writes of its own when the hold was no longer HELD: rolls those writes back. */
@@ -116,7 +160,11 @@ function* captureWithWrites(c: HoldCapture, alsoCommit: () => WriteScript<void>)
 export async function captureHold(writer: AtomicWriter, c: HoldCapture): Promise<Captured | null> {
   let rows: CapturedRow[];
   try {
-    rows = c.alsoCommit ? await writer.transaction(captureWithWrites(c, c.alsoCommit)) : await writer.run(captureLinks(c));
+    if (c.alsoCommit) rows = await writer.transaction(captureWithWrites(c, c.alsoCommit));
+    else {
+      const row = await combinersOf(writer).captures.submit(walletKey(c.merchantId, c.mode), c);
+      rows = row ? [row] : [];
+    }
   } catch (err) {
     if (err instanceof HoldNotHeld) return null;
     throw err;

@@ -1,0 +1,183 @@
+import { changedRows, insertMany, rowsOf, sql, sqlPlannedEachRun, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
+import type { CapturedRow, HoldCapture, NewHold } from "@/server/services/wallet/holds";
+
+/**
+ * Holds and captures of one wallet written together for a whole group of requests (the combiners
+ * in holds.ts gather them), and every result what running them one by one in the order they were
+ * asked for would have given. On PostgreSQL, one statement per group, so the wallet row is locked
+ * once per group, not once per call: the requests go in as arrays (unnest … WITH ORDINALITY keeps
+ * their order). On SQLite, one script per group inside the group commit: the wallet row is read and
+ * written once, and the per-write savepoints and statements are fewer.
+ */
+
+// Arrays of Dates would be sent in the process's time zone: ISO text is read as UTC, as single values are.
+const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+
+/** Which of the holds were placed (the available balance covered them), in the order given. */
+export async function placeHoldGroup(writer: AtomicWriter, merchantId: string, mode: string, holds: NewHold[]): Promise<boolean[]> {
+  const at = holds[holds.length - 1]!.createdAt;
+  // The wallet row is locked first (FOR UPDATE), then the walk decides from its available balance:
+  // in arrival order each request takes its fee if what the ones before it left covers it. With one
+  // fee that is the covered prefix; with mixed fees a smaller fee after a refused one may still fit,
+  // as it would one by one.
+  const placed = await writer.run(
+    rowsOf<{ id: string }>(
+      sql`WITH RECURSIVE "req" AS (
+          SELECT * FROM unnest(${holds.map((h) => h.id)}::text[], ${holds.map((h) => h.amountPaise)}::int[], ${holds.map((h) => h.reason)}::text[],
+            ${holds.map((h) => h.requestId)}::text[], ${holds.map((h) => iso(h.createdAt))}::timestamp(3)[])
+            WITH ORDINALITY AS r("id", "amountPaise", "reason", "requestId", "createdAt", "ord")
+        ),
+        "wallet" AS (SELECT "id", "availablePaise" FROM "Wallet" WHERE "merchantId" = ${merchantId} AND "mode" = ${mode} FOR UPDATE),
+        "walk" ("ord", "left", "taken") AS (
+          SELECT 0::bigint, "availablePaise"::bigint, false FROM "wallet"
+          UNION ALL
+          SELECT "req"."ord", CASE WHEN "req"."amountPaise" <= "walk"."left" THEN "walk"."left" - "req"."amountPaise" ELSE "walk"."left" END,
+            "req"."amountPaise" <= "walk"."left"
+          FROM "walk" JOIN "req" ON "req"."ord" = "walk"."ord" + 1
+        ),
+        "held" AS (SELECT "req".* FROM "req" JOIN "walk" ON "walk"."ord" = "req"."ord" WHERE "walk"."taken"),
+        "debited" AS (
+          UPDATE "Wallet" SET "availablePaise" = "availablePaise" - (SELECT sum("amountPaise") FROM "held"), "updatedAt" = ${at}
+          WHERE "id" = (SELECT "id" FROM "wallet") AND EXISTS (SELECT 1 FROM "held") RETURNING "id"
+        )
+        INSERT INTO "WalletHold" ("id", "walletId", "merchantId", "mode", "amountPaise", "reason", "requestId", "state", "createdAt")
+        SELECT "held"."id", "debited"."id", ${merchantId}, ${mode}, "held"."amountPaise", "held"."reason", "held"."requestId", 'HELD', "held"."createdAt"
+        FROM "held", "debited" RETURNING "id"`,
+    ),
+  );
+  const ids = new Set(placed.map((r) => r.id));
+  return holds.map((h) => ids.has(h.id));
+}
+
+/**
+ * Captures of holds on one wallet: each hold still HELD becomes CAPTURED, the wallet is debited
+ * once by their sum, and each gets its ledger entry (and KYC transaction) with the balance its own
+ * debit left, in arrival order. Null for a hold no longer HELD (nothing written for it).
+ */
+export async function captureHoldGroup(writer: AtomicWriter, merchantId: string, mode: string, captures: HoldCapture[]): Promise<(CapturedRow | null)[]> {
+  const at = captures[captures.length - 1]!.at;
+  const kyc = captures.map((c) => c.kycTransaction ?? null);
+  const rows = await writer.run(
+    rowsOf<CapturedRow & { ord: bigint }>(
+      sqlPlannedEachRun`WITH "req" AS (
+          SELECT * FROM unnest(${captures.map((c) => c.holdId)}::text[], ${captures.map((c) => c.ledgerId)}::text[],
+            ${captures.map((c) => c.reference)}::text[], ${captures.map((c) => iso(c.at))}::timestamp(3)[])
+            WITH ORDINALITY AS r("holdId", "ledgerId", "reference", "at", "ord")
+        ),
+        -- The holds are found by their ids: coalesce() keeps the planner off the index on state, whose
+        -- HELD end fills with dead entries under load until a vacuum.
+        "hold" AS (
+          UPDATE "WalletHold" AS h SET "state" = 'CAPTURED', "settledAt" = "req"."at" FROM "req"
+          WHERE h."id" = "req"."holdId" AND coalesce(h."state", '') = 'HELD' AND h."merchantId" = ${merchantId} AND h."mode" = ${mode}
+          RETURNING h."walletId", h."amountPaise", h."reason", "req"."ledgerId", "req"."reference", "req"."at", "req"."ord"
+        ),
+        "charged" AS (
+          UPDATE "Wallet" SET "balancePaise" = "balancePaise" - (SELECT sum("amountPaise") FROM "hold"), "updatedAt" = ${at}
+          WHERE "id" = (SELECT "walletId" FROM "hold" LIMIT 1) RETURNING "balancePaise", "lowBalanceThresholdPaise", "lowBalanceAlerted"
+        ),
+        "entry" AS (
+          SELECT "hold".*, "charged"."balancePaise" + (SELECT sum("amountPaise") FROM "hold") - sum("hold"."amountPaise") OVER (ORDER BY "hold"."ord")
+            AS "balanceAfterPaise", "charged"."lowBalanceThresholdPaise", "charged"."lowBalanceAlerted"
+          FROM "hold", "charged"
+        ),
+        "ledger" AS (
+          INSERT INTO "LedgerEntry" ("id", "walletId", "merchantId", "mode", "amountPaise", "balanceAfterPaise", "reason", "reference", "createdAt")
+          SELECT "ledgerId", "walletId", ${merchantId}, ${mode}, -"amountPaise", "balanceAfterPaise", "reason", "reference", "at" FROM "entry"
+        ),
+        "kyc" AS (
+          INSERT INTO "KycTransaction" ("id", "merchantId", "mode", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome",
+            "nameMatchScore", "feePaise", "balanceAfterPaise", "ledgerEntryId", "resultEnc", "resultExpiresAt", "createdAt")
+          SELECT k."id", ${merchantId}, ${mode}, k."kind", k."requestId", k."otpRequestId", k."subjectMasked", k."outcome", k."nameMatchScore",
+            "entry"."amountPaise", "entry"."balanceAfterPaise", "entry"."ledgerId", k."resultEnc", k."resultExpiresAt", k."createdAt"
+          FROM unnest(${kyc.map((k) => k?.id ?? null)}::text[], ${kyc.map((k) => k?.kind ?? null)}::text[], ${kyc.map((k) => k?.requestId ?? null)}::text[],
+            ${kyc.map((k) => k?.otpRequestId ?? null)}::text[], ${kyc.map((k) => k?.subjectMasked ?? null)}::text[], ${kyc.map((k) => k?.outcome ?? null)}::text[],
+            ${kyc.map((k) => k?.nameMatchScore ?? null)}::float8[], ${kyc.map((k) => k?.resultEnc ?? null)}::text[],
+            ${kyc.map((k) => iso(k?.resultExpiresAt ?? null))}::timestamp(3)[], ${kyc.map((k) => iso(k?.createdAt ?? null))}::timestamp(3)[])
+            WITH ORDINALITY AS k("id", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome", "nameMatchScore", "resultEnc", "resultExpiresAt", "createdAt", "ord")
+          JOIN "entry" ON "entry"."ord" = k."ord" WHERE k."id" IS NOT NULL
+        )
+        SELECT "ord", "walletId", "amountPaise", "balanceAfterPaise", "lowBalanceThresholdPaise", "lowBalanceAlerted" FROM "entry"`,
+    ),
+  );
+  const byOrd = new Map(rows.map((r) => [Number(r.ord), r]));
+  return captures.map((_, i) => byOrd.get(i + 1) ?? null);
+}
+
+const HOLD_COLUMNS = ["id", "walletId", "merchantId", "mode", "amountPaise", "reason", "requestId", "state", "createdAt"] as const;
+const LEDGER_COLUMNS = ["id", "walletId", "merchantId", "mode", "amountPaise", "balanceAfterPaise", "reason", "reference", "createdAt"] as const;
+const KYC_COLUMNS = [
+  ...["id", "merchantId", "mode", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome", "nameMatchScore"],
+  ...["feePaise", "balanceAfterPaise", "ledgerEntryId", "resultEnc", "resultExpiresAt", "createdAt"],
+] as const;
+
+/**
+ * The SQLite form of placeHoldGroup, as a script of the group commit: it runs on the one writing
+ * connection with SQLite's write lock held, so the balance it reads cannot move before it writes.
+ */
+export function* placeHoldScript(take: () => NewHold[]): WriteScript<boolean[]> {
+  const holds = take();
+  const { merchantId, mode } = holds[0]!;
+  const [wallet] = yield* rowsOf<{ id: string; availablePaise: number }>(
+    sql`SELECT "id", "availablePaise" FROM "Wallet" WHERE "merchantId" = ${merchantId} AND "mode" = ${mode}`,
+  );
+  if (!wallet) return holds.map(() => false);
+  let left = Number(wallet.availablePaise);
+  const placed = holds.map((h) => {
+    if (h.amountPaise > left) return false;
+    left -= h.amountPaise;
+    return true;
+  });
+  const taken = holds.filter((_, i) => placed[i]);
+  if (taken.length === 0) return placed;
+  // Conditional on the balance read: should anything have moved it, the group fails and each hold is tried alone.
+  const moved = yield* changedRows(
+    sql`UPDATE "Wallet" SET "availablePaise" = ${left}, "updatedAt" = ${taken[taken.length - 1]!.createdAt}
+      WHERE "id" = ${wallet.id} AND "availablePaise" = ${wallet.availablePaise}`,
+  );
+  if (moved !== 1) throw new Error("wallet balance moved during a hold group");
+  const rows = taken.map((h) => [h.id, wallet.id, h.merchantId, h.mode, h.amountPaise, h.reason, h.requestId, "HELD", h.createdAt]);
+  yield* insertMany([{ table: "WalletHold", columns: HOLD_COLUMNS, rows }]);
+  return placed;
+}
+
+/** The SQLite form of captureHoldGroup, as a script of the group commit. */
+export function* captureHoldScript(take: () => HoldCapture[]): WriteScript<(CapturedRow | null)[]> {
+  const captures = take();
+  const held: ({ walletId: string; amountPaise: number; reason: string } | null)[] = [];
+  for (const c of captures) {
+    const [h] = yield* rowsOf<{ walletId: string; amountPaise: number; reason: string }>(
+      sql`UPDATE "WalletHold" SET "state" = 'CAPTURED', "settledAt" = ${c.at}
+        WHERE "id" = ${c.holdId} AND "state" = 'HELD' AND "merchantId" = ${c.merchantId} AND "mode" = ${c.mode} RETURNING "walletId", "amountPaise", "reason"`,
+    );
+    held.push(h ?? null);
+  }
+  const first = held.find((h) => h !== null);
+  if (!first) return held.map(() => null);
+  const total = held.reduce((sum, h) => sum + (h ? Number(h.amountPaise) : 0), 0);
+  const [wallet] = yield* rowsOf<{ balancePaise: number; lowBalanceThresholdPaise: number | null; lowBalanceAlerted: unknown }>(
+    sql`UPDATE "Wallet" SET "balancePaise" = "balancePaise" - ${total}, "updatedAt" = ${captures[captures.length - 1]!.at}
+      WHERE "id" = ${first.walletId} RETURNING "balancePaise", "lowBalanceThresholdPaise", "lowBalanceAlerted"`,
+  );
+  // In the order asked for, each entry's balance is the one before it less its fee.
+  let balance = Number(wallet!.balancePaise) + total;
+  const ledger: unknown[][] = [];
+  const kyc: unknown[][] = [];
+  const results = captures.map((c, i) => {
+    const h = held[i];
+    if (!h) return null;
+    const amount = Number(h.amountPaise);
+    balance -= amount;
+    ledger.push([c.ledgerId, h.walletId, c.merchantId, c.mode, -amount, balance, h.reason, c.reference, c.at]);
+    const k = c.kycTransaction;
+    if (k) {
+      const values = [k.id, c.merchantId, c.mode, k.kind, k.requestId, k.otpRequestId, k.subjectMasked, k.outcome, k.nameMatchScore];
+      kyc.push([...values, amount, balance, c.ledgerId, k.resultEnc, k.resultExpiresAt, k.createdAt]);
+    }
+    return { ...wallet!, walletId: h.walletId, amountPaise: amount, balanceAfterPaise: balance };
+  });
+  yield* insertMany([
+    { table: "LedgerEntry", columns: LEDGER_COLUMNS, rows: ledger },
+    { table: "KycTransaction", columns: KYC_COLUMNS, rows: kyc },
+  ]);
+  return results;
+}
