@@ -2,7 +2,7 @@ import type { AtomicWriter, WriteScript } from "@/server/db/atomic-write";
 import type { Db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { encrypt } from "@/server/lib/crypto";
-import { newId } from "@/server/lib/ids";
+import { newId, newSortableId } from "@/server/lib/ids";
 import { log } from "@/server/lib/logger";
 import { formatPaise } from "@/lib/money";
 import type { Mode } from "@/lib/mode";
@@ -80,7 +80,7 @@ export async function runChargedKyc<T extends object>(
   kind: KycKind,
   call: () => Promise<KycAnswer<T>>,
 ): Promise<T & KycChargeFields> {
-  const holdId = newId("hold");
+  const holdId = newSortableId("hold");
   const held = await placeHold(vault.store, {
     id: holdId,
     merchantId: caller.merchantId,
@@ -95,7 +95,7 @@ export async function runChargedKyc<T extends object>(
     const { data, summary, alsoCommit } = await call();
     const kycTransactionId = newId("kyc_txn");
     const at = new Date();
-    const ledgerId = newId("led");
+    const ledgerId = newSortableId("led");
     const keep = vault.retentionDays > 0;
     // Kept without the charge and balance, which the row holds and the reader adds back.
     const resultEnc = keep ? encrypt(JSON.stringify({ ...data, kycTransactionId }), vault.encryptionKey) : null;

@@ -1,7 +1,7 @@
 import type { AtomicWriter } from "@/server/db/atomic-write";
 import type { Db, DbTx } from "@/server/db/client";
 import { AppError } from "@/server/errors";
-import { newId } from "@/server/lib/ids";
+import { newId, newSortableId } from "@/server/lib/ids";
 import { log } from "@/server/lib/logger";
 import { formatPaise } from "@/lib/money";
 import type { Mode } from "@/lib/mode";
@@ -43,7 +43,7 @@ async function appendLedger(
   reason: string,
   reference: string | null,
 ) {
-  const id = newId("led");
+  const id = newSortableId("led");
   await tx.ledgerEntry.create({ data: { id, walletId: w.id, merchantId: w.merchantId, mode: w.mode, amountPaise, balanceAfterPaise, reason, reference } });
   return id;
 }
