@@ -126,6 +126,10 @@ async function runReadmeCommands(base: string, env: NodeJS.ProcessEnv, output: (
       // As written, scaled down to a short round as the bench step is.
       const r = bash(command, { ...env, BENCH_SECONDS: "1", BENCH_ROUNDS: "1", BENCH_CONNECTIONS: "10" });
       if (r.status !== 0 || !/ratio [\d.]+x/.test(r.stdout)) fail(`${command} exited ${r.status}:\n${r.stderr}${r.stdout}`);
+    } else if (/^(BENCH_DB=[\w-]+ )?npx tsx scripts\/bench\/batch-cpu\.ts$/.test(command)) {
+      // As written, one measured batch after the warm-up.
+      const r = bash(command, { ...env, BENCH_BATCHES: "1" });
+      if (r.status !== 0 || !/processing ms \d+/.test(r.stdout)) fail(`${command} exited ${r.status}:\n${r.stderr}${r.stdout}`);
     } else if (command === "npm run db:migrate") {
       const r = bash(command, env);
       if (r.status !== 0) fail(`${command} exited ${r.status}: ${r.stderr}`);
