@@ -1,10 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startPostgres } from "../../tests/helpers/postgres";
 import { runBatch } from "./batch";
-import { childProcesses, statFields } from "./proc";
+import { childProcesses, startListening, startNodeFlags, statFields, stopChild } from "./proc";
 import { waitForJson } from "./wait";
 
 /**
@@ -28,35 +28,9 @@ function cpuMs(pid: number | undefined, children = false): number {
   return used(statFields(pid)) + (children ? childProcesses(pid).reduce((t, c) => t + used(c.fields), 0) : 0);
 }
 
-async function start(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+function start(env: Record<string, string>) {
   const prof = PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
-  const child = spawn(process.execPath, [...prof, "--import", "tsx", "server.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, PARAKH_ENV_FILE: "none", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  return new Promise((resolve, reject) => {
-    const onData = (c: Buffer) => {
-      out += c.toString();
-      const m = /"msg":"listening"[^\n]*"port":(\d+)/.exec(out);
-      if (!m) return;
-      child.stderr!.off("data", onData);
-      child.stderr!.resume();
-      resolve({ child, port: Number(m[1]) });
-    };
-    child.stderr!.on("data", onData);
-    child.stdout!.resume();
-    child.once("exit", (code) => reject(new Error(`exited ${code}:\n${out}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((r) => {
-    if (child.exitCode !== null) return r();
-    child.once("exit", () => r());
-    child.kill("SIGTERM");
-  });
+  return startListening([...prof, ...startNodeFlags(), "--import", "tsx", "server.ts"], ROOT, env);
 }
 
 async function main() {
@@ -92,7 +66,7 @@ async function main() {
     seconds = (performance.now() - t0) / 1000;
   } finally {
     const t = performance.now();
-    await stop(p.child);
+    await stopChild(p.child);
     // The profile ends when the server exits: its window is the measured batches and the stop.
     seconds += (performance.now() - t) / 1000;
     await pg?.stop();

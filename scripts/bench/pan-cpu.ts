@@ -1,9 +1,9 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { startNodeFlags, statFields } from "./proc";
+import { startListening, startNodeFlags, statFields, stopChild } from "./proc";
 
 /**
  * `npx tsx scripts/bench/pan-cpu.ts`: server CPU per sandbox PAN verification against the plain
@@ -32,34 +32,8 @@ function cpuSeconds(pid: number): { user: number; system: number } {
   return { user: Number(f[11]) / TICKS, system: Number(f[12]) / TICKS };
 }
 
-async function start(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [...args], {
-    cwd: args.some((a) => a.endsWith("server.ts")) ? SERVER_ROOT : ROOT,
-    env: { ...process.env, PARAKH_ENV_FILE: "none", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  return new Promise((resolve, reject) => {
-    const onData = (c: Buffer) => {
-      out += c.toString();
-      const m = /"msg":"listening"[^\n]*"port":(\d+)/.exec(out);
-      if (!m) return;
-      child.stderr!.off("data", onData);
-      child.stderr!.resume();
-      resolve({ child, port: Number(m[1]) });
-    };
-    child.stderr!.on("data", onData);
-    child.stdout!.resume();
-    child.once("exit", (code) => reject(new Error(`exited ${code}:\n${out}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((r) => {
-    if (child.exitCode !== null) return r();
-    child.once("exit", () => r());
-    child.kill("SIGTERM");
-  });
+function start(args: string[], env: Record<string, string>) {
+  return startListening(args, args.some((a) => a.endsWith("server.ts")) ? SERVER_ROOT : ROOT, env);
 }
 
 /** µs of the process's CPU per request, and req/s, over SECONDS after a 2 s warm-up. */
@@ -80,7 +54,7 @@ async function echo() {
   try {
     return await measure(p.child.pid!, `http://127.0.0.1:${p.port}/`, {});
   } finally {
-    await stop(p.child);
+    await stopChild(p.child);
   }
 }
 
@@ -104,7 +78,7 @@ async function panVerify() {
     const creds = JSON.parse(fs.readFileSync(credsFile, "utf8")) as { sandbox: { secretKey: string } };
     return await measure(p.child.pid!, `http://127.0.0.1:${p.port}/v1/identity/pan/verify`, { authorization: `Bearer ${creds.sandbox.secretKey}` });
   } finally {
-    await stop(p.child);
+    await stopChild(p.child);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -49,4 +50,32 @@ export function peakRssMbOf(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** Runs `node <args>` in `cwd`; resolves once it logs that it listens, with the port it took. */
+export function startListening(args: string[], cwd: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, PARAKH_ENV_FILE: "none", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  return new Promise((resolve, reject) => {
+    const onData = (c: Buffer) => {
+      out += c.toString();
+      const m = /"msg":"listening"[^\n]*"port":(\d+)/.exec(out);
+      if (!m) return;
+      child.stderr!.off("data", onData);
+      child.stderr!.resume();
+      resolve({ child, port: Number(m[1]) });
+    };
+    child.stderr!.on("data", onData);
+    child.stdout!.resume();
+    child.once("exit", (code) => reject(new Error(`exited ${code}:\n${out}`)));
+  });
+}
+
+/** SIGTERM, and resolves once the process has exited. */
+export function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((r) => {
+    if (child.exitCode !== null) return r();
+    child.once("exit", () => r());
+    child.kill("SIGTERM");
+  });
 }

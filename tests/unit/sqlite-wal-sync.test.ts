@@ -69,17 +69,22 @@ describe("WalSync", () => {
 
 describe("the hot connection with full sync", () => {
   let dir = "";
+  /** A database file in WAL mode with one table, and a connection of its own to read it. */
+  const walDatabase = () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-hot-"));
+    const file = path.join(dir, "parakh.db");
+    const setup = new Database(file);
+    setup.pragma("journal_mode = WAL");
+    setup.exec(`CREATE TABLE "T" ("v" INTEGER)`);
+    return { file, setup };
+  };
   afterEach(() => {
     vi.restoreAllMocks();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it("settles a write only after the WAL file holding its commit is fsynced, off the commit", async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-hot-"));
-    const file = path.join(dir, "parakh.db");
-    const setup = new Database(file);
-    setup.pragma("journal_mode = WAL");
-    setup.exec(`CREATE TABLE "T" ("v" INTEGER)`);
+    const { file, setup } = walDatabase();
     const held: { fd: number; done: (err: Error | null) => void }[] = [];
     vi.spyOn(fs, "fsync").mockImplementation(((fd: number, done: (err: Error | null) => void) => void held.push({ fd, done })) as typeof fs.fsync);
     const hot = acquireHotConnection(`file:${file}`, "FULL");
@@ -106,11 +111,7 @@ describe("the hot connection with full sync", () => {
   });
 
   it("reports a failed WAL sync to the writes of that commit", async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-hot-"));
-    const file = path.join(dir, "parakh.db");
-    const setup = new Database(file);
-    setup.pragma("journal_mode = WAL");
-    setup.exec(`CREATE TABLE "T" ("v" INTEGER)`);
+    const { file, setup } = walDatabase();
     const eio = Object.assign(new Error("EIO: i/o error, fsync"), { code: "EIO" });
     vi.spyOn(fs, "fsync").mockImplementation(((_fd: number, done: (err: Error | null) => void) => void setImmediate(() => done(eio))) as typeof fs.fsync);
     const hot = acquireHotConnection(`file:${file}`, "FULL");
@@ -123,11 +124,7 @@ describe("the hot connection with full sync", () => {
   });
 
   it("leaves syncing to SQLite with NORMAL, where no fsync follows a commit", async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-hot-"));
-    const file = path.join(dir, "parakh.db");
-    const setup = new Database(file);
-    setup.pragma("journal_mode = WAL");
-    setup.exec(`CREATE TABLE "T" ("v" INTEGER)`);
+    const { file, setup } = walDatabase();
     const fsync = vi.spyOn(fs, "fsync");
     const hot = acquireHotConnection(`file:${file}`, "NORMAL");
     try {
