@@ -15,6 +15,8 @@ import { startListening, startNodeFlags, statFields, stopChild } from "./proc";
  * BENCH_RATE (requests a second for both servers; unset: as fast as they answer). CPU per request
  * falls as throughput rises (more requests share each commit), so on a busy machine a fixed rate
  * compares two versions more fairly than their own maximum rates do.
+ * BENCH_SERVE_PAGES=true serves the Next pages in the same process, as `npm start` does (default:
+ * the API alone); the difference is what hosting Next costs each API request.
  */
 const ROOT = path.resolve(__dirname, "../..");
 const SERVER_ROOT = path.resolve(process.env.BENCH_SERVER_ROOT ?? ROOT);
@@ -68,7 +70,7 @@ async function panVerify() {
     DATA_DIR: dataDir,
     DATABASE_URL: `file:${path.join(dataDir, "parakh.db")}`,
     SEED_DEMO: "true",
-    SERVE_PAGES: "false",
+    SERVE_PAGES: process.env.BENCH_SERVE_PAGES === "true" ? "true" : "false",
     WEB_CONCURRENCY: "1",
     LOG_LEVEL: "info",
   });
