@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { request, type HttpResult } from "../helpers/http";
@@ -137,5 +138,37 @@ describe.each(DB_TARGETS)("large request bodies on %s", (target) => {
     const other = await send("/v1/identity/pan/batch", padded(JSON.stringify({ items: [{ pan: pan(7) }] })), { "Idempotency-Key": "padded-1" });
     expect(other.status).toBe(422);
     expect(other.json.error.code).toBe("IDEMPOTENCY_KEY_MISMATCH");
+  });
+
+  it("answers a body declared past the batch limit with 413 once the whole body has arrived, so the sender reads it", async () => {
+    const body = Buffer.alloc(8 * 1024 * 1024 + 64 * 1024, " ");
+    const url = new URL("/v1/identity/pan/batch", env.server.url);
+    const seen = await new Promise<{ status: number; code: string; sentWhole: boolean }>((resolve, reject) => {
+      let sentWhole = false;
+      const req = http.request(
+        {
+          hostname: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: "POST",
+          agent: false,
+          headers: { Authorization: `Bearer ${a.sandbox.secretKey}`, "Content-Type": "application/json", "Content-Length": String(body.length) },
+        },
+        (res) => {
+          // Read before the end of the answer: had the server answered while the body was still on its way, this is false.
+          const whenAnswered = sentWhole;
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => {
+            const json = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { error: { code: string } };
+            resolve({ status: res.statusCode ?? 0, code: json.error.code, sentWhole: whenAnswered });
+          });
+        },
+      );
+      req.on("error", reject);
+      req.on("finish", () => (sentWhole = true));
+      req.end(body);
+    });
+    expect(seen).toEqual({ status: 413, code: "PAYLOAD_TOO_LARGE", sentWhole: true });
   });
 });

@@ -48,9 +48,16 @@ export async function send(services: AppServices, record: RequestRecord, res: Se
   res.end(text);
 }
 
-/** Sends an answer given before the body was read: an unread body is dropped as it arrives, never kept. */
-export function refuse(services: AppServices, record: RequestRecord, req: IncomingMessage, res: ServerResponse, answer: Answer) {
-  if (record.rawBody === null && hasUnreadBody(req)) return afterUnreadBody(req, res, SINGLE_BODY_LIMIT, () => void send(services, record, res, answer));
+/** Sends an answer given before the body was read: an unread body (up to `drainLimit`) is dropped as it arrives, never kept. */
+export function refuse(
+  services: AppServices,
+  record: RequestRecord,
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: Answer,
+  drainLimit = SINGLE_BODY_LIMIT,
+) {
+  if (record.rawBody === null && hasUnreadBody(req)) return afterUnreadBody(req, res, drainLimit, () => void send(services, record, res, answer));
   void send(services, record, res, answer);
 }
 

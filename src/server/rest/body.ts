@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { AppError } from "@/server/errors";
 
 /** Requests past this are not even drained: the connection is closed after the 413. */
-const DRAIN_LIMIT = 64 * 1024 * 1024;
+export const DRAIN_LIMIT = 64 * 1024 * 1024;
 /** How long the unread body of a refused request may keep arriving (and be dropped) before the answer. */
 const LINGER_MS = 10_000;
 /** No operation's body nests this deep; deeper JSON only serves to exhaust the stack downstream. */

@@ -4,7 +4,7 @@ import { AppError } from "@/server/errors";
 import { log } from "@/server/lib/logger";
 import { methodLabel, nameRoute, routeSeries } from "@/server/metrics/http";
 import { errorAnswer, refuse, refuseStranger, send } from "@/server/rest/answers";
-import { BodyError, isJsonContentType, queryInput, readBody } from "@/server/rest/body";
+import { BodyError, DRAIN_LIMIT, isJsonContentType, queryInput, readBody } from "@/server/rest/body";
 import { createBodyReader, type BodyReader } from "@/server/rest/body-pool";
 import { admitKey, identifyKey, restAuthOf } from "@/server/rest/credentials";
 import { withIdempotency } from "@/server/rest/idempotency";
@@ -118,7 +118,9 @@ export function createRestDoor(services: AppServices, operations: RestOperation[
     if (err instanceof BodyError) {
       res.setHeader("Connection", "close");
       log.info("request body refused", { requestId: record.requestId, code: err.code, reason: err.message });
-      return refuse(services, record, req, res, errorAnswer(err, record));
+      // A caller with a valid key gets its 413 after the body is dropped, as with a chunked body, so the
+      // answer is not lost to the reset a close under a sender causes; anyone else's is not read.
+      return refuse(services, record, req, res, errorAnswer(err, record), record.auth ? DRAIN_LIMIT : undefined);
     }
     if (err instanceof AppError) return refuse(services, record, req, res, errorAnswer(err, record));
     log.error("REST door failure", { requestId: record.requestId, err });
