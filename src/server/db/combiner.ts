@@ -36,8 +36,7 @@ export class KeyedCombiner<Req, Res> {
       );
       group.forEach((p, i) => p.resolve(results[i]!));
     } catch (err) {
-      if (group.length === 1) group[0]!.reject(err);
-      else await Promise.all(group.map((p) => this.runAlone(key, p)));
+      await afterGroupFailed(group, err, (request) => this.runGroup(key, [request]));
     }
     const queue = this.waiting.get(key)!;
     if (queue.length === 0) {
@@ -46,20 +45,21 @@ export class KeyedCombiner<Req, Res> {
     }
     void this.run(key, queue.splice(0, this.maxGroup));
   }
-
-  private async runAlone(key: string, p: Pending<Req, Res>): Promise<void> {
-    try {
-      p.resolve((await this.runGroup(key, [p.request]))[0]!);
-    } catch (err) {
-      p.reject(err);
-    }
-  }
 }
 
 interface Pending<Req, Res> {
   request: Req;
   resolve: (v: Res) => void;
   reject: (e: unknown) => void;
+}
+
+/** A group's write failed: a lone request gets the error; in a group of several, each runs again alone. */
+function afterGroupFailed<Req, Res>(group: Pending<Req, Res>[], err: unknown, runAlone: (request: Req) => Promise<Res[]>): Promise<void> {
+  if (group.length === 1) {
+    group[0]!.reject(err);
+    return Promise.resolve();
+  }
+  return Promise.all(group.map((p) => runAlone(p.request).then((r) => p.resolve(r[0]!), p.reject))).then(() => undefined);
 }
 
 /**
@@ -97,8 +97,7 @@ export class JoiningCombiner<Req, Res> {
         },
         (err: unknown) => {
           close();
-          if (group.length === 1) group[0]!.reject(err);
-          else for (const p of group) this.runGroup(key, () => [p.request]).then((r) => p.resolve(r[0]!), p.reject);
+          void afterGroupFailed(group, err, (request) => this.runGroup(key, () => [request]));
         },
       );
     });
