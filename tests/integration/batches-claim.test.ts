@@ -80,6 +80,12 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
     expect(order).toEqual(Array.from({ length: Math.ceil((3 * SANDBOX_CHUNK) / fresh.chunkSize) }, (_, k) => k));
   });
 
+  it("refuses to take a chunk whose items row is missing, rather than run it as an empty chunk", async () => {
+    const { id } = await newBatch(1);
+    await dbA.batchChunkItems.delete({ where: { chunkId: `${id}_0` } });
+    await expect(storeA.claimChunk(id, "t-damaged", later(30_000))).rejects.toThrow(`batch chunk ${id}_0 has no items row`);
+  });
+
   it("a claim that starts the batch makes a QUEUED batch PROCESSING with its start time, once, and nothing else", async () => {
     const { id } = await newBatch(2 * SANDBOX_CHUNK);
     const status = () => dbA.batch.findUniqueOrThrow({ where: { id }, select: { status: true, startedAt: true } });

@@ -114,7 +114,7 @@ function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): Batch
     const row = claimStatement.get(leaseToken, sqliteValue(leaseUntil), batchId, now, now, now, now) as Record<string, unknown> | undefined;
     if (!row) return null;
     const items = itemsStatement.get(row.id) as { items: string } | undefined;
-    return claimedRow({ ...row, items: items?.items ?? "[]" });
+    return claimedRow({ ...row, items: items?.items });
   };
   const commit = conn.transaction((c: ChunkCommit): boolean => {
     if (markDone.run(c.results, c.succeeded, c.failed, sqliteValue(c.completedAt), c.chunkId, c.leaseToken).changes !== 1) return false;
@@ -155,9 +155,11 @@ function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): Batch
 }
 
 function claimedRow(row: Record<string, unknown>): ClaimedChunkRow {
+  // Stored with the chunk in one transaction: a chunk without its items is damage, never an empty chunk.
+  if (typeof row.items !== "string") throw new Error(`batch chunk ${String(row.id)} has no items row`);
   return {
     id: row.id as string,
-    items: row.items as string,
+    items: row.items,
     results: (row.results as string | null) ?? null,
     passes: Number(row.passes),
     retryingSince: dateFromSql(row.retryingSince),
@@ -182,7 +184,7 @@ function postgresStore(db: Db): BatchStore {
         ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
       AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
       RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed")
-      SELECT "claimed".*, "BatchChunkItems"."items" FROM "claimed" JOIN "BatchChunkItems" ON "BatchChunkItems"."chunkId" = "claimed"."id"`);
+      SELECT "claimed".*, "BatchChunkItems"."items" FROM "claimed" LEFT JOIN "BatchChunkItems" ON "BatchChunkItems"."chunkId" = "claimed"."id"`);
   function* commit(c: ChunkCommit): WriteScript<boolean> {
     const done = yield* changedRows(sql`UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL, "results" = ${c.results},
       "succeeded" = ${c.succeeded}, "failed" = ${c.failed}, "completedAt" = ${c.completedAt}
