@@ -170,10 +170,10 @@ const config = [
     rules: { "no-restricted-syntax": ["error", ...prismaAccess] },
   },
   {
-    // Doors do not import the client either. The two processes' wiring opens and closes it: the
-    // server's start.ts and the operator CLI (scripts/cli.ts, which is not listed here).
+    // Doors do not import the client either. The wiring of each process or thread opens and closes
+    // it: the server's start.ts, the page thread's entry and the operator CLI (scripts/cli.ts, which is not listed here).
     files: SERVER_DOORS,
-    ignores: ["src/server/http/start.ts"],
+    ignores: ["src/server/http/start.ts", "src/server/http/page-thread-entry.ts"],
     rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [prismaClientModule] }] },
   },
   {

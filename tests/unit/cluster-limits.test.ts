@@ -3,7 +3,7 @@ import { answerLimits, IpcLimitStore, type Channel } from "@/server/cluster/limi
 import { restartDelay } from "@/server/cluster/primary";
 import { FailedAuthLimiter } from "@/server/services/auth/failed-auth-limiter";
 import { FixedWindows, TokenBuckets } from "@/server/services/limits/counters";
-import { LocalLimitStore } from "@/server/services/limits/shared";
+import { LocalLimitStore, type LimitStore } from "@/server/services/limits/shared";
 import { LEASE_MS, RateLimiter } from "@/server/services/rate-limiter";
 
 const T0 = 1_700_000_000_000;
@@ -133,6 +133,37 @@ describe("refused credentials per address across workers", () => {
     expect(verdicts.filter((v) => v.wait === 0)).toHaveLength(5);
     expect(verdicts.filter((v) => v.firstOver)).toHaveLength(1);
     expect(verdicts.filter((v) => v.wait > 0).every((v) => v.wait >= 1 && v.wait <= 60)).toBe(true);
+  });
+});
+
+describe("the page thread's limits", () => {
+  /** A page thread's store, asking its worker's store (local, or itself asking the primary). */
+  function pageThreadOf(worker: LimitStore) {
+    const [threadEnd, workerEnd] = channelPair();
+    answerLimits(workerEnd, worker);
+    return new IpcLimitStore(threadEnd);
+  }
+
+  it("count in the one store behind the worker: sign-ups from two workers' pages and the workers themselves share one window", async () => {
+    const { workers } = cluster(2);
+    const [a, b] = workers.map((w) => pageThreadOf(w.store));
+    const counted = [await a!.count("signup|203.0.113.9", 60_000, 3), await b!.count("signup|203.0.113.9", 60_000, 3)];
+    counted.push(await workers[0]!.store.count("signup|203.0.113.9", 60_000, 3), await b!.count("signup|203.0.113.9", 60_000, 3));
+    expect(counted.map((c) => [c.ok, c.count])).toEqual([
+      [true, 1],
+      [true, 2],
+      [true, 3],
+      [false, 3],
+    ]);
+    b!.release("signup|203.0.113.9");
+    await new Promise((r) => setTimeout(r, 10));
+    expect((await a!.count("signup|203.0.113.9", 60_000, 3)).ok).toBe(true);
+  });
+
+  it("take tokens from the per-key bucket of a single process too", async () => {
+    const thread = pageThreadOf(new LocalLimitStore());
+    expect(await thread.grant("key", 7, 5)).toMatchObject({ granted: 5, waitMs: 0 });
+    expect((await thread.grant("key", 1, 5)).granted).toBe(0);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Grant, LimitStore, LocalLimitStore, WindowCount } from "@/server/services/limits/shared";
+import type { Grant, LimitStore, WindowCount } from "@/server/services/limits/shared";
 
 /**
  * The server-wide limits over the cluster's IPC channel: workers ask, the primary answers from its
@@ -85,16 +85,23 @@ export class IpcLimitStore implements LimitStore {
   }
 }
 
-/** The primary's side: answers one worker's questions from the cluster's store. */
-export function answerLimits(channel: Channel, store: LocalLimitStore) {
+/**
+ * The answering side: the primary for its workers (from the cluster's store), or a process for its
+ * page thread (from the process's store, which may itself ask the primary).
+ */
+export function answerLimits(channel: Channel, store: LimitStore) {
   channel.on("message", (m) => {
     if (!isLimitMessage(m) || !m.req) return;
+    const id = m.id;
     const res = answer(store, m.req);
-    if (m.id !== undefined && res) channel.send({ parakh: "limits", id: m.id, res } satisfies LimitMessage, ignore);
+    if (id === undefined || !res) return;
+    const reply = (value: Grant | WindowCount) => channel.send({ parakh: "limits", id, res: value } satisfies LimitMessage, ignore);
+    if (res instanceof Promise) void res.then(reply);
+    else reply(res);
   });
 }
 
-function answer(store: LocalLimitStore, req: LimitRequest): Grant | WindowCount | undefined {
+function answer(store: LimitStore, req: LimitRequest): Grant | WindowCount | Promise<Grant | WindowCount> | undefined {
   switch (req.op) {
     case "grant":
       return store.grant(req.key, req.want, req.rate);

@@ -1,8 +1,5 @@
-import { EventEmitter } from "node:events";
-import http, { type IncomingMessage } from "node:http";
+import http from "node:http";
 import net from "node:net";
-import type { Duplex } from "node:stream";
-import path from "node:path";
 import { Primary } from "@/server/cluster/primary";
 import { joinCluster, obeyPrimary, tellPrimary, workerSlot } from "@/server/cluster/worker";
 import { getConfig, type Config } from "@/server/config";
@@ -10,6 +7,8 @@ import { closeDatabase, createPrismaClient, type Db } from "@/server/db/client";
 import { checkReadiness } from "@/server/db/health";
 import { applyMigrations } from "@/server/db/migrate";
 import { guardConnections } from "@/server/http/connection-guard";
+import { loadNext, type UpgradeHandler } from "@/server/http/next-app";
+import { PageThread } from "@/server/http/page-thread";
 import { createRequestListener, InFlightRequests, type PageHandler } from "@/server/http/request-listener";
 import { answerUnparsedRequests } from "@/server/http/unparsed-requests";
 import { warmFirstSignup } from "@/server/http/warm-up";
@@ -29,8 +28,6 @@ export interface StartOptions {
   servePages: boolean;
   seedDemo: boolean;
 }
-
-type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => Promise<void>;
 
 /**
  * The demo merchant's banner. In development it carries the password and sandbox keys so the first
@@ -110,18 +107,6 @@ async function startJobs(services: AppServices): Promise<JobRunner[]> {
   return runners;
 }
 
-/** Next, prepared to render pages on this server. */
-async function loadNext(dev: boolean, config: Config): Promise<{ handler: PageHandler; upgrade: UpgradeHandler }> {
-  const { default: next } = await import("next");
-  // Next attaches its own 'upgrade' listener to the server of the first request it handles, and
-  // leaves every upgrade it does not recognise open for good. It gets an inert emitter instead:
-  // this server decides what an Upgrade request means (see configureServer).
-  const inert = new EventEmitter() as unknown as http.Server;
-  const app = next({ dev, dir: path.resolve(process.cwd()), hostname: config.host, port: config.port, httpServer: inert });
-  await app.prepare();
-  return { handler: app.getRequestHandler(), upgrade: app.getUpgradeHandler() };
-}
-
 /** Timeouts, connection limits, requests Node cannot parse, and (in development) Next's reload channel. */
 export function configureServer(server: http.Server, config: Config, devUpgrade: UpgradeHandler | undefined) {
   // Slow or silent clients are cut off: headers must arrive in time, the whole request too, and a
@@ -162,6 +147,26 @@ interface Running {
   inFlight: InFlightRequests;
   runners: JobRunner[];
   services: AppServices;
+  pageThread: PageThread | undefined;
+}
+
+interface Pages {
+  handler: PageHandler;
+  /** Next's reload channel, in development. */
+  upgrade?: UpgradeHandler;
+  thread?: PageThread;
+}
+
+/**
+ * Production pages run on a thread of their own (./page-thread.ts), so Next's per-promise hooks
+ * and global patches stay off the API's thread. The development server stays on this thread: it
+ * compiles on demand and its reload channel is a websocket upgrade of this server's.
+ */
+async function startPages(dev: boolean, config: Config): Promise<Pages> {
+  if (dev) return loadNext(true, config);
+  const thread = new PageThread();
+  await thread.start();
+  return { handler: thread.handler, thread };
 }
 
 /** Resolves when `done` does, or after `ms`. */
@@ -176,7 +181,7 @@ function within(done: Promise<unknown>, ms: number): Promise<void> {
  * idle keep-alive sockets open: a client may be sending its next request on one at that moment, and
  * closing it would fail that request. Each closes after its next answer, or when it times out.
  */
-async function shutdown({ server, inFlight, runners, services }: Running, reason: string, gentle = false) {
+async function shutdown({ server, inFlight, runners, services, pageThread }: Running, reason: string, gentle = false) {
   const { config } = services;
   if (inFlight.closing) return;
   inFlight.close();
@@ -203,7 +208,7 @@ async function shutdown({ server, inFlight, runners, services }: Running, reason
     await within(socketsEnded, config.http.keepAliveTimeoutMs + 1000);
     server.closeAllConnections();
   }
-  await stopping;
+  await Promise.all([stopping, pageThread?.stop(config.shutdownTimeoutMs)]);
   services.rateLimiter.stop();
   await services.auditWriter.drain();
   await services.authCache.stop();
@@ -242,19 +247,19 @@ async function serve(opts: StartOptions, role: Role) {
   if (role.slot === null) await migrate(config);
   const services = prepare(config);
   const runners = role.jobs ? await startJobs(services) : [];
-  const next = opts.servePages ? await loadNext(opts.dev, config) : undefined;
+  const pages = opts.servePages ? await startPages(opts.dev, config) : undefined;
   const inFlight = new InFlightRequests();
-  const listener = await createRequestListener({ services, dev: opts.dev, pages: next?.handler, inFlight });
+  const listener = await createRequestListener({ services, dev: opts.dev, pages: pages?.handler, inFlight });
   const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs), ServerResponse: TimedResponse }, listener);
-  configureServer(server, config, opts.dev ? next?.upgrade : undefined);
+  configureServer(server, config, pages?.upgrade);
   const port = await listen(server, config);
   const worker = role.slot === null ? {} : { worker: role.slot, pid: process.pid };
   log.info("listening", { host: config.host, port, pages: opts.servePages, dev: opts.dev, ...worker });
 
   if (role.slot === null && opts.seedDemo) await seedDemo(config, services.db);
   // Production pages only: the development server compiles on demand, and an API-only instance has no sign-up.
-  if (opts.servePages && !opts.dev) void warmFirstSignup(services, server);
-  const running = { server, inFlight, runners, services };
+  if (opts.servePages && !opts.dev) void warmFirstSignup(server);
+  const running = { server, inFlight, runners, services, pageThread: pages?.thread };
   onSignals(running);
   if (role.slot !== null) {
     obeyPrimary({ drain: () => void shutdown(running, "replaced", true), stop: (reason) => void shutdown(running, reason) });

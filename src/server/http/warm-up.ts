@@ -1,8 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { log } from "@/server/lib/logger";
-import type { AppServices } from "@/server/services";
-import { warmSignupPath } from "@/server/services/accounts/warm-up";
 
 /**
  * What the first sign-up loads besides the database: the sign-up page, the dashboard's tRPC route
@@ -28,12 +26,11 @@ function get(address: AddressInfo, path: string): Promise<void> {
 /**
  * Warms the first sign-up after a start (measured: about 2.5 times the warm one otherwise) in the
  * background, once the server listens: readiness does not wait for it. A failure only means the
- * first merchant waits as before.
+ * first merchant waits as before. The page thread warms the database side itself (warmSignupPath).
  */
-export async function warmFirstSignup(services: AppServices, server: http.Server): Promise<void> {
+export async function warmFirstSignup(server: http.Server): Promise<void> {
   const started = Date.now();
   try {
-    await warmSignupPath(services.db);
     const address = server.address();
     if (address && typeof address === "object") for (const path of FIRST_SIGNUP_PATHS) await get(address, path);
     log.debug("first sign-up warmed", { ms: Date.now() - started });

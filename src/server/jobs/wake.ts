@@ -11,11 +11,18 @@ interface Pokeable {
 }
 
 const KEY = Symbol.for("parakh.jobs.wake");
+const FORWARD_KEY = Symbol.for("parakh.jobs.wake-forward");
 type Hub = Map<JobLane, Set<WeakRef<Pokeable>>>;
+type Holder = { [KEY]?: Hub; [FORWARD_KEY]?: (lane: JobLane) => void };
 
 function hub(): Hub {
-  const holder = globalThis as { [KEY]?: Hub };
+  const holder = globalThis as Holder;
   return (holder[KEY] ??= new Map());
+}
+
+/** Where this thread's wakes go besides its own runners: the page thread sends them to the server's. */
+export function forwardWakes(to: (lane: JobLane) => void): void {
+  (globalThis as Holder)[FORWARD_KEY] = to;
 }
 
 /** Lets `wakeLane(lane)` poke `runner` for as long as it exists. */
@@ -27,6 +34,7 @@ export function wakeOnEnqueue(lane: JobLane, runner: Pokeable): void {
 
 /** Pokes this process's runners of `lane` (a stopped runner ignores it). Call after the enqueuing commit. */
 export function wakeLane(lane: JobLane): void {
+  (globalThis as Holder)[FORWARD_KEY]?.(lane);
   const runners = hub().get(lane);
   if (!runners) return;
   for (const ref of runners) {

@@ -7,7 +7,8 @@ import { Counter, Gauge } from "prom-client";
 import { dueJobsByType } from "@/server/jobs/stats";
 import { log } from "@/server/lib/logger";
 import { processMetrics } from "@/server/metrics/registry";
-import { UPSTREAM_OUTCOMES, upstreamCallCounts } from "@/server/providers/upstream/client";
+import { UPSTREAM_OUTCOMES } from "@/server/providers/upstream/client";
+import { allUpstreamCallCounts } from "@/server/providers/upstream/peer";
 import type { AppServices } from "@/server/services";
 import { countOpenHolds } from "@/server/services/wallet/holds";
 
@@ -77,19 +78,22 @@ function upstreamMetrics(registry: ReturnType<typeof processMetrics>["registry"]
     help: "Calls to live upstream vendors by family and outcome (ok, timeout, failed, misconfigured, rejected).",
     labelNames: ["family", "outcome"],
     registers: [registry],
-    collect() {
+    async collect() {
+      const counts = await allUpstreamCallCounts();
       this.reset();
-      for (const f of upstreamCallCounts()) for (const outcome of UPSTREAM_OUTCOMES) this.inc({ family: f.family, outcome }, f.calls[outcome]);
+      for (const f of counts) for (const outcome of UPSTREAM_OUTCOMES) this.inc({ family: f.family, outcome }, f.calls[outcome]);
     },
   });
   new Gauge({
     name: "parakh_upstream_breaker_state",
-    help: "1 for each upstream family's current circuit-breaker state (in a cluster: the workers in it).",
+    help: "1 for each upstream family's current circuit-breaker state, per thread that calls it (the API's and the pages', in each cluster worker).",
     labelNames: ["family", "state"],
     registers: [registry],
-    collect() {
+    async collect() {
+      const counts = await allUpstreamCallCounts();
       this.reset();
-      for (const f of upstreamCallCounts()) for (const state of BREAKER_STATES) this.set({ family: f.family, state }, f.breaker === state ? 1 : 0);
+      // One per thread that calls the family (the page thread has its own breakers), as per worker in a cluster.
+      for (const f of counts) for (const state of BREAKER_STATES) this.inc({ family: f.family, state }, f.breaker === state ? 1 : 0);
     },
   });
   new Gauge({
@@ -98,9 +102,12 @@ function upstreamMetrics(registry: ReturnType<typeof processMetrics>["registry"]
     labelNames: ["family"],
     aggregator: "max",
     registers: [registry],
-    collect() {
+    async collect() {
+      const counts = await allUpstreamCallCounts();
       this.reset();
-      for (const f of upstreamCallCounts()) this.set({ family: f.family }, f.misconfigured ? 1 : 0);
+      const misconfigured = new Map<string, boolean>();
+      for (const f of counts) misconfigured.set(f.family, f.misconfigured || misconfigured.get(f.family) === true);
+      for (const [family, refused] of misconfigured) this.set({ family }, refused ? 1 : 0);
     },
   });
 }

@@ -11,6 +11,7 @@ import { listEmails } from "@/server/services/email/email";
 import { kycFeesInput, walletAdjustInput } from "@/lib/schemas/wallet";
 import { automaticRefundsNeedingAttention } from "@/server/services/operations/automatic-refunds";
 import { upstreamHealth } from "@/server/services/operations/upstream-health";
+import { allUpstreamStats } from "@/server/providers/upstream/peer";
 import { adjustWalletByOperator, setKycFees } from "@/server/services/wallet/operator";
 import { adminSessionProcedure } from "@/server/trpc/dashboard-procedures";
 import { router } from "@/server/trpc/init";
@@ -52,8 +53,8 @@ export const adminRouter = router({
   /** Email the service sent or, without SMTP, kept in the outbox (with its body) for operators to pass on. */
   emails: adminSessionProcedure.input(emailsInput).query(({ ctx, input }) => listEmails(ctx.services.db, input)),
 
-  /** Each upstream vendor family as this server instance sees it: breaker, calls and failures in 5 minutes, p95, last error. */
-  upstream: adminSessionProcedure.query(({ ctx }) => upstreamHealth(ctx.services.config)),
+  /** Each upstream vendor family as this server instance sees it (its API and its pages): breaker, calls and failures in 5 minutes, p95, last error. */
+  upstream: adminSessionProcedure.query(async ({ ctx }) => upstreamHealth(ctx.services.config, await allUpstreamStats())),
 
   /** Automatic refunds of late attempts that failed, or that the processor has not answered for an hour. */
   automaticRefunds: adminSessionProcedure.query(({ ctx }) => automaticRefundsNeedingAttention(ctx.services.db)),
