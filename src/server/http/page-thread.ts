@@ -169,6 +169,7 @@ export class PageThread {
       return Promise.resolve();
     }
     return new Promise((resolve) => {
+      let clientGone = false;
       const upstream = http.request(
         { socketPath: this.socketPath, agent: this.agent, method: req.method, path: req.url, headers: withoutHopByHop(req.headers) },
         (answer) => {
@@ -181,7 +182,7 @@ export class PageThread {
       );
       // Before the answer began: the thread went away (503, it restarts) or the page failed (500, logged there).
       upstream.on("error", (err) => {
-        if (res.headersSent) res.destroy();
+        if (res.headersSent || clientGone) res.destroy();
         else if (!this.ready) sendError(res, starting());
         else {
           log.warn("a page request failed in the page thread", { err });
@@ -189,9 +190,11 @@ export class PageThread {
         }
         resolve();
       });
-      // The client went away: so does the thread's work on its request.
+      // The client went away: so does the thread's work on its request (no error to log or answer).
       res.on("close", () => {
-        if (!res.writableFinished) upstream.destroy();
+        if (res.writableFinished) return;
+        clientGone = true;
+        upstream.destroy();
       });
       req.pipe(upstream);
     });
