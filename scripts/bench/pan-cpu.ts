@@ -15,8 +15,8 @@ import { startListening, startNodeFlags, statFields, stopChild } from "./proc";
  * BENCH_RATE (requests a second for both servers; unset: as fast as they answer). CPU per request
  * falls as throughput rises (more requests share each commit), so on a busy machine a fixed rate
  * compares two versions more fairly than their own maximum rates do.
- * BENCH_SERVE_PAGES=true serves the Next pages in the same process, as `npm start` does (default:
- * the API alone); the difference is what hosting Next costs each API request.
+ * BENCH_SERVE_PAGES=true also serves the Next pages (on their own thread of the same process), as
+ * `npm start` does (default: the API alone); the difference is what hosting Next costs each API request.
  */
 const ROOT = path.resolve(__dirname, "../..");
 const SERVER_ROOT = path.resolve(process.env.BENCH_SERVER_ROOT ?? ROOT);
