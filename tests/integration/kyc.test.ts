@@ -640,7 +640,8 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
       expect(w.availablePaise).toBe(0);
       expect(await ledgerSum(shop)).toBe(0);
       expect(await db.kycTransaction.count({ where: { merchantId: shop.merchantId } })).toBe(50);
-      expect(await db.walletHold.count({ where: { merchantId: shop.merchantId, state: "HELD" } })).toBe(0);
+      // Sandbox PAN KYC is answered from fixtures first and charged after: no hold is placed at all.
+      expect(await db.walletHold.count({ where: { merchantId: shop.merchantId } })).toBe(0);
       // Every answer's balance is distinct: no two debits saw the same balance.
       const balances = answers.filter((a) => a.status === 200).map((a) => a.json.data.walletBalance);
       expect(new Set(balances).size).toBe(50);
@@ -661,6 +662,33 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
       expect(stored.responseBody).not.toContain(first.json.data.registeredName);
       expect(stored.responseBody!.startsWith("v1.")).toBe(true);
       expectError(await panKyc({ pan: "ABCPK9994F" }, { extra: { "Idempotency-Key": key } }), 422, "IDEMPOTENCY_KEY_MISMATCH");
+    });
+
+    it("charges one Idempotency-Key sent many times at once only once", async () => {
+      const shop = await createMerchantViaCli(env.server.env, "Same Key Store");
+      await setBalance(shop, 1000);
+      const key = `kyc-race-${crypto.randomUUID()}`;
+      const answers = await Promise.all(Array.from({ length: 12 }, () => panKyc({ pan: "ABCPK1234F" }, { who: shop, extra: { "Idempotency-Key": key } })));
+      const ok = answers.filter((a) => a.status === 200);
+      expect(ok.length).toBeGreaterThanOrEqual(1);
+      for (const a of answers.filter((x) => x.status !== 200)) expectError(a, 409, "IDEMPOTENCY_KEY_IN_USE");
+      // The one charged answer, and replays of it.
+      expect(new Set(ok.map((a) => a.json.data.kycTransactionId)).size).toBe(1);
+      expect(ok.filter((a) => a.headers["idempotent-replayed"] === undefined)).toHaveLength(1);
+      expect((await wallet(shop)).balancePaise).toBe(900);
+      expect(await ledgerSum(shop)).toBe(900);
+      expect(await db.kycTransaction.count({ where: { merchantId: shop.merchantId } })).toBe(1);
+    });
+
+    it("answers 402 rather than the source failure when the wallet could not have paid, and charges neither", async () => {
+      const shop = await createMerchantViaCli(env.server.env, "Short Wallet Store");
+      await setBalance(shop, 99);
+      expectError(await panKyc({ pan: "ABCPK9998F" }, { who: shop }), 402, "INSUFFICIENT_BALANCE");
+      expectError(await panKyc({ pan: "ABCPK1234F" }, { who: shop }), 402, "INSUFFICIENT_BALANCE");
+      await setBalance(shop, 100);
+      expectError(await panKyc({ pan: "ABCPK9998F" }, { who: shop }), 503, "SOURCE_UNAVAILABLE");
+      expect((await wallet(shop)).balancePaise).toBe(100);
+      expect(await db.kycTransaction.count({ where: { merchantId: shop.merchantId } })).toBe(0);
     });
 
     it("does not store a 402 under its Idempotency-Key: after a top-up the same key runs and charges once", async () => {

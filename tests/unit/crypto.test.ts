@@ -32,6 +32,18 @@ describe("encrypt / decrypt (AES-256-GCM)", () => {
     expect(encrypt("same", KEY)).not.toBe(encrypt("same", KEY));
   });
 
+  it("never repeats an IV over many encryptions, each readable by plain AES-256-GCM with the raw key", () => {
+    const ivs = new Set<string>();
+    for (let i = 0; i < 1500; i++) {
+      const [, iv, tag, ct] = encrypt(`message ${i}`, KEY).split(".");
+      ivs.add(iv!);
+      const decipher = crypto.createDecipheriv("aes-256-gcm", Buffer.from(KEY, "base64"), Buffer.from(iv!, "base64url"));
+      decipher.setAuthTag(Buffer.from(tag!, "base64url"));
+      expect(Buffer.concat([decipher.update(Buffer.from(ct!, "base64url")), decipher.final()]).toString("utf8")).toBe(`message ${i}`);
+    }
+    expect(ivs.size).toBe(1500);
+  });
+
   it.each([1, 2, 3])("detects tampering with segment %i (iv, tag, ciphertext)", (index) => {
     const parts = encrypt("tamper me please", KEY).split(".");
     parts[index] = flipFirstChar(parts[index]!);

@@ -37,6 +37,19 @@ describe("sandbox PAN provider", () => {
     expect(tokens.at(-1)!.startsWith("K")).toBe(true);
   });
 
+  it("answers at once (lookupLocal) exactly as lookup does, the source failures included", async () => {
+    for (const pan of ["ABCPK1234F", "ABCCK9991F", "ABCPK9992F", "ABCPM9993F", "ABCPK9994F", "AAAHA0001Z"]) {
+      expect(sandboxPanProvider.lookupLocal!(pan)).toEqual(await sandboxPanProvider.lookup(pan));
+    }
+    for (const [pan, code] of [
+      ["ABCPK9997F", "SOURCE_TIMEOUT"],
+      ["ABCPK9998F", "SOURCE_UNAVAILABLE"],
+    ]) {
+      expect(() => sandboxPanProvider.lookupLocal!(pan!)).toThrow(expect.objectContaining({ code }));
+      expect((await rejection(sandboxPanProvider.lookup(pan!))).code).toBe(code);
+    }
+  });
+
   it("is deterministic", async () => {
     for (const pan of ["ABCPK1234F", "ZZZCX0001A", "QWEHR5555Q", "ABCPK9992F"]) {
       expect(await sandboxPanProvider.lookup(pan)).toEqual(await sandboxPanProvider.lookup(pan));

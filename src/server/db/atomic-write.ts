@@ -46,6 +46,31 @@ export const sql = (strings: TemplateStringsArray, ...values: unknown[]): Statem
  */
 export const sqlPlannedEachRun = (strings: TemplateStringsArray, ...values: unknown[]): Statement => ({ strings, values, planEachRun: true });
 
+/** SQL text written into a statement rather than bound (`sqlWithText`): a constant of the code, never input. */
+export class SqlText {
+  constructor(readonly text: string) {}
+}
+
+const splicedTexts = new WeakMap<TemplateStringsArray, TemplateStringsArray>();
+
+/**
+ * As `sql`, but a `${}` holding a SqlText is written into the text: for a piece of SQL that several
+ * statements share. The text of a call site is made once, so it must splice the same SqlText every time.
+ */
+export function sqlWithText(strings: TemplateStringsArray, ...values: unknown[]): Statement {
+  let merged = splicedTexts.get(strings);
+  if (!merged) {
+    const parts = [strings[0]!];
+    values.forEach((v, i) => {
+      if (v instanceof SqlText) parts[parts.length - 1] += v.text + strings[i + 1]!;
+      else parts.push(strings[i + 1]!);
+    });
+    merged = Object.freeze(Object.assign([...parts], { raw: parts })) as TemplateStringsArray;
+    splicedTexts.set(strings, merged);
+  }
+  return { strings: merged, values: values.filter((v) => !(v instanceof SqlText)) };
+}
+
 export type Action =
   | { kind: "rows"; st: Statement }
   | { kind: "count"; st: Statement }

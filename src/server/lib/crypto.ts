@@ -20,11 +20,31 @@ export function safeEqual(a: string, b: string): boolean {
   return crypto.timingSafeEqual(ab, bb);
 }
 
+// Keys as KeyObjects, made once per key text (a process has one or two).
+const secretKeys = new Map<string, crypto.KeyObject>();
+function secretKeyOf(keyBase64: string): crypto.KeyObject {
+  let key = secretKeys.get(keyBase64);
+  if (!key) secretKeys.set(keyBase64, (key = crypto.createSecretKey(Buffer.from(keyBase64, "base64"))));
+  return key;
+}
+
+// IVs are drawn from the CSPRNG in blocks, as ids are (one call per 512 encryptions, not one each); a
+// block is never reused, so every IV is as fresh as randomBytes(12) alone would give.
+const IV_BYTES = 12;
+let ivBlock = Buffer.alloc(0);
+let ivOffset = 0;
+function nextIv(): Buffer {
+  if (ivOffset + IV_BYTES > ivBlock.length) {
+    ivBlock = crypto.randomBytes(IV_BYTES * 512);
+    ivOffset = 0;
+  }
+  return ivBlock.subarray(ivOffset, (ivOffset += IV_BYTES));
+}
+
 /** AES-256-GCM; output is `v1.<iv>.<tag>.<ciphertext>` in base64url. */
 export function encrypt(plaintext: string, keyBase64: string): string {
-  const key = Buffer.from(keyBase64, "base64");
-  const iv = crypto.randomBytes(12);
-  const cipher = crypto.createCipheriv("aes-256-gcm", key, iv);
+  const iv = nextIv();
+  const cipher = crypto.createCipheriv("aes-256-gcm", secretKeyOf(keyBase64), iv);
   const ct = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
   const tag = cipher.getAuthTag();
   return ["v1", iv.toString("base64url"), tag.toString("base64url"), ct.toString("base64url")].join(".");
@@ -33,8 +53,7 @@ export function encrypt(plaintext: string, keyBase64: string): string {
 export function decrypt(payload: string, keyBase64: string): string {
   const [version, iv, tag, ct] = payload.split(".");
   if (version !== "v1" || !iv || !tag || ct === undefined) throw new Error("Unrecognised ciphertext");
-  const key = Buffer.from(keyBase64, "base64");
-  const decipher = crypto.createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
+  const decipher = crypto.createDecipheriv("aes-256-gcm", secretKeyOf(keyBase64), Buffer.from(iv, "base64url"));
   decipher.setAuthTag(Buffer.from(tag, "base64url"));
   return Buffer.concat([decipher.update(Buffer.from(ct, "base64url")), decipher.final()]).toString("utf8");
 }

@@ -55,4 +55,5 @@ export const sandboxPanProvider: PanProvider = {
   async lookup(pan) {
     return sandboxPanRecord(pan);
   },
+  lookupLocal: sandboxPanRecord,
 };

@@ -38,4 +38,9 @@ export interface PanProvider {
    * source failures throw AppError SOURCE_UNAVAILABLE / SOURCE_TIMEOUT (with retryAfterSeconds).
    */
   lookup(pan: string, options?: PanLookupOptions): Promise<PanRecord>;
+  /**
+   * The same answer at once, for a source that reads local fixtures (sandbox): no I/O, no waiting,
+   * the same record for the same PAN. Absent on a source that calls out.
+   */
+  lookupLocal?(pan: string, options?: PanLookupOptions): PanRecord;
 }

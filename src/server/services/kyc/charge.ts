@@ -7,7 +7,8 @@ import { log } from "@/server/lib/logger";
 import { formatPaise } from "@/lib/money";
 import type { Mode } from "@/lib/mode";
 import { KYC_LEDGER_REASON, type KycKind } from "@/lib/kyc";
-import { captureHold, placeHold, releaseHold } from "@/server/services/wallet/holds";
+import { chargeWithoutHold, walletCovers } from "@/server/services/wallet/direct-charges";
+import { captureHold, placeHold, releaseHold, type KycTransactionRow } from "@/server/services/wallet/holds";
 import { alertLowBalanceAfterCapture } from "@/server/services/wallet/wallet";
 
 export interface KycCaller {
@@ -69,6 +70,28 @@ export interface KycAnswer<T> {
   alsoCommit?: (at: Date) => WriteScript<void>;
 }
 
+/** The ledger entry's id and the KYC transaction of an answer about to be charged; the full result kept encrypted for the retention. */
+function chargedRecord(vault: KycVault, caller: KycCaller, data: object, summary: KycSummary) {
+  const kycTransactionId = newId("kyc_txn");
+  const at = new Date();
+  const keep = vault.retentionDays > 0;
+  // Kept without the charge and balance, which the row holds and the reader adds back.
+  const resultEnc = keep ? encrypt(JSON.stringify({ ...data, kycTransactionId }), vault.encryptionKey) : null;
+  const kycTransaction: KycTransactionRow = {
+    id: kycTransactionId,
+    kind: summary.kind,
+    requestId: caller.requestId,
+    otpRequestId: summary.otpRequestId ?? null,
+    subjectMasked: summary.subjectMasked,
+    outcome: summary.outcome,
+    nameMatchScore: summary.nameMatchScore ?? null,
+    resultEnc,
+    resultExpiresAt: keep ? new Date(at.getTime() + vault.retentionDays * 86_400_000) : null,
+    createdAt: at,
+  };
+  return { at, ledgerId: newSortableId("led"), kycTransaction };
+}
+
 /**
  * A KYC call charged exactly once, and only when it answers: the fee is held before the source is
  * called (402 when the wallet cannot cover it), and the answer turns the hold into the debit, the
@@ -93,43 +116,62 @@ export async function runChargedKyc<T extends object>(
   if (!held) throw new AppError("INSUFFICIENT_BALANCE");
   try {
     const { data, summary, alsoCommit } = await call();
-    const kycTransactionId = newId("kyc_txn");
-    const at = new Date();
-    const ledgerId = newSortableId("led");
-    const keep = vault.retentionDays > 0;
-    // Kept without the charge and balance, which the row holds and the reader adds back.
-    const resultEnc = keep ? encrypt(JSON.stringify({ ...data, kycTransactionId }), vault.encryptionKey) : null;
-    const resultExpiresAt = keep ? new Date(at.getTime() + vault.retentionDays * 86_400_000) : null;
+    const { at, ledgerId, kycTransaction } = chargedRecord(vault, caller, data, summary);
     const captured = await captureHold(vault.store, {
       holdId,
       merchantId: caller.merchantId,
       mode: caller.mode,
       ledgerId,
-      reference: kycTransactionId,
+      reference: kycTransaction.id,
       at,
       alsoCommit: alsoCommit && (() => alsoCommit(at)),
-      kycTransaction: {
-        id: kycTransactionId,
-        kind: summary.kind,
-        requestId: caller.requestId,
-        otpRequestId: summary.otpRequestId ?? null,
-        subjectMasked: summary.subjectMasked,
-        outcome: summary.outcome,
-        nameMatchScore: summary.nameMatchScore ?? null,
-        resultEnc,
-        resultExpiresAt,
-        createdAt: at,
-      },
+      kycTransaction,
     });
     if (!captured) {
       log.error("KYC answer not charged: its wallet hold was already released", { holdId, requestId: caller.requestId });
       throw new AppError("INTERNAL_ERROR");
     }
     await alertLowBalanceAfterCapture(vault.db, captured);
-    return { ...data, ...chargeFields(kycTransactionId, captured.amountPaise, captured.balanceAfterPaise) };
+    return { ...data, ...chargeFields(kycTransaction.id, captured.amountPaise, captured.balanceAfterPaise) };
   } catch (err) {
     // If even the release fails, the stale-hold sweeper gives the fee back later.
     await releaseHold(vault.store, holdId, new Date()).catch((releaseErr: unknown) => log.warn("wallet hold release failed", { holdId, err: releaseErr }));
     throw err;
   }
+}
+
+/**
+ * A charged call whose source answers at once from local fixtures (sandbox): it cannot be slow or
+ * fail half way, so the answer comes first and the fee is then charged in one write without a hold
+ * (direct-charges.ts), with what callers see unchanged: 402 when the wallet cannot cover the fee
+ * (also when the source would have failed), a source failure uncharged, every answer charged once.
+ */
+export async function runLocallyAnsweredKyc<T extends object>(
+  vault: KycVault,
+  caller: KycCaller,
+  answer: () => Omit<KycAnswer<T>, "alsoCommit">,
+): Promise<T & KycChargeFields> {
+  let answered: Omit<KycAnswer<T>, "alsoCommit">;
+  try {
+    answered = answer();
+  } catch (err) {
+    // A hold would have been refused before the source was asked.
+    if (!(await walletCovers(vault.store, caller.merchantId, caller.mode, caller.feePaise))) throw new AppError("INSUFFICIENT_BALANCE");
+    throw err;
+  }
+  const { data, summary } = answered;
+  const { at, ledgerId, kycTransaction } = chargedRecord(vault, caller, data, summary);
+  const charged = await chargeWithoutHold(vault.store, {
+    merchantId: caller.merchantId,
+    mode: caller.mode,
+    amountPaise: caller.feePaise,
+    reason: KYC_LEDGER_REASON[summary.kind],
+    ledgerId,
+    reference: kycTransaction.id,
+    at,
+    kycTransaction,
+  });
+  if (!charged) throw new AppError("INSUFFICIENT_BALANCE");
+  await alertLowBalanceAfterCapture(vault.db, charged);
+  return { ...data, ...chargeFields(kycTransaction.id, charged.amountPaise, charged.balanceAfterPaise) };
 }

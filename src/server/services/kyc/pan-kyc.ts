@@ -1,7 +1,13 @@
 import { maskPan } from "@/lib/pan";
-import type { PanProvider } from "@/server/providers/pan/types";
+import type { PanProvider, PanRecord } from "@/server/providers/pan/types";
 import { nameMatchResult, nameMatchScore, type NameMatchResult } from "@/server/services/identity/name-match";
-import { runChargedKyc, withSourceTimeout, type KycCaller, type KycVault } from "@/server/services/kyc/charge";
+import { runChargedKyc, runLocallyAnsweredKyc, withSourceTimeout, type KycCaller, type KycVault } from "@/server/services/kyc/charge";
+
+interface PanKycInput {
+  pan: string;
+  name: string | null;
+  dob: string | null;
+}
 
 export interface NameMatch {
   score: number;
@@ -15,26 +21,32 @@ export function nameMatchOf(sent: string | null, onRecord: string | null): NameM
   return { score, result: nameMatchResult(score) };
 }
 
+/** The answer for one PAN record: the caller's name and date of birth checked against it. */
+function panAnswer(record: PanRecord, input: PanKycInput) {
+  const nameMatch = nameMatchOf(input.name, record.name);
+  return {
+    data: {
+      pan: record.pan,
+      status: record.status,
+      registeredName: record.name,
+      category: record.category,
+      nameMatch,
+      // A source that checks the date itself answers dobMatch; one that gives the date is compared here.
+      dobMatch: record.dobMatch !== undefined ? record.dobMatch : input.dob && record.dob ? input.dob === record.dob : null,
+      aadhaarSeedingStatus: record.aadhaarSeedingStatus,
+    },
+    summary: { kind: "PAN" as const, subjectMasked: maskPan(record.pan), outcome: record.status, nameMatchScore: nameMatch?.score ?? null },
+  };
+}
+
 /**
  * PAN KYC: the PAN source and the name matcher of PAN verification, plus a date-of-birth check,
  * charged from the wallet. Every status is an answer (INVALID included), so every one is charged.
+ * A source of local fixtures answers first and is charged after, without a hold.
  */
-export async function panKyc(vault: KycVault, provider: PanProvider, caller: KycCaller, input: { pan: string; name: string | null; dob: string | null }) {
-  return runChargedKyc(vault, caller, "PAN", async () => {
-    const record = await withSourceTimeout(provider.lookup(input.pan, { name: input.name, dob: input.dob }));
-    const nameMatch = nameMatchOf(input.name, record.name);
-    return {
-      data: {
-        pan: record.pan,
-        status: record.status,
-        registeredName: record.name,
-        category: record.category,
-        nameMatch,
-        // A source that checks the date itself answers dobMatch; one that gives the date is compared here.
-        dobMatch: record.dobMatch !== undefined ? record.dobMatch : input.dob && record.dob ? input.dob === record.dob : null,
-        aadhaarSeedingStatus: record.aadhaarSeedingStatus,
-      },
-      summary: { kind: "PAN", subjectMasked: maskPan(record.pan), outcome: record.status, nameMatchScore: nameMatch?.score ?? null },
-    };
-  });
+export async function panKyc(vault: KycVault, provider: PanProvider, caller: KycCaller, input: PanKycInput) {
+  const options = { name: input.name, dob: input.dob };
+  const local = provider.lookupLocal;
+  if (local) return runLocallyAnsweredKyc(vault, caller, () => panAnswer(local(input.pan, options), input));
+  return runChargedKyc(vault, caller, "PAN", async () => panAnswer(await withSourceTimeout(provider.lookup(input.pan, options)), input));
 }

@@ -1,5 +1,5 @@
-import { changedRows, insertMany, rowsOf, sql, sqlPlannedEachRun, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
-import type { CapturedRow, HoldCapture, NewHold } from "@/server/services/wallet/holds";
+import { changedRows, insertMany, rowsOf, sql, sqlPlannedEachRun, sqlWithText, SqlText, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
+import type { CapturedRow, HoldCapture, KycTransactionRow, NewHold } from "@/server/services/wallet/holds";
 
 /**
  * Holds and captures of one wallet written together for a whole group of requests (the combiners
@@ -11,31 +11,51 @@ import type { CapturedRow, HoldCapture, NewHold } from "@/server/services/wallet
  */
 
 // Arrays of Dates would be sent in the process's time zone: ISO text is read as UTC, as single values are.
-const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+export const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+
+/**
+ * Which requests of a group take their fee, walked in arrival order: each takes it if what the ones
+ * before it left of the available balance covers it. With one fee that is the covered prefix; with
+ * mixed fees a smaller fee after a refused one may still fit, as it would one by one. `inArrivalOrder`
+ * is the walk on SQLite; on PostgreSQL it is WALK_IN_ARRIVAL_ORDER, inside the group's statement.
+ */
+export function inArrivalOrder(availablePaise: number, fees: number[]): { taken: boolean[]; leftPaise: number } {
+  let left = availablePaise;
+  const taken = fees.map((fee) => {
+    if (fee > left) return false;
+    left -= fee;
+    return true;
+  });
+  return { taken, leftPaise: left };
+}
+
+/**
+ * The same walk as SQL, for a statement that has "req" (the requests, numbered from 1 in "ord", each
+ * with "amountPaise") and "wallet" (its row, locked, with "availablePaise"): gives "held", the
+ * requests that take their fee.
+ */
+export const WALK_IN_ARRIVAL_ORDER = new SqlText(`"walk" ("ord", "left", "taken") AS (
+    SELECT 0::bigint, "availablePaise"::bigint, false FROM "wallet"
+    UNION ALL
+    SELECT "req"."ord", CASE WHEN "req"."amountPaise" <= "walk"."left" THEN "walk"."left" - "req"."amountPaise" ELSE "walk"."left" END,
+      "req"."amountPaise" <= "walk"."left"
+    FROM "walk" JOIN "req" ON "req"."ord" = "walk"."ord" + 1
+  ),
+  "held" AS (SELECT "req".* FROM "req" JOIN "walk" ON "walk"."ord" = "req"."ord" WHERE "walk"."taken")`);
 
 /** Which of the holds were placed (the available balance covered them), in the order given. */
 export async function placeHoldGroup(writer: AtomicWriter, merchantId: string, mode: string, holds: NewHold[]): Promise<boolean[]> {
   const at = holds[holds.length - 1]!.createdAt;
-  // The wallet row is locked first (FOR UPDATE), then the walk decides from its available balance:
-  // in arrival order each request takes its fee if what the ones before it left covers it. With one
-  // fee that is the covered prefix; with mixed fees a smaller fee after a refused one may still fit,
-  // as it would one by one.
+  // The wallet row is locked first (FOR UPDATE), then the walk decides from its available balance.
   const placed = await writer.run(
     rowsOf<{ id: string }>(
-      sql`WITH RECURSIVE "req" AS (
+      sqlWithText`WITH RECURSIVE "req" AS (
           SELECT * FROM unnest(${holds.map((h) => h.id)}::text[], ${holds.map((h) => h.amountPaise)}::int[], ${holds.map((h) => h.reason)}::text[],
             ${holds.map((h) => h.requestId)}::text[], ${holds.map((h) => iso(h.createdAt))}::timestamp(3)[])
             WITH ORDINALITY AS r("id", "amountPaise", "reason", "requestId", "createdAt", "ord")
         ),
         "wallet" AS (SELECT "id", "availablePaise" FROM "Wallet" WHERE "merchantId" = ${merchantId} AND "mode" = ${mode} FOR UPDATE),
-        "walk" ("ord", "left", "taken") AS (
-          SELECT 0::bigint, "availablePaise"::bigint, false FROM "wallet"
-          UNION ALL
-          SELECT "req"."ord", CASE WHEN "req"."amountPaise" <= "walk"."left" THEN "walk"."left" - "req"."amountPaise" ELSE "walk"."left" END,
-            "req"."amountPaise" <= "walk"."left"
-          FROM "walk" JOIN "req" ON "req"."ord" = "walk"."ord" + 1
-        ),
-        "held" AS (SELECT "req".* FROM "req" JOIN "walk" ON "walk"."ord" = "req"."ord" WHERE "walk"."taken"),
+        ${WALK_IN_ARRIVAL_ORDER},
         "debited" AS (
           UPDATE "Wallet" SET "availablePaise" = "availablePaise" - (SELECT sum("amountPaise") FROM "held"), "updatedAt" = ${at}
           WHERE "id" = (SELECT "id" FROM "wallet") AND EXISTS (SELECT 1 FROM "held") RETURNING "id"
@@ -121,12 +141,10 @@ export function* placeHoldScript(take: () => NewHold[]): WriteScript<boolean[]> 
     sql`SELECT "id", "availablePaise" FROM "Wallet" WHERE "merchantId" = ${merchantId} AND "mode" = ${mode}`,
   );
   if (!wallet) return holds.map(() => false);
-  let left = Number(wallet.availablePaise);
-  const placed = holds.map((h) => {
-    if (h.amountPaise > left) return false;
-    left -= h.amountPaise;
-    return true;
-  });
+  const { taken: placed, leftPaise: left } = inArrivalOrder(
+    Number(wallet.availablePaise),
+    holds.map((h) => h.amountPaise),
+  );
   const taken = holds.filter((_, i) => placed[i]);
   if (taken.length === 0) return placed;
   // Conditional on the balance read: should anything have moved it, the group fails and each hold is tried alone.
@@ -158,22 +176,51 @@ export function* captureHoldScript(take: () => HoldCapture[]): WriteScript<(Capt
     sql`UPDATE "Wallet" SET "balancePaise" = "balancePaise" - ${total}, "updatedAt" = ${captures[captures.length - 1]!.at}
       WHERE "id" = ${first.walletId} RETURNING "balancePaise", "lowBalanceThresholdPaise", "lowBalanceAlerted"`,
   );
-  // In the order asked for, each entry's balance is the one before it less its fee.
-  let balance = Number(wallet!.balancePaise) + total;
+  const debits = captures.map((c, i) => {
+    const h = held[i];
+    return h && { ...c, walletId: h.walletId, amountPaise: Number(h.amountPaise), reason: h.reason };
+  });
+  return yield* writeDebits(debits, Number(wallet!.balancePaise) + total, wallet!);
+}
+
+/** A debit of a group, as its ledger entry (and KYC transaction) record it. */
+export interface GroupDebit {
+  walletId: string;
+  merchantId: string;
+  mode: string;
+  amountPaise: number;
+  reason: string;
+  ledgerId: string;
+  reference: string;
+  at: Date;
+  kycTransaction?: KycTransactionRow;
+}
+
+/**
+ * The ledger entries (and KYC transactions) of a group's debits on SQLite, in the order asked for:
+ * each entry's balance is the one before it less its fee, from `balanceBeforePaise`. Null debits
+ * (not charged) write nothing and answer null.
+ */
+export function* writeDebits(
+  debits: (GroupDebit | null)[],
+  balanceBeforePaise: number,
+  wallet: { lowBalanceThresholdPaise: number | null; lowBalanceAlerted: unknown },
+): WriteScript<(CapturedRow | null)[]> {
+  let balance = balanceBeforePaise;
   const ledger: unknown[][] = [];
   const kyc: unknown[][] = [];
-  const results = captures.map((c, i) => {
-    const h = held[i];
-    if (!h) return null;
-    const amount = Number(h.amountPaise);
+  const results = debits.map((d) => {
+    if (!d) return null;
+    const amount = d.amountPaise;
     balance -= amount;
-    ledger.push([c.ledgerId, h.walletId, c.merchantId, c.mode, -amount, balance, h.reason, c.reference, c.at]);
-    const k = c.kycTransaction;
+    ledger.push([d.ledgerId, d.walletId, d.merchantId, d.mode, -amount, balance, d.reason, d.reference, d.at]);
+    const k = d.kycTransaction;
     if (k) {
-      const values = [k.id, c.merchantId, c.mode, k.kind, k.requestId, k.otpRequestId, k.subjectMasked, k.outcome, k.nameMatchScore];
-      kyc.push([...values, amount, balance, c.ledgerId, k.resultEnc, k.resultExpiresAt, k.createdAt]);
+      const values = [k.id, d.merchantId, d.mode, k.kind, k.requestId, k.otpRequestId, k.subjectMasked, k.outcome, k.nameMatchScore];
+      kyc.push([...values, amount, balance, d.ledgerId, k.resultEnc, k.resultExpiresAt, k.createdAt]);
     }
-    return { ...wallet!, walletId: h.walletId, amountPaise: amount, balanceAfterPaise: balance };
+    const { lowBalanceThresholdPaise, lowBalanceAlerted } = wallet;
+    return { walletId: d.walletId, amountPaise: amount, balanceAfterPaise: balance, lowBalanceThresholdPaise, lowBalanceAlerted };
   });
   yield* insertMany([
     { table: "LedgerEntry", columns: LEDGER_COLUMNS, rows: ledger },

@@ -169,7 +169,11 @@ export async function captureHold(writer: AtomicWriter, c: HoldCapture): Promise
     if (err instanceof HoldNotHeld) return null;
     throw err;
   }
-  const row = rows[0];
+  return capturedOf(rows[0]);
+}
+
+/** A charge's row as the driver read it, as numbers and a boolean; null when nothing was charged. */
+export function capturedOf(row: CapturedRow | null | undefined): Captured | null {
   if (!row) return null;
   return {
     amountPaise: Number(row.amountPaise),
