@@ -1,4 +1,4 @@
-import { changedRows, rowsOf, sql, type WriteScript } from "./atomic-write";
+import { changedRows, insertMany, rowsOf, sql, type WriteScript } from "./atomic-write";
 import { postgresWriter } from "./atomic-write-postgres";
 import { DEFAULT_SQLITE_SYNCHRONOUS, postgresPool, type Db, type SqliteSynchronous } from "./client";
 import { providerFromUrl } from "./provider";
@@ -192,12 +192,15 @@ function postgresStore(db: Db): BatchStore {
     if (done !== 1) return false;
     const v = c.verifications;
     if (v.rows.length) {
-      // The rows' own columns as one JSON parameter, what they share as single values: a chunk's
-      // thousands of bound values cost more in the client than the insert does in the server.
+      // Each of the rows' own columns as one array parameter, what they share as single values: a
+      // chunk's thousands of bound values cost more in the client than the insert does in the server,
+      // and PostgreSQL reads typed arrays for less than the same rows as JSON.
+      const r = v.rows;
       yield* changedRows(sql`INSERT INTO "Verification" ("id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","errorCode","batchId","createdAt")
         SELECT r."id", ${v.merchantId}, ${v.mode}, ${v.kind}, ${v.requestId}, r."subject", r."nameQueried", r."outcome", r."nameMatch", r."sourceNameMatch", r."errorCode", ${c.batchId}, ${c.completedAt}
-        FROM json_to_recordset(${JSON.stringify(v.rows)}::json)
-          AS r("id" text, "subject" text, "nameQueried" text, "outcome" text, "nameMatch" float8, "sourceNameMatch" float8, "errorCode" text)`);
+        FROM unnest(${r.map((x) => x.id)}::text[], ${r.map((x) => x.subject)}::text[], ${r.map((x) => x.nameQueried)}::text[], ${r.map((x) => x.outcome)}::text[],
+          ${r.map((x) => x.nameMatch)}::float8[], ${r.map((x) => x.sourceNameMatch ?? null)}::float8[], ${r.map((x) => x.errorCode)}::text[])
+          AS r("id", "subject", "nameQueried", "outcome", "nameMatch", "sourceNameMatch", "errorCode")`);
     }
     // Last, so the batch's row is locked only for the end of the transaction: the other worker's commit waits less.
     const add = newlyCounted(c);
@@ -226,6 +229,35 @@ function postgresStore(db: Db): BatchStore {
       ),
     close() {},
   };
+}
+
+/** A new chunk's row and the row of its items, as a new batch stores them. */
+export interface NewChunkRow {
+  id: string;
+  batchId: string;
+  seq: number;
+  status: string;
+  results: string;
+  availableAt: Date;
+  completedAt: Date | null;
+  items: string;
+}
+
+/**
+ * PostgreSQL: a new batch's chunks and their items rows in one statement, on pg directly. Through
+ * Prisma, a 10,000-item batch's megabyte of items JSON cost about 30 ms before its first chunk could run.
+ */
+export async function insertNewChunks(db: Db, chunks: NewChunkRow[]): Promise<void> {
+  await postgresWriter(postgresPool(db)).run(
+    insertMany([
+      {
+        table: "BatchChunk",
+        columns: ["id", "batchId", "seq", "status", "results", "availableAt", "completedAt"],
+        rows: chunks.map((c) => [c.id, c.batchId, c.seq, c.status, c.results, c.availableAt, c.completedAt]),
+      },
+      { table: "BatchChunkItems", columns: ["chunkId", "items"], rows: chunks.map((c) => [c.id, c.items]) },
+    ]),
+  );
 }
 
 export function createBatchStore(db: Db, databaseUrl: string, sqliteSynchronous: SqliteSynchronous = DEFAULT_SQLITE_SYNCHRONOUS): BatchStore {

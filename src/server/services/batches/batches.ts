@@ -232,21 +232,16 @@ function itemsOf(items: SubmittedItem[] | PreparedBatchItems): SubmittedItem[] {
 }
 
 function chunkRows(batchId: string, prepared: PreparedBatchItems, now: Date): ChunkRows[] {
-  return prepared.chunks.map((chunk, seq) => {
-    const id = `${batchId}_${seq}`;
-    return {
-      chunk: {
-        id,
-        batchId,
-        seq,
-        results: chunk.results,
-        status: chunk.allRejected ? "DONE" : "PENDING",
-        completedAt: chunk.allRejected ? now : null,
-        availableAt: now,
-      },
-      items: { chunkId: id, items: chunk.items },
-    };
-  });
+  return prepared.chunks.map((chunk, seq) => ({
+    id: `${batchId}_${seq}`,
+    batchId,
+    seq,
+    results: chunk.results,
+    status: chunk.allRejected ? "DONE" : "PENDING",
+    completedAt: chunk.allRejected ? now : null,
+    availableAt: now,
+    items: chunk.items,
+  }));
 }
 
 /**
