@@ -1,4 +1,4 @@
-import { changedRows, insertMany, rowsOf, sql, type WriteScript } from "./atomic-write";
+import { changedRows, insertMany, rowsOf, sql } from "./atomic-write";
 import { postgresWriter } from "./atomic-write-postgres";
 import { DEFAULT_SQLITE_SYNCHRONOUS, postgresPool, type Db, type SqliteSynchronous } from "./client";
 import { providerFromUrl } from "./provider";
@@ -185,29 +185,44 @@ function postgresStore(db: Db): BatchStore {
       AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
       RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed")
       SELECT "claimed".*, "BatchChunkItems"."items" FROM "claimed" LEFT JOIN "BatchChunkItems" ON "BatchChunkItems"."chunkId" = "claimed"."id"`);
-  function* commit(c: ChunkCommit): WriteScript<boolean> {
-    const done = yield* changedRows(sql`UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL, "results" = ${c.results},
-      "succeeded" = ${c.succeeded}, "failed" = ${c.failed}, "completedAt" = ${c.completedAt}
-      WHERE "id" = ${c.chunkId} AND "status" = 'RUNNING' AND "leaseToken" = ${c.leaseToken}`);
-    if (done !== 1) return false;
+  /**
+   * A chunk's commit and (with `next`) the claim of the batch's next chunk as one statement, atomic
+   * without a transaction: one round trip instead of six (BEGIN, four statements, COMMIT), each of
+   * which waited for both processes to be scheduled again on a busy machine. The rows and the counters
+   * apply only if the chunk was marked done under this lease; the claim is made either way and never
+   * takes the chunk being committed (one statement must not change a row twice).
+   */
+  const commitAndClaimStatement = (c: ChunkCommit, next: { leaseToken: string; leaseUntil: Date } | null, now = new Date()) => {
     const v = c.verifications;
-    if (v.rows.length) {
-      // Each of the rows' own columns as one array parameter, what they share as single values: a
-      // chunk's thousands of bound values cost more in the client than the insert does in the server,
-      // and PostgreSQL reads typed arrays for less than the same rows as JSON.
-      const r = v.rows;
-      yield* changedRows(sql`INSERT INTO "Verification" ("id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","errorCode","batchId","createdAt")
+    const add = newlyCounted(c);
+    // Each of the rows' own columns as one array parameter, what they share as single values: a
+    // chunk's thousands of bound values cost more in the client than the insert does in the server,
+    // and PostgreSQL reads typed arrays for less than the same rows as JSON.
+    const r = v.rows;
+    return rowsOf<Record<string, unknown>>(sql`WITH "done" AS (UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL,
+        "results" = ${c.results}, "succeeded" = ${c.succeeded}, "failed" = ${c.failed}, "completedAt" = ${c.completedAt}
+        WHERE "id" = ${c.chunkId} AND "status" = 'RUNNING' AND "leaseToken" = ${c.leaseToken} RETURNING "id"),
+      "rows" AS (INSERT INTO "Verification" ("id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","errorCode","batchId","createdAt")
         SELECT r."id", ${v.merchantId}, ${v.mode}, ${v.kind}, ${v.requestId}, r."subject", r."nameQueried", r."outcome", r."nameMatch", r."sourceNameMatch", r."errorCode", ${c.batchId}, ${c.completedAt}
         FROM unnest(${r.map((x) => x.id)}::text[], ${r.map((x) => x.subject)}::text[], ${r.map((x) => x.nameQueried)}::text[], ${r.map((x) => x.outcome)}::text[],
           ${r.map((x) => x.nameMatch)}::float8[], ${r.map((x) => x.sourceNameMatch ?? null)}::float8[], ${r.map((x) => x.errorCode)}::text[])
-          AS r("id", "subject", "nameQueried", "outcome", "nameMatch", "sourceNameMatch", "errorCode")`);
-    }
-    // Last, so the batch's row is locked only for the end of the transaction: the other worker's commit waits less.
-    const add = newlyCounted(c);
-    yield* changedRows(sql`UPDATE "Batch" SET "processed" = "processed" + ${add.succeeded + add.failed}, "succeeded" = "succeeded" + ${add.succeeded},
-      "failed" = "failed" + ${add.failed} WHERE "id" = ${c.batchId}`);
-    return true;
-  }
+          AS r("id", "subject", "nameQueried", "outcome", "nameMatch", "sourceNameMatch", "errorCode")
+        WHERE EXISTS (SELECT 1 FROM "done")),
+      "counted" AS (UPDATE "Batch" SET "processed" = "processed" + ${add.succeeded + add.failed}, "succeeded" = "succeeded" + ${add.succeeded},
+        "failed" = "failed" + ${add.failed} WHERE "id" = ${c.batchId} AND EXISTS (SELECT 1 FROM "done")),
+      "claimed" AS (UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${next?.leaseToken ?? null}, "leaseUntil" = ${next?.leaseUntil ?? null}
+        WHERE ${next !== null} AND "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${c.batchId} AND "id" <> ${c.chunkId}
+          AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
+          ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
+        AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
+        RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed")
+      SELECT (SELECT count(*) FROM "done")::int AS "committed", "next".* FROM (SELECT 1) AS "one"
+        LEFT JOIN (SELECT "claimed".*, "BatchChunkItems"."items" FROM "claimed" LEFT JOIN "BatchChunkItems" ON "BatchChunkItems"."chunkId" = "claimed"."id") AS "next" ON true`);
+  };
+  const commitAndClaim = async (c: ChunkCommit, next: { leaseToken: string; leaseUntil: Date } | null) => {
+    const [row] = await writer.run(commitAndClaimStatement(c, next));
+    return { committed: row!.committed === 1, next: row!.id == null ? null : claimedRow(row!) };
+  };
   const first = (rows: Record<string, unknown>[]) => (rows[0] ? claimedRow(rows[0]) : null);
   return {
     claimChunk: async (batchId, leaseToken, leaseUntil, start) => {
@@ -219,14 +234,8 @@ function postgresStore(db: Db): BatchStore {
         })(),
       );
     },
-    commitChunk: (c) => writer.transaction(commit(c)),
-    commitAndClaim: (c, next) =>
-      writer.transaction(
-        (function* () {
-          const committed = yield* commit(c);
-          return { committed, next: first(yield* claim(c.batchId, next.leaseToken, next.leaseUntil)) };
-        })(),
-      ),
+    commitChunk: async (c) => (await commitAndClaim(c, null)).committed,
+    commitAndClaim,
     close() {},
   };
 }
