@@ -1,4 +1,4 @@
-import { changedRows, insertMany, rowsOf, sql } from "./atomic-write";
+import { insertMany, rowsOf, sql } from "./atomic-write";
 import { postgresWriter } from "./atomic-write-postgres";
 import { DEFAULT_SQLITE_SYNCHRONOUS, postgresPool, type Db, type SqliteSynchronous } from "./client";
 import { providerFromUrl } from "./provider";
@@ -175,10 +175,11 @@ function claimedRow(row: Record<string, unknown>): ClaimedChunkRow {
 function postgresStore(db: Db): BatchStore {
   const writer = postgresWriter(postgresPool(db));
   // SKIP LOCKED: a worker passes over the chunk another is claiming this instant and takes the next.
-  const claim = (batchId: string, leaseToken: string, leaseUntil: Date, now = new Date()) =>
-    rowsOf<
-      Record<string, unknown>
-    >(sql`WITH "claimed" AS (UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${leaseToken}, "leaseUntil" = ${leaseUntil}
+  // With `start`, the batch, if still QUEUED, becomes PROCESSING in the same statement.
+  const claim = (batchId: string, leaseToken: string, leaseUntil: Date, start?: BatchStart, now = new Date()) =>
+    rowsOf<Record<string, unknown>>(sql`WITH "started" AS (UPDATE "Batch" SET "status" = 'PROCESSING', "startedAt" = ${start?.startedAt ?? null}
+        WHERE ${start !== undefined} AND "id" = ${batchId} AND "status" = 'QUEUED'),
+      "claimed" AS (UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${leaseToken}, "leaseUntil" = ${leaseUntil}
       WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${batchId}
         AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
         ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
@@ -225,15 +226,7 @@ function postgresStore(db: Db): BatchStore {
   };
   const first = (rows: Record<string, unknown>[]) => (rows[0] ? claimedRow(rows[0]) : null);
   return {
-    claimChunk: async (batchId, leaseToken, leaseUntil, start) => {
-      if (!start) return first(await writer.run(claim(batchId, leaseToken, leaseUntil)));
-      return writer.transaction(
-        (function* () {
-          yield* changedRows(sql`UPDATE "Batch" SET "status" = 'PROCESSING', "startedAt" = ${start.startedAt} WHERE "id" = ${batchId} AND "status" = 'QUEUED'`);
-          return first(yield* claim(batchId, leaseToken, leaseUntil));
-        })(),
-      );
-    },
+    claimChunk: async (batchId, leaseToken, leaseUntil, start) => first(await writer.run(claim(batchId, leaseToken, leaseUntil, start))),
     commitChunk: async (c) => (await commitAndClaim(c, null)).committed,
     commitAndClaim,
     close() {},
