@@ -211,7 +211,14 @@ describe.each(DB_TARGETS.filter((t) => t === "postgresql"))("storing a batch on 
     // Every item once, in order, with its index; outcomes only for the rejected ones.
     expect(chunks.flatMap((c) => JSON.parse(c.items as string))).toEqual(submitted.map((item, index) => ({ index, ...item })));
     expect(chunks.flatMap((c) => JSON.parse(c.results as string))).toEqual(submitted.map((item) => (item.error ? { result: null, error: rejected } : null)));
-    expect(await db.job.count({ where: { payload: { contains: view.batch_id } } })).toBe(2);
+    // Its two workers' jobs, due now, and the answer is the batch as stored.
+    const { rows: jobs } = await raw.query(
+      `SELECT "type", "payload", "status", "runAt", "attempts", "maxAttempts", "subjectId", "createdAt" = "updatedAt" AS "fresh" FROM "Job" WHERE "subjectId" = $1`,
+      [view.batch_id],
+    );
+    const job = { type: "batch.work", payload: JSON.stringify({ batchId: view.batch_id }), status: "QUEUED", runAt: createdAt, attempts: 0, maxAttempts: 20 };
+    expect(jobs).toEqual([0, 1].map(() => ({ ...job, subjectId: view.batch_id, fresh: true })));
+    expect(view).toEqual(await getBatch(db, merchantId, "sandbox", "PAN", view.batch_id));
   });
 
   it("leaves nothing behind when its chunks cannot be stored, and the failed batch does not count against the day's allowance", async () => {

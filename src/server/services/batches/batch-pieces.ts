@@ -7,11 +7,12 @@
  * QUEUED: it appears whole, or (should a piece fail) its row and chunks are deleted and it never
  * appears. With nobody waiting the batch is one transaction, as before.
  *
- * On PostgreSQL the chunks go in one statement on pg directly, between the transaction that checks
- * and adds the CREATING row and the one that makes the batch QUEUED: through Prisma, a 10,000-item
- * batch's megabyte of items cost about 30 ms before its first chunk could run.
+ * On PostgreSQL, after the transaction that checks and adds the CREATING row, the chunks, their items
+ * and the jobs go in one statement on pg directly that also makes the batch QUEUED: through Prisma,
+ * a 10,000-item batch's megabyte of items and the transaction around them cost about 30 ms before its
+ * first chunk could run.
  */
-import { insertNewChunks, type NewChunkRow } from "@/server/db/batch-store";
+import { queueNewBatch, type NewChunkRow, type NewJobRow } from "@/server/db/batch-store";
 import { dbProvider, othersWaitToWrite, type Db, type DbTx, type Prisma } from "@/server/db/client";
 
 /** A batch still being stored: hidden from every reader until its last piece commits. */
@@ -36,18 +37,18 @@ const ITEMS_PER_INSERT = 500;
 /** A chunk's row and (in `items`) the row of its items. */
 export type ChunkRows = NewChunkRow;
 
-export interface NewBatchRows<R> {
+export interface NewBatchRows {
   /** The batch row as it will read once stored (its status is set here). */
   batch: Omit<Prisma.BatchUncheckedCreateInput, "status">;
   chunks: ChunkRows[];
   /** Run in the first piece before the row's insert: checks that must hold the lock with it (the sandbox allowance). */
   check: (tx: DbTx) => Promise<void>;
-  /** Run in the last piece, once the batch is QUEUED: the worker jobs, and what to answer with. */
-  finish: (tx: DbTx) => Promise<R>;
+  /** Its worker jobs, added with the last piece (the one that makes the batch QUEUED). */
+  jobs: NewJobRow[];
 }
 
-/** Stores the batch, its chunks and its jobs (see the file's comment); answers what `finish` gave. */
-export async function storeBatchInPieces<R>(db: Db, rows: NewBatchRows<R>): Promise<R> {
+/** Stores the batch, its chunks and its jobs (see the file's comment). */
+export async function storeBatchInPieces(db: Db, rows: NewBatchRows): Promise<void> {
   if (dbProvider(db) === "postgresql") return storeOnPostgres(db, rows);
   const id = rows.batch.id;
   let stored = 0;
@@ -72,12 +73,13 @@ export async function storeBatchInPieces<R>(db: Db, rows: NewBatchRows<R>): Prom
           await new Promise((resolve) => setImmediate(resolve));
           if (othersWaitToWrite(db)) break;
         }
-        if (stored < rows.chunks.length) return null;
+        if (stored < rows.chunks.length) return false;
         await tx.batch.update({ where: { id }, data: { status: "QUEUED" }, select: { id: true } });
-        return { answer: await rows.finish(tx) };
+        await tx.job.createMany({ data: rows.jobs });
+        return true;
       });
       begun = true;
-      if (queued) return queued.answer;
+      if (queued) return;
     }
   } catch (err) {
     // Pieces already committed go with the row (its chunks cascade); the error is the caller's answer.
@@ -86,18 +88,14 @@ export async function storeBatchInPieces<R>(db: Db, rows: NewBatchRows<R>): Prom
   }
 }
 
-async function storeOnPostgres<R>(db: Db, rows: NewBatchRows<R>): Promise<R> {
+async function storeOnPostgres(db: Db, rows: NewBatchRows): Promise<void> {
   const id = rows.batch.id;
   await db.$transaction(async (tx) => {
     await rows.check(tx);
     await tx.batch.create({ data: { ...rows.batch, status: CREATING_STATUS }, select: { id: true } });
   });
   try {
-    await insertNewChunks(db, rows.chunks);
-    return await db.$transaction(async (tx) => {
-      await tx.batch.update({ where: { id }, data: { status: "QUEUED" }, select: { id: true } });
-      return rows.finish(tx);
-    });
+    if ((await queueNewBatch(db, id, rows.chunks, rows.jobs, new Date())) !== 1) throw new Error(`batch ${id} was no longer being created`);
   } catch (err) {
     // As above: the row goes with whatever chunks it has, and the error is the caller's answer.
     await db.batch.deleteMany({ where: { id, status: CREATING_STATUS } }).catch(() => undefined);
