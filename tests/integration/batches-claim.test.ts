@@ -175,6 +175,39 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
     expect(none).toEqual({ committed: true, next: null });
   });
 
+  it("a commit under a lease that ran out (nobody took the chunk) lands, and its claim takes the next chunk, not the one committed", async () => {
+    const { id } = await newBatch(2 * SANDBOX_CHUNK);
+    const lapsed = (await storeA.claimChunk(id, "lapsed", later(-1_000)))!;
+    expect(lapsed.id).toBe(`${id}_0`);
+    const rows = (JSON.parse(lapsed.items) as { input: { pan: string } }[]).map((item): BatchVerificationRow => ({
+      id: newId("ver"),
+      subject: item.input.pan,
+      nameQueried: null,
+      outcome: "VALID",
+      nameMatch: null,
+      errorCode: null,
+    }));
+    const got = await storeB.commitAndClaim(
+      {
+        chunkId: lapsed.id,
+        leaseToken: "lapsed",
+        batchId: id,
+        results: JSON.stringify(rows.map(() => ({ result: { ok: true }, error: null }))),
+        succeeded: rows.length,
+        failed: 0,
+        countedBefore: { succeeded: 0, failed: 0 },
+        completedAt: new Date(),
+        verifications: { merchantId, mode: "sandbox", kind: "PAN", requestId: "req_lapsed", rows },
+      },
+      { leaseToken: "after-lapsed", leaseUntil: later(30_000) },
+    );
+    expect(got.committed).toBe(true);
+    expect(got.next?.id).toBe(`${id}_1`);
+    expect(await chunk(id, 0)).toMatchObject({ status: "DONE", leaseToken: null });
+    expect(await chunk(id, 1)).toMatchObject({ status: "RUNNING", leaseToken: "after-lapsed" });
+    expect(await dbA.verification.count({ where: { batchId: id } })).toBe(rows.length);
+  });
+
   it("two workers on two instances share a batch: every item once in the results, the rows and the counters", async () => {
     const n = 2_600;
     const { id } = await newBatch(n);

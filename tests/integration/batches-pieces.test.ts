@@ -1,4 +1,5 @@
 import Database from "better-sqlite3";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/server/db/client";
 import { sqliteFilePath } from "@/server/db/provider";
@@ -151,6 +152,95 @@ describe.each(DB_TARGETS.filter((t) => t === "sqlite"))("storing a big batch in 
     expect(raw.prepare(`SELECT count(*) AS n FROM "BatchChunkItems" WHERE "chunkId" NOT IN (SELECT "id" FROM "BatchChunk")`).get()).toEqual({ n: 0 });
     // The whole allowance is still there for the next batch.
     await expect(submit(merchantId, ITEMS)).resolves.toMatchObject({ status: "QUEUED", total: ITEMS });
+  });
+});
+
+describe.each(DB_TARGETS.filter((t) => t === "postgresql"))("storing a batch on %s", (target) => {
+  let db: Db;
+  let raw: pg.Client;
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const database = await openTestDatabase(target, "parakh-pieces-pg-");
+    const { createPrismaClient } = await import("@/server/db/client");
+    db = createPrismaClient(database.url);
+    raw = new pg.Client({ connectionString: database.url });
+    await raw.connect();
+    stop = database.stop;
+  });
+  afterAll(async () => {
+    await raw?.end();
+    await db?.$disconnect();
+    await stop?.();
+  });
+
+  async function newMerchant() {
+    const id = newId("mer");
+    await db.merchant.create({ data: { id, name: "Pieces PG", email: `${id}@example.com`, passwordHash: "x" } });
+    return id;
+  }
+  const submit = (merchantId: string, submitted: SubmittedItem[], perDay = 10_000_000) =>
+    createBatch(
+      db,
+      { merchantId, mode: "sandbox", kind: "PAN", requestId: newId("req"), apiKeyId: null, webhookUrl: null, clientBatchId: null, items: submitted },
+      { sandboxItemsPerDay: perDay },
+    );
+
+  it("stores each chunk's row and items as submitted, read back with plain SQL", async () => {
+    const merchantId = await newMerchant();
+    // Two chunks to run, and a third of rejected items only, done from the start.
+    const rejected = { code: "INVALID_PAN" as const, message: "pan: bad" };
+    const submitted: SubmittedItem[] = [
+      ...items(2000),
+      ...Array.from({ length: 500 }, (_, i) => ({ reference_id: `x${i}`, input: { pan: "NOPE" }, error: rejected })),
+    ];
+    const view = await submit(merchantId, submitted);
+    const { rows: batches } = await raw.query(`SELECT "status", "createdAt" FROM "Batch" WHERE "id" = $1`, [view.batch_id]);
+    expect(batches).toEqual([{ status: "QUEUED", createdAt: expect.any(Date) }]);
+    const { rows: chunks } = await raw.query(
+      `SELECT c."id", c."seq", c."status", c."results", c."availableAt", c."completedAt", c."leaseToken", c."passes", i."items"
+       FROM "BatchChunk" c JOIN "BatchChunkItems" i ON i."chunkId" = c."id" WHERE c."batchId" = $1 ORDER BY c."seq"`,
+      [view.batch_id],
+    );
+    const createdAt = batches[0].createdAt as Date;
+    expect(chunks.map((c) => [c.id, c.seq, c.status, c.availableAt, c.completedAt, c.leaseToken, c.passes])).toEqual([
+      [`${view.batch_id}_0`, 0, "PENDING", createdAt, null, null, 0],
+      [`${view.batch_id}_1`, 1, "PENDING", createdAt, null, null, 0],
+      [`${view.batch_id}_2`, 2, "DONE", createdAt, createdAt, null, 0],
+    ]);
+    // Every item once, in order, with its index; outcomes only for the rejected ones.
+    expect(chunks.flatMap((c) => JSON.parse(c.items as string))).toEqual(submitted.map((item, index) => ({ index, ...item })));
+    expect(chunks.flatMap((c) => JSON.parse(c.results as string))).toEqual(submitted.map((item) => (item.error ? { result: null, error: rejected } : null)));
+    // Its two workers' jobs, due now, and the answer is the batch as stored.
+    const { rows: jobs } = await raw.query(
+      `SELECT "type", "payload", "status", "runAt", "attempts", "maxAttempts", "subjectId", "createdAt" = "updatedAt" AS "fresh" FROM "Job" WHERE "subjectId" = $1`,
+      [view.batch_id],
+    );
+    const job = { type: "batch.work", payload: JSON.stringify({ batchId: view.batch_id }), status: "QUEUED", runAt: createdAt, attempts: 0, maxAttempts: 20 };
+    expect(jobs).toEqual([0, 1].map(() => ({ ...job, subjectId: view.batch_id, fresh: true })));
+    expect(view).toEqual(await getBatch(db, merchantId, "sandbox", "PAN", view.batch_id));
+  });
+
+  it("leaves nothing behind when its chunks cannot be stored, and the failed batch does not count against the day's allowance", async () => {
+    const merchantId = await newMerchant();
+    // The items' insert fails for a batch holding this reference id.
+    await raw.query(`CREATE FUNCTION refuse_marked_items() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW."items" LIKE '%refuse-me%' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`);
+    await raw.query(`CREATE TRIGGER refuse_marked BEFORE INSERT ON "BatchChunkItems" FOR EACH ROW EXECUTE FUNCTION refuse_marked_items()`);
+    try {
+      const marked = items(ITEMS);
+      marked[ITEMS - 1] = { ...marked[ITEMS - 1]!, reference_id: "refuse-me" };
+      await expect(submit(merchantId, marked, ITEMS)).rejects.toThrow("refused by the test");
+      const count = async (sql: string) => Number((await raw.query(sql, [merchantId])).rows[0].n);
+      expect(await count(`SELECT count(*) AS n FROM "Batch" WHERE "merchantId" = $1`)).toBe(0);
+      expect(
+        await count(`SELECT count(*) AS n FROM "BatchChunk" c WHERE NOT EXISTS (SELECT 1 FROM "Batch" b WHERE b."id" = c."batchId") AND $1::text IS NOT NULL`),
+      ).toBe(0);
+      // The whole allowance is still there for the next batch.
+      await expect(submit(merchantId, items(ITEMS), ITEMS)).resolves.toMatchObject({ status: "QUEUED", total: ITEMS });
+    } finally {
+      await raw.query(`DROP TRIGGER refuse_marked ON "BatchChunkItems"; DROP FUNCTION refuse_marked_items()`);
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { changedRows, rowsOf, sql, type WriteScript } from "./atomic-write";
+import { rowsOf, sql } from "./atomic-write";
 import { postgresWriter } from "./atomic-write-postgres";
 import { DEFAULT_SQLITE_SYNCHRONOUS, postgresPool, type Db, type SqliteSynchronous } from "./client";
 import { providerFromUrl } from "./provider";
@@ -175,57 +175,116 @@ function claimedRow(row: Record<string, unknown>): ClaimedChunkRow {
 function postgresStore(db: Db): BatchStore {
   const writer = postgresWriter(postgresPool(db));
   // SKIP LOCKED: a worker passes over the chunk another is claiming this instant and takes the next.
-  const claim = (batchId: string, leaseToken: string, leaseUntil: Date, now = new Date()) =>
-    rowsOf<
-      Record<string, unknown>
-    >(sql`WITH "claimed" AS (UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${leaseToken}, "leaseUntil" = ${leaseUntil}
+  // With `start`, the batch, if still QUEUED, becomes PROCESSING in the same statement.
+  const claim = (batchId: string, leaseToken: string, leaseUntil: Date, start?: BatchStart, now = new Date()) =>
+    rowsOf<Record<string, unknown>>(sql`WITH "started" AS (UPDATE "Batch" SET "status" = 'PROCESSING', "startedAt" = ${start?.startedAt ?? null}
+        WHERE ${start !== undefined} AND "id" = ${batchId} AND "status" = 'QUEUED'),
+      "claimed" AS (UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${leaseToken}, "leaseUntil" = ${leaseUntil}
       WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${batchId}
         AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
         ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
       AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
       RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed")
       SELECT "claimed".*, "BatchChunkItems"."items" FROM "claimed" LEFT JOIN "BatchChunkItems" ON "BatchChunkItems"."chunkId" = "claimed"."id"`);
-  function* commit(c: ChunkCommit): WriteScript<boolean> {
-    const done = yield* changedRows(sql`UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL, "results" = ${c.results},
-      "succeeded" = ${c.succeeded}, "failed" = ${c.failed}, "completedAt" = ${c.completedAt}
-      WHERE "id" = ${c.chunkId} AND "status" = 'RUNNING' AND "leaseToken" = ${c.leaseToken}`);
-    if (done !== 1) return false;
+  /**
+   * A chunk's commit and (with `next`) the claim of the batch's next chunk as one statement, atomic
+   * without a transaction: one round trip instead of six (BEGIN, four statements, COMMIT), each of
+   * which waited for both processes to be scheduled again on a busy machine. The rows and the counters
+   * apply only if the chunk was marked done under this lease; the claim is made either way and never
+   * takes the chunk being committed (one statement must not change a row twice).
+   */
+  const commitAndClaimStatement = (c: ChunkCommit, next: { leaseToken: string; leaseUntil: Date } | null, now = new Date()) => {
     const v = c.verifications;
-    if (v.rows.length) {
-      // The rows' own columns as one JSON parameter, what they share as single values: a chunk's
-      // thousands of bound values cost more in the client than the insert does in the server.
-      yield* changedRows(sql`INSERT INTO "Verification" ("id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","errorCode","batchId","createdAt")
-        SELECT r."id", ${v.merchantId}, ${v.mode}, ${v.kind}, ${v.requestId}, r."subject", r."nameQueried", r."outcome", r."nameMatch", r."sourceNameMatch", r."errorCode", ${c.batchId}, ${c.completedAt}
-        FROM json_to_recordset(${JSON.stringify(v.rows)}::json)
-          AS r("id" text, "subject" text, "nameQueried" text, "outcome" text, "nameMatch" float8, "sourceNameMatch" float8, "errorCode" text)`);
-    }
-    // Last, so the batch's row is locked only for the end of the transaction: the other worker's commit waits less.
     const add = newlyCounted(c);
-    yield* changedRows(sql`UPDATE "Batch" SET "processed" = "processed" + ${add.succeeded + add.failed}, "succeeded" = "succeeded" + ${add.succeeded},
-      "failed" = "failed" + ${add.failed} WHERE "id" = ${c.batchId}`);
-    return true;
-  }
+    // Each of the rows' own columns as one array parameter, what they share as single values: a
+    // chunk's thousands of bound values cost more in the client than the insert does in the server,
+    // and PostgreSQL reads typed arrays for less than the same rows as JSON.
+    const r = v.rows;
+    return rowsOf<Record<string, unknown>>(sql`WITH "done" AS (UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL,
+        "results" = ${c.results}, "succeeded" = ${c.succeeded}, "failed" = ${c.failed}, "completedAt" = ${c.completedAt}
+        WHERE "id" = ${c.chunkId} AND "status" = 'RUNNING' AND "leaseToken" = ${c.leaseToken} RETURNING "id"),
+      "rows" AS (INSERT INTO "Verification" ("id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","errorCode","batchId","createdAt")
+        SELECT r."id", ${v.merchantId}, ${v.mode}, ${v.kind}, ${v.requestId}, r."subject", r."nameQueried", r."outcome", r."nameMatch", r."sourceNameMatch", r."errorCode", ${c.batchId}, ${c.completedAt}
+        FROM unnest(${r.map((x) => x.id)}::text[], ${r.map((x) => x.subject)}::text[], ${r.map((x) => x.nameQueried)}::text[], ${r.map((x) => x.outcome)}::text[],
+          ${r.map((x) => x.nameMatch)}::float8[], ${r.map((x) => x.sourceNameMatch ?? null)}::float8[], ${r.map((x) => x.errorCode)}::text[])
+          AS r("id", "subject", "nameQueried", "outcome", "nameMatch", "sourceNameMatch", "errorCode")
+        WHERE EXISTS (SELECT 1 FROM "done")),
+      "counted" AS (UPDATE "Batch" SET "processed" = "processed" + ${add.succeeded + add.failed}, "succeeded" = "succeeded" + ${add.succeeded},
+        "failed" = "failed" + ${add.failed} WHERE "id" = ${c.batchId} AND EXISTS (SELECT 1 FROM "done")),
+      "claimed" AS (UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${next?.leaseToken ?? null}, "leaseUntil" = ${next?.leaseUntil ?? null}
+        WHERE ${next !== null} AND "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${c.batchId} AND "id" <> ${c.chunkId}
+          AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
+          ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
+        AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
+        RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed")
+      SELECT (SELECT count(*) FROM "done")::int AS "committed", "next".* FROM (SELECT 1) AS "one"
+        LEFT JOIN (SELECT "claimed".*, "BatchChunkItems"."items" FROM "claimed" LEFT JOIN "BatchChunkItems" ON "BatchChunkItems"."chunkId" = "claimed"."id") AS "next" ON true`);
+  };
+  const commitAndClaim = async (c: ChunkCommit, next: { leaseToken: string; leaseUntil: Date } | null) => {
+    const [row] = await writer.run(commitAndClaimStatement(c, next));
+    return { committed: row!.committed === 1, next: row!.id == null ? null : claimedRow(row!) };
+  };
   const first = (rows: Record<string, unknown>[]) => (rows[0] ? claimedRow(rows[0]) : null);
   return {
-    claimChunk: async (batchId, leaseToken, leaseUntil, start) => {
-      if (!start) return first(await writer.run(claim(batchId, leaseToken, leaseUntil)));
-      return writer.transaction(
-        (function* () {
-          yield* changedRows(sql`UPDATE "Batch" SET "status" = 'PROCESSING', "startedAt" = ${start.startedAt} WHERE "id" = ${batchId} AND "status" = 'QUEUED'`);
-          return first(yield* claim(batchId, leaseToken, leaseUntil));
-        })(),
-      );
-    },
-    commitChunk: (c) => writer.transaction(commit(c)),
-    commitAndClaim: (c, next) =>
-      writer.transaction(
-        (function* () {
-          const committed = yield* commit(c);
-          return { committed, next: first(yield* claim(c.batchId, next.leaseToken, next.leaseUntil)) };
-        })(),
-      ),
+    claimChunk: async (batchId, leaseToken, leaseUntil, start) => first(await writer.run(claim(batchId, leaseToken, leaseUntil, start))),
+    commitChunk: async (c) => (await commitAndClaim(c, null)).committed,
+    commitAndClaim,
     close() {},
   };
+}
+
+/** A new chunk's row and the row of its items, as a new batch stores them. */
+export interface NewChunkRow {
+  id: string;
+  batchId: string;
+  seq: number;
+  status: string;
+  results: string;
+  availableAt: Date;
+  completedAt: Date | null;
+  items: string;
+}
+
+/** A queue job's row as a new batch adds its workers (the job queue's own row, src/server/jobs/queue.ts). */
+export interface NewJobRow {
+  id: string;
+  type: string;
+  payload: string;
+  status: string;
+  runAt: Date;
+  maxAttempts: number;
+  subjectId: string | null;
+}
+
+const iso = (d: Date | null) => d && d.toISOString();
+
+/**
+ * PostgreSQL: a new batch made QUEUED with its chunks, their items rows and its worker jobs, in one
+ * statement on pg directly, atomic without a transaction; nothing is written (0 is returned) unless
+ * the batch was still CREATING. Through Prisma,
+ * a 10,000-item batch's megabyte of items JSON and the transaction around the jobs cost about 30 ms
+ * before its first chunk could run. Times go as ISO text: PostgreSQL reads them as UTC.
+ */
+export async function queueNewBatch(db: Db, batchId: string, chunks: NewChunkRow[], jobs: NewJobRow[], now: Date): Promise<number> {
+  const [row] = await postgresWriter(postgresPool(db)).run(
+    rowsOf<{ queued: number }>(sql`WITH "queued" AS (UPDATE "Batch" SET "status" = 'QUEUED' WHERE "id" = ${batchId} AND "status" = 'CREATING' RETURNING "id"),
+      "chunks" AS (INSERT INTO "BatchChunk" ("id","batchId","seq","status","results","availableAt","completedAt")
+        SELECT c."id", ${batchId}, c."seq", c."status", c."results", c."availableAt"::timestamp(3), c."completedAt"::timestamp(3)
+        FROM unnest(${chunks.map((c) => c.id)}::text[], ${chunks.map((c) => c.seq)}::int[], ${chunks.map((c) => c.status)}::text[],
+          ${chunks.map((c) => c.results)}::text[], ${chunks.map((c) => iso(c.availableAt))}::text[], ${chunks.map((c) => iso(c.completedAt))}::text[])
+          AS c("id", "seq", "status", "results", "availableAt", "completedAt")
+        WHERE EXISTS (SELECT 1 FROM "queued")),
+      "items" AS (INSERT INTO "BatchChunkItems" ("chunkId","items")
+        SELECT * FROM unnest(${chunks.map((c) => c.id)}::text[], ${chunks.map((c) => c.items)}::text[]) WHERE EXISTS (SELECT 1 FROM "queued")),
+      "jobs" AS (INSERT INTO "Job" ("id","type","payload","status","runAt","maxAttempts","subjectId","attempts","createdAt","updatedAt")
+        SELECT j."id", j."type", j."payload", j."status", j."runAt"::timestamp(3), j."maxAttempts", j."subjectId", 0, ${now}, ${now}
+        FROM unnest(${jobs.map((j) => j.id)}::text[], ${jobs.map((j) => j.type)}::text[], ${jobs.map((j) => j.payload)}::text[], ${jobs.map((j) => j.status)}::text[],
+          ${jobs.map((j) => iso(j.runAt))}::text[], ${jobs.map((j) => j.maxAttempts)}::int[], ${jobs.map((j) => j.subjectId)}::text[])
+          AS j("id", "type", "payload", "status", "runAt", "maxAttempts", "subjectId")
+        WHERE EXISTS (SELECT 1 FROM "queued"))
+      SELECT count(*)::int AS "queued" FROM "queued"`),
+  );
+  return row!.queued;
 }
 
 export function createBatchStore(db: Db, databaseUrl: string, sqliteSynchronous: SqliteSynchronous = DEFAULT_SQLITE_SYNCHRONOUS): BatchStore {

@@ -232,21 +232,16 @@ function itemsOf(items: SubmittedItem[] | PreparedBatchItems): SubmittedItem[] {
 }
 
 function chunkRows(batchId: string, prepared: PreparedBatchItems, now: Date): ChunkRows[] {
-  return prepared.chunks.map((chunk, seq) => {
-    const id = `${batchId}_${seq}`;
-    return {
-      chunk: {
-        id,
-        batchId,
-        seq,
-        results: chunk.results,
-        status: chunk.allRejected ? "DONE" : "PENDING",
-        completedAt: chunk.allRejected ? now : null,
-        availableAt: now,
-      },
-      items: { chunkId: id, items: chunk.items },
-    };
-  });
+  return prepared.chunks.map((chunk, seq) => ({
+    id: `${batchId}_${seq}`,
+    batchId,
+    seq,
+    results: chunk.results,
+    status: chunk.allRejected ? "DONE" : "PENDING",
+    completedAt: chunk.allRejected ? now : null,
+    availableAt: now,
+    items: chunk.items,
+  }));
 }
 
 /**
@@ -271,38 +266,37 @@ export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits) 
       retryAfterSeconds: 5,
     });
   }
-  const batch = await storeBatchInPieces(db, {
-    batch: {
-      id,
-      merchantId: input.merchantId,
-      mode: input.mode,
-      kind: input.kind,
-      total,
-      accepted: total - rejected,
-      rejected,
-      processed: rejected,
-      succeeded: 0,
-      failed: rejected,
-      chunkSize: prepared.chunkSize,
-      chunkCount: chunks.length,
-      webhookUrl: input.webhookUrl,
-      clientBatchId: input.clientBatchId,
-      requestId: input.requestId,
-      apiKeyId: input.apiKeyId,
-      createdAt: now,
-    },
+  const batch = {
+    id,
+    merchantId: input.merchantId,
+    mode: input.mode,
+    kind: input.kind,
+    total,
+    accepted: total - rejected,
+    rejected,
+    processed: rejected,
+    succeeded: 0,
+    failed: rejected,
+    chunkSize: prepared.chunkSize,
+    chunkCount: chunks.length,
+    webhookUrl: input.webhookUrl,
+    clientBatchId: input.clientBatchId,
+    requestId: input.requestId,
+    apiKeyId: input.apiKeyId,
+    createdAt: now,
+  };
+  await storeBatchInPieces(db, {
+    batch,
     chunks,
     check: async (tx) => {
       if (input.mode === "sandbox") await checkSandboxAllowance(tx, input.merchantId, total, limits.sandboxItemsPerDay, now);
     },
-    finish: async (tx) => {
-      await tx.job.createMany({ data: Array.from({ length: workers }, () => batchWorkJob.row({ batchId: id }, { runAt: now })) });
-      return tx.batch.findUniqueOrThrow({ where: { id }, select: BATCH_VIEW_SELECT });
-    },
+    jobs: Array.from({ length: workers }, () => batchWorkJob.row({ batchId: id }, { runAt: now })),
   });
   // Its workers start now rather than at the runner's next poll.
   batchWorkJob.wake();
-  return batchView(batch);
+  // As stored: nothing has run yet.
+  return batchView({ ...batch, status: "QUEUED", startedAt: null, completedAt: null });
 }
 
 async function findBatch(db: Db, merchantId: string, mode: Mode, kind: BatchKind, batchId: string) {
