@@ -25,6 +25,14 @@ describe("postWebhook: one deadline for the whole answer, at most 64 KiB read", 
     expect(r.latencyMs).toBeLessThan(DEADLINE_MS);
   });
 
+  it("reaches a receiver named by a host name at the address checked for it, without asking DNS", async () => {
+    // No DNS knows this name: only the checked address can be where the request went.
+    const named = new URL(receiver.url);
+    named.hostname = "merchant-shop.example";
+    const r = await postWebhook(new URL(`${named.origin}/ok`), LOOPBACK, { "Content-Type": "application/json" }, "{}", { timeoutMs: DEADLINE_MS });
+    expect(r).toMatchObject({ statusCode: 200, excerpt: "ok", error: null });
+  });
+
   it("gives up on a 200 whose body trickles in a byte at a time, at the deadline, and closes the socket", async () => {
     const r = await post("/trickle-1");
     expect(r.statusCode).toBe(200);

@@ -59,8 +59,12 @@ export function postWebhook(
         path: `${url.pathname}${url.search}`,
         method: "POST",
         headers: { ...headers, "Content-Length": Buffer.byteLength(body) },
-        // Connect to the address that passed the SSRF check, never a fresh DNS answer.
-        lookup: (_host, _opts, cb) => (cb as (e: null, a: string, f: number) => void)(null, target.address, target.family),
+        // Connect to the address that passed the SSRF check, never a fresh DNS answer. Node asks for
+        // every address (`all`) when it may try several families; the answer is then a list.
+        lookup: (_host, opts, cb) => {
+          if (opts.all) (cb as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+          else (cb as (e: null, a: string, f: number) => void)(null, target.address, target.family);
+        },
         servername: url.hostname,
       },
       (res) => {
