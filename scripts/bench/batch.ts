@@ -18,7 +18,8 @@ export interface BatchBench {
   batchDuringLoadMs: number;
 }
 
-function batchBody(tag: string) {
+/** The bench's 10,000-PAN batch body: every item valid, PANs from ABCPK1000F on, one name. */
+export function batchBody(tag: string) {
   return JSON.stringify({
     client_batch_id: tag,
     items: Array.from({ length: ITEMS }, (_, i) => ({

@@ -139,6 +139,55 @@ describe.each(DB_TARGETS)("batch progress and results agree on %s", (target) => 
     expect((await getDashboardBatch(db, merchantId, "sandbox", batchId, BUDGET_MS)).waitingForSource).toBeNull();
   });
 
+  it("fails an accepted item stored without its input on its own, and completes the batch", async () => {
+    // What a body thread once stored for one PAN of a batch: accepted, input {}. Its history row
+    // could not be written (no subject), so the chunk's commit failed on every retry.
+    const damaged = [{}, null, { name: "Arjun Kapoor" }];
+    const items = [0, 1, 2, 3, 4, 5].map((i) => ({
+      reference_id: `r${i}`,
+      input: i % 2 === 1 ? damaged[(i - 1) / 2] : { pan: pan(i), name: null },
+      error: null,
+    }));
+    const { batch_id: batchId } = await createBatch(
+      db,
+      { merchantId, mode: "sandbox", kind: "PAN", requestId: newId("req"), apiKeyId: null, webhookUrl: null, clientBatchId: null, items },
+      { sandboxItemsPerDay: 1_000_000 },
+    );
+    const source = flakyProviders({ transient: new Set(), broken: new Set() });
+    expect(await workBatch(deps(source.providers), batchId)).toBeNull();
+    const done = await expectAgreement(batchId);
+    expect(done.progress).toMatchObject({ status: "COMPLETED", total: 6, processed: 6, succeeded: 3, failed: 3 });
+    expect(done.results.map((r) => [r.status, r.error?.code ?? null, (r.result as { pan?: string } | null)?.pan ?? null])).toEqual([
+      ["SUCCEEDED", null, pan(0)],
+      ["FAILED", "INTERNAL_ERROR", null],
+      ["SUCCEEDED", null, pan(2)],
+      ["FAILED", "INTERNAL_ERROR", null],
+      ["SUCCEEDED", null, pan(4)],
+      ["FAILED", "INTERNAL_ERROR", null],
+    ]);
+    // The source was never asked about them, and only the items that ran have a history row.
+    expect(source.calls()).toBe(3);
+    const rows = await db.verification.findMany({ where: { batchId }, select: { subject: true }, orderBy: { subject: "asc" } });
+    expect(rows.map((r) => r.subject)).toEqual([pan(0), pan(2), pan(4)]);
+
+    // An EPFO item with neither lookup (or both) is failed the same way.
+    const epfoItems = [{ uan: "100200300400" }, {}, { uan: "100200300400", pf_number: "MH/BAN/0000064/000/0000123" }].map((input) => ({
+      reference_id: null,
+      input,
+      error: null,
+    }));
+    const epfo = await createBatch(
+      db,
+      { merchantId, mode: "sandbox", kind: "EPFO", requestId: newId("req"), apiKeyId: null, webhookUrl: null, clientBatchId: null, items: epfoItems },
+      { sandboxItemsPerDay: 1_000_000 },
+    );
+    expect(await workBatch(deps(source.providers), epfo.batch_id)).toBeNull();
+    const epfoResults = await listBatchResults(db, { ...scope(epfo.batch_id), kind: "EPFO" }, 0, 10);
+    expect(epfoResults.items.map((r) => r.error?.code ?? null)).toEqual([null, "INTERNAL_ERROR", "INTERNAL_ERROR"]);
+    expect(await getBatch(db, merchantId, "sandbox", "EPFO", epfo.batch_id)).toMatchObject({ status: "COMPLETED", processed: 3, succeeded: 1, failed: 2 });
+    expect(await db.verification.count({ where: { batchId: epfo.batch_id } })).toBe(1);
+  });
+
   it("counts nothing for a worker whose lease was lost before it put the chunk back", async () => {
     const batchId = await newBatch();
     let release!: () => void;

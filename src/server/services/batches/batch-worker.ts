@@ -21,23 +21,10 @@ import { newSortableId, randomToken } from "@/server/lib/ids";
 import { keepLease, LeasedRows, type Lease } from "@/server/jobs/lease";
 import { backoffCeiling } from "@/server/jobs/policy";
 import type { ProviderSet } from "@/server/providers";
-import type { EpfoMember } from "@/server/providers/epfo/types";
-import type { VerificationRecord } from "@/server/services/audit/audit-writer";
-import { epfoVerificationRecord, verifyEpfo, type EpfoLookup } from "@/server/services/employment/verify-epfo";
 import { nameMatchScore } from "@/server/services/identity/name-match";
-import { checkPan, panVerificationRecord, type PanVerification } from "@/server/services/identity/verify-pan";
 import { emitWebhookEvent } from "@/server/services/webhooks/events";
-import {
-  BATCH_EVENTS,
-  BATCH_PATHS,
-  BATCH_VIEW_SELECT,
-  batchView,
-  type BatchKind,
-  type EpfoItemInput,
-  type ItemOutcome,
-  type PanItemInput,
-  type StoredItem,
-} from "./batches";
+import { BATCH_ITEM_KINDS, UNUSABLE_ITEM_ERROR, type BatchItemKind, type NameScorer } from "./batch-item-kinds";
+import { BATCH_EVENTS, BATCH_PATHS, BATCH_VIEW_SELECT, batchView, type BatchKind, type ItemOutcome, type StoredItem } from "./batches";
 
 /** How long a job works a batch before giving its runner slot to whatever waited longer. */
 const SLICE_MS = 250;
@@ -149,8 +136,6 @@ async function claimChunk(store: BatchStore, batchId: string, leaseMs: number, s
   return claimed(await store.claimChunk(batchId, lease.leaseToken, lease.leaseUntil, start), lease);
 }
 
-type NameScorer = (queried: string, onRecord: string) => number;
-
 /**
  * The name match, remembering each pair it scored: a chunk often checks one name against the same
  * name on record again (the same person, or a payroll's one name format), and the score is the
@@ -167,25 +152,17 @@ function rememberedNameScores(): NameScorer {
   };
 }
 
-async function runItem(providers: ProviderSet, kind: BatchKind, input: unknown, scoreNames: NameScorer): Promise<ItemOutcome & { transient?: number }> {
+async function runItem(providers: ProviderSet, kind: BatchItemKind, stored: unknown, scoreNames: NameScorer): Promise<ItemOutcome & { transient?: number }> {
+  const input = kind.inputOf(stored);
+  if (input === null) return { result: null, error: { ...UNUSABLE_ITEM_ERROR } };
   try {
-    if (kind === "PAN") {
-      const { pan, name } = input as PanItemInput;
-      const { answer, sourceNameMatch } = await providers.batchLane("pan", () => checkPan(providers.pan, pan, name, scoreNames));
-      // Written only when the source gave one, so sandbox chunks stay as they were.
-      return { result: answer, error: null, ...(sourceNameMatch === null ? {} : { sourceNameMatch }) };
-    }
-    return { result: await providers.batchLane("epfo", () => verifyEpfo(providers.epfo, epfoLookup(input as EpfoItemInput))), error: null };
+    return await kind.run(providers, input, scoreNames);
   } catch (err) {
     const e = err instanceof AppError ? err : new AppError("SOURCE_UNAVAILABLE");
     const error = { code: e.code, message: e.message };
     if (TRANSIENT.has(e.code)) return { result: null, error, transient: (e.retryAfterSeconds ?? 1) * 1000 };
     return { result: null, error };
   }
-}
-
-function epfoLookup(input: EpfoItemInput): EpfoLookup {
-  return "uan" in input ? { uan: input.uan } : { pfNumber: input.pf_number };
 }
 
 /** Items left for a retry after a pass, the longest Retry-After among them, and when the first failed. */
@@ -204,11 +181,12 @@ async function runPendingItems(deps: BatchWorkDeps, batch: RunningBatch, chunk: 
   const todo = items.map((_, k) => k).filter((k) => outcomes[k] === null);
   const pass: PassResult = { transientLeft: 0, waitMs: 0, firstTransientAt: null };
   const scoreNames = rememberedNameScores();
+  const kind = BATCH_ITEM_KINDS[batch.kind];
   let cursor = 0;
   await Promise.all(
     Array.from({ length: Math.min(ITEM_CONCURRENCY, todo.length) }, async () => {
       for (let k = todo[cursor++]; k !== undefined; k = todo[cursor++]) {
-        const { transient, ...outcome } = await runItem(providers, batch.kind, items[k]!.input, scoreNames);
+        const { transient, ...outcome } = await runItem(providers, kind, items[k]!.input, scoreNames);
         if (transient !== undefined) {
           const t = now();
           pass.firstTransientAt ??= t;
@@ -305,21 +283,17 @@ async function commitChunk(
   let failed = 0;
   const verifications: BatchVerificationRow[] = [];
   const completedAt = new Date();
+  const kind = BATCH_ITEM_KINDS[batch.kind];
   for (let k = 0; k < items.length; k++) {
     const item = items[k]!;
     if (item.error) continue; // rejected at submission: counted then
     const o = outcomes[k]!;
     if (o.error) failed++;
     else succeeded++;
-    const error = o.error ? { error: new AppError(o.error.code, o.error.message) } : null;
-    let record: VerificationRecord;
-    if (batch.kind === "PAN") {
-      const { pan, name } = item.input as PanItemInput;
-      const check = { answer: o.result as PanVerification, sourceNameMatch: o.sourceNameMatch ?? null };
-      record = panVerificationRecord(pan, name, error ?? { result: check });
-    } else {
-      record = epfoVerificationRecord(epfoLookup(item.input as EpfoItemInput), error ?? { result: o.result as EpfoMember });
-    }
+    // An item that could not be run (its error says so) checked nothing: no history row.
+    const input = kind.inputOf(item.input);
+    if (input === null) continue;
+    const record = kind.record(input, o);
     verifications.push({
       // Time-ordered: a chunk's thousand rows extend the end of the id index rather than touch a page each.
       id: newSortableId("ver", completedAt.getTime()),

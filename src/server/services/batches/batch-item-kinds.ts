@@ -1,0 +1,68 @@
+/**
+ * What the batch worker does with an item of each kind: read its stored input, run it, and write
+ * its verification-history row. The worker looks its batch's kind up here once, not item by item
+ * (see validateBatchItems on why a per-item `kind === "PAN"` is not trusted).
+ */
+import type { VerificationRecord } from "@/server/services/audit/audit-writer";
+import { AppError } from "@/server/errors";
+import type { ProviderSet } from "@/server/providers";
+import type { EpfoMember } from "@/server/providers/epfo/types";
+import { epfoVerificationRecord, verifyEpfo, type EpfoLookup } from "@/server/services/employment/verify-epfo";
+import { checkPan, panVerificationRecord, type PanVerification } from "@/server/services/identity/verify-pan";
+import type { BatchKind, EpfoItemInput, ItemOutcome, PanItemInput } from "./batches";
+
+export type NameScorer = (queried: string, onRecord: string) => number;
+
+export interface BatchItemKind {
+  /**
+   * The stored input as this kind's own, or null when it is not one (a damaged item: stored
+   * accepted without its PAN, say). Such an item ends with an error of its own instead of failing
+   * its chunk's commit on every retry.
+   */
+  inputOf(stored: unknown): unknown;
+  /** Runs a usable input at the source: its result, or it throws the source's error. */
+  run(providers: ProviderSet, input: unknown, scoreNames: NameScorer): Promise<ItemOutcome>;
+  /** The merchant's verification-history row of a usable input's outcome. */
+  record(input: unknown, outcome: ItemOutcome): VerificationRecord;
+}
+
+function itemKind<I>(kind: {
+  inputOf(stored: unknown): I | null;
+  run(providers: ProviderSet, input: I, scoreNames: NameScorer): Promise<ItemOutcome>;
+  record(input: I, outcome: ItemOutcome): VerificationRecord;
+}): BatchItemKind {
+  return kind as BatchItemKind;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+const errorOf = (o: ItemOutcome) => (o.error ? { error: new AppError(o.error.code, o.error.message) } : null);
+
+function epfoLookup(input: EpfoItemInput): EpfoLookup {
+  return "uan" in input && typeof input.uan === "string" ? { uan: input.uan } : { pfNumber: (input as { pf_number: string }).pf_number };
+}
+
+export const BATCH_ITEM_KINDS: Record<BatchKind, BatchItemKind> = {
+  PAN: itemKind<PanItemInput>({
+    // The stored object itself once checked: a chunk's thousand items are read twice (run, commit).
+    inputOf: (stored) =>
+      isObject(stored) && typeof stored.pan === "string" && (stored.name === null || typeof stored.name === "string") ? (stored as PanItemInput) : null,
+    run: async (providers, { pan, name }, scoreNames) => {
+      const { answer, sourceNameMatch } = await providers.batchLane("pan", () => checkPan(providers.pan, pan, name, scoreNames));
+      // Written only when the source gave one, so sandbox chunks stay as they were.
+      return { result: answer, error: null, ...(sourceNameMatch === null ? {} : { sourceNameMatch }) };
+    },
+    record: ({ pan, name }, o) =>
+      panVerificationRecord(pan, name, errorOf(o) ?? { result: { answer: o.result as PanVerification, sourceNameMatch: o.sourceNameMatch ?? null } }),
+  }),
+  EPFO: itemKind<EpfoItemInput>({
+    inputOf: (stored) => (isObject(stored) && (typeof stored.uan === "string") !== (typeof stored.pf_number === "string") ? (stored as EpfoItemInput) : null),
+    run: async (providers, input) => ({ result: await providers.batchLane("epfo", () => verifyEpfo(providers.epfo, epfoLookup(input))), error: null }),
+    record: (input, o) => epfoVerificationRecord(epfoLookup(input), errorOf(o) ?? { result: o.result as EpfoMember }),
+  }),
+};
+
+/** The outcome of an item whose stored input is not one of its kind: it fails alone, its chunk goes on. */
+export const UNUSABLE_ITEM_ERROR = {
+  code: "INTERNAL_ERROR",
+  message: "This item could not be run: its stored input is incomplete. Submit it again in a new batch.",
+} as const;
