@@ -71,6 +71,25 @@ export function sqlWithText(strings: TemplateStringsArray, ...values: unknown[])
   return { strings: merged, values: values.filter((v) => !(v instanceof SqlText)) };
 }
 
+const joinedTexts = new WeakMap<TemplateStringsArray, WeakMap<TemplateStringsArray, TemplateStringsArray>>();
+
+/**
+ * Two statements written one after the other as one, each with its own values: for a closing piece
+ * of SQL that several statements share. The joined text is made once per pair (prepared statements
+ * are found by it); the head's planning rule is kept.
+ */
+export function sqlJoined(head: Statement, tail: Statement): Statement {
+  let byTail = joinedTexts.get(head.strings);
+  if (!byTail) joinedTexts.set(head.strings, (byTail = new WeakMap()));
+  let strings = byTail.get(tail.strings);
+  if (!strings) {
+    const parts = [...head.strings.slice(0, -1), head.strings[head.strings.length - 1]! + tail.strings[0]!, ...tail.strings.slice(1)];
+    strings = Object.freeze(Object.assign([...parts], { raw: parts })) as TemplateStringsArray;
+    byTail.set(tail.strings, strings);
+  }
+  return { strings, values: [...head.values, ...tail.values], ...(head.planEachRun ? { planEachRun: true } : {}) };
+}
+
 export type Action =
   | { kind: "rows"; st: Statement }
   | { kind: "count"; st: Statement }

@@ -1,6 +1,6 @@
-import { rowsOf, sql, sqlWithText, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
+import { rowsOf, sql, sqlJoined, sqlWithText, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
 import { JoiningCombiner, KeyedCombiner } from "@/server/db/combiner";
-import { inArrivalOrder, iso, WALK_IN_ARRIVAL_ORDER, writeDebits } from "@/server/services/wallet/hold-groups";
+import { inArrivalOrder, iso, ledgerAndKycFromEntries, WALK_IN_ARRIVAL_ORDER, writeDebits } from "@/server/services/wallet/hold-groups";
 import { capturedOf, type Captured, type CapturedRow, type KycTransactionRow } from "@/server/services/wallet/holds";
 
 /**
@@ -31,7 +31,8 @@ async function chargeGroup(writer: AtomicWriter, merchantId: string, mode: strin
   const kyc = charges.map((c) => c.kycTransaction ?? null);
   const rows = await writer.run(
     rowsOf<CapturedRow & { ord: bigint }>(
-      sqlWithText`WITH RECURSIVE "req" AS (
+      sqlJoined(
+        sqlWithText`WITH RECURSIVE "req" AS (
           SELECT * FROM unnest(${charges.map((c) => c.amountPaise)}::int[], ${charges.map((c) => c.reason)}::text[], ${charges.map((c) => c.ledgerId)}::text[],
             ${charges.map((c) => c.reference)}::text[], ${charges.map((c) => iso(c.at))}::timestamp(3)[])
             WITH ORDINALITY AS r("amountPaise", "reason", "ledgerId", "reference", "at", "ord")
@@ -50,23 +51,9 @@ async function chargeGroup(writer: AtomicWriter, merchantId: string, mode: strin
             "charged"."lowBalanceThresholdPaise", "charged"."lowBalanceAlerted"
           FROM "held", "charged"
         ),
-        "ledger" AS (
-          INSERT INTO "LedgerEntry" ("id", "walletId", "merchantId", "mode", "amountPaise", "balanceAfterPaise", "reason", "reference", "createdAt")
-          SELECT "ledgerId", "walletId", ${merchantId}, ${mode}, -"amountPaise", "balanceAfterPaise", "reason", "reference", "at" FROM "entry"
-        ),
-        "kyc" AS (
-          INSERT INTO "KycTransaction" ("id", "merchantId", "mode", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome",
-            "nameMatchScore", "feePaise", "balanceAfterPaise", "ledgerEntryId", "resultEnc", "resultExpiresAt", "createdAt")
-          SELECT k."id", ${merchantId}, ${mode}, k."kind", k."requestId", k."otpRequestId", k."subjectMasked", k."outcome", k."nameMatchScore",
-            "entry"."amountPaise", "entry"."balanceAfterPaise", "entry"."ledgerId", k."resultEnc", k."resultExpiresAt", k."createdAt"
-          FROM unnest(${kyc.map((k) => k?.id ?? null)}::text[], ${kyc.map((k) => k?.kind ?? null)}::text[], ${kyc.map((k) => k?.requestId ?? null)}::text[],
-            ${kyc.map((k) => k?.otpRequestId ?? null)}::text[], ${kyc.map((k) => k?.subjectMasked ?? null)}::text[], ${kyc.map((k) => k?.outcome ?? null)}::text[],
-            ${kyc.map((k) => k?.nameMatchScore ?? null)}::float8[], ${kyc.map((k) => k?.resultEnc ?? null)}::text[],
-            ${kyc.map((k) => iso(k?.resultExpiresAt ?? null))}::timestamp(3)[], ${kyc.map((k) => iso(k?.createdAt ?? null))}::timestamp(3)[])
-            WITH ORDINALITY AS k("id", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome", "nameMatchScore", "resultEnc", "resultExpiresAt", "createdAt", "ord")
-          JOIN "entry" ON "entry"."ord" = k."ord" WHERE k."id" IS NOT NULL
-        )
-        SELECT "ord", "walletId", "amountPaise", "balanceAfterPaise", "lowBalanceThresholdPaise", "lowBalanceAlerted" FROM "entry"`,
+`,
+        ledgerAndKycFromEntries(merchantId, mode, kyc),
+      ),
     ),
   );
   const byOrd = new Map(rows.map((r) => [Number(r.ord), r]));

@@ -1,4 +1,16 @@
-import { changedRows, insertMany, rowsOf, sql, sqlPlannedEachRun, sqlWithText, SqlText, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
+import {
+  changedRows,
+  insertMany,
+  rowsOf,
+  sql,
+  sqlJoined,
+  sqlPlannedEachRun,
+  sqlWithText,
+  SqlText,
+  type AtomicWriter,
+  type Statement,
+  type WriteScript,
+} from "@/server/db/atomic-write";
 import type { CapturedRow, HoldCapture, KycTransactionRow, NewHold } from "@/server/services/wallet/holds";
 
 /**
@@ -70,6 +82,32 @@ export async function placeHoldGroup(writer: AtomicWriter, merchantId: string, m
 }
 
 /**
+ * The end shared by a group's captures and its direct charges, after their "entry" rows (one per
+ * debit, in arrival order, with the balance it left): each debit's ledger entry and KYC transaction,
+ * and the entries as the statement's rows.
+ */
+export function ledgerAndKycFromEntries(merchantId: string, mode: string, kyc: (KycTransactionRow | null)[]): Statement {
+  return sql`
+        "ledger" AS (
+          INSERT INTO "LedgerEntry" ("id", "walletId", "merchantId", "mode", "amountPaise", "balanceAfterPaise", "reason", "reference", "createdAt")
+          SELECT "ledgerId", "walletId", ${merchantId}, ${mode}, -"amountPaise", "balanceAfterPaise", "reason", "reference", "at" FROM "entry"
+        ),
+        "kyc" AS (
+          INSERT INTO "KycTransaction" ("id", "merchantId", "mode", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome",
+            "nameMatchScore", "feePaise", "balanceAfterPaise", "ledgerEntryId", "resultEnc", "resultExpiresAt", "createdAt")
+          SELECT k."id", ${merchantId}, ${mode}, k."kind", k."requestId", k."otpRequestId", k."subjectMasked", k."outcome", k."nameMatchScore",
+            "entry"."amountPaise", "entry"."balanceAfterPaise", "entry"."ledgerId", k."resultEnc", k."resultExpiresAt", k."createdAt"
+          FROM unnest(${kyc.map((k) => k?.id ?? null)}::text[], ${kyc.map((k) => k?.kind ?? null)}::text[], ${kyc.map((k) => k?.requestId ?? null)}::text[],
+            ${kyc.map((k) => k?.otpRequestId ?? null)}::text[], ${kyc.map((k) => k?.subjectMasked ?? null)}::text[], ${kyc.map((k) => k?.outcome ?? null)}::text[],
+            ${kyc.map((k) => k?.nameMatchScore ?? null)}::float8[], ${kyc.map((k) => k?.resultEnc ?? null)}::text[],
+            ${kyc.map((k) => iso(k?.resultExpiresAt ?? null))}::timestamp(3)[], ${kyc.map((k) => iso(k?.createdAt ?? null))}::timestamp(3)[])
+            WITH ORDINALITY AS k("id", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome", "nameMatchScore", "resultEnc", "resultExpiresAt", "createdAt", "ord")
+          JOIN "entry" ON "entry"."ord" = k."ord" WHERE k."id" IS NOT NULL
+        )
+        SELECT "ord", "walletId", "amountPaise", "balanceAfterPaise", "lowBalanceThresholdPaise", "lowBalanceAlerted" FROM "entry"`;
+}
+
+/**
  * Captures of holds on one wallet: each hold still HELD becomes CAPTURED, the wallet is debited
  * once by their sum, and each gets its ledger entry (and KYC transaction) with the balance its own
  * debit left, in arrival order. Null for a hold no longer HELD (nothing written for it).
@@ -79,7 +117,8 @@ export async function captureHoldGroup(writer: AtomicWriter, merchantId: string,
   const kyc = captures.map((c) => c.kycTransaction ?? null);
   const rows = await writer.run(
     rowsOf<CapturedRow & { ord: bigint }>(
-      sqlPlannedEachRun`WITH "req" AS (
+      sqlJoined(
+        sqlPlannedEachRun`WITH "req" AS (
           SELECT * FROM unnest(${captures.map((c) => c.holdId)}::text[], ${captures.map((c) => c.ledgerId)}::text[],
             ${captures.map((c) => c.reference)}::text[], ${captures.map((c) => iso(c.at))}::timestamp(3)[])
             WITH ORDINALITY AS r("holdId", "ledgerId", "reference", "at", "ord")
@@ -100,23 +139,9 @@ export async function captureHoldGroup(writer: AtomicWriter, merchantId: string,
             AS "balanceAfterPaise", "charged"."lowBalanceThresholdPaise", "charged"."lowBalanceAlerted"
           FROM "hold", "charged"
         ),
-        "ledger" AS (
-          INSERT INTO "LedgerEntry" ("id", "walletId", "merchantId", "mode", "amountPaise", "balanceAfterPaise", "reason", "reference", "createdAt")
-          SELECT "ledgerId", "walletId", ${merchantId}, ${mode}, -"amountPaise", "balanceAfterPaise", "reason", "reference", "at" FROM "entry"
-        ),
-        "kyc" AS (
-          INSERT INTO "KycTransaction" ("id", "merchantId", "mode", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome",
-            "nameMatchScore", "feePaise", "balanceAfterPaise", "ledgerEntryId", "resultEnc", "resultExpiresAt", "createdAt")
-          SELECT k."id", ${merchantId}, ${mode}, k."kind", k."requestId", k."otpRequestId", k."subjectMasked", k."outcome", k."nameMatchScore",
-            "entry"."amountPaise", "entry"."balanceAfterPaise", "entry"."ledgerId", k."resultEnc", k."resultExpiresAt", k."createdAt"
-          FROM unnest(${kyc.map((k) => k?.id ?? null)}::text[], ${kyc.map((k) => k?.kind ?? null)}::text[], ${kyc.map((k) => k?.requestId ?? null)}::text[],
-            ${kyc.map((k) => k?.otpRequestId ?? null)}::text[], ${kyc.map((k) => k?.subjectMasked ?? null)}::text[], ${kyc.map((k) => k?.outcome ?? null)}::text[],
-            ${kyc.map((k) => k?.nameMatchScore ?? null)}::float8[], ${kyc.map((k) => k?.resultEnc ?? null)}::text[],
-            ${kyc.map((k) => iso(k?.resultExpiresAt ?? null))}::timestamp(3)[], ${kyc.map((k) => iso(k?.createdAt ?? null))}::timestamp(3)[])
-            WITH ORDINALITY AS k("id", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome", "nameMatchScore", "resultEnc", "resultExpiresAt", "createdAt", "ord")
-          JOIN "entry" ON "entry"."ord" = k."ord" WHERE k."id" IS NOT NULL
-        )
-        SELECT "ord", "walletId", "amountPaise", "balanceAfterPaise", "lowBalanceThresholdPaise", "lowBalanceAlerted" FROM "entry"`,
+`,
+        ledgerAndKycFromEntries(merchantId, mode, kyc),
+      ),
     ),
   );
   const byOrd = new Map(rows.map((r) => [Number(r.ord), r]));
