@@ -9,7 +9,7 @@ import { chargeWithoutHold } from "@/server/services/wallet/direct-charges";
 import { placeHold } from "@/server/services/wallet/holds";
 import { DB_TARGETS } from "../helpers/db-targets";
 import { openTestWriter } from "../helpers/test-db";
-import { kycRow } from "../helpers/wallet-holds";
+import { fundedSandboxWallet, kycRow } from "../helpers/wallet-holds";
 
 // Sandbox KYC charges without a hold: charges of one wallet asked for at once (written together) must
 // come out as charging them one by one in the order asked would: the expected figures are plain
@@ -35,19 +35,7 @@ describe.each<DbProvider>(DB_TARGETS)("charges without a hold on %s", (provider)
   /** A merchant whose sandbox wallet holds `balance`, credited by one ledger entry. */
   async function walletWith(balance: number) {
     const merchantId = `m_direct_${provider}_${++n}`;
-    await db.merchant.create({ data: { id: merchantId, name: "Direct", email: `${merchantId}@example.com`, passwordHash: "x" } });
-    const wallet = await db.wallet.create({ data: { id: `wal_${merchantId}`, merchantId, mode: "sandbox", balancePaise: balance, availablePaise: balance } });
-    await db.ledgerEntry.create({
-      data: {
-        id: `led_credit_${merchantId}`,
-        walletId: wallet.id,
-        merchantId,
-        mode: "sandbox",
-        amountPaise: balance,
-        balanceAfterPaise: balance,
-        reason: "TEST_FUNDS",
-      },
-    });
+    const wallet = await fundedSandboxWallet(db, merchantId, "Direct", balance);
     const charge = (id: string, amountPaise: number, w = writer) =>
       chargeWithoutHold(w, {
         merchantId,

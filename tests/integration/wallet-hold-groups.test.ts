@@ -5,7 +5,7 @@ import type { DbProvider } from "@/server/db/provider";
 import { captureHold, placeHold, releaseHold } from "@/server/services/wallet/holds";
 import { DB_TARGETS } from "../helpers/db-targets";
 import { openTestWriter } from "../helpers/test-db";
-import { kycRow } from "../helpers/wallet-holds";
+import { fundedSandboxWallet, kycRow } from "../helpers/wallet-holds";
 
 // Holds and captures of one wallet asked for at once (on PostgreSQL they are written together, one
 // statement per group) must come out as if written one by one in the order they were asked for. The
@@ -31,19 +31,7 @@ describe.each<DbProvider>(DB_TARGETS)("holds and captures asked for together on 
   /** A merchant whose sandbox wallet holds `balance`, credited by one ledger entry. */
   async function walletWith(balance: number) {
     const merchantId = `m_groups_${provider}_${++n}`;
-    await db.merchant.create({ data: { id: merchantId, name: "Groups", email: `${merchantId}@example.com`, passwordHash: "x" } });
-    const wallet = await db.wallet.create({ data: { id: `wal_${merchantId}`, merchantId, mode: "sandbox", balancePaise: balance, availablePaise: balance } });
-    await db.ledgerEntry.create({
-      data: {
-        id: `led_credit_${merchantId}`,
-        walletId: wallet.id,
-        merchantId,
-        mode: "sandbox",
-        amountPaise: balance,
-        balanceAfterPaise: balance,
-        reason: "TEST_FUNDS",
-      },
-    });
+    const wallet = await fundedSandboxWallet(db, merchantId, "Groups", balance);
     const hold = (id: string, amountPaise: number, w = writer) =>
       placeHold(w, { id: `${merchantId}_${id}`, merchantId, mode: "sandbox", amountPaise, reason: "KYC_PAN", requestId: null, createdAt: new Date() });
     const capture = (id: string, w = writer) =>
