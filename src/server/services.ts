@@ -11,6 +11,7 @@ import type { PaymentProcessor } from "@/server/providers/payments/types";
 import type { Mode } from "@/lib/mode";
 import { AuditWriter } from "@/server/services/audit/audit-writer";
 import { AuthCache } from "@/server/services/auth/auth-cache";
+import { ChunkThread } from "@/server/services/batches/chunk-thread";
 import { FailedAuthLimiter } from "@/server/services/auth/failed-auth-limiter";
 import { sharedLimits } from "@/server/services/limits/shared";
 import { RateLimiter } from "@/server/services/rate-limiter";
@@ -29,6 +30,8 @@ export interface AppServices {
   atomicWriter: AtomicWriter;
   /** Chunk commits of batches: results, counters and verification rows in one transaction. */
   batchStore: BatchStore;
+  /** Where chunks of sandbox batches run their items, off the event loop (started on first use). */
+  batchChunkThread: ChunkThread;
   providers: Record<Mode, ProviderSet>;
   paymentProcessors: Record<Mode, PaymentProcessor>;
 }
@@ -56,6 +59,7 @@ export function createServices(config: Config): AppServices {
     bulk,
     atomicWriter: createAtomicWriter(db, config.databaseUrl, config.sqliteSynchronous),
     batchStore: createBatchStore(db, config.databaseUrl, config.sqliteSynchronous),
+    batchChunkThread: new ChunkThread(),
     // Both count in the process's limit store: with several workers, the primary's.
     rateLimiter: new RateLimiter(config.rateLimitPerSecond, sharedLimits()),
     failedAuthLimiter: new FailedAuthLimiter(config.authFailuresPerMinute, 60_000, sharedLimits()),

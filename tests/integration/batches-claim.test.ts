@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BatchStore, type BatchVerificationRow, type ClaimedChunkRow } from "@/server/db/batch-store";
+import { type BatchStore, type BatchVerificationRow, verificationColumns, type ClaimedChunkRow } from "@/server/db/batch-store";
 import type { Db } from "@/server/db/client";
 import { newId } from "@/server/lib/ids";
 import { sandboxProviders, type ProviderSet } from "@/server/providers";
@@ -114,15 +114,17 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
       mode: "sandbox",
       kind: "PAN",
       requestId: "req_claim",
-      rows: items.map((item): BatchVerificationRow => ({
-        id: newId("ver"),
-        subject: item.input.pan,
-        nameQueried: "Arjun Kapoor",
-        outcome: "VALID",
-        nameMatch: 87.5,
-        sourceNameMatch: 91,
-        errorCode: null,
-      })),
+      rows: verificationColumns(
+        items.map((item): BatchVerificationRow => ({
+          id: newId("ver"),
+          subject: item.input.pan,
+          nameQueried: "Arjun Kapoor",
+          outcome: "VALID",
+          nameMatch: 87.5,
+          sourceNameMatch: 91,
+          errorCode: null,
+        })),
+      ),
     });
     const commit = (leaseToken: string, chunkId = first.id) => ({
       chunkId,
@@ -197,7 +199,7 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
         failed: 0,
         countedBefore: { succeeded: 0, failed: 0 },
         completedAt: new Date(),
-        verifications: { merchantId, mode: "sandbox", kind: "PAN", requestId: "req_lapsed", rows },
+        verifications: { merchantId, mode: "sandbox", kind: "PAN", requestId: "req_lapsed", rows: verificationColumns(rows) },
       },
       { leaseToken: "after-lapsed", leaseUntil: later(30_000) },
     );

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BatchStore, type BatchVerificationRow } from "@/server/db/batch-store";
+import { type BatchStore, type BatchVerificationRow, verificationColumns } from "@/server/db/batch-store";
 import type { Db } from "@/server/db/client";
 import { openTwoInstances, submitSandboxPanBatch } from "../helpers/batch-instances";
 import { newId } from "@/server/lib/ids";
@@ -86,7 +86,7 @@ describe.each(DB_TARGETS)("batch chunk leases on %s", (target) => {
         nameMatch: null,
         errorCode: null,
       }));
-      const verifications = { merchantId, mode: "sandbox", kind: "PAN", requestId: "req_lease", rows };
+      const verifications = { merchantId, mode: "sandbox", kind: "PAN", requestId: "req_lease", rows: verificationColumns(rows) };
       const results = JSON.stringify([0, 1, 2].map((i) => ({ result: { pan: pan(i), by: leaseToken }, error: null })));
       return store.commitChunk({
         chunkId,

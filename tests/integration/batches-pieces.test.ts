@@ -124,7 +124,7 @@ describe.each(DB_TARGETS.filter((t) => t === "sqlite"))("storing a big batch in 
     expect(looks.at(-1)).toEqual({ status: "QUEUED", chunks: CHUNKS, api: "QUEUED", dashboard: "QUEUED", listed: 1 });
     expect(view).toMatchObject({ batch_id: expect.any(String), status: "QUEUED", total: ITEMS, accepted: ITEMS, rejected: 0 });
     // Its workers' jobs came with its last piece, and every item is there to page through.
-    expect(await db.job.count({ where: { payload: { contains: view.batch_id } } })).toBe(2);
+    expect(await db.job.count({ where: { payload: { contains: view.batch_id } } })).toBe(3);
     const page = await listBatchResults(db, { merchantId, mode: "sandbox", kind: "PAN", batchId: view.batch_id }, ITEMS - 3, 10);
     expect(page.items.map((i) => i.reference_id)).toEqual([`r${ITEMS - 3}`, `r${ITEMS - 2}`, `r${ITEMS - 1}`]);
   });
@@ -217,7 +217,7 @@ describe.each(DB_TARGETS.filter((t) => t === "postgresql"))("storing a batch on 
       [view.batch_id],
     );
     const job = { type: "batch.work", payload: JSON.stringify({ batchId: view.batch_id }), status: "QUEUED", runAt: createdAt, attempts: 0, maxAttempts: 20 };
-    expect(jobs).toEqual([0, 1].map(() => ({ ...job, subjectId: view.batch_id, fresh: true })));
+    expect(jobs).toEqual([0, 1, 2].map(() => ({ ...job, subjectId: view.batch_id, fresh: true })));
     expect(view).toEqual(await getBatch(db, merchantId, "sandbox", "PAN", view.batch_id));
   });
 

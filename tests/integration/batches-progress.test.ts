@@ -5,7 +5,8 @@ import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
 import { sandboxProviders, type ProviderSet } from "@/server/providers";
 import type { PanProvider } from "@/server/providers/pan/types";
-import { workBatch, type BatchWorkDeps } from "@/server/services/batches/batch-worker";
+import { chunkPassesRan, workBatch, type BatchWorkDeps } from "@/server/services/batches/batch-worker";
+import { ChunkThread } from "@/server/services/batches/chunk-thread";
 import { createBatch, getBatch, listBatchResults, type BatchResultItem } from "@/server/services/batches/batches";
 import { getDashboardBatch } from "@/server/services/batches/dashboard";
 import { DB_TARGETS } from "../helpers/targets";
@@ -46,13 +47,15 @@ describe.each(DB_TARGETS)("batch progress and results agree on %s", (target) => 
   const merchantId = newId("mer");
   const scope = (batchId: string) => ({ merchantId, mode: "sandbox" as const, kind: "PAN" as const, batchId });
 
-  const deps = (providers: Record<"sandbox" | "live", ProviderSet>, leaseMs?: number): BatchWorkDeps => ({
+  const chunkThread = new ChunkThread();
+  const deps = (providers: Record<"sandbox" | "live", ProviderSet>, leaseMs?: number, thread: ChunkThread = chunkThread): BatchWorkDeps => ({
     db,
     store,
     providers,
     baseUrl: "http://127.0.0.1",
     retryBudgetMs: BUDGET_MS,
     leaseMs,
+    chunkThread: thread,
   });
 
   /** Six PANs to run and one rejected at submission (index 6). */
@@ -92,6 +95,7 @@ describe.each(DB_TARGETS)("batch progress and results agree on %s", (target) => 
     await db.merchant.create({ data: { id: merchantId, name: "Progress Store", email: `${merchantId}@example.com`, passwordHash: "x" } });
   });
   afterAll(async () => {
+    await chunkThread.close();
     store?.close();
     await db?.$disconnect();
     await stopDatabase?.();
@@ -137,6 +141,32 @@ describe.each(DB_TARGETS)("batch progress and results agree on %s", (target) => 
     expect(done.progress).toMatchObject({ status: "COMPLETED", total: 7, processed: 7, succeeded: 5, failed: 2 });
     expect(await db.verification.count({ where: { batchId } })).toBe(6);
     expect((await getDashboardBatch(db, merchantId, "sandbox", batchId, BUDGET_MS)).waitingForSource).toBeNull();
+  });
+
+  it("runs sandbox chunks on the chunk thread, and on the event loop when that thread fails", async () => {
+    const sandbox = { sandbox: sandboxProviders, live: sandboxProviders };
+    const onThread = await newBatch();
+    const before = { ...chunkPassesRan };
+    expect(await workBatch(deps(sandbox), onThread)).toBeNull();
+    expect(chunkPassesRan).toEqual({ chunk_thread: before.chunk_thread + 1, event_loop: before.event_loop });
+
+    const failing = { run: () => Promise.reject(new Error("the batch chunk thread exited")) } as unknown as ChunkThread;
+    const fellBack = await newBatch();
+    expect(await workBatch(deps(sandbox, undefined, failing), fellBack)).toBeNull();
+    expect(chunkPassesRan).toEqual({ chunk_thread: before.chunk_thread + 1, event_loop: before.event_loop + 1 });
+
+    // Either way the same results and history rows.
+    for (const batchId of [onThread, fellBack]) {
+      const { progress, results } = await expectAgreement(batchId);
+      expect(progress).toMatchObject({ status: "COMPLETED", total: 7, processed: 7, succeeded: 6, failed: 1 });
+      expect(results.map((r) => r.status)).toEqual([...Array(6).fill("SUCCEEDED"), "FAILED"]);
+      const rows = await db.verification.findMany({
+        where: { batchId },
+        orderBy: { subject: "asc" },
+        select: { subject: true, outcome: true, nameQueried: true },
+      });
+      expect(rows).toEqual(Array.from({ length: 6 }, (_, i) => ({ subject: pan(i), outcome: "VALID", nameQueried: null })));
+    }
   });
 
   it("fails an accepted item stored without its input on its own, and completes the batch", async () => {

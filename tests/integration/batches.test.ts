@@ -5,10 +5,13 @@ import { failBatch } from "@/server/services/batches/batch-worker";
 import { purgeExpiredBatches } from "@/server/services/batches/batches";
 import { verifyWebhookSignature } from "@/server/services/webhooks/signing";
 import { request } from "../helpers/http";
+import { parseScrape, valueOf } from "../helpers/prometheus";
 import { createMerchantViaCli, type MerchantFixture } from "../helpers/server";
 import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
 import { waitFor } from "../helpers/wait";
 import { startWebhookReceiver } from "../helpers/webhook-receiver";
+
+const METRICS_TOKEN = "batches-metrics-token-0123456789abcdef";
 
 /** PANs that answer (serial 1000 + i, never a special serial). */
 const pan = (i: number) => `ABCPK${String(1000 + (i % 8000)).padStart(4, "0")}F`;
@@ -54,7 +57,7 @@ describe.each(DB_TARGETS)("PAN and EPFO batches on %s", (target) => {
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
-    env = await startFor(target, { WEBHOOK_SANDBOX_ALLOW_LOOPBACK: "true", BATCH_RETRY_BUDGET_MS: "1500" });
+    env = await startFor(target, { WEBHOOK_SANDBOX_ALLOW_LOOPBACK: "true", BATCH_RETRY_BUDGET_MS: "1500", METRICS_TOKEN });
     db = createPrismaClient(env.server.databaseUrl);
     a = await createMerchantViaCli(env.server.env, "Batch Store A");
     b = await createMerchantViaCli(env.server.env, "Batch Store B");
@@ -275,6 +278,10 @@ describe.each(DB_TARGETS)("PAN and EPFO batches on %s", (target) => {
     expect(results.map((i) => i.index)).toEqual(Array.from({ length: 10_000 }, (_, i) => i));
     expect(results.every((i, k) => i.reference_id === `r${k}` && i.error === null)).toBe(true);
     expect(await db.verification.count({ where: { batchId: id } })).toBe(10_000);
+    // Sandbox items ran on the chunk thread, never on the event loop.
+    const scrape = parseScrape((await request(env.server.url, "/metrics", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text);
+    expect(valueOf(scrape, "parakh_batch_chunk_passes_total", { ran_on: "chunk_thread" })).toBeGreaterThanOrEqual(10);
+    expect(valueOf(scrape, "parakh_batch_chunk_passes_total", { ran_on: "event_loop" })).toBe(0);
 
     const events = await waitFor("both deliveries", () => {
       const mine = receiver.received.filter((x) => x.body.includes(id));

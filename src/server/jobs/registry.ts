@@ -87,6 +87,7 @@ function batchWorkDeps({ services }: JobDeps): BatchWorkDeps {
     baseUrl: config.baseUrl,
     retryBudgetMs: config.batchRetryBudgetMs,
     leaseMs: config.jobLeaseMs,
+    chunkThread: services.batchChunkThread,
   };
 }
 

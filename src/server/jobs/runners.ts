@@ -1,4 +1,5 @@
 import type { AppServices } from "@/server/services";
+import { WORKERS_PER_BATCH } from "@/server/services/batches/batches";
 import { DeliverySlots } from "@/server/services/webhooks/slots";
 import type { JobDeps, JobLane } from "./define";
 import { ALL_JOBS, RECURRING_JOBS } from "./registry";
@@ -20,7 +21,8 @@ export const DELIVERIES_PER_MERCHANT = DELIVERY_WORKERS / 2;
 const LANES: Record<JobLane, Pick<JobRunnerOptions, "concurrency">> = {
   main: {},
   deliveries: { concurrency: DELIVERY_WORKERS },
-  batches: { concurrency: 3 },
+  // One slot more than a batch's own workers: a batch never takes them all, so another merchant's starts at once.
+  batches: { concurrency: WORKERS_PER_BATCH + 1 },
 };
 
 /** This instance's runners for every job in the registry (not started). */

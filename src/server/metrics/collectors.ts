@@ -10,6 +10,7 @@ import { processMetrics } from "@/server/metrics/registry";
 import { UPSTREAM_OUTCOMES } from "@/server/providers/upstream/client";
 import { allUpstreamCallCounts } from "@/server/providers/upstream/peer";
 import type { AppServices } from "@/server/services";
+import { chunkPassesRan } from "@/server/services/batches/batch-worker";
 import { countOpenHolds } from "@/server/services/wallet/holds";
 
 const BREAKER_STATES = ["closed", "half-open", "open", "isolated"] as const;
@@ -123,6 +124,19 @@ function auditMetrics(registry: ReturnType<typeof processMetrics>["registry"]) {
   });
 }
 
+function batchMetrics(registry: ReturnType<typeof processMetrics>["registry"]) {
+  new Counter({
+    name: "parakh_batch_chunk_passes_total",
+    help: "Passes over batch chunks' items by where they ran: the chunk thread (sandbox fixtures) or the event loop (live sources, or when the chunk thread failed).",
+    labelNames: ["ran_on"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [ranOn, passes] of Object.entries(chunkPassesRan)) this.inc({ ran_on: ranOn }, passes);
+    },
+  });
+}
+
 const made = Symbol.for("parakh.metrics.collectors");
 
 /** Points the gauges at the process's services (the last call wins) and hooks the audit writer's commits. */
@@ -134,6 +148,7 @@ export function watchServices(services: AppServices): void {
     databaseGauges(metrics.registry);
     upstreamMetrics(metrics.registry);
     auditMetrics(metrics.registry);
+    batchMetrics(metrics.registry);
   }
   watched = services;
   services.auditWriter.onCommit = (records, seconds, ok) => {

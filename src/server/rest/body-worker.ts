@@ -1,18 +1,7 @@
-import fs from "node:fs";
-import os from "node:os";
 import { parentPort, threadId } from "node:worker_threads";
+import { lowerThisThreadsPriority } from "@/server/lib/thread-priority";
 import { readJsonBody } from "@/server/rest/json-body";
 import type { BodyJob } from "@/server/rest/body-pool";
-
-/** Where the system allows it (Linux), this thread yields the CPU to the event loop's, which answers everyone. */
-function lowerThisThreadsPriority() {
-  try {
-    const tid = Number(fs.readlinkSync("/proc/thread-self").split("/").pop());
-    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, Math.min(19, os.getPriority(tid) + 10));
-  } catch {
-    // No per-thread priority here: the thread runs at the process's.
-  }
-}
 
 lowerThisThreadsPriority();
 

@@ -9,22 +9,23 @@
  * A chunk put back to wait for a retry shows the outcomes it has so far, and the batch counts them in
  * the same transaction.
  *
- * Each batch gets up to two `batch.work` jobs. A job takes chunks one at a time for at most
- * SLICE_MS, then gives its slot back (rescheduled for now, behind any job that waited longer), so
- * one merchant's 10,000 items never hold the queue from another merchant's one.
+ * Each batch gets up to three `batch.work` jobs, so that while one commits a chunk the others run
+ * their items (sandbox items on the chunk thread, ./chunk-thread.ts). A job takes chunks one at a
+ * time for at most SLICE_MS, then gives its slot back (rescheduled for now, behind any job that
+ * waited longer), so one merchant's 10,000 items never hold the queue from another merchant's one.
  */
 import type { Mode } from "@/lib/mode";
-import type { BatchStart, BatchStore, BatchVerificationRow, ClaimedChunkRow } from "@/server/db/batch-store";
+import type { BatchStart, BatchStore, ClaimedChunkRow } from "@/server/db/batch-store";
 import type { Db, DbTx } from "@/server/db/client";
-import { AppError, type ErrorCode } from "@/server/errors";
-import { newSortableId, randomToken } from "@/server/lib/ids";
+import { randomToken } from "@/server/lib/ids";
+import { log } from "@/server/lib/logger";
 import { keepLease, LeasedRows, type Lease } from "@/server/jobs/lease";
 import { backoffCeiling } from "@/server/jobs/policy";
-import type { ProviderSet } from "@/server/providers";
-import { nameMatchScore } from "@/server/services/identity/name-match";
+import { sandboxProviders, type ProviderSet } from "@/server/providers";
 import { emitWebhookEvent } from "@/server/services/webhooks/events";
-import { BATCH_ITEM_KINDS, UNUSABLE_ITEM_ERROR, type BatchItemKind, type NameScorer } from "./batch-item-kinds";
-import { BATCH_EVENTS, BATCH_PATHS, BATCH_VIEW_SELECT, batchView, type BatchKind, type ItemOutcome, type StoredItem } from "./batches";
+import { BATCH_EVENTS, BATCH_PATHS, BATCH_VIEW_SELECT, batchView, type BatchKind } from "./batches";
+import { runChunkPass, type ChunkCounts, type ChunkPass, type ChunkPassJob } from "./chunk-pass";
+import type { ChunkThread } from "./chunk-thread";
 
 /** How long a job works a batch before giving its runner slot to whatever waited longer. */
 const SLICE_MS = 250;
@@ -32,11 +33,8 @@ const SLICE_MS = 250;
 const CHUNK_LEASE_MS = 30_000;
 /** Renewals of a chunk's lease come no closer together than this. */
 const CHUNK_RENEW_MIN_MS = 100;
-/** Items of one chunk sent to the source at once. */
-const ITEM_CONCURRENCY = 16;
 /** Transient source errors are retried for at most this long per item, whatever Retry-After says. */
 export const DEFAULT_RETRY_BUDGET_MS = 30_000;
-const TRANSIENT: ReadonlySet<ErrorCode> = new Set(["SOURCE_UNAVAILABLE", "SOURCE_TIMEOUT"]);
 /** A chunk's retries back off 1 s, 2 s, 4 s … up to 32 s (or what Retry-After asks). */
 const CHUNK_BACKOFF = { baseMs: 1_000, maxMs: 32_000 };
 
@@ -50,6 +48,8 @@ export interface BatchWorkDeps {
   /** How long a claimed chunk stays with its worker (the job lease; default 30 s). */
   leaseMs?: number;
   now?: () => number;
+  /** Where chunks of sandbox batches run their items; without it, on the event loop. */
+  chunkThread?: ChunkThread;
 }
 
 interface RunningBatch {
@@ -137,105 +137,50 @@ async function claimChunk(store: BatchStore, batchId: string, leaseMs: number, s
 }
 
 /**
- * The name match, remembering each pair it scored: a chunk often checks one name against the same
- * name on record again (the same person, or a payroll's one name format), and the score is the
- * same every time.
- */
-function rememberedNameScores(): NameScorer {
-  const byQueried = new Map<string, Map<string, number>>();
-  return (queried, onRecord) => {
-    let byRecord = byQueried.get(queried);
-    if (!byRecord) byQueried.set(queried, (byRecord = new Map()));
-    let score = byRecord.get(onRecord);
-    if (score === undefined) byRecord.set(onRecord, (score = nameMatchScore(queried, onRecord)));
-    return score;
-  };
-}
-
-async function runItem(providers: ProviderSet, kind: BatchItemKind, stored: unknown, scoreNames: NameScorer): Promise<ItemOutcome & { transient?: number }> {
-  const input = kind.inputOf(stored);
-  if (input === null) return { result: null, error: { ...UNUSABLE_ITEM_ERROR } };
-  try {
-    return await kind.run(providers, input, scoreNames);
-  } catch (err) {
-    const e = err instanceof AppError ? err : new AppError("SOURCE_UNAVAILABLE");
-    const error = { code: e.code, message: e.message };
-    if (TRANSIENT.has(e.code)) return { result: null, error, transient: (e.retryAfterSeconds ?? 1) * 1000 };
-    return { result: null, error };
-  }
-}
-
-/** Items left for a retry after a pass, the longest Retry-After among them, and when the first failed. */
-interface PassResult {
-  transientLeft: number;
-  waitMs: number;
-  firstTransientAt: number | null;
-}
-
-/** Runs the items that have no outcome yet, filling `outcomes`; a transient error within the budget leaves its item for a retry. */
-async function runPendingItems(deps: BatchWorkDeps, batch: RunningBatch, chunk: ClaimedChunk, items: StoredItem[], outcomes: (ItemOutcome | null)[]) {
-  const now = deps.now ?? Date.now;
-  const budget = deps.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS;
-  const providers = deps.providers[batch.mode];
-  const deadline = chunk.retryingSince ? chunk.retryingSince.getTime() + budget : null;
-  const todo = items.map((_, k) => k).filter((k) => outcomes[k] === null);
-  const pass: PassResult = { transientLeft: 0, waitMs: 0, firstTransientAt: null };
-  const scoreNames = rememberedNameScores();
-  const kind = BATCH_ITEM_KINDS[batch.kind];
-  let cursor = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(ITEM_CONCURRENCY, todo.length) }, async () => {
-      for (let k = todo[cursor++]; k !== undefined; k = todo[cursor++]) {
-        const { transient, ...outcome } = await runItem(providers, kind, items[k]!.input, scoreNames);
-        if (transient !== undefined) {
-          const t = now();
-          pass.firstTransientAt ??= t;
-          // Out of budget: the error is the item's outcome.
-          if ((deadline ?? t + budget) > t) {
-            pass.transientLeft++;
-            pass.waitMs = Math.max(pass.waitMs, transient);
-            continue;
-          }
-        }
-        outcomes[k] = outcome;
-      }
-    }),
-  );
-  return pass;
-}
-
-/** The chunk's items that have an outcome, as the batch counts them; rejected items were counted at submission. */
-function finishedCounts(items: StoredItem[], outcomes: (ItemOutcome | null)[]) {
-  let succeeded = 0;
-  let failed = 0;
-  items.forEach((item, k) => {
-    const o = outcomes[k];
-    if (item.error || !o) return;
-    if (o.error) failed++;
-    else succeeded++;
-  });
-  return { succeeded, failed };
-}
-
-/**
- * Runs the items of a claimed chunk that have no outcome yet, then commits it or schedules its
+ * Runs a pass over a claimed chunk's items (./chunk-pass.ts), then commits the chunk or schedules its
  * retry. With `claimNextMs`, the commit also claims the batch's next chunk: returned, or null when
  * none was claimable; undefined when no claim was made (a retry, or no `claimNextMs`).
  */
 async function runChunk(deps: BatchWorkDeps, batch: RunningBatch, chunk: ClaimedChunk, claimNextMs: number | null) {
-  const items = JSON.parse(chunk.items) as StoredItem[];
-  const outcomes = (chunk.results ? JSON.parse(chunk.results) : items.map(() => null)) as (ItemOutcome | null)[];
-  const pass = await runPendingItems(deps, batch, chunk, items, outcomes);
-  if (pass.transientLeft > 0) {
+  const budget = deps.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS;
+  const job: ChunkPassJob = {
+    kind: batch.kind,
+    items: chunk.items,
+    results: chunk.results,
+    retryingSince: chunk.retryingSince?.getTime() ?? null,
+    retryBudgetMs: budget,
+  };
+  const pass = await chunkPass(deps, batch.mode, job);
+  if (!pass.done) {
     // Back off (or wait what Retry-After asks), never past the item's retry budget.
     const now = (deps.now ?? Date.now)();
-    const since = chunk.retryingSince?.getTime() ?? pass.firstTransientAt!;
+    const since = job.retryingSince ?? pass.firstTransientAt;
     const backoff = Math.max(pass.waitMs, backoffCeiling(chunk.passes + 1, CHUNK_BACKOFF));
-    const availableAt = new Date(Math.min(now + backoff, since + (deps.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS)));
-    await putBackForRetry(deps.db, batch.id, chunk, availableAt, { outcomes, since: new Date(since), finished: finishedCounts(items, outcomes) });
+    const availableAt = new Date(Math.min(now + backoff, since + budget));
+    await putBackForRetry(deps.db, batch.id, chunk, availableAt, { results: pass.results, since: new Date(since), finished: pass });
     return undefined;
   }
-  return commitChunk(deps, batch, chunk, items, outcomes as ItemOutcome[], claimNextMs);
+  return commitChunk(deps, batch, chunk, pass, claimNextMs);
+}
+
+/** Passes over chunks this process has run, by where they ran (read by /metrics). */
+export const chunkPassesRan = { chunk_thread: 0, event_loop: 0 };
+
+/** Sandbox fixtures run on the chunk thread when there is one (falling back to the event loop if it fails); any other source here. */
+async function chunkPass(deps: BatchWorkDeps, mode: Mode, job: ChunkPassJob): Promise<ChunkPass> {
+  const providers = deps.providers[mode];
+  if (deps.chunkThread && providers === sandboxProviders) {
+    try {
+      const pass = await deps.chunkThread.run(job);
+      chunkPassesRan.chunk_thread++;
+      return pass;
+    } catch (err) {
+      log.warn("a batch chunk ran on the event loop: its thread failed", { err });
+    }
+  }
+  const pass = await runChunkPass(job, providers, deps.now);
+  chunkPassesRan.event_loop++;
+  return pass;
 }
 
 /**
@@ -244,19 +189,13 @@ async function runChunk(deps: BatchWorkDeps, batch: RunningBatch, chunk: Claimed
  * Nothing is written (or counted) once the lease was lost; the chunk's own counts say what the batch
  * has counted already, so a later pass or the final commit adds only what is new.
  */
-async function putBackForRetry(
-  db: Db,
-  batchId: string,
-  chunk: ClaimedChunk,
-  availableAt: Date,
-  pass: { outcomes: (ItemOutcome | null)[]; since: Date; finished: { succeeded: number; failed: number } },
-) {
+async function putBackForRetry(db: Db, batchId: string, chunk: ClaimedChunk, availableAt: Date, pass: { results: string; since: Date; finished: ChunkCounts }) {
   const { succeeded, failed } = pass.finished;
   const newSucceeded = succeeded - chunk.succeeded;
   const newFailed = failed - chunk.failed;
   await db.$transaction(async (tx: DbTx) => {
     const held = await chunkLeases(tx).retryAt(chunk.lease, availableAt, {
-      results: JSON.stringify(pass.outcomes),
+      results: pass.results,
       passes: { increment: 1 },
       retryingSince: pass.since,
       succeeded,
@@ -275,47 +214,20 @@ async function commitChunk(
   deps: BatchWorkDeps,
   batch: RunningBatch,
   chunk: ClaimedChunk,
-  items: StoredItem[],
-  outcomes: ItemOutcome[],
+  pass: Extract<ChunkPass, { done: true }>,
   claimNextMs: number | null,
 ): Promise<ClaimedChunk | null | undefined> {
-  let succeeded = 0;
-  let failed = 0;
-  const verifications: BatchVerificationRow[] = [];
-  const completedAt = new Date();
-  const kind = BATCH_ITEM_KINDS[batch.kind];
-  for (let k = 0; k < items.length; k++) {
-    const item = items[k]!;
-    if (item.error) continue; // rejected at submission: counted then
-    const o = outcomes[k]!;
-    if (o.error) failed++;
-    else succeeded++;
-    // An item that could not be run (its error says so) checked nothing: no history row.
-    const input = kind.inputOf(item.input);
-    if (input === null) continue;
-    const record = kind.record(input, o);
-    verifications.push({
-      // Time-ordered: a chunk's thousand rows extend the end of the id index rather than touch a page each.
-      id: newSortableId("ver", completedAt.getTime()),
-      subject: record.subject,
-      nameQueried: record.nameQueried,
-      outcome: record.outcome,
-      nameMatch: record.nameMatch,
-      sourceNameMatch: record.sourceNameMatch ?? null,
-      errorCode: record.errorCode,
-    });
-  }
   // Applies only while this worker holds the lease: a worker that stalled past it writes nothing.
   const commit = {
     chunkId: chunk.id,
     leaseToken: chunk.lease.token,
     batchId: batch.id,
-    results: JSON.stringify(outcomes),
-    succeeded,
-    failed,
+    results: pass.results,
+    succeeded: pass.succeeded,
+    failed: pass.failed,
     countedBefore: { succeeded: chunk.succeeded, failed: chunk.failed },
-    completedAt,
-    verifications: { merchantId: batch.merchantId, mode: batch.mode, kind: batch.kind, requestId: batch.requestId, rows: verifications },
+    completedAt: new Date(pass.completedAt),
+    verifications: { merchantId: batch.merchantId, mode: batch.mode, kind: batch.kind, requestId: batch.requestId, rows: pass.rows },
   };
   if (claimNextMs === null) {
     await deps.store.commitChunk(commit);

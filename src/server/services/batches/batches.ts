@@ -31,7 +31,7 @@ export type { BatchItemStatus };
  */
 export const CHUNK_SIZES: Record<Mode, number> = { live: 100, sandbox: 1000 };
 /** `batch.work` jobs per batch: each takes chunks one at a time. */
-const WORKERS_PER_BATCH = 2;
+export const WORKERS_PER_BATCH = 3;
 /** Unfinished batches one merchant may have per mode: each holds queue slots and storage. */
 export const MAX_OPEN_BATCHES = 20;
 

@@ -1,0 +1,147 @@
+/**
+ * One pass over a batch chunk's items: run those without an outcome yet, then either the pieces of
+ * the chunk's commit (results, counts, verification-history rows) or, when some items met a
+ * transient source error within their retry budget, what the chunk is put back with.
+ *
+ * It touches no database, so a chunk whose sources answer from fixtures (sandbox) can run it on the
+ * chunk thread (./chunk-thread.ts) while the event loop commits another chunk; live sources run it
+ * on the event loop, where their breakers and bulkheads live.
+ */
+import type { BatchVerificationColumns } from "@/server/db/batch-store";
+import { AppError, type ErrorCode } from "@/server/errors";
+import { newSortableId } from "@/server/lib/ids";
+import type { ProviderSet } from "@/server/providers";
+import { nameMatchScore } from "@/server/services/identity/name-match";
+import { BATCH_ITEM_KINDS, UNUSABLE_ITEM_ERROR, type BatchItemKind, type NameScorer } from "./batch-item-kinds";
+import type { BatchKind, ItemOutcome, StoredItem } from "./batches";
+
+/** Items of one chunk sent to the source at once. */
+const ITEM_CONCURRENCY = 16;
+const TRANSIENT: ReadonlySet<ErrorCode> = new Set(["SOURCE_UNAVAILABLE", "SOURCE_TIMEOUT"]);
+
+/** A chunk as a pass needs it: its stored items and outcomes (JSON, as stored), and its retry window. */
+export interface ChunkPassJob {
+  kind: BatchKind;
+  items: string;
+  results: string | null;
+  /** When the chunk's first transient error happened (ms), if it has had one. */
+  retryingSince: number | null;
+  /** How long an item's transient errors are retried. */
+  retryBudgetMs: number;
+}
+
+/** The chunk's items that have an outcome, as the batch counts them; rejected items were counted at submission. */
+export interface ChunkCounts {
+  succeeded: number;
+  failed: number;
+}
+
+export type ChunkPass =
+  /** Every item has its outcome: the commit's pieces, `completedAt` (ms) the rows' createdAt and the base of their ids. */
+  | ({ done: true; results: string; rows: BatchVerificationColumns; completedAt: number } & ChunkCounts)
+  /** Some items wait for a retry: the outcomes so far, the longest Retry-After among them, and when the first failed. */
+  | ({ done: false; results: string; waitMs: number; firstTransientAt: number } & ChunkCounts);
+
+/**
+ * The name match, remembering each pair it scored: a chunk often checks one name against the same
+ * name on record again (the same person, or a payroll's one name format), and the score is the
+ * same every time.
+ */
+function rememberedNameScores(): NameScorer {
+  const byQueried = new Map<string, Map<string, number>>();
+  return (queried, onRecord) => {
+    let byRecord = byQueried.get(queried);
+    if (!byRecord) byQueried.set(queried, (byRecord = new Map()));
+    let score = byRecord.get(onRecord);
+    if (score === undefined) byRecord.set(onRecord, (score = nameMatchScore(queried, onRecord)));
+    return score;
+  };
+}
+
+async function runItem(providers: ProviderSet, kind: BatchItemKind, stored: unknown, scoreNames: NameScorer): Promise<ItemOutcome & { transient?: number }> {
+  const input = kind.inputOf(stored);
+  if (input === null) return { result: null, error: { ...UNUSABLE_ITEM_ERROR } };
+  try {
+    return await kind.run(providers, input, scoreNames);
+  } catch (err) {
+    const e = err instanceof AppError ? err : new AppError("SOURCE_UNAVAILABLE");
+    const error = { code: e.code, message: e.message };
+    if (TRANSIENT.has(e.code)) return { result: null, error, transient: (e.retryAfterSeconds ?? 1) * 1000 };
+    return { result: null, error };
+  }
+}
+
+/** Runs the items that have no outcome yet, filling `outcomes`; a transient error within the budget leaves its item for a retry. */
+async function runPendingItems(job: ChunkPassJob, providers: ProviderSet, items: StoredItem[], outcomes: (ItemOutcome | null)[], now: () => number) {
+  const deadline = job.retryingSince === null ? null : job.retryingSince + job.retryBudgetMs;
+  const todo = items.map((_, k) => k).filter((k) => outcomes[k] === null);
+  const pass = { transientLeft: 0, waitMs: 0, firstTransientAt: null as number | null };
+  const scoreNames = rememberedNameScores();
+  const kind = BATCH_ITEM_KINDS[job.kind];
+  let cursor = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(ITEM_CONCURRENCY, todo.length) }, async () => {
+      for (let k = todo[cursor++]; k !== undefined; k = todo[cursor++]) {
+        const { transient, ...outcome } = await runItem(providers, kind, items[k]!.input, scoreNames);
+        if (transient !== undefined) {
+          const t = now();
+          pass.firstTransientAt ??= t;
+          // Out of budget: the error is the item's outcome.
+          if ((deadline ?? t + job.retryBudgetMs) > t) {
+            pass.transientLeft++;
+            pass.waitMs = Math.max(pass.waitMs, transient);
+            continue;
+          }
+        }
+        outcomes[k] = outcome;
+      }
+    }),
+  );
+  return pass;
+}
+
+function finishedCounts(items: StoredItem[], outcomes: (ItemOutcome | null)[]): ChunkCounts {
+  let succeeded = 0;
+  let failed = 0;
+  items.forEach((item, k) => {
+    const o = outcomes[k];
+    if (item.error || !o) return;
+    if (o.error) failed++;
+    else succeeded++;
+  });
+  return { succeeded, failed };
+}
+
+/** The merchant's verification-history rows of a finished chunk, one per item that was run. */
+function historyRows(kind: BatchItemKind, items: StoredItem[], outcomes: ItemOutcome[], completedAt: number): BatchVerificationColumns {
+  const rows: BatchVerificationColumns = { id: [], subject: [], nameQueried: [], outcome: [], nameMatch: [], sourceNameMatch: [], errorCode: [] };
+  for (let k = 0; k < items.length; k++) {
+    const item = items[k]!;
+    if (item.error) continue; // rejected at submission: no check made
+    // An item that could not be run (its error says so) checked nothing: no history row.
+    const input = kind.inputOf(item.input);
+    if (input === null) continue;
+    const record = kind.record(input, outcomes[k]!);
+    // Time-ordered: a chunk's thousand rows extend the end of the id index rather than touch a page each.
+    rows.id.push(newSortableId("ver", completedAt));
+    rows.subject.push(record.subject);
+    rows.nameQueried.push(record.nameQueried);
+    rows.outcome.push(record.outcome);
+    rows.nameMatch.push(record.nameMatch);
+    rows.sourceNameMatch.push(record.sourceNameMatch ?? null);
+    rows.errorCode.push(record.errorCode);
+  }
+  return rows;
+}
+
+/** One pass over a chunk (see the top of this file); `now` times its transient errors. */
+export async function runChunkPass(job: ChunkPassJob, providers: ProviderSet, now: () => number = Date.now): Promise<ChunkPass> {
+  const items = JSON.parse(job.items) as StoredItem[];
+  const outcomes = (job.results ? JSON.parse(job.results) : items.map(() => null)) as (ItemOutcome | null)[];
+  const pass = await runPendingItems(job, providers, items, outcomes, now);
+  const results = JSON.stringify(outcomes);
+  const counts = finishedCounts(items, outcomes);
+  if (pass.transientLeft > 0) return { done: false, results, ...counts, waitMs: pass.waitMs, firstTransientAt: pass.firstTransientAt! };
+  const completedAt = Date.now();
+  return { done: true, results, ...counts, completedAt, rows: historyRows(BATCH_ITEM_KINDS[job.kind], items, outcomes as ItemOutcome[], completedAt) };
+}
