@@ -1,0 +1,2 @@
+-- DropForeignKey
+ALTER TABLE "Verification" DROP CONSTRAINT "Verification_merchantId_fkey";
