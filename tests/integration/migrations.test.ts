@@ -71,6 +71,23 @@ describe.each<DbProvider>(DB_TARGETS)("migrations on %s", (provider) => {
     }
   });
 
+  it.runIf(provider === "postgresql")("store batch chunks' items and results compressed with lz4", async () => {
+    const db = createPrismaClient(target.url);
+    try {
+      const rows = await db.$queryRawUnsafe<{ table: string; column: string; compression: string }[]>(
+        `SELECT c.relname AS "table", a.attname AS "column", a.attcompression::text AS "compression" FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+         WHERE (c.relname, a.attname) IN (('BatchChunk', 'results'), ('BatchChunkItems', 'items')) ORDER BY 1`,
+      );
+      // 'l' is lz4 (PostgreSQL's pg_attribute.attcompression).
+      expect(rows).toEqual([
+        { table: "BatchChunk", column: "results", compression: "l" },
+        { table: "BatchChunkItems", column: "items", compression: "l" },
+      ]);
+    } finally {
+      await db.$disconnect();
+    }
+  });
+
   it("have migrations that match prisma/schema.prisma", async () => {
     const sql = await diffSchemaToMigrations(provider, { scratchUrl: target.scratchUrl });
     expect(sql, `Migrations for ${provider} lag behind the schema; run npm run db:migration -- <name>`).toBe("");
