@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { log } from "@/server/lib/logger";
@@ -8,30 +9,16 @@ const ENTRY = `require("tsx/cjs"); require(${JSON.stringify(path.join(__dirname,
 
 export type ChunkThreadReply = { id: number; pass: ChunkPass } | { id: number; failure: string };
 
-/**
- * The thread where chunks of sandbox batches run their items (./chunk-pass.ts): their fixtures
- * answer without I/O, so on the event loop a chunk's thousand items would take its time from
- * requests and from the commits of other chunks. Started on first use; one that exits fails its
- * passes (the worker then runs them on the event loop) and the next pass starts a new one.
- */
-export class ChunkThread {
-  private worker: Worker | null = null;
-  private readonly pending = new Map<number, { resolve: (pass: ChunkPass) => void; reject: (err: Error) => void }>();
-  private nextId = 1;
+type Waiting = { resolve: (pass: ChunkPass) => void; reject: (err: Error) => void };
 
-  run(job: ChunkPassJob): Promise<ChunkPass> {
-    const worker = this.worker ?? this.spawn();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      // A thread at work keeps the process up; an idle one does not.
-      if (this.pending.size === 1) worker.ref();
-      worker.postMessage({ id, job });
-    });
-  }
+/** One thread and the passes sent to it, each answered by its id. */
+class PassThread {
+  private readonly pending = new Map<number, Waiting>();
 
-  private spawn(): Worker {
-    const worker = new Worker(ENTRY, { eval: true });
+  constructor(
+    readonly worker: Worker,
+    onExit: () => void,
+  ) {
     worker.on("message", (reply: ChunkThreadReply) => {
       const waiting = this.pending.get(reply.id);
       this.pending.delete(reply.id);
@@ -40,20 +27,68 @@ export class ChunkThread {
       if ("pass" in reply) waiting.resolve(reply.pass);
       else waiting.reject(new Error(`a batch chunk failed on its thread: ${reply.failure}`));
     });
-    worker.on("error", (err) => log.error("the batch chunk thread failed", { err }));
+    worker.on("error", (err) => log.error("a batch chunk thread failed", { err }));
     worker.on("exit", () => {
-      if (this.worker === worker) this.worker = null;
+      onExit();
       for (const waiting of this.pending.values()) waiting.reject(new Error("the batch chunk thread exited"));
       this.pending.clear();
     });
     worker.unref();
-    this.worker = worker;
-    return worker;
+  }
+
+  get load(): number {
+    return this.pending.size;
+  }
+
+  run(id: number, job: ChunkPassJob): Promise<ChunkPass> {
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      // A thread at work keeps the process up; an idle one does not.
+      if (this.pending.size === 1) this.worker.ref();
+      this.worker.postMessage({ id, job });
+    });
+  }
+}
+
+/**
+ * The threads where chunks of sandbox batches run their items (./chunk-pass.ts): their fixtures
+ * answer without I/O, so on the event loop a chunk's thousand items would take its time from
+ * requests and from the commits of other chunks. Two threads (one on a single core), at a lower CPU
+ * priority than the event loop, so a batch's passes overlap each other and the commits. Started on
+ * first use; one that exits fails its passes (the worker then runs them on the event loop) and is
+ * replaced by the next pass.
+ */
+export class ChunkThread {
+  private readonly threads: (PassThread | null)[];
+  private nextId = 1;
+
+  constructor(size = Math.min(2, os.availableParallelism())) {
+    this.threads = Array.from({ length: size }, () => null);
+  }
+
+  run(job: ChunkPassJob): Promise<ChunkPass> {
+    // The least busy thread, starting one where there is none.
+    let at = 0;
+    for (let i = 0; i < this.threads.length; i++) {
+      if (!this.threads[i]) {
+        at = i;
+        break;
+      }
+      if (this.threads[i]!.load < this.threads[at]!.load) at = i;
+    }
+    const thread = (this.threads[at] ??= this.spawn(at));
+    return thread.run(this.nextId++, job);
+  }
+
+  private spawn(at: number): PassThread {
+    const thread: PassThread = new PassThread(new Worker(ENTRY, { eval: true }), () => {
+      if (this.threads[at] === thread) this.threads[at] = null;
+    });
+    return thread;
   }
 
   async close() {
-    const worker = this.worker;
-    this.worker = null;
-    await worker?.terminate();
+    const threads = this.threads.splice(0, this.threads.length, ...this.threads.map(() => null));
+    await Promise.all(threads.map((t) => t?.worker.terminate()));
   }
 }
