@@ -135,6 +135,17 @@ function batchMetrics(registry: ReturnType<typeof processMetrics>["registry"]) {
       for (const [ranOn, passes] of Object.entries(chunkPassesRan)) this.inc({ ran_on: ranOn }, passes);
     },
   });
+  new Counter({
+    name: "parakh_batch_early_passes_total",
+    help: "First passes of new sandbox batches' chunks started when the batch was stored: taken by the chunk's worker, or dropped untaken (the batch went to another instance).",
+    labelNames: ["outcome"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const counts = watched?.batchChunkThread.earlyPasses ?? { taken: 0, dropped: 0 };
+      for (const [outcome, passes] of Object.entries(counts)) this.inc({ outcome }, passes);
+    },
+  });
 }
 
 const made = Symbol.for("parakh.metrics.collectors");

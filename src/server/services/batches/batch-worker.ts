@@ -150,7 +150,7 @@ async function runChunk(deps: BatchWorkDeps, batch: RunningBatch, chunk: Claimed
     retryingSince: chunk.retryingSince?.getTime() ?? null,
     retryBudgetMs: budget,
   };
-  const pass = await chunkPass(deps, batch.mode, job);
+  const pass = await chunkPass(deps, batch.mode, chunk.id, job);
   if (!pass.done) {
     // Back off (or wait what Retry-After asks), never past the item's retry budget.
     const now = (deps.now ?? Date.now)();
@@ -166,12 +166,15 @@ async function runChunk(deps: BatchWorkDeps, batch: RunningBatch, chunk: Claimed
 /** Passes over chunks this process has run, by where they ran (read by /metrics). */
 export const chunkPassesRan = { chunk_thread: 0, event_loop: 0 };
 
-/** Sandbox fixtures run on the chunk thread when there is one (falling back to the event loop if it fails); any other source here. */
-async function chunkPass(deps: BatchWorkDeps, mode: Mode, job: ChunkPassJob): Promise<ChunkPass> {
+/**
+ * Sandbox fixtures run on the chunk thread when there is one (falling back to the event loop if it
+ * fails), or the chunk's first pass was started there when its batch was stored; any other source here.
+ */
+async function chunkPass(deps: BatchWorkDeps, mode: Mode, chunkId: string, job: ChunkPassJob): Promise<ChunkPass> {
   const providers = deps.providers[mode];
   if (deps.chunkThread && providers === sandboxProviders) {
     try {
-      const pass = await deps.chunkThread.run(job);
+      const pass = await (deps.chunkThread.takeEarly(chunkId, job) ?? deps.chunkThread.run(job));
       chunkPassesRan.chunk_thread++;
       return pass;
     } catch (err) {
@@ -226,7 +229,7 @@ async function commitChunk(
     succeeded: pass.succeeded,
     failed: pass.failed,
     countedBefore: { succeeded: chunk.succeeded, failed: chunk.failed },
-    completedAt: new Date(pass.completedAt),
+    completedAt: new Date(),
     verifications: { merchantId: batch.merchantId, mode: batch.mode, kind: batch.kind, requestId: batch.requestId, rows: pass.rows },
   };
   if (claimNextMs === null) {

@@ -17,6 +17,7 @@ import { afterCursor, newestFirst } from "@/server/lib/pagination";
 import { batchWorkJob } from "@/server/jobs/registry";
 import { webhookUrlProblem } from "@/server/services/webhooks/ssrf";
 import { abandonedCreations, STORED_BATCHES, storeBatchInPieces, type ChunkRows } from "./batch-pieces";
+import type { ChunkThread } from "./chunk-thread";
 
 export type BatchKind = "PAN" | "EPFO";
 export type { BatchItemStatus };
@@ -66,6 +67,12 @@ export interface ItemOutcome {
   error: ItemError | null;
   /** A PAN item's live source score, kept in the chunk for its verification row; results pages leave it out. */
   sourceNameMatch?: number | null;
+}
+
+/** Where a new sandbox batch's chunks start their first pass (see ChunkThread), with the workers' retry budget. */
+export interface EarlyPasses {
+  thread: ChunkThread;
+  retryBudgetMs: number;
 }
 
 /** Per-merchant allowances a batch is checked against (from the settings). */
@@ -249,7 +256,7 @@ function chunkRows(batchId: string, prepared: PreparedBatchItems, now: Date): Ch
  * Rejected items count as processed and failed from the start. In sandbox, every submitted item
  * counts against the merchant's daily allowance.
  */
-export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits) {
+export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits, early?: EarlyPasses) {
   checkNewBatch(input, Array.isArray(input.items) ? input.items.length : input.items.total);
   const chunkSize = CHUNK_SIZES[input.mode];
   // Items prepared on a body thread were cut for the caller's mode; the check keeps any other size out.
@@ -293,7 +300,12 @@ export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits) 
     },
     jobs: Array.from({ length: workers }, () => batchWorkJob.row({ batchId: id }, { runAt: now })),
   });
-  // Its workers start now rather than at the runner's next poll.
+  // Its workers start now rather than at the runner's next poll, and sandbox items on the chunk threads even sooner.
+  if (early && input.mode === "sandbox") {
+    for (const c of chunks)
+      if (c.status === "PENDING")
+        early.thread.startEarly(c.id, { kind: input.kind, items: c.items, results: c.results, retryingSince: null, retryBudgetMs: early.retryBudgetMs });
+  }
   batchWorkJob.wake();
   // As stored: nothing has run yet.
   return batchView({ ...batch, status: "QUEUED", startedAt: null, completedAt: null });

@@ -37,8 +37,8 @@ export interface ChunkCounts {
 }
 
 export type ChunkPass =
-  /** Every item has its outcome: the commit's pieces, `completedAt` (ms) the rows' createdAt and the base of their ids. */
-  | ({ done: true; results: string; rows: BatchVerificationColumns; completedAt: number } & ChunkCounts)
+  /** Every item has its outcome: the commit's pieces. */
+  | ({ done: true; results: string; rows: BatchVerificationColumns } & ChunkCounts)
   /** Some items wait for a retry: the outcomes so far, the longest Retry-After among them, and when the first failed. */
   | ({ done: false; results: string; waitMs: number; firstTransientAt: number } & ChunkCounts);
 
@@ -113,7 +113,7 @@ function finishedCounts(items: StoredItem[], outcomes: (ItemOutcome | null)[]): 
 }
 
 /** The merchant's verification-history rows of a finished chunk, one per item that was run. */
-function historyRows(kind: BatchItemKind, items: StoredItem[], outcomes: ItemOutcome[], completedAt: number): BatchVerificationColumns {
+function historyRows(kind: BatchItemKind, items: StoredItem[], outcomes: ItemOutcome[], ranAt: number): BatchVerificationColumns {
   const rows: BatchVerificationColumns = { id: [], subject: [], nameQueried: [], outcome: [], nameMatch: [], sourceNameMatch: [], errorCode: [] };
   for (let k = 0; k < items.length; k++) {
     const item = items[k]!;
@@ -123,7 +123,7 @@ function historyRows(kind: BatchItemKind, items: StoredItem[], outcomes: ItemOut
     if (input === null) continue;
     const record = kind.record(input, outcomes[k]!);
     // Time-ordered: a chunk's thousand rows extend the end of the id index rather than touch a page each.
-    rows.id.push(newSortableId("ver", completedAt));
+    rows.id.push(newSortableId("ver", ranAt));
     rows.subject.push(record.subject);
     rows.nameQueried.push(record.nameQueried);
     rows.outcome.push(record.outcome);
@@ -142,6 +142,5 @@ export async function runChunkPass(job: ChunkPassJob, providers: ProviderSet, no
   const results = JSON.stringify(outcomes);
   const counts = finishedCounts(items, outcomes);
   if (pass.transientLeft > 0) return { done: false, results, ...counts, waitMs: pass.waitMs, firstTransientAt: pass.firstTransientAt! };
-  const completedAt = Date.now();
-  return { done: true, results, ...counts, completedAt, rows: historyRows(BATCH_ITEM_KINDS[job.kind], items, outcomes as ItemOutcome[], completedAt) };
+  return { done: true, results, ...counts, rows: historyRows(BATCH_ITEM_KINDS[job.kind], items, outcomes as ItemOutcome[], Date.now()) };
 }
