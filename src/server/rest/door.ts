@@ -11,6 +11,7 @@ import { withIdempotency } from "@/server/rest/idempotency";
 import { hasDotSegment } from "@/server/rest/paths";
 import { newRecord, type Answer, type RequestRecord } from "@/server/rest/request-record";
 import { matchRoute, routeTable, SINGLE_BODY_LIMIT, type RestRoute } from "@/server/rest/routes";
+import { refuseOtherMerchant } from "@/server/rest/trpc";
 import type { AppServices } from "@/server/services";
 import { CHUNK_SIZES } from "@/server/services/batches/batches";
 
@@ -57,6 +58,7 @@ export function createRestDoor(services: AppServices, operations: RestOperation[
       const ctx = { services, auth: record.auth!, requestId: record.requestId, audit: record.audit, preparedBatch: read.preparedBatch };
       return withIdempotency(services, record, route.rest, req.headers["idempotency-key"], async () => {
         try {
+          if (route.rest.auth === "kyc") refuseOtherMerchant(input, ctx.auth.merchantId);
           const data = await route.operation.run(ctx, input);
           return { status: route.rest.successStatus ?? 200, headers: {}, body: data, code: null };
         } catch (err) {

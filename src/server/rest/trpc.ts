@@ -41,11 +41,17 @@ export const bearerProcedure = builtFor("bearer");
 /** `/api/checkout`, `/api/payments/*`, `/api/refunds/*`, `/api/sandbox/*`: merchant id and key pair headers, from a whitelisted IP. */
 export const merchantProcedure = builtFor("merchant");
 
-/** `/api/kyc/*`: a server-only key pair, and the body's `merchantId` must be the key's merchant. */
-export const kycProcedure = builtFor("kyc").use(async ({ ctx, next, getRawInput }) => {
-  const raw = (await getRawInput()) as { merchantId?: unknown } | undefined;
-  if (typeof raw?.merchantId === "string" && raw.merchantId !== ctx.auth.merchantId) throw new AppError("MERCHANT_MISMATCH");
-  return next();
-});
+/**
+ * `/api/kyc/*`: a server-only key pair, and the body's `merchantId` must be the key's merchant. The
+ * REST door checks the latter (`refuseOtherMerchant`) before it calls the procedure, as checkSchemes
+ * does at start rather than a middleware on every call.
+ */
+export const kycProcedure = builtFor("kyc");
+
+/** A KYC body's `merchantId`, when it has one, must be its key's merchant. */
+export function refuseOtherMerchant(rawInput: unknown, keyMerchantId: string) {
+  const merchantId = (rawInput as { merchantId?: unknown } | undefined)?.merchantId;
+  if (typeof merchantId === "string" && merchantId !== keyMerchantId) throw new AppError("MERCHANT_MISMATCH");
+}
 
 export const restCallerFactory = t.createCallerFactory;

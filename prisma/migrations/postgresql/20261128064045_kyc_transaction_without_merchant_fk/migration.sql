@@ -1,0 +1,2 @@
+-- DropForeignKey
+ALTER TABLE "KycTransaction" DROP CONSTRAINT "KycTransaction_merchantId_fkey";
