@@ -150,7 +150,7 @@ describe.each(DB_TARGETS)("batch progress and results agree on %s", (target) => 
     expect(await workBatch(deps(sandbox), onThread)).toBeNull();
     expect(chunkPassesRan).toEqual({ chunk_thread: before.chunk_thread + 1, event_loop: before.event_loop });
 
-    const failing = { run: () => Promise.reject(new Error("the batch chunk thread exited")) } as unknown as ChunkThread;
+    const failing = { run: () => Promise.reject(new Error("the batch chunk thread exited")), early: { take: () => undefined } } as unknown as ChunkThread;
     const fellBack = await newBatch();
     expect(await workBatch(deps(sandbox, undefined, failing), fellBack)).toBeNull();
     expect(chunkPassesRan).toEqual({ chunk_thread: before.chunk_thread + 1, event_loop: before.event_loop + 1 });
@@ -167,6 +167,27 @@ describe.each(DB_TARGETS)("batch progress and results agree on %s", (target) => 
       });
       expect(rows).toEqual(Array.from({ length: 6 }, (_, i) => ({ subject: pan(i), outcome: "VALID", nameQueried: null })));
     }
+  });
+
+  it("takes a chunk's early first pass, and counts a transient item's retry window from the claim, not from that pass", async () => {
+    chunkThread.early.enable();
+    const items = [0, 1].map((i) => ({ reference_id: `r${i}`, input: { pan: pan(i), name: null }, error: null }));
+    const timeout = { reference_id: "r2", input: { pan: "ABCPK9997F", name: null }, error: null };
+    const view = await createBatch(
+      db,
+      { merchantId, mode: "sandbox", kind: "PAN", requestId: newId("req"), apiKeyId: null, webhookUrl: null, clientBatchId: null, items: [...items, timeout] },
+      { sandboxItemsPerDay: 1_000_000 },
+      { passes: chunkThread.early, retryBudgetMs: BUDGET_MS },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the early pass runs meanwhile
+    const before = { taken: chunkThread.early.counts.taken, claimedAt: Date.now() };
+    expect(await workBatch(deps({ sandbox: sandboxProviders, live: sandboxProviders }), view.batch_id)).not.toBeNull();
+    expect(chunkThread.early.counts.taken).toBe(before.taken + 1);
+    const chunk = await db.batchChunk.findUniqueOrThrow({ where: { id: `${view.batch_id}_0` } });
+    expect(chunk).toMatchObject({ status: "PENDING", succeeded: 2, failed: 0 });
+    expect(chunk.retryingSince!.getTime()).toBeGreaterThanOrEqual(before.claimedAt);
+    const { progress } = await expectAgreement(view.batch_id);
+    expect(progress).toMatchObject({ status: "PROCESSING", processed: 2, succeeded: 2 });
   });
 
   it("fails an accepted item stored without its input on its own, and completes the batch", async () => {

@@ -282,9 +282,11 @@ describe.each(DB_TARGETS)("PAN and EPFO batches on %s", (target) => {
     const scrape = parseScrape((await request(env.server.url, "/metrics", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text);
     expect(valueOf(scrape, "parakh_batch_chunk_passes_total", { ran_on: "chunk_thread" })).toBeGreaterThanOrEqual(10);
     expect(valueOf(scrape, "parakh_batch_chunk_passes_total", { ran_on: "event_loop" })).toBe(0);
-    // Its chunks' first passes started as it was stored, and their workers took them.
-    expect(valueOf(scrape, "parakh_batch_early_passes_total", { outcome: "taken" })).toBeGreaterThanOrEqual(10);
-    expect(valueOf(scrape, "parakh_batch_early_passes_total", { outcome: "dropped" })).toBe(0);
+    // Its first chunks' passes started on the two idle chunk threads as it was stored, and their workers
+    // took them; a chunk claimed before its early pass could start ran its own (dropped).
+    const early = (outcome: string) => valueOf(scrape, "parakh_batch_early_passes_total", { outcome });
+    expect(early("taken")).toBeGreaterThanOrEqual(2);
+    expect(early("taken") + early("dropped")).toBeGreaterThanOrEqual(10);
 
     const events = await waitFor("both deliveries", () => {
       const mine = receiver.received.filter((x) => x.body.includes(id));

@@ -69,42 +69,69 @@ describe("the batch chunk thread", () => {
     expect(await thread.run(firstPass())).toMatchObject({ done: false, succeeded: 3 });
   });
 
-  it("starts a chunk's first pass early and hands it once to a worker whose job is that same first pass", async () => {
-    const early = new ChunkThread(2);
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+  it("starts early first passes on idle threads only, and hands each once to the worker that needs that same first pass", async () => {
+    const pool = new ChunkThread(2);
+    pool.early.enable();
     try {
-      early.startEarly("chunk_a", firstPass());
-      early.startEarly("chunk_b", firstPass());
-      early.startEarly("chunk_c", firstPass());
-      const taken = early.takeEarly("chunk_a", firstPass());
+      for (const id of ["a", "b", "c"]) pool.early.start(id, firstPass());
+      // Two idle threads took a and b; c waits, and the worker that claims it now runs it itself.
+      expect(pool.early.take("c", firstPass())).toBeUndefined();
+      const taken = pool.early.take("a", firstPass());
       expect(taken).toBeDefined();
       expect(comparable(await taken!)).toEqual(comparable(await runChunkPass(firstPass(), sandboxProviders)));
       // Once only: a second claim of the chunk (its first worker lost its lease) runs a pass of its own.
-      expect(early.takeEarly("chunk_a", firstPass())).toBeUndefined();
-      // Not for a later pass (the chunk was put back for a retry), nor under another retry budget.
-      expect(early.takeEarly("chunk_b", { ...firstPass(), retryingSince: Date.now() })).toBeUndefined();
-      expect(early.takeEarly("chunk_c", { ...firstPass(), retryBudgetMs: 1_000 })).toBeUndefined();
-      expect(early.takeEarly("never_started", firstPass())).toBeUndefined();
-      expect(early.earlyPasses).toEqual({ taken: 1, dropped: 2 });
+      expect(pool.early.take("a", firstPass())).toBeUndefined();
+      // Not for a later pass (the chunk was put back for a retry), other stored outcomes, or another retry budget.
+      for (const id of ["d", "e"]) pool.early.start(id, firstPass());
+      await settle();
+      expect(pool.early.take("b", { ...firstPass(), retryingSince: Date.now() })).toBeUndefined();
+      expect(pool.early.take("d", { ...firstPass(), results: JSON.stringify(Array(6).fill(null)) })).toBeUndefined();
+      expect(pool.early.take("e", { ...firstPass(), retryBudgetMs: 1_000 })).toBeUndefined();
+      expect(pool.early.take("never_started", firstPass())).toBeUndefined();
+      expect(pool.early.counts).toEqual({ taken: 1, dropped: 4 });
 
       // At most 32 wait to be taken.
-      for (let i = 0; i < 40; i++) early.startEarly(`bulk_${i}`, firstPass());
-      const kept = Array.from({ length: 40 }, (_, i) => early.takeEarly(`bulk_${i}`, firstPass()) !== undefined);
+      for (let i = 0; i < 40; i++) pool.early.start(`bulk_${i}`, firstPass());
+      await settle();
+      const kept = Array.from({ length: 40 }, (_, i) => pool.early.take(`bulk_${i}`, firstPass()) !== undefined);
       expect(kept).toEqual(Array.from({ length: 40 }, (_, i) => i < 32));
     } finally {
-      await early.close();
+      await pool.close();
+    }
+  });
+
+  it("never queues early passes on a busy thread, and starts none where no job runner works batches", async () => {
+    const pool = new ChunkThread(1);
+    try {
+      pool.early.start("x", firstPass());
+      await settle();
+      expect(pool.early.take("x", firstPass())).toBeUndefined();
+      expect(pool.early.counts).toEqual({ taken: 0, dropped: 0 });
+
+      pool.early.enable();
+      for (let i = 0; i < 5; i++) pool.early.start(`q_${i}`, firstPass());
+      // One thread, busy with the first: the others wait unstarted, so a worker's pass would go next.
+      expect([1, 2, 3, 4].map((i) => pool.early.take(`q_${i}`, firstPass()))).toEqual([undefined, undefined, undefined, undefined]);
+      expect(pool.early.take("q_0", firstPass())).toBeDefined();
+    } finally {
+      await pool.close();
     }
   });
 
   it("drops an early pass nobody took in time", async () => {
-    const early = new ChunkThread(1, 0);
+    const pool = new ChunkThread(1, 0);
+    pool.early.enable();
     try {
-      early.startEarly("chunk_old", firstPass());
+      pool.early.start("old", firstPass());
       await new Promise((resolve) => setTimeout(resolve, 5));
-      early.startEarly("chunk_new", firstPass());
-      expect(early.takeEarly("chunk_old", firstPass())).toBeUndefined();
-      expect(early.earlyPasses).toEqual({ taken: 0, dropped: 1 });
+      pool.early.start("new", firstPass());
+      expect(pool.early.take("old", firstPass())).toBeUndefined();
+      expect(pool.early.counts).toMatchObject({ taken: 0 });
+      expect(pool.early.counts.dropped).toBeGreaterThanOrEqual(1);
     } finally {
-      await early.close();
+      await pool.close();
     }
   });
 

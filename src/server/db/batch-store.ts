@@ -1,4 +1,4 @@
-import { rowsOf, sql, sqlJoined, type Statement } from "./atomic-write";
+import { rowsOf, sql, sqlJoined, sqlPlannedEachRun, type Statement } from "./atomic-write";
 import { postgresWriter } from "./atomic-write-postgres";
 import { DEFAULT_SQLITE_SYNCHRONOUS, postgresPool, type Db, type SqliteSynchronous } from "./client";
 import { providerFromUrl } from "./provider";
@@ -308,7 +308,8 @@ function chunkItemsValues(chunks: NewChunkRow[]): Statement {
  * a megabyte against 5. Times go as ISO text: PostgreSQL reads them as UTC.
  */
 export async function queueNewBatch(db: Db, batchId: string, chunks: NewChunkRow[], jobs: NewJobRow[], now: Date): Promise<number> {
-  const head = sql`WITH "queued" AS (UPDATE "Batch" SET "status" = 'QUEUED' WHERE "id" = ${batchId} AND "status" = 'CREATING' RETURNING "id"),
+  // Planned each run, so the statement is not kept prepared: its text differs with the chunk count.
+  const head = sqlPlannedEachRun`WITH "queued" AS (UPDATE "Batch" SET "status" = 'QUEUED' WHERE "id" = ${batchId} AND "status" = 'CREATING' RETURNING "id"),
       "chunks" AS (INSERT INTO "BatchChunk" ("id","batchId","seq","status","results","availableAt","completedAt")
         SELECT c."id", ${batchId}, c."seq", c."status", c."results", c."availableAt"::timestamp(3), c."completedAt"::timestamp(3)
         FROM unnest(${chunks.map((c) => c.id)}::text[], ${chunks.map((c) => c.seq)}::int[], ${chunks.map((c) => c.status)}::text[],

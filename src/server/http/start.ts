@@ -209,6 +209,7 @@ async function shutdown({ server, inFlight, runners, services, pageThread }: Run
     server.closeAllConnections();
   }
   await Promise.all([stopping, pageThread?.stop(config.shutdownTimeoutMs)]);
+  await services.batchChunkThread.close();
   services.rateLimiter.stop();
   await services.auditWriter.drain();
   await services.authCache.stop();

@@ -31,6 +31,8 @@ export function createJobRunners(services: AppServices): JobRunner[] {
     services,
     deliverySlots: new DeliverySlots({ perDestination: DELIVERIES_PER_ENDPOINT, perMerchant: DELIVERIES_PER_MERCHANT }),
   };
+  // Batches are worked here: their early passes started here will be taken.
+  services.batchChunkThread.early.enable();
   return (Object.keys(LANES) as JobLane[]).map((lane) => {
     const runner = new JobRunner(services.db, { pollMs: 250, leaseMs: services.config.jobLeaseMs, writer: services.atomicWriter, ...LANES[lane] });
     for (const job of ALL_JOBS) if (job.lane === lane) job.register(runner, deps);

@@ -137,12 +137,12 @@ function batchMetrics(registry: ReturnType<typeof processMetrics>["registry"]) {
   });
   new Counter({
     name: "parakh_batch_early_passes_total",
-    help: "First passes of new sandbox batches' chunks started when the batch was stored: taken by the chunk's worker, or dropped untaken (the batch went to another instance).",
+    help: "First passes of new sandbox batches' chunks started early, when the batch was stored: taken by the worker that claimed the chunk, or dropped (not taken in time, or not yet started when the worker came, which then ran the pass itself).",
     labelNames: ["outcome"],
     registers: [registry],
     collect() {
       this.reset();
-      const counts = watched?.batchChunkThread.earlyPasses ?? { taken: 0, dropped: 0 };
+      const counts = watched?.batchChunkThread.early.counts ?? { taken: 0, dropped: 0 };
       for (const [outcome, passes] of Object.entries(counts)) this.inc({ outcome }, passes);
     },
   });

@@ -25,8 +25,8 @@ function createBatchProcedure(kind: BatchKind) {
           items: ctx.preparedBatch ?? validateBatchItems(kind, input.items),
         },
         { sandboxItemsPerDay: ctx.services.config.sandboxBatchItemsPerDay },
-        // This thread's job runners work the batch: its sandbox chunks start on its chunk threads at once.
-        { thread: ctx.services.batchChunkThread, retryBudgetMs: ctx.services.config.batchRetryBudgetMs },
+        // Sandbox chunks start on this process's chunk threads at once (if its job runners work batches).
+        { passes: ctx.services.batchChunkThread.early, retryBudgetMs: ctx.services.config.batchRetryBudgetMs },
       );
       return v1Ok({
         batch_id: summary.batch_id,

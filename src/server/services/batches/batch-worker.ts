@@ -174,9 +174,11 @@ async function chunkPass(deps: BatchWorkDeps, mode: Mode, chunkId: string, job: 
   const providers = deps.providers[mode];
   if (deps.chunkThread && providers === sandboxProviders) {
     try {
-      const pass = await (deps.chunkThread.takeEarly(chunkId, job) ?? deps.chunkThread.run(job));
+      const early = deps.chunkThread.early.take(chunkId, job);
+      const pass = await (early ?? deps.chunkThread.run(job));
       chunkPassesRan.chunk_thread++;
-      return pass;
+      // An early pass's transient errors count their retry window from this claim, as a pass run now would.
+      return early && !pass.done ? { ...pass, firstTransientAt: (deps.now ?? Date.now)() } : pass;
     } catch (err) {
       log.warn("a batch chunk ran on the event loop: its thread failed", { err });
     }

@@ -13,11 +13,12 @@ import type { Db, DbTx } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
 import { isoOrNull } from "@/server/lib/dates";
 import { newId } from "@/server/lib/ids";
+import { log } from "@/server/lib/logger";
 import { afterCursor, newestFirst } from "@/server/lib/pagination";
 import { batchWorkJob } from "@/server/jobs/registry";
 import { webhookUrlProblem } from "@/server/services/webhooks/ssrf";
 import { abandonedCreations, STORED_BATCHES, storeBatchInPieces, type ChunkRows } from "./batch-pieces";
-import type { ChunkThread } from "./chunk-thread";
+import type { EarlyPasses } from "./early-passes";
 
 export type BatchKind = "PAN" | "EPFO";
 export type { BatchItemStatus };
@@ -69,9 +70,9 @@ export interface ItemOutcome {
   sourceNameMatch?: number | null;
 }
 
-/** Where a new sandbox batch's chunks start their first pass (see ChunkThread), with the workers' retry budget. */
-export interface EarlyPasses {
-  thread: ChunkThread;
+/** Where a new sandbox batch's chunks start their first pass early (./early-passes.ts), with the workers' retry budget. */
+export interface BatchEarlyStart {
+  passes: EarlyPasses;
   retryBudgetMs: number;
 }
 
@@ -256,7 +257,7 @@ function chunkRows(batchId: string, prepared: PreparedBatchItems, now: Date): Ch
  * Rejected items count as processed and failed from the start. In sandbox, every submitted item
  * counts against the merchant's daily allowance.
  */
-export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits, early?: EarlyPasses) {
+export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits, early?: BatchEarlyStart) {
   checkNewBatch(input, Array.isArray(input.items) ? input.items.length : input.items.total);
   const chunkSize = CHUNK_SIZES[input.mode];
   // Items prepared on a body thread were cut for the caller's mode; the check keeps any other size out.
@@ -302,9 +303,14 @@ export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits, 
   });
   // Its workers start now rather than at the runner's next poll, and sandbox items on the chunk threads even sooner.
   if (early && input.mode === "sandbox") {
-    for (const c of chunks)
-      if (c.status === "PENDING")
-        early.thread.startEarly(c.id, { kind: input.kind, items: c.items, results: c.results, retryingSince: null, retryBudgetMs: early.retryBudgetMs });
+    try {
+      for (const c of chunks)
+        if (c.status === "PENDING")
+          early.passes.start(c.id, { kind: input.kind, items: c.items, results: c.results, retryingSince: null, retryBudgetMs: early.retryBudgetMs });
+    } catch (err) {
+      // Stored and queued whatever happens here: the workers run the passes themselves.
+      log.warn("a new batch's early passes did not start", { batchId: id, err });
+    }
   }
   batchWorkJob.wake();
   // As stored: nothing has run yet.

@@ -3,6 +3,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { log } from "@/server/lib/logger";
 import type { ChunkPass, ChunkPassJob } from "./chunk-pass";
+import { EarlyPasses } from "./early-passes";
 
 /** The thread runs TypeScript like the server, through tsx's require hook (a thread does not get `--import tsx`'s in time). */
 const ENTRY = `require("tsx/cjs"); require(${JSON.stringify(path.join(__dirname, "chunk-thread-entry.ts"))});`;
@@ -50,66 +51,27 @@ class PassThread {
   }
 }
 
-/** First passes started early and not yet taken, at most: about 300 KB each (a chunk's results and rows). */
-const MAX_EARLY_PASSES = 32;
-/** An early pass no worker took by then (the batch went to another instance) is dropped. */
-const EARLY_PASS_TTL_MS = 5 * 60_000;
-
 /**
  * The threads where chunks of sandbox batches run their items (./chunk-pass.ts): their fixtures
  * answer without I/O, so on the event loop a chunk's thousand items would take its time from
  * requests and from the commits of other chunks. Two threads (one on a single core), at a lower CPU
  * priority than the event loop, so a batch's passes overlap each other and the commits. Started on
  * first use; one that exits fails its passes (the worker then runs them on the event loop) and is
- * replaced by the next pass.
- *
- * A new sandbox batch's chunks start their first pass here as soon as the batch is stored
- * (`startEarly`): fixtures give the same answers whenever they are asked, so the items need not wait
- * for a worker's claim, and the worker that claims a chunk takes its pass (`takeEarly`) and commits
- * it under its lease as if it had run it. A chunk put back for a retry runs its later passes anew.
+ * replaced by the next pass. New batches' first passes start here early, on idle threads
+ * (./early-passes.ts).
  */
 export class ChunkThread {
   private readonly threads: (PassThread | null)[];
   private nextId = 1;
-  /** Early first passes so far: taken by the chunk's worker, or dropped untaken (too old, or not the worker's first pass). */
-  readonly earlyPasses = { taken: 0, dropped: 0 };
-  /** Early first passes by chunk id, oldest first. */
-  private readonly early = new Map<string, { pass: Promise<ChunkPass>; retryBudgetMs: number; until: number }>();
+  readonly early: EarlyPasses;
 
-  constructor(
-    size = Math.min(2, os.availableParallelism()),
-    private readonly earlyPassTtlMs = EARLY_PASS_TTL_MS,
-  ) {
+  constructor(size = Math.min(2, os.availableParallelism()), earlyPassTtlMs?: number) {
     this.threads = Array.from({ length: size }, () => null);
+    this.early = new EarlyPasses(this, earlyPassTtlMs);
   }
 
-  /** Starts a chunk's first pass now (`job` as stored, never passed over), unless too many wait to be taken. */
-  startEarly(chunkId: string, job: ChunkPassJob) {
-    const now = Date.now();
-    for (const [id, e] of this.early) {
-      if (e.until > now) break;
-      this.early.delete(id);
-      this.earlyPasses.dropped++;
-    }
-    if (this.early.size >= MAX_EARLY_PASSES || job.retryingSince !== null) return;
-    const pass = this.run(job);
-    // Taken later, or never: its failure is the taker's to handle.
-    pass.catch(() => undefined);
-    this.early.set(chunkId, { pass, retryBudgetMs: job.retryBudgetMs, until: now + this.earlyPassTtlMs });
-  }
-
-  /** The early first pass of a chunk, once: only for a job that is the same first pass (never passed over, the same retry budget). */
-  takeEarly(chunkId: string, job: ChunkPassJob): Promise<ChunkPass> | undefined {
-    const e = this.early.get(chunkId);
-    if (!e) return undefined;
-    this.early.delete(chunkId);
-    const same = job.retryingSince === null && e.retryBudgetMs === job.retryBudgetMs;
-    this.earlyPasses[same ? "taken" : "dropped"]++;
-    return same ? e.pass : undefined;
-  }
-
+  /** Runs a pass on the least busy thread. */
   run(job: ChunkPassJob): Promise<ChunkPass> {
-    // The least busy thread, starting one where there is none.
     let at = 0;
     for (let i = 0; i < this.threads.length; i++) {
       if (!this.threads[i]) {
@@ -118,8 +80,19 @@ export class ChunkThread {
       }
       if (this.threads[i]!.load < this.threads[at]!.load) at = i;
     }
+    return this.runOn(at, job);
+  }
+
+  /** Runs a pass on a thread with nothing to do (starting one where there is none), or returns null. */
+  runIfIdle(job: ChunkPassJob): Promise<ChunkPass> | null {
+    const at = this.threads.findIndex((t) => !t || t.load === 0);
+    return at === -1 ? null : this.runOn(at, job);
+  }
+
+  private runOn(at: number, job: ChunkPassJob): Promise<ChunkPass> {
     const thread = (this.threads[at] ??= this.spawn(at));
-    return thread.run(this.nextId++, job);
+    // Whenever a pass ends, a waiting early pass may start on the thread it leaves idle.
+    return thread.run(this.nextId++, job).finally(() => this.early.pump());
   }
 
   private spawn(at: number): PassThread {
