@@ -63,9 +63,9 @@ describe("the batch chunk thread", () => {
   });
 
   it("fails the passes in hand when its thread ends, and starts a new thread for the next", async () => {
-    const inHand = thread.run(firstPass());
+    const inHand = expect(thread.run(firstPass())).rejects.toThrow(/exited/);
     await thread.close();
-    await expect(inHand).rejects.toThrow(/exited/);
+    await inHand;
     expect(await thread.run(firstPass())).toMatchObject({ done: false, succeeded: 3 });
   });
 
