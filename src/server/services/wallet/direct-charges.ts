@@ -1,7 +1,7 @@
 import { rowsOf, sql, sqlJoined, sqlWithText, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
 import { JoiningCombiner, KeyedCombiner } from "@/server/db/combiner";
-import { inArrivalOrder, iso, ledgerAndKycFromEntries, WALK_IN_ARRIVAL_ORDER, writeDebits } from "@/server/services/wallet/hold-groups";
-import { capturedOf, type Captured, type CapturedRow, type KycTransactionRow } from "@/server/services/wallet/holds";
+import { inArrivalOrder, iso, ledgerAndKycFromEntries, WALK_IN_ARRIVAL_ORDER, writeDebits, type GroupDebit } from "@/server/services/wallet/hold-groups";
+import { capturedOf, type Captured, type CapturedRow } from "@/server/services/wallet/holds";
 
 /**
  * Charges without a hold, for calls whose answer is known before they pay (sandbox fixtures: local,
@@ -11,19 +11,7 @@ import { capturedOf, type Captured, type CapturedRow, type KycTransactionRow } f
  * no hold row. Charges of one wallet asked for at about the same time are written together, as holds
  * are (holds.ts), and each gets what charging them one by one in the order asked would have given.
  */
-export interface DirectCharge {
-  merchantId: string;
-  mode: string;
-  amountPaise: number;
-  /** The ledger reason, e.g. KYC_PAN. */
-  reason: string;
-  ledgerId: string;
-  /** Ledger reference: what was paid for. */
-  reference: string;
-  at: Date;
-  /** Written with the debit, with its fee and the balance after it. */
-  kycTransaction?: KycTransactionRow;
-}
+export type DirectCharge = Omit<GroupDebit, "walletId">;
 
 /** PostgreSQL: one statement per group; the wallet row is locked once, then the walk decides in arrival order. */
 async function chargeGroup(writer: AtomicWriter, merchantId: string, mode: string, charges: DirectCharge[]): Promise<(CapturedRow | null)[]> {
