@@ -4,46 +4,9 @@ import { DEFAULT_SQLITE_SYNCHRONOUS, postgresPool, type Db, type SqliteSynchrono
 import { providerFromUrl } from "./provider";
 import { dateFromSql, sqliteValue } from "./sql-encoding";
 import { acquireHotConnection } from "./sqlite-hot";
+import type { BatchVerificationColumns } from "./verification-columns";
 
-/** One batch item's own columns of the merchant's verification history. */
-export interface BatchVerificationRow {
-  id: string;
-  subject: string;
-  nameQueried: string | null;
-  outcome: string;
-  nameMatch: number | null;
-  /** The live source's own name score, for operators (PAN only); absent or null otherwise. */
-  sourceNameMatch?: number | null;
-  errorCode: string | null;
-}
-
-/**
- * Rows' own columns, one array per column, the k-th entries making the k-th row: a chunk's thousand
- * rows cross from the chunk thread for a quarter of what as many objects cost, and PostgreSQL's
- * unnest takes the arrays as they are.
- */
-export interface BatchVerificationColumns {
-  id: string[];
-  subject: string[];
-  nameQueried: (string | null)[];
-  outcome: string[];
-  nameMatch: (number | null)[];
-  sourceNameMatch: (number | null)[];
-  errorCode: (string | null)[];
-}
-
-/** Rows as columns. */
-export function verificationColumns(rows: BatchVerificationRow[]): BatchVerificationColumns {
-  return {
-    id: rows.map((r) => r.id),
-    subject: rows.map((r) => r.subject),
-    nameQueried: rows.map((r) => r.nameQueried),
-    outcome: rows.map((r) => r.outcome),
-    nameMatch: rows.map((r) => r.nameMatch),
-    sourceNameMatch: rows.map((r) => r.sourceNameMatch ?? null),
-    errorCode: rows.map((r) => r.errorCode),
-  };
-}
+export { verificationColumns, type BatchVerificationColumns, type BatchVerificationRow } from "./verification-columns";
 
 /**
  * A chunk's verification-history rows: what every row of the chunk shares, said once, and each

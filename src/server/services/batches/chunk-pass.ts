@@ -7,7 +7,7 @@
  * chunk thread (./chunk-thread.ts) while the event loop commits another chunk; live sources run it
  * on the event loop, where their breakers and bulkheads live.
  */
-import type { BatchVerificationColumns } from "@/server/db/batch-store";
+import { verificationColumns, type BatchVerificationColumns, type BatchVerificationRow } from "@/server/db/verification-columns";
 import { AppError, type ErrorCode } from "@/server/errors";
 import { newSortableId } from "@/server/lib/ids";
 import type { ProviderSet } from "@/server/providers";
@@ -114,7 +114,7 @@ function finishedCounts(items: StoredItem[], outcomes: (ItemOutcome | null)[]): 
 
 /** The merchant's verification-history rows of a finished chunk, one per item that was run. */
 function historyRows(kind: BatchItemKind, items: StoredItem[], outcomes: ItemOutcome[], ranAt: number): BatchVerificationColumns {
-  const rows: BatchVerificationColumns = { id: [], subject: [], nameQueried: [], outcome: [], nameMatch: [], sourceNameMatch: [], errorCode: [] };
+  const rows: BatchVerificationRow[] = [];
   for (let k = 0; k < items.length; k++) {
     const item = items[k]!;
     if (item.error) continue; // rejected at submission: no check made
@@ -122,16 +122,18 @@ function historyRows(kind: BatchItemKind, items: StoredItem[], outcomes: ItemOut
     const input = kind.inputOf(item.input);
     if (input === null) continue;
     const record = kind.record(input, outcomes[k]!);
-    // Time-ordered: a chunk's thousand rows extend the end of the id index rather than touch a page each.
-    rows.id.push(newSortableId("ver", ranAt));
-    rows.subject.push(record.subject);
-    rows.nameQueried.push(record.nameQueried);
-    rows.outcome.push(record.outcome);
-    rows.nameMatch.push(record.nameMatch);
-    rows.sourceNameMatch.push(record.sourceNameMatch ?? null);
-    rows.errorCode.push(record.errorCode);
+    rows.push({
+      // Time-ordered: a chunk's thousand rows extend the end of the id index rather than touch a page each.
+      id: newSortableId("ver", ranAt),
+      subject: record.subject,
+      nameQueried: record.nameQueried,
+      outcome: record.outcome,
+      nameMatch: record.nameMatch,
+      sourceNameMatch: record.sourceNameMatch ?? null,
+      errorCode: record.errorCode,
+    });
   }
-  return rows;
+  return verificationColumns(rows);
 }
 
 /** One pass over a chunk (see the top of this file); `now` times its transient errors. */
