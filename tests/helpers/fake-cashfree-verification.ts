@@ -259,6 +259,8 @@ export class FakeCashfreeVerification {
   readonly aadhaarWithoutMobile = new Set<string>();
   url = "";
   private readonly scripts = new Map<FakeFamily, Script>();
+  /** Families whose requests wait (after they are recorded) until the hold is released. */
+  private readonly holds = new Map<FakeFamily, Promise<void>>();
   private readonly validators = loadValidators();
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -296,6 +298,16 @@ export class FakeCashfreeVerification {
   /** Every request to the family gets the fault, `times` times (default: until `clear`). */
   fail(family: FakeFamily, fault: FakeFault, options: { times?: number; retryAfter?: string } = {}): void {
     this.scripts.set(family, { fault, left: options.times ?? Infinity, retryAfter: options.retryAfter });
+  }
+
+  /** Requests to the family wait, after they are recorded, until the returned release is called. */
+  hold(family: FakeFamily): () => void {
+    let release!: () => void;
+    this.holds.set(family, new Promise<void>((resolve) => (release = resolve)));
+    return () => {
+      this.holds.delete(family);
+      release();
+    };
   }
 
   clear(family?: FakeFamily): void {
@@ -339,6 +351,7 @@ export class FakeCashfreeVerification {
       this.problems.push(`${pathName}: parameters do not match the reference: ${JSON.stringify(validators.parameters.errors)}`);
     }
 
+    await this.holds.get(endpoint.family);
     const script = this.takeFault(endpoint.family);
     const fault = script?.fault ?? null;
     if (fault && OFF_SCHEMA.has(fault)) return this.offSchema(res, fault);
