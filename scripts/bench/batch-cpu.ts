@@ -13,7 +13,8 @@ import { waitForJson } from "./wait";
  * with single calls beside it). Prints each batch's processing time (stored created_at to
  * completed_at). Options (env): BENCH_DB=sqlite|sqlite-normal|postgresql (default sqlite),
  * BENCH_BATCHES (default 5, after one warm-up), PROFILE_DIR (a V8 CPU profile of the server there,
- * summarised over the measured batches by ./profile-top.ts).
+ * summarised over the measured batches by ./profile-top.ts), BENCH_TIMELINE=1 (each batch's phases, from
+ * its stored timestamps: stored → started → chunks committed → completed).
  */
 const ROOT = path.resolve(__dirname, "../..");
 const DB = process.env.BENCH_DB ?? "sqlite";
@@ -26,6 +27,13 @@ function cpuMs(pid: number | undefined, children = false): number {
   if (!pid) return 0;
   const used = (f: string[]) => ((Number(f[11]) + Number(f[12])) * 1000) / TICKS;
   return used(statFields(pid)) + (children ? childProcesses(pid).reduce((t, c) => t + used(c.fields), 0) : 0);
+}
+
+/** CPU ms (user + system) of one thread of a process (the main thread's id is the process's). */
+function threadCpuMs(pid: number | undefined, tid: number | undefined): number {
+  if (!pid || !tid) return 0;
+  const f = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(f[11]) + Number(f[12])) * 1000) / TICKS;
 }
 
 function start(env: Record<string, string>) {
@@ -59,11 +67,13 @@ async function main() {
     await runBatch(base, creds.sandbox.secretKey, "warm-up");
     const t0 = performance.now();
     for (let i = 0; i < BATCHES; i++) {
-      const [server, db] = [cpuMs(p.child.pid), cpuMs(postmaster, true)];
+      const [server, main, db] = [cpuMs(p.child.pid), threadCpuMs(p.child.pid, p.child.pid), cpuMs(postmaster, true)];
       measured.push((await runBatch(base, creds.sandbox.secretKey, `b${i}`)).processingMs);
-      cpu.push(`${Math.round(cpuMs(p.child.pid) - server)}${postmaster ? `+${Math.round(cpuMs(postmaster, true) - db)}` : ""}`);
+      const [serverUsed, mainUsed] = [cpuMs(p.child.pid) - server, threadCpuMs(p.child.pid, p.child.pid) - main];
+      cpu.push(`${Math.round(serverUsed)} (main ${Math.round(mainUsed)})${postmaster ? ` + ${Math.round(cpuMs(postmaster, true) - db)}` : ""}`);
     }
     seconds = (performance.now() - t0) / 1000;
+    if (process.env.BENCH_TIMELINE) await printTimeline(pg?.url ?? path.join(dataDir, "parakh.db"));
   } finally {
     const t = performance.now();
     await stopChild(p.child);
@@ -74,7 +84,9 @@ async function main() {
   }
   const sorted = [...measured].sort((a, b) => a - b);
   process.stdout.write(`${DB}: processing ms ${measured.join(", ")} (median ${sorted[Math.floor(sorted.length / 2)]})\n`);
-  process.stdout.write(`  CPU ms per batch, server${postmaster ? "+PostgreSQL" : ""} (submission and polling included): ${cpu.join(", ")}\n`);
+  process.stdout.write(
+    `  CPU ms per batch, server (its main thread)${postmaster ? " + PostgreSQL" : ""}, submission and polling included: ${cpu.join(", ")}\n`,
+  );
   if (PROFILE_DIR) {
     const dir = path.resolve(PROFILE_DIR);
     const newest = fs
@@ -86,6 +98,34 @@ async function main() {
       cwd: ROOT,
       stdio: "inherit",
     });
+  }
+}
+
+/** Each measured batch's phases in ms from its stored timestamps (chunk commits as they landed). */
+async function printTimeline(where: string) {
+  const batchesSql = `SELECT "id", "createdAt", "startedAt", "completedAt" FROM "Batch" WHERE "total" = 10000 ORDER BY "createdAt"`;
+  const chunksSql = `SELECT "batchId", "completedAt" FROM "BatchChunk" ORDER BY "completedAt"`;
+  let batches: { id: string; createdAt: unknown; startedAt: unknown; completedAt: unknown }[];
+  let chunks: { batchId: string; completedAt: unknown }[];
+  if (where.startsWith("postgres")) {
+    const { Client } = await import("pg");
+    const client = new Client({ connectionString: where });
+    await client.connect();
+    batches = (await client.query(batchesSql)).rows;
+    chunks = (await client.query(chunksSql)).rows;
+    await client.end();
+  } else {
+    const { default: Database } = await import("better-sqlite3");
+    const conn = new Database(where, { readonly: true });
+    batches = conn.prepare(batchesSql).all() as typeof batches;
+    chunks = conn.prepare(chunksSql).all() as typeof chunks;
+    conn.close();
+  }
+  const ms = (v: unknown) => (v instanceof Date ? v.getTime() : typeof v === "number" ? v : Date.parse(String(v)));
+  for (const b of batches.slice(1)) {
+    const t0 = ms(b.createdAt);
+    const commits = chunks.filter((c) => c.batchId === b.id).map((c) => ms(c.completedAt) - t0);
+    process.stdout.write(`  started +${ms(b.startedAt) - t0}, commits ${commits.join(" ")}, completed +${ms(b.completedAt) - t0}\n`);
   }
 }
 

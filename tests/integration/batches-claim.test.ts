@@ -141,6 +141,7 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
     // A worker whose lease was lost: nothing of its commit lands, and it still gets a chunk to run.
     const lost = await storeB.commitAndClaim(commit("lease-0"), { leaseToken: "lease-2", leaseUntil: later(30_000) });
     expect(lost.committed).toBe(false);
+    expect(lost.batchDone).toBe(false);
     expect(lost.next?.id).toBe(`${id}_1`);
     expect(await dbA.verification.count({ where: { batchId: id } })).toBe(0);
     expect(await dbA.batch.findUniqueOrThrow({ where: { id }, select: { processed: true } })).toEqual({ processed: 0 });
@@ -172,9 +173,15 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
     });
     expect(rows.every((r) => r.createdAt.getTime() === completedAt.getTime())).toBe(true);
 
-    // Nothing left to take: the commit still lands, and no chunk comes back.
+    // Nothing left to take: the commit still lands, and no chunk comes back; chunk 1 is still running, so the batch is not done.
     const none = await storeA.commitAndClaim(commit("lease-3", `${id}_2`), { leaseToken: "lease-4", leaseUntil: later(30_000) });
-    expect(none).toEqual({ committed: true, next: null });
+    expect(none).toEqual({ committed: true, next: null, batchDone: false });
+    // The last chunk not done: its commit says the batch is.
+    const last = await storeB.commitAndClaim(commit("lease-2", `${id}_1`), { leaseToken: "lease-5", leaseUntil: later(30_000) });
+    expect(last).toEqual({ committed: true, next: null, batchDone: true });
+    // A commit whose lease is gone never says so, even with nothing left.
+    const stale = await storeA.commitAndClaim(commit("lease-2", `${id}_1`), { leaseToken: "lease-6", leaseUntil: later(30_000) });
+    expect(stale).toEqual({ committed: false, next: null, batchDone: false });
   });
 
   it("a commit under a lease that ran out (nobody took the chunk) lands, and its claim takes the next chunk, not the one committed", async () => {

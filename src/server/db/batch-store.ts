@@ -39,6 +39,12 @@ export interface BatchStart {
   startedAt: Date;
 }
 
+export interface CommitAndClaim {
+  committed: boolean;
+  next: ClaimedChunkRow | null;
+  batchDone: boolean;
+}
+
 /** A chunk as its claim took it. */
 export interface ClaimedChunkRow {
   id: string;
@@ -69,9 +75,9 @@ export interface BatchStore {
   /**
    * Commits `c` as commitChunk does and, in the same transaction (one fsync on SQLite, one commit
    * on PostgreSQL), claims the batch's next chunk as claimChunk does; the claim is made whether or
-   * not the commit applied.
+   * not the commit applied. `batchDone`: the commit applied, and it was the batch's last chunk not done.
    */
-  commitAndClaim(c: ChunkCommit, next: { leaseToken: string; leaseUntil: Date }): Promise<{ committed: boolean; next: ClaimedChunkRow | null }>;
+  commitAndClaim(c: ChunkCommit, next: { leaseToken: string; leaseUntil: Date }): Promise<CommitAndClaim>;
   close(): void;
 }
 
@@ -84,6 +90,7 @@ const CLAIM_SQLITE = `UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken"
   WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ? AND ${CLAIMABLE} ORDER BY "seq" LIMIT 1) AND ${CLAIMABLE}
   RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed"`;
 const ITEMS_SQLITE = `SELECT "items" FROM "BatchChunkItems" WHERE "chunkId" = ?`;
+const ANY_OPEN_SQLITE = `SELECT 1 FROM "BatchChunk" WHERE "batchId" = ? AND "status" <> 'DONE' LIMIT 1`;
 const START = `UPDATE "Batch" SET "status" = 'PROCESSING', "startedAt" = ? WHERE "id" = ? AND "status" = 'QUEUED'`;
 const COUNT = `UPDATE "Batch" SET "processed" = "processed" + ?, "succeeded" = "succeeded" + ?, "failed" = "failed" + ? WHERE "id" = ?`;
 
@@ -100,6 +107,7 @@ function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): Batch
   const claimStatement = conn.prepare(CLAIM_SQLITE);
   const itemsStatement = conn.prepare(ITEMS_SQLITE);
   const startStatement = conn.prepare(START);
+  const anyOpenStatement = conn.prepare(ANY_OPEN_SQLITE);
   const claim = (batchId: string, leaseToken: string, leaseUntil: Date) => {
     const now = sqliteValue(new Date());
     const row = claimStatement.get(leaseToken, sqliteValue(leaseUntil), batchId, now, now, now, now) as Record<string, unknown> | undefined;
@@ -140,7 +148,12 @@ function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): Batch
         return claim(batchId, leaseToken, leaseUntil);
       }),
     commitChunk: (c) => write(() => commit(c)),
-    commitAndClaim: (c, next) => write(() => ({ committed: commit(c), next: claim(c.batchId, next.leaseToken, next.leaseUntil) })),
+    commitAndClaim: (c, next) =>
+      write(() => {
+        const committed = commit(c);
+        const claimed = claim(c.batchId, next.leaseToken, next.leaseUntil);
+        return { committed, next: claimed, batchDone: committed && !claimed && anyOpenStatement.get(c.batchId) === undefined };
+      }),
     close: release,
   };
 }
@@ -208,12 +221,17 @@ function postgresStore(db: Db): BatchStore {
           ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
         AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
         RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed")
-      SELECT (SELECT count(*) FROM "done")::int AS "committed", "next".* FROM (SELECT 1) AS "one"
+      SELECT (SELECT count(*) FROM "done")::int AS "committed",
+        NOT EXISTS (SELECT 1 FROM "BatchChunk" WHERE "batchId" = ${c.batchId} AND "id" <> ${c.chunkId} AND "status" <> 'DONE') AS "othersDone",
+        "next".* FROM (SELECT 1) AS "one"
         LEFT JOIN (SELECT "claimed".*, "BatchChunkItems"."items" FROM "claimed" LEFT JOIN "BatchChunkItems" ON "BatchChunkItems"."chunkId" = "claimed"."id") AS "next" ON true`);
   };
   const commitAndClaim = async (c: ChunkCommit, next: { leaseToken: string; leaseUntil: Date } | null) => {
     const [row] = await writer.run(commitAndClaimStatement(c, next));
-    return { committed: row!.committed === 1, next: row!.id == null ? null : claimedRow(row!) };
+    const committed = row!.committed === 1;
+    const claimed = row!.id == null ? null : claimedRow(row!);
+    // The statement's snapshot shows the other chunks as they were before it: one committed meanwhile still counts as open.
+    return { committed, next: claimed, batchDone: committed && !claimed && row!.othersDone === true };
   };
   const first = (rows: Record<string, unknown>[]) => (rows[0] ? claimedRow(rows[0]) : null);
   return {

@@ -89,12 +89,16 @@ export async function workBatch(deps: BatchWorkDeps, batchId: string, signal?: A
   while (chunk) {
     // Renewed while the items run, so a slow source does not let another worker take the chunk.
     const renewal = keepLease(leases, chunk.lease, { leaseMs, minIntervalMs: CHUNK_RENEW_MIN_MS, onError: () => undefined });
-    let next: ClaimedChunk | null | undefined;
+    let next: ClaimedChunk | null | undefined | typeof BATCH_DONE;
     try {
       // While the turn goes on, the commit also claims the next chunk (one write instead of two).
       next = await runChunk(deps, batch as RunningBatch, chunk, turnGoesOn() ? leaseMs : null);
     } finally {
       renewal.stop();
+    }
+    if (next === BATCH_DONE) {
+      await endOnce(deps, batchId, "COMPLETED");
+      return null;
     }
     // A chunk claimed with the commit is run even if the turn ended meanwhile: left alone, it would wait out its lease.
     if (next === undefined && !turnGoesOn()) return new Date();
@@ -121,6 +125,9 @@ async function nextLook(deps: BatchWorkDeps, batchId: string): Promise<Date | nu
   return new Date(Math.max(Date.now() + 50, Math.min(next, Date.now() + 1_000)));
 }
 
+/** What a commit answers when it was the batch's last chunk not done: nothing is left to look at. */
+const BATCH_DONE = "batch done";
+
 /** A fresh lease for a claim: its token and end. */
 function newLease(leaseMs: number) {
   return { leaseToken: randomToken(12), leaseUntil: new Date(Date.now() + leaseMs) };
@@ -139,7 +146,8 @@ async function claimChunk(store: BatchStore, batchId: string, leaseMs: number, s
 /**
  * Runs a pass over a claimed chunk's items (./chunk-pass.ts), then commits the chunk or schedules its
  * retry. With `claimNextMs`, the commit also claims the batch's next chunk: returned, or null when
- * none was claimable; undefined when no claim was made (a retry, or no `claimNextMs`).
+ * none was claimable, or BATCH_DONE when none is left at all; undefined when no claim was made (a
+ * retry, or no `claimNextMs`).
  */
 async function runChunk(deps: BatchWorkDeps, batch: RunningBatch, chunk: ClaimedChunk, claimNextMs: number | null) {
   const budget = deps.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS;
@@ -221,7 +229,7 @@ async function commitChunk(
   chunk: ClaimedChunk,
   pass: Extract<ChunkPass, { done: true }>,
   claimNextMs: number | null,
-): Promise<ClaimedChunk | null | undefined> {
+): Promise<ClaimedChunk | null | undefined | typeof BATCH_DONE> {
   // Applies only while this worker holds the lease: a worker that stalled past it writes nothing.
   const commit = {
     chunkId: chunk.id,
@@ -239,7 +247,8 @@ async function commitChunk(
     return undefined;
   }
   const lease = newLease(claimNextMs);
-  return claimed((await deps.store.commitAndClaim(commit, lease)).next, lease);
+  const done = await deps.store.commitAndClaim(commit, lease);
+  return done.batchDone ? BATCH_DONE : claimed(done.next, lease);
 }
 
 /** Ends the batch once (whichever worker gets here first) and emits its event in the same transaction. */
