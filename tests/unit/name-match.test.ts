@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nameMatchResult, nameMatchScore, nameTokens } from "@/server/services/identity/name-match";
+import { nameMatchResult, nameMatchScore, nameTokens, typoSimilarity, typoSimilarityCap } from "@/server/services/identity/name-match";
 
 const both = (a: string, b: string) => {
   const s = nameMatchScore(a, b);
@@ -227,5 +227,37 @@ describe("nameMatchResult", () => {
     [0, "NO_MATCH"],
   ] as const)("%d → %s", (score, result) => {
     expect(nameMatchResult(score)).toBe(result);
+  });
+});
+
+describe("typo similarity of two tokens", () => {
+  it("is the mean of Jaro-Winkler and normalised edit distance (Winkler's published pairs)", () => {
+    // Jaro-Winkler MARTHA/MARHTA 0.961, DWAYNE/DUANE 0.840 (Winkler 1990); both are two edits apart in six letters.
+    expect(typoSimilarity("MARTHA", "MARHTA")).toBeCloseTo((0.961111 + 4 / 6) / 2, 4);
+    expect(typoSimilarity("DWAYNE", "DUANE")).toBeCloseTo((0.84 + 4 / 6) / 2, 4);
+  });
+
+  it("never exceeds the cap from shared letters that lets most pairs skip it", () => {
+    // Random tokens and near copies of them (the pairs close to the floor are the ones that matter).
+    let seed = 20261128;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const token = () => Array.from({ length: 1 + (next() % 11) }, () => String.fromCharCode(65 + (next() % 26))).join("");
+    const edit = (t: string) => {
+      const i = next() % t.length;
+      const c = String.fromCharCode(65 + (next() % 26));
+      return [
+        t.slice(0, i) + c + t.slice(i + 1),
+        t.slice(0, i) + t.slice(i + 1) || c,
+        t.slice(0, i) + c + t.slice(i),
+        t.slice(0, i) + t.slice(i + 1, i + 2) + t.charAt(i) + t.slice(i + 2),
+      ][next() % 4]!;
+    };
+    let worst = Infinity;
+    for (let k = 0; k < 50_000; k++) {
+      const a = token();
+      const b = k % 3 === 0 ? token() : k % 3 === 1 ? edit(a) : edit(edit(a));
+      worst = Math.min(worst, typoSimilarityCap(a, b) - typoSimilarity(a, b));
+    }
+    expect(worst).toBeGreaterThanOrEqual(-1e-12);
   });
 });

@@ -157,18 +157,57 @@ function levenshtein(a: string, b: string): number {
   return row[lb]!;
 }
 
+const letterCounts = new Int32Array(128);
+
+/** Letters two tokens share, counted as multisets (-1 when `a` is not all ASCII). */
+function sharedLetters(a: string, b: string): number {
+  const la = a.length;
+  for (let i = 0; i < la; i++) if (a.charCodeAt(i) > 127) return -1;
+  for (let i = 0; i < la; i++) letterCounts[a.charCodeAt(i)]!++;
+  let shared = 0;
+  for (let j = 0; j < b.length; j++) {
+    const c = b.charCodeAt(j);
+    if (c < 128 && letterCounts[c]! > 0) {
+      letterCounts[c]!--;
+      shared++;
+    }
+  }
+  for (let i = 0; i < la; i++) letterCounts[a.charCodeAt(i)] = 0;
+  return shared;
+}
+
 /**
  * Typo similarity of two full tokens: mean of Jaro-Winkler (rewards a shared start, forgives
  * transpositions) and normalised edit distance (keeps "RAM" from matching "RAMKUMAR").
  */
+export function typoSimilarity(a: string, b: string): number {
+  const max = a.length > b.length ? a.length : b.length;
+  ensureCapacity(max);
+  return (jaroWinkler(a, b) + (1 - levenshtein(a, b) / max)) / 2;
+}
+
+/**
+ * An upper bound of typoSimilarity from the letters two tokens share (as multisets), or 1 when `a`
+ * is not all ASCII. An alignment keeps at most `shared` letters (edit distance ≥ max − shared), and
+ * Jaro matches at most `shared`, which caps Jaro-Winkler at 0.6·jaro + 0.4.
+ */
+export function typoSimilarityCap(a: string, b: string): number {
+  const shared = sharedLetters(a, b);
+  if (shared < 0) return 1;
+  const jaroCap = (shared / a.length + shared / b.length + 1) / 3;
+  return (0.6 * jaroCap + 0.4 + shared / Math.max(a.length, b.length)) / 2;
+}
+
+/** typoSimilarity, or 0 for a pair that cannot reach MIN_TOKEN_SIM (the floor of both callers). */
 function fuzzy(a: string, b: string): number {
   const la = a.length;
   const lb = b.length;
   const max = la > lb ? la : lb;
   // The edit part alone caps the mean at 1 − diff/(2·max): skip pairs that cannot reach the floor.
   if (Math.abs(la - lb) > max * 2 * (1 - MIN_TOKEN_SIM)) return 0;
-  ensureCapacity(max);
-  return (jaroWinkler(a, b) + (1 - levenshtein(a, b) / max)) / 2;
+  // Most pairs of different names share few letters: the cap skips them for a fraction of the cost.
+  if (typoSimilarityCap(a, b) < MIN_TOKEN_SIM - 1e-9) return 0;
+  return typoSimilarity(a, b);
 }
 
 function tokenSim(a: string, b: string): number {
