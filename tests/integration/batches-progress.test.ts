@@ -190,21 +190,6 @@ describe.each(DB_TARGETS)("batch progress and results agree on %s", (target) => 
     expect(progress).toMatchObject({ status: "PROCESSING", processed: 2, succeeded: 2 });
   });
 
-  it("forgets the early passes of a batch its store refused (over the daily allowance), rather than leave them waiting for a worker", async () => {
-    chunkThread.early.enable();
-    const waitingBefore = chunkThread.early.size;
-    const items = [0, 1].map((i) => ({ reference_id: `r${i}`, input: { pan: pan(i), name: null }, error: null }));
-    await expect(
-      createBatch(
-        db,
-        { merchantId, mode: "sandbox", kind: "PAN", requestId: newId("req"), apiKeyId: null, webhookUrl: null, clientBatchId: null, items },
-        { sandboxItemsPerDay: 1 },
-        { passes: chunkThread.early, retryBudgetMs: BUDGET_MS },
-      ),
-    ).rejects.toMatchObject({ code: "BATCH_TOO_LARGE" });
-    expect(chunkThread.early.size).toBe(waitingBefore);
-  });
-
   it("fails an accepted item stored without its input on its own, and completes the batch", async () => {
     // What a body thread once stored for one PAN of a batch: accepted, input {}. Its history row
     // could not be written (no subject), so the chunk's commit failed on every retry.

@@ -293,41 +293,28 @@ export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits, 
     apiKeyId: input.apiKeyId,
     createdAt: now,
   };
-  // Sandbox items start on the chunk threads while the batch is being stored; forgotten if it is not.
-  const startedEarly = early && input.mode === "sandbox" ? startEarlyPasses(early, id, input.kind, chunks) : [];
-  try {
-    await storeBatchInPieces(db, {
-      batch,
-      chunks,
-      check: async (tx) => {
-        if (input.mode === "sandbox") await checkSandboxAllowance(tx, input.merchantId, total, limits.sandboxItemsPerDay, now);
-      },
-      jobs: Array.from({ length: workers }, () => batchWorkJob.row({ batchId: id }, { runAt: now })),
-    });
-  } catch (err) {
-    if (early) early.passes.forget(startedEarly);
-    throw err;
+  await storeBatchInPieces(db, {
+    batch,
+    chunks,
+    check: async (tx) => {
+      if (input.mode === "sandbox") await checkSandboxAllowance(tx, input.merchantId, total, limits.sandboxItemsPerDay, now);
+    },
+    jobs: Array.from({ length: workers }, () => batchWorkJob.row({ batchId: id }, { runAt: now })),
+  });
+  // Its workers start now rather than at the runner's next poll, and sandbox items on the chunk threads even sooner.
+  if (early && input.mode === "sandbox") {
+    try {
+      for (const c of chunks)
+        if (c.status === "PENDING")
+          early.passes.start(c.id, { kind: input.kind, items: c.items, results: c.results, retryingSince: null, retryBudgetMs: early.retryBudgetMs });
+    } catch (err) {
+      // Stored and queued whatever happens here: the workers run the passes themselves.
+      log.warn("a new batch's early passes did not start", { batchId: id, err });
+    }
   }
-  // Its workers start now rather than at the runner's next poll.
   batchWorkJob.wake();
   // As stored: nothing has run yet.
   return batchView({ ...batch, status: "QUEUED", startedAt: null, completedAt: null });
-}
-
-/** Starts the first passes of a new sandbox batch's chunks (./early-passes.ts); the chunk ids started. */
-function startEarlyPasses(early: BatchEarlyStart, batchId: string, kind: BatchKind, chunks: ChunkRows[]): string[] {
-  const started: string[] = [];
-  try {
-    for (const c of chunks) {
-      if (c.status !== "PENDING") continue;
-      early.passes.start(c.id, { kind, items: c.items, results: c.results, retryingSince: null, retryBudgetMs: early.retryBudgetMs });
-      started.push(c.id);
-    }
-  } catch (err) {
-    // The batch is stored and queued whatever happens here: the workers run the passes themselves.
-    log.warn("a new batch's early passes did not start", { batchId, err });
-  }
-  return started;
 }
 
 async function findBatch(db: Db, merchantId: string, mode: Mode, kind: BatchKind, batchId: string) {

@@ -14,7 +14,7 @@ interface EarlyPass {
 }
 
 /**
- * A new sandbox batch's chunks start their first pass while the batch is being stored (`start`):
+ * A new sandbox batch's chunks start their first pass as soon as the batch is stored (`start`):
  * fixtures give the same answers whenever they are asked, so the items need not wait for a worker's
  * claim, and the worker that claims a chunk takes the pass (`take`) and commits it under its lease as
  * if it had run it. Only the chunk's first pass: one put back for a retry runs its next pass anew.
@@ -62,16 +62,6 @@ export class EarlyPasses {
     const same = e.pass !== undefined && job.retryingSince === null && job.results === e.job.results && job.retryBudgetMs === e.job.retryBudgetMs;
     this.counts[same ? "taken" : "dropped"]++;
     return same ? e.pass : undefined;
-  }
-
-  /** Early passes waiting to be taken (started or not). */
-  get size(): number {
-    return this.waiting.size;
-  }
-
-  /** Drops the early passes of chunks no worker will claim (their batch was not stored). */
-  forget(chunkIds: string[]) {
-    for (const id of chunkIds) this.waiting.delete(id);
   }
 
   /** Starts waiting early passes on idle threads, oldest first. */
