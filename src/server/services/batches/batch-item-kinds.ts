@@ -8,7 +8,7 @@ import { AppError } from "@/server/errors";
 import type { ProviderSet } from "@/server/providers";
 import type { EpfoMember } from "@/server/providers/epfo/types";
 import { epfoVerificationRecord, verifyEpfo, type EpfoLookup } from "@/server/services/employment/verify-epfo";
-import { checkPan, panVerificationRecord, type PanVerification } from "@/server/services/identity/verify-pan";
+import { checkPan, panCheckOf, panVerificationRecord, type PanCheck, type PanVerification } from "@/server/services/identity/verify-pan";
 import type { BatchKind, EpfoItemInput, ItemOutcome, PanItemInput } from "./batches";
 
 export type NameScorer = (queried: string, onRecord: string) => number;
@@ -22,6 +22,11 @@ export interface BatchItemKind {
   inputOf(stored: unknown): unknown;
   /** Runs a usable input at the source: its result, or it throws the source's error. */
   run(providers: ProviderSet, input: unknown, scoreNames: NameScorer): Promise<ItemOutcome>;
+  /**
+   * As `run`, at once, for sources that answer without waiting (sandbox fixtures); undefined where
+   * the providers have no such answer (live sources), or for a kind without one.
+   */
+  runLocal?(providers: ProviderSet): ((input: unknown, scoreNames: NameScorer) => ItemOutcome) | undefined;
   /** The merchant's verification-history row of a usable input's outcome. */
   record(input: unknown, outcome: ItemOutcome): VerificationRecord;
 }
@@ -29,6 +34,7 @@ export interface BatchItemKind {
 function itemKind<I>(kind: {
   inputOf(stored: unknown): I | null;
   run(providers: ProviderSet, input: I, scoreNames: NameScorer): Promise<ItemOutcome>;
+  runLocal?(providers: ProviderSet): ((input: I, scoreNames: NameScorer) => ItemOutcome) | undefined;
   record(input: I, outcome: ItemOutcome): VerificationRecord;
 }): BatchItemKind {
   return kind as BatchItemKind;
@@ -36,6 +42,11 @@ function itemKind<I>(kind: {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 const errorOf = (o: ItemOutcome) => (o.error ? { error: new AppError(o.error.code, o.error.message) } : null);
+
+function panOutcome({ answer, sourceNameMatch }: PanCheck): ItemOutcome {
+  // The source's score is written only when it gave one, so sandbox chunks stay as they were.
+  return { result: answer, error: null, ...(sourceNameMatch === null ? {} : { sourceNameMatch }) };
+}
 
 function epfoLookup(input: EpfoItemInput): EpfoLookup {
   return "uan" in input && typeof input.uan === "string" ? { uan: input.uan } : { pfNumber: (input as { pf_number: string }).pf_number };
@@ -46,10 +57,10 @@ export const BATCH_ITEM_KINDS: Record<BatchKind, BatchItemKind> = {
     // The stored object itself once checked: a chunk's thousand items are read twice (run, commit).
     inputOf: (stored) =>
       isObject(stored) && typeof stored.pan === "string" && (stored.name === null || typeof stored.name === "string") ? (stored as PanItemInput) : null,
-    run: async (providers, { pan, name }, scoreNames) => {
-      const { answer, sourceNameMatch } = await providers.batchLane("pan", () => checkPan(providers.pan, pan, name, scoreNames));
-      // Written only when the source gave one, so sandbox chunks stay as they were.
-      return { result: answer, error: null, ...(sourceNameMatch === null ? {} : { sourceNameMatch }) };
+    run: async (providers, { pan, name }, scoreNames) => panOutcome(await providers.batchLane("pan", () => checkPan(providers.pan, pan, name, scoreNames))),
+    runLocal: ({ pan: provider }) => {
+      const lookup = provider.lookupLocal;
+      return lookup && (({ pan, name }, scoreNames) => panOutcome(panCheckOf(lookup(pan, { name }), name, scoreNames)));
     },
     record: ({ pan, name }, o) =>
       panVerificationRecord(pan, name, errorOf(o) ?? { result: { answer: o.result as PanVerification, sourceNameMatch: o.sourceNameMatch ?? null } }),

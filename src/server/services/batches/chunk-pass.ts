@@ -58,43 +58,81 @@ function rememberedNameScores(): NameScorer {
   };
 }
 
-async function runItem(providers: ProviderSet, kind: BatchItemKind, stored: unknown, scoreNames: NameScorer): Promise<ItemOutcome & { transient?: number }> {
+type RunOutcome = ItemOutcome & { transient?: number };
+
+/** An item's error as its outcome; a transient one also says how long its source asks to wait. */
+function failedOutcome(err: unknown): RunOutcome {
+  const e = err instanceof AppError ? err : new AppError("SOURCE_UNAVAILABLE");
+  const error = { code: e.code, message: e.message };
+  if (TRANSIENT.has(e.code)) return { result: null, error, transient: (e.retryAfterSeconds ?? 1) * 1000 };
+  return { result: null, error };
+}
+
+async function runItem(providers: ProviderSet, kind: BatchItemKind, stored: unknown, scoreNames: NameScorer): Promise<RunOutcome> {
   const input = kind.inputOf(stored);
   if (input === null) return { result: null, error: { ...UNUSABLE_ITEM_ERROR } };
   try {
     return await kind.run(providers, input, scoreNames);
   } catch (err) {
-    const e = err instanceof AppError ? err : new AppError("SOURCE_UNAVAILABLE");
-    const error = { code: e.code, message: e.message };
-    if (TRANSIENT.has(e.code)) return { result: null, error, transient: (e.retryAfterSeconds ?? 1) * 1000 };
-    return { result: null, error };
+    return failedOutcome(err);
   }
 }
 
-/** Runs the items that have no outcome yet, filling `outcomes`; a transient error within the budget leaves its item for a retry. */
-async function runPendingItems(job: ChunkPassJob, providers: ProviderSet, items: StoredItem[], outcomes: (ItemOutcome | null)[], now: () => number) {
+function runItemLocally(
+  run: (input: unknown, scoreNames: NameScorer) => ItemOutcome,
+  kind: BatchItemKind,
+  stored: unknown,
+  scoreNames: NameScorer,
+): RunOutcome {
+  const input = kind.inputOf(stored);
+  if (input === null) return { result: null, error: { ...UNUSABLE_ITEM_ERROR } };
+  try {
+    return run(input, scoreNames);
+  } catch (err) {
+    return failedOutcome(err);
+  }
+}
+
+/**
+ * Runs the items that have no outcome yet, filling `outcomes`; a transient error within the budget
+ * leaves its item for a retry. With `local`, a source that answers at once (fixtures) is asked item
+ * after item without a promise each: for a thread that serves nothing else meanwhile.
+ */
+async function runPendingItems(
+  job: ChunkPassJob,
+  providers: ProviderSet,
+  items: StoredItem[],
+  outcomes: (ItemOutcome | null)[],
+  now: () => number,
+  local: boolean,
+) {
   const deadline = job.retryingSince === null ? null : job.retryingSince + job.retryBudgetMs;
   const todo = items.map((_, k) => k).filter((k) => outcomes[k] === null);
   const pass = { transientLeft: 0, waitMs: 0, firstTransientAt: null as number | null };
   const scoreNames = rememberedNameScores();
   const kind = BATCH_ITEM_KINDS[job.kind];
+  const settle = (k: number, { transient, ...outcome }: RunOutcome) => {
+    if (transient !== undefined) {
+      const t = now();
+      pass.firstTransientAt ??= t;
+      // Out of budget: the error is the item's outcome.
+      if ((deadline ?? t + job.retryBudgetMs) > t) {
+        pass.transientLeft++;
+        pass.waitMs = Math.max(pass.waitMs, transient);
+        return;
+      }
+    }
+    outcomes[k] = outcome;
+  };
+  const runLocal = local ? kind.runLocal?.(providers) : undefined;
+  if (runLocal) {
+    for (const k of todo) settle(k, runItemLocally(runLocal, kind, items[k]!.input, scoreNames));
+    return pass;
+  }
   let cursor = 0;
   await Promise.all(
     Array.from({ length: Math.min(ITEM_CONCURRENCY, todo.length) }, async () => {
-      for (let k = todo[cursor++]; k !== undefined; k = todo[cursor++]) {
-        const { transient, ...outcome } = await runItem(providers, kind, items[k]!.input, scoreNames);
-        if (transient !== undefined) {
-          const t = now();
-          pass.firstTransientAt ??= t;
-          // Out of budget: the error is the item's outcome.
-          if ((deadline ?? t + job.retryBudgetMs) > t) {
-            pass.transientLeft++;
-            pass.waitMs = Math.max(pass.waitMs, transient);
-            continue;
-          }
-        }
-        outcomes[k] = outcome;
-      }
+      for (let k = todo[cursor++]; k !== undefined; k = todo[cursor++]) settle(k, await runItem(providers, kind, items[k]!.input, scoreNames));
     }),
   );
   return pass;
@@ -136,11 +174,14 @@ function historyRows(kind: BatchItemKind, items: StoredItem[], outcomes: ItemOut
   return verificationColumns(rows);
 }
 
-/** One pass over a chunk (see the top of this file); `now` times its transient errors. */
-export async function runChunkPass(job: ChunkPassJob, providers: ProviderSet, now: () => number = Date.now): Promise<ChunkPass> {
+/**
+ * One pass over a chunk (see the top of this file); `now` times its transient errors. `local`: the
+ * caller serves nothing else meanwhile (the chunk thread), so fixtures may answer in one go.
+ */
+export async function runChunkPass(job: ChunkPassJob, providers: ProviderSet, now: () => number = Date.now, local = false): Promise<ChunkPass> {
   const items = JSON.parse(job.items) as StoredItem[];
   const outcomes = (job.results ? JSON.parse(job.results) : items.map(() => null)) as (ItemOutcome | null)[];
-  const pass = await runPendingItems(job, providers, items, outcomes, now);
+  const pass = await runPendingItems(job, providers, items, outcomes, now, local);
   const results = JSON.stringify(outcomes);
   const counts = finishedCounts(items, outcomes);
   if (pass.transientLeft > 0) return { done: false, results, ...counts, waitMs: pass.waitMs, firstTransientAt: pass.firstTransientAt! };

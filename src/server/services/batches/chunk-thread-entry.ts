@@ -11,7 +11,7 @@ const providers: ProviderSet = { ...sandboxProviders, batchLane: (_family, call)
 
 /** The batch chunk thread (see ./chunk-thread.ts): passes run one after another, each answered by its id. */
 parentPort!.on("message", ({ id, job }: { id: number; job: ChunkPassJob }) => {
-  runChunkPass(job, providers).then(
+  runChunkPass(job, providers, Date.now, true).then(
     (pass) => parentPort!.postMessage({ id, pass } satisfies ChunkThreadReply),
     (err: unknown) => parentPort!.postMessage({ id, failure: err instanceof Error ? err.message : String(err) } satisfies ChunkThreadReply),
   );

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PAN_CATEGORY_VALUES } from "@/lib/pan";
 import type { AppError } from "@/server/errors";
-import type { PanProvider } from "@/server/providers/pan/types";
+import type { PanProvider, PanRecord } from "@/server/providers/pan/types";
 import type { VerificationRecord } from "@/server/services/audit/audit-writer";
 import { nameMatchResult, nameMatchScore } from "@/server/services/identity/name-match";
 
@@ -34,7 +34,11 @@ export interface PanCheck {
  * the name match (a batch passes one that remembers the pairs it has scored).
  */
 export async function checkPan(provider: PanProvider, pan: string, name: string | null, scoreNames = nameMatchScore): Promise<PanCheck> {
-  const record = await provider.lookup(pan, { name });
+  return panCheckOf(await provider.lookup(pan, { name }), name, scoreNames);
+}
+
+/** A PAN check from the source's record (for sources that answer at once: `lookupLocal`). */
+export function panCheckOf(record: PanRecord, name: string | null, scoreNames = nameMatchScore): PanCheck {
   const score = name && record.name ? scoreNames(name, record.name) : null;
   return {
     answer: {
