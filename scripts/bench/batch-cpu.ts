@@ -67,10 +67,14 @@ async function main() {
     await runBatch(base, creds.sandbox.secretKey, "warm-up");
     const t0 = performance.now();
     for (let i = 0; i < BATCHES; i++) {
-      const [server, main, db] = [cpuMs(p.child.pid), threadCpuMs(p.child.pid, p.child.pid), cpuMs(postmaster, true)];
-      measured.push((await runBatch(base, creds.sandbox.secretKey, `b${i}`)).processingMs);
-      const [serverUsed, mainUsed] = [cpuMs(p.child.pid) - server, threadCpuMs(p.child.pid, p.child.pid) - main];
-      cpu.push(`${Math.round(serverUsed)} (main ${Math.round(mainUsed)})${postmaster ? ` + ${Math.round(cpuMs(postmaster, true) - db)}` : ""}`);
+      const reading = () => ({ server: cpuMs(p.child.pid), main: threadCpuMs(p.child.pid, p.child.pid), db: cpuMs(postmaster, true) });
+      const before = reading();
+      let accepted = before;
+      measured.push((await runBatch(base, creds.sandbox.secretKey, `b${i}`, () => (accepted = reading()))).processingMs);
+      const after = reading();
+      const used = (from: typeof before, to: typeof before) =>
+        `${Math.round(to.server - from.server)} (main ${Math.round(to.main - from.main)})${postmaster ? ` + ${Math.round(to.db - from.db)}` : ""}`;
+      cpu.push(`${used(before, after)} [after the 202: ${used(accepted, after)}]`);
     }
     seconds = (performance.now() - t0) / 1000;
     if (process.env.BENCH_TIMELINE) await printTimeline(pg?.url ?? path.join(dataDir, "parakh.db"));

@@ -30,13 +30,14 @@ export function batchBody(tag: string) {
   });
 }
 
-/** POSTs a 10,000-PAN batch and polls until COMPLETED: time to 202 and to completion. */
-export async function runBatch(base: string, secretKey: string, tag: string) {
+/** POSTs a 10,000-PAN batch and polls until COMPLETED: time to 202 and to completion. `onAccepted` runs at the 202. */
+export async function runBatch(base: string, secretKey: string, tag: string, onAccepted?: () => void) {
   const headers = { "content-type": "application/json", authorization: `Bearer ${secretKey}` };
   const t0 = performance.now();
   const res = await fetch(`${base}/v1/identity/pan/batch`, { method: "POST", headers, body: batchBody(tag) });
   const acceptedMs = performance.now() - t0;
   if (res.status !== 202) throw new Error(`batch refused: ${res.status} ${await res.text()}`);
+  onAccepted?.();
   const { data } = (await res.json()) as { data: { batch_id: string } };
   for (;;) {
     const s = (await fetch(`${base}/v1/identity/pan/batch/${data.batch_id}`, { headers }).then((r) => r.json())) as {
