@@ -1,6 +1,8 @@
 import autocannon from "autocannon";
 
 const ITEMS = 10_000;
+/** Batches run alone, one after another; the median is reported (within the sandbox's 100,000 items a day). */
+const ALONE_RUNS = 3;
 /** Connections of the single-call load measured beside a running batch. */
 const SIDE_CONNECTIONS = 10;
 
@@ -8,8 +10,10 @@ export interface BatchBench {
   name: string;
   acceptedMs: number;
   completedMs: number;
-  /** From the batch's stored created_at to its completed_at: the processing after the 202. */
+  /** From the batch's stored created_at to its completed_at: the processing after the 202 (the median run). */
   processingMs: number;
+  /** Every run's, fastest first. */
+  processingRunsMs: number[];
   processingItemsPerSec: number;
   itemsPerSec: number;
   /** Single PAN verify calls with SIDE_CONNECTIONS connections: alone, then while a batch runs. */
@@ -76,7 +80,10 @@ async function singleLoadWhile<T>(base: string, secretKey: string, during: () =>
 export async function benchBatch(db: string, base: string, secretKey: string, seconds: number): Promise<BatchBench> {
   // Warm-up: the first batch pays for JIT and lazy module loads.
   await runBatch(base, secretKey, "bench-warmup");
-  const alone = await runBatch(base, secretKey, "bench-alone");
+  // The median of three: one batch is a tenth of a second, where the noise of a shared machine shows.
+  const runs = [];
+  for (let i = 0; i < ALONE_RUNS; i++) runs.push(await runBatch(base, secretKey, `bench-alone-${i}`));
+  const alone = runs.sort((a, b) => a.processingMs - b.processingMs)[Math.floor(ALONE_RUNS / 2)]!;
   const single = await autocannon({ ...singleLoadOptions(base, secretKey), duration: Math.max(2, seconds) });
   const { value: during, result: sideResult } = await singleLoadWhile(base, secretKey, () => runBatch(base, secretKey, "bench-during-load"));
   return {
@@ -84,6 +91,7 @@ export async function benchBatch(db: string, base: string, secretKey: string, se
     acceptedMs: alone.acceptedMs,
     completedMs: alone.completedMs,
     processingMs: alone.processingMs,
+    processingRunsMs: runs.map((r) => r.processingMs).sort((a, b) => a - b),
     processingItemsPerSec: Math.round(ITEMS / (alone.processingMs / 1000)),
     itemsPerSec: Math.round(ITEMS / (alone.completedMs / 1000)),
     singleAlone: { requestsPerSec: Math.round(single.requests.average), p50: single.latency.p50, p99: single.latency.p99 },
@@ -107,7 +115,7 @@ export function batchReport(rows: Record<string, unknown>[]): string[] {
       "",
       `${batch.name}: 202 in ${batch.acceptedMs} ms, COMPLETED (seen by polling) in ${batch.completedMs} ms = ${batch.itemsPerSec} items/s, ` +
         `${Math.round((batch.itemsPerSec / (r.requestsPerSec as number)) * 100) / 100}× the ${r.requestsPerSec} req/s of single calls in this run; peak RSS ${r.peakRssMb} MB`,
-      `  processing (stored created_at to completed_at) ${batch.processingMs} ms = ${batch.processingItemsPerSec} items/s, ` +
+      `  processing (stored created_at to completed_at) ${batch.processingMs} ms (median of ${batch.processingRunsMs.join(", ")} ms) = ${batch.processingItemsPerSec} items/s, ` +
         `${Math.round((batch.processingItemsPerSec / (r.requestsPerSec as number)) * 100) / 100}× single calls`,
       `  single PAN verify, 10 connections: alone ${batch.singleAlone.requestsPerSec} req/s p50 ${batch.singleAlone.p50} ms p99 ${batch.singleAlone.p99} ms; ` +
         `for the length of a batch run beside them ${batch.singleDuringBatch.requestsPerSec} req/s p50 ${batch.singleDuringBatch.p50} ms p99 ${batch.singleDuringBatch.p99} ms (${batch.singleDuringBatch.errors} errors); that batch took ${batch.batchDuringLoadMs} ms`,
