@@ -61,10 +61,14 @@ async function main() {
   const measured: number[] = [];
   const cpu: string[] = [];
   let seconds = 0;
+  let threadLine = "";
   try {
     const creds = await waitForJson<{ sandbox: { secretKey: string } }>(path.join(dataDir, "demo-credentials.json"));
     const base = `http://127.0.0.1:${p.port}`;
     await runBatch(base, creds.sandbox.secretKey, "warm-up");
+    // Every thread of the server by id (the main thread's is the process's; then V8's helpers, libuv's, the worker threads).
+    const threads = () => Object.fromEntries(fs.readdirSync(`/proc/${p.child.pid}/task`).map((t) => [t, threadCpuMs(p.child.pid, Number(t))]));
+    const threadsBefore = threads();
     const t0 = performance.now();
     for (let i = 0; i < BATCHES; i++) {
       const reading = () => ({ server: cpuMs(p.child.pid), main: threadCpuMs(p.child.pid, p.child.pid), db: cpuMs(postmaster, true) });
@@ -77,6 +81,11 @@ async function main() {
       cpu.push(`${used(before, after)} [after the 202: ${used(accepted, after)}]`);
     }
     seconds = (performance.now() - t0) / 1000;
+    const busy = Object.entries(threads()).map(([t, v]) => [t, Math.round((v - (threadsBefore[t] ?? 0)) / BATCHES)] as const);
+    threadLine = `  CPU ms per batch by server thread id (busy ones): ${busy
+      .filter(([, v]) => v > 0)
+      .map(([t, v]) => `${t}: ${v}`)
+      .join(", ")}\n`;
     if (process.env.BENCH_TIMELINE) await printTimeline(pg?.url ?? path.join(dataDir, "parakh.db"));
   } finally {
     const t = performance.now();
@@ -91,6 +100,7 @@ async function main() {
   process.stdout.write(
     `  CPU ms per batch, server (its main thread)${postmaster ? " + PostgreSQL" : ""}, submission and polling included: ${cpu.join(", ")}\n`,
   );
+  process.stdout.write(threadLine);
   if (PROFILE_DIR) {
     const dir = path.resolve(PROFILE_DIR);
     const newest = fs
