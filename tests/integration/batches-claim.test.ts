@@ -80,6 +80,22 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
     expect(order).toEqual(Array.from({ length: Math.ceil((3 * SANDBOX_CHUNK) / fresh.chunkSize) }, (_, k) => k));
   });
 
+  it("reads a batch as a worker's turn needs it, and its chunks not done yet", async () => {
+    const { id } = await newBatch(2 * SANDBOX_CHUNK);
+    expect(await storeA.batchForTurn(id)).toEqual({ status: "QUEUED", kind: "PAN", mode: "sandbox", merchantId, requestId: expect.any(String) });
+    expect(await storeB.batchForTurn("batch_none")).toBeNull();
+    const until = later(30_000);
+    await storeA.claimChunk(id, "open-1", until);
+    const open = await storeB.openChunks(id);
+    const first = await chunk(id, 0);
+    expect(open.sort((x, y) => x.status.localeCompare(y.status))).toEqual([
+      { status: "PENDING", availableAt: (await chunk(id, 1)).availableAt, leaseUntil: null },
+      { status: "RUNNING", availableAt: first.availableAt, leaseUntil: until },
+    ]);
+    await dbA.batchChunk.updateMany({ where: { batchId: id }, data: { status: "DONE" } });
+    expect(await storeA.openChunks(id)).toEqual([]);
+  });
+
   it("refuses to take a chunk whose items row is missing, rather than run it as an empty chunk", async () => {
     const { id } = await newBatch(1);
     await dbA.batchChunkItems.delete({ where: { chunkId: `${id}_0` } });

@@ -45,6 +45,22 @@ export interface CommitAndClaim {
   batchDone: boolean;
 }
 
+/** What a worker's turn needs of its batch. */
+export interface BatchForTurn {
+  status: string;
+  kind: string;
+  mode: string;
+  merchantId: string;
+  requestId: string;
+}
+
+/** A chunk not done yet, as the worker's next look needs it. */
+export interface OpenChunk {
+  status: string;
+  availableAt: Date;
+  leaseUntil: Date | null;
+}
+
 /** A chunk as its claim took it. */
 export interface ClaimedChunkRow {
   id: string;
@@ -78,6 +94,10 @@ export interface BatchStore {
    * not the commit applied. `batchDone`: the commit applied, and it was the batch's last chunk not done.
    */
   commitAndClaim(c: ChunkCommit, next: { leaseToken: string; leaseUntil: Date }): Promise<CommitAndClaim>;
+  /** The batch as a worker's turn needs it, or null when there is none. */
+  batchForTurn(batchId: string): Promise<BatchForTurn | null>;
+  /** The batch's chunks not done yet. */
+  openChunks(batchId: string): Promise<OpenChunk[]>;
   close(): void;
 }
 
@@ -99,7 +119,17 @@ function newlyCounted(c: ChunkCommit) {
   return { succeeded: c.succeeded - c.countedBefore.succeeded, failed: c.failed - c.countedBefore.failed };
 }
 
-function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): BatchStore {
+/** The two reads through Prisma: on SQLite they cost little beside the hot writes. */
+function prismaReads(db: Db): Pick<BatchStore, "batchForTurn" | "openChunks"> {
+  return {
+    batchForTurn: (batchId) =>
+      db.batch.findUnique({ where: { id: batchId }, select: { status: true, kind: true, mode: true, merchantId: true, requestId: true } }),
+    openChunks: (batchId) =>
+      db.batchChunk.findMany({ where: { batchId, status: { not: "DONE" } }, select: { status: true, availableAt: true, leaseUntil: true } }),
+  };
+}
+
+function sqliteStore(db: Db, databaseUrl: string, synchronous: SqliteSynchronous): BatchStore {
   const { conn, write, release } = acquireHotConnection(databaseUrl, synchronous);
   const markDone = conn.prepare(MARK_DONE);
   const count = conn.prepare(COUNT);
@@ -148,6 +178,7 @@ function sqliteStore(databaseUrl: string, synchronous: SqliteSynchronous): Batch
         return claim(batchId, leaseToken, leaseUntil);
       }),
     commitChunk: (c) => write(() => commit(c)),
+    ...prismaReads(db),
     commitAndClaim: (c, next) =>
       write(() => {
         const committed = commit(c);
@@ -238,6 +269,21 @@ function postgresStore(db: Db): BatchStore {
     claimChunk: async (batchId, leaseToken, leaseUntil, start) => first(await writer.run(claim(batchId, leaseToken, leaseUntil, start))),
     commitChunk: async (c) => (await commitAndClaim(c, null)).committed,
     commitAndClaim,
+    // On pg directly, as the writes: a worker's turn starts and ends with these, each through Prisma about a millisecond of the event loop.
+    batchForTurn: async (batchId) => {
+      const [row] = await writer.run(
+        rowsOf<BatchForTurn>(sql`SELECT "status", "kind", "mode", "merchantId", "requestId" FROM "Batch" WHERE "id" = ${batchId}`),
+      );
+      return row ?? null;
+    },
+    openChunks: async (batchId) =>
+      (
+        await writer.run(
+          rowsOf<Record<string, unknown>>(
+            sql`SELECT "status", "availableAt", "leaseUntil" FROM "BatchChunk" WHERE "batchId" = ${batchId} AND "status" <> 'DONE'`,
+          ),
+        )
+      ).map((r) => ({ status: r.status as string, availableAt: dateFromSql(r.availableAt)!, leaseUntil: dateFromSql(r.leaseUntil) })),
     close() {},
   };
 }
@@ -311,5 +357,5 @@ export async function queueNewBatch(db: Db, batchId: string, chunks: NewChunkRow
 }
 
 export function createBatchStore(db: Db, databaseUrl: string, sqliteSynchronous: SqliteSynchronous = DEFAULT_SQLITE_SYNCHRONOUS): BatchStore {
-  return providerFromUrl(databaseUrl) === "sqlite" ? sqliteStore(databaseUrl, sqliteSynchronous) : postgresStore(db);
+  return providerFromUrl(databaseUrl) === "sqlite" ? sqliteStore(db, databaseUrl, sqliteSynchronous) : postgresStore(db);
 }

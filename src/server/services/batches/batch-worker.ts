@@ -74,11 +74,9 @@ function chunkLeases(db: Pick<Db | DbTx, "batchChunk">): LeasedRows {
  */
 export async function workBatch(deps: BatchWorkDeps, batchId: string, signal?: AbortSignal): Promise<Date | null> {
   const { db } = deps;
-  const batch = await db.batch.findUnique({
-    where: { id: batchId },
-    select: { id: true, status: true, kind: true, mode: true, merchantId: true, requestId: true },
-  });
-  if (!batch || batch.status === "COMPLETED" || batch.status === "FAILED") return null;
+  const found = await deps.store.batchForTurn(batchId);
+  if (!found || found.status === "COMPLETED" || found.status === "FAILED") return null;
+  const batch = { id: batchId, ...found };
   const leases = chunkLeases(db);
   const leaseMs = deps.leaseMs ?? CHUNK_LEASE_MS;
   const sliceEnd = Date.now() + SLICE_MS;
@@ -112,10 +110,7 @@ export async function workBatch(deps: BatchWorkDeps, batchId: string, signal?: A
 
 /** Nothing to take now: the batch is finished, or waits on retries or on chunks another worker holds. */
 async function nextLook(deps: BatchWorkDeps, batchId: string): Promise<Date | null> {
-  const open = await deps.db.batchChunk.findMany({
-    where: { batchId, status: { not: "DONE" } },
-    select: { status: true, availableAt: true, leaseUntil: true },
-  });
+  const open = await deps.store.openChunks(batchId);
   if (open.length === 0) {
     await endOnce(deps, batchId, "COMPLETED");
     return null;
