@@ -221,6 +221,26 @@ describe.each(DB_TARGETS.filter((t) => t === "postgresql"))("storing a batch on 
     expect(view).toEqual(await getBatch(db, merchantId, "sandbox", "PAN", view.batch_id));
   });
 
+  it("counts racing submissions one after the other: each waits for the merchant's row before it looks at the allowance", async () => {
+    const merchantId = await newMerchant();
+    // Another transaction holds the merchant's row: both submissions must wait for it, not look meanwhile.
+    await raw.query("BEGIN");
+    let answers: Promise<PromiseSettledResult<unknown>[]>;
+    try {
+      await raw.query(`UPDATE "Merchant" SET "id" = "id" WHERE "id" = $1`, [merchantId]);
+      answers = Promise.allSettled([submit(merchantId, items(600), 1000), submit(merchantId, items(600), 1000)]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await db.batch.count({ where: { merchantId } })).toBe(0);
+    } finally {
+      await raw.query("COMMIT");
+    }
+    const settled = await answers;
+    expect(settled.map((a) => a.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const refusal = settled.find((a) => a.status === "rejected") as PromiseRejectedResult;
+    expect(refusal.reason).toMatchObject({ code: "RATE_LIMITED" });
+    expect(await db.batch.count({ where: { merchantId } })).toBe(1);
+  });
+
   it("leaves nothing behind when its chunks cannot be stored, and the failed batch does not count against the day's allowance", async () => {
     const merchantId = await newMerchant();
     // The items' insert fails for a batch holding this reference id.

@@ -1,4 +1,4 @@
-import { rowsOf, sql, sqlJoined, sqlPlannedEachRun, type Statement } from "./atomic-write";
+import { changedRows, rowsOf, sql, sqlJoined, sqlPlannedEachRun, type Statement } from "./atomic-write";
 import { postgresWriter } from "./atomic-write-postgres";
 import { DEFAULT_SQLITE_SYNCHRONOUS, postgresPool, type Db, type SqliteSynchronous } from "./client";
 import { providerFromUrl } from "./provider";
@@ -325,20 +325,66 @@ function chunkItemsValues(chunks: NewChunkRow[]): Statement {
   return { strings, values: chunks.flatMap((c) => [c.id, c.items]) };
 }
 
+/** A new batch's row as stored. */
+export interface NewBatchRow {
+  id: string;
+  merchantId: string;
+  mode: string;
+  kind: string;
+  total: number;
+  accepted: number;
+  rejected: number;
+  processed: number;
+  succeeded: number;
+  failed: number;
+  chunkSize: number;
+  chunkCount: number;
+  webhookUrl: string | null;
+  clientBatchId: string | null;
+  requestId: string;
+  apiKeyId: string | null;
+  createdAt: Date;
+}
+
+/** What a new batch's admission check saw: the merchant's unfinished batches in the mode, and its sandbox items in the window. */
+export interface BatchAdmissionSeen {
+  open: number;
+  used: number;
+}
+
 /**
- * PostgreSQL: a new batch made QUEUED with its chunks, their items rows and its worker jobs, in one
- * statement on pg directly, atomic without a transaction; nothing is written (0 is returned) unless
- * the batch was still CREATING. Through Prisma,
- * a 10,000-item batch's megabyte of items JSON and the transaction around the jobs cost about 30 ms
- * before its first chunk could run. Each chunk's items go as a text parameter of their own: as one
- * text[] they were escaped by the client and parsed back by PostgreSQL's array reader, about 50 ms for
- * a megabyte against 5. Times go as ISO text: PostgreSQL reads them as UTC.
+ * PostgreSQL: a new batch's row (QUEUED) with its chunks, their items rows and its worker jobs, in one
+ * statement on pg directly, written only if the merchant has fewer than `maxOpen` unfinished batches
+ * in the mode and, in sandbox, its batches since `allowanceSince` leave room for this one's items. In
+ * sandbox the merchant's row is locked first, in the same transaction: the statement after it sees
+ * every racing submission that got the lock before. Through Prisma, a 10,000-item batch's megabyte of
+ * items JSON and the transactions around it cost about 30 ms before its first chunk could run. Each
+ * chunk's items go as a text parameter of their own: as one text[] they were escaped by the client and
+ * parsed back by PostgreSQL's array reader, about 50 ms for a megabyte against 5. Times go as ISO text:
+ * PostgreSQL reads them as UTC.
  */
-export async function queueNewBatch(db: Db, batchId: string, chunks: NewChunkRow[], jobs: NewJobRow[], now: Date): Promise<number> {
+export async function admitAndQueueNewBatch(
+  db: Db,
+  batch: NewBatchRow,
+  chunks: NewChunkRow[],
+  jobs: NewJobRow[],
+  admission: { maxOpen: number; sandboxItemsPerDay: number | null; allowanceSince: Date },
+): Promise<BatchAdmissionSeen & { queued: boolean }> {
+  const b = batch;
+  const perDay = admission.sandboxItemsPerDay;
   // Planned each run, so the statement is not kept prepared: its text differs with the chunk count.
-  const head = sqlPlannedEachRun`WITH "queued" AS (UPDATE "Batch" SET "status" = 'QUEUED' WHERE "id" = ${batchId} AND "status" = 'CREATING' RETURNING "id"),
+  const head = sqlPlannedEachRun`WITH "seen" AS (SELECT
+        (SELECT count(*) FROM "Batch" WHERE "merchantId" = ${b.merchantId} AND "mode" = ${b.mode} AND "status" IN ('QUEUED', 'PROCESSING'))::int AS "open",
+        (SELECT coalesce(sum("total"), 0) FROM "Batch" WHERE ${perDay !== null} AND "merchantId" = ${b.merchantId} AND "mode" = 'sandbox'
+          AND "createdAt" > ${iso(admission.allowanceSince)}::timestamp(3))::int AS "used"),
+      "queued" AS (INSERT INTO "Batch" ("id","merchantId","mode","kind","status","total","accepted","rejected","processed","succeeded","failed",
+          "chunkSize","chunkCount","webhookUrl","clientBatchId","requestId","apiKeyId","createdAt")
+        SELECT ${b.id}, ${b.merchantId}, ${b.mode}, ${b.kind}, 'QUEUED', ${b.total}, ${b.accepted}, ${b.rejected}, ${b.processed}, ${b.succeeded}, ${b.failed},
+          ${b.chunkSize}, ${b.chunkCount}, ${b.webhookUrl}, ${b.clientBatchId}, ${b.requestId}, ${b.apiKeyId}, ${iso(b.createdAt)}::timestamp(3)
+        FROM "seen" WHERE "seen"."open" < ${admission.maxOpen} AND (${perDay === null} OR "seen"."used" + ${b.total} <= ${perDay ?? 0})
+        RETURNING "id"),
       "chunks" AS (INSERT INTO "BatchChunk" ("id","batchId","seq","status","results","availableAt","completedAt")
-        SELECT c."id", ${batchId}, c."seq", c."status", c."results", c."availableAt"::timestamp(3), c."completedAt"::timestamp(3)
+        SELECT c."id", ${b.id}, c."seq", c."status", c."results", c."availableAt"::timestamp(3), c."completedAt"::timestamp(3)
         FROM unnest(${chunks.map((c) => c.id)}::text[], ${chunks.map((c) => c.seq)}::int[], ${chunks.map((c) => c.status)}::text[],
           ${chunks.map((c) => c.results)}::text[], ${chunks.map((c) => iso(c.availableAt))}::text[], ${chunks.map((c) => iso(c.completedAt))}::text[])
           AS c("id", "seq", "status", "results", "availableAt", "completedAt")
@@ -346,14 +392,24 @@ export async function queueNewBatch(db: Db, batchId: string, chunks: NewChunkRow
       "items" AS (INSERT INTO "BatchChunkItems" ("chunkId","items") SELECT * FROM (VALUES `;
   const tail = sql`) AS i("chunkId", "items") WHERE EXISTS (SELECT 1 FROM "queued")),
       "jobs" AS (INSERT INTO "Job" ("id","type","payload","status","runAt","maxAttempts","subjectId","attempts","createdAt","updatedAt")
-        SELECT j."id", j."type", j."payload", j."status", j."runAt"::timestamp(3), j."maxAttempts", j."subjectId", 0, ${now}, ${now}
+        SELECT j."id", j."type", j."payload", j."status", j."runAt"::timestamp(3), j."maxAttempts", j."subjectId", 0, ${b.createdAt}, ${b.createdAt}
         FROM unnest(${jobs.map((j) => j.id)}::text[], ${jobs.map((j) => j.type)}::text[], ${jobs.map((j) => j.payload)}::text[], ${jobs.map((j) => j.status)}::text[],
           ${jobs.map((j) => iso(j.runAt))}::text[], ${jobs.map((j) => j.maxAttempts)}::int[], ${jobs.map((j) => j.subjectId)}::text[])
           AS j("id", "type", "payload", "status", "runAt", "maxAttempts", "subjectId")
         WHERE EXISTS (SELECT 1 FROM "queued"))
-      SELECT count(*)::int AS "queued" FROM "queued"`;
-  const [row] = await postgresWriter(postgresPool(db)).run(rowsOf<{ queued: number }>(sqlJoined(sqlJoined(head, chunkItemsValues(chunks)), tail)));
-  return row!.queued;
+      SELECT "open", "used", (SELECT count(*) FROM "queued")::int AS "queued" FROM "seen"`;
+  const statement = rowsOf<{ open: number; used: number; queued: number }>(sqlJoined(sqlJoined(head, chunkItemsValues(chunks)), tail));
+  const writer = postgresWriter(postgresPool(db));
+  const [row] =
+    perDay === null
+      ? await writer.run(statement)
+      : await writer.transaction(
+          (function* () {
+            yield changedRows(sql`UPDATE "Merchant" SET "id" = "id" WHERE "id" = ${b.merchantId}`);
+            return (yield statement) as { open: number; used: number; queued: number }[];
+          })(),
+        );
+  return { open: row!.open, used: row!.used, queued: row!.queued === 1 };
 }
 
 export function createBatchStore(db: Db, databaseUrl: string, sqliteSynchronous: SqliteSynchronous = DEFAULT_SQLITE_SYNCHRONOUS): BatchStore {

@@ -7,13 +7,14 @@
  * QUEUED: it appears whole, or (should a piece fail) its row and chunks are deleted and it never
  * appears. With nobody waiting the batch is one transaction, as before.
  *
- * On PostgreSQL, after the transaction that checks and adds the CREATING row, the chunks, their items
- * and the jobs go in one statement on pg directly that also makes the batch QUEUED: through Prisma,
- * a 10,000-item batch's megabyte of items and the transaction around them cost about 30 ms before its
- * first chunk could run.
+ * On PostgreSQL the batch row (QUEUED), its chunks, their items and the jobs go in one statement on
+ * pg directly that also makes the admission checks, after the lock on the merchant's row in sandbox
+ * (see admitAndQueueNewBatch): through Prisma, a 10,000-item batch's megabyte of items and the
+ * transaction around them cost about 30 ms before its first chunk could run.
  */
-import { queueNewBatch, type NewChunkRow, type NewJobRow } from "@/server/db/batch-store";
-import { dbProvider, othersWaitToWrite, type Db, type DbTx, type Prisma } from "@/server/db/client";
+import { admitAndQueueNewBatch, type BatchAdmissionSeen, type NewBatchRow, type NewChunkRow, type NewJobRow } from "@/server/db/batch-store";
+import type { AppError } from "@/server/errors";
+import { dbProvider, othersWaitToWrite, type Db, type DbTx } from "@/server/db/client";
 
 /** A batch still being stored: hidden from every reader until its last piece commits. */
 export const CREATING_STATUS = "CREATING";
@@ -37,14 +38,38 @@ const ITEMS_PER_INSERT = 500;
 /** A chunk's row and (in `items`) the row of its items. */
 export type ChunkRows = NewChunkRow;
 
+/**
+ * What a new batch must pass to be stored, checked in the write that adds its row; in sandbox after a
+ * lock on the merchant's row, so racing submissions are counted one after the other.
+ */
+export interface BatchAdmission {
+  /** Unfinished (QUEUED or PROCESSING) batches the merchant may already have in the mode. */
+  maxOpen: number;
+  /** Sandbox: the items its batches created after `allowanceSince` may hold, this one included; null in live mode. */
+  sandboxItemsPerDay: number | null;
+  allowanceSince: Date;
+  /** The error for a batch refused with what the check saw, read through `reader`. */
+  refusal(seen: BatchAdmissionSeen, reader: Db | DbTx): Promise<AppError>;
+}
+
 export interface NewBatchRows {
   /** The batch row as it will read once stored (its status is set here). */
-  batch: Omit<Prisma.BatchUncheckedCreateInput, "status">;
+  batch: NewBatchRow;
   chunks: ChunkRows[];
-  /** Run in the first piece before the row's insert: checks that must hold the lock with it (the sandbox allowance). */
-  check: (tx: DbTx) => Promise<void>;
   /** Its worker jobs, added with the last piece (the one that makes the batch QUEUED). */
   jobs: NewJobRow[];
+  admission: BatchAdmission;
+}
+
+/** The admission checks through Prisma, in the first piece's transaction (SQLite: the write lock is the merchant's lock too). */
+async function admit(tx: DbTx, batch: NewBatchRow, admission: BatchAdmission) {
+  const { merchantId, mode } = batch;
+  const perDay = admission.sandboxItemsPerDay;
+  if (perDay !== null) await tx.$executeRaw`UPDATE "Merchant" SET "id" = "id" WHERE "id" = ${merchantId}`;
+  const open = await tx.batch.count({ where: { merchantId, mode, status: { in: ["QUEUED", "PROCESSING"] } } });
+  const window = { merchantId, mode: "sandbox", createdAt: { gt: admission.allowanceSince } };
+  const used = perDay === null ? 0 : ((await tx.batch.aggregate({ where: window, _sum: { total: true } }))._sum.total ?? 0);
+  if (open >= admission.maxOpen || (perDay !== null && used + batch.total > perDay)) throw await admission.refusal({ open, used }, tx);
 }
 
 /** Stores the batch, its chunks and its jobs (see the file's comment). */
@@ -58,7 +83,7 @@ export async function storeBatchInPieces(db: Db, rows: NewBatchRows): Promise<vo
     for (;;) {
       const queued = await db.$transaction(async (tx) => {
         if (!begun) {
-          await rows.check(tx);
+          await admit(tx, rows.batch, rows.admission);
           await tx.batch.create({ data: { ...rows.batch, status: CREATING_STATUS }, select: { id: true } });
         }
         // At least one statement per piece, so each piece moves the batch on.
@@ -89,16 +114,11 @@ export async function storeBatchInPieces(db: Db, rows: NewBatchRows): Promise<vo
 }
 
 async function storeOnPostgres(db: Db, rows: NewBatchRows): Promise<void> {
-  const id = rows.batch.id;
-  await db.$transaction(async (tx) => {
-    await rows.check(tx);
-    await tx.batch.create({ data: { ...rows.batch, status: CREATING_STATUS }, select: { id: true } });
+  const { admission } = rows;
+  const seen = await admitAndQueueNewBatch(db, rows.batch, rows.chunks, rows.jobs, {
+    maxOpen: admission.maxOpen,
+    sandboxItemsPerDay: admission.sandboxItemsPerDay,
+    allowanceSince: admission.allowanceSince,
   });
-  try {
-    if ((await queueNewBatch(db, id, rows.chunks, rows.jobs, new Date())) !== 1) throw new Error(`batch ${id} was no longer being created`);
-  } catch (err) {
-    // As above: the row goes with whatever chunks it has, and the error is the caller's answer.
-    await db.batch.deleteMany({ where: { id, status: CREATING_STATUS } }).catch(() => undefined);
-    throw err;
-  }
+  if (!seen.queued) throw await admission.refusal(seen, db);
 }

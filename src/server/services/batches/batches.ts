@@ -153,24 +153,30 @@ export function batchView(b: BatchRow) {
 
 export type BatchView = ReturnType<typeof batchView>;
 
+/** A merchant at MAX_OPEN_BATCHES unfinished batches in a mode. */
+function tooManyOpenBatches() {
+  return new AppError("RATE_LIMITED", `At most ${MAX_OPEN_BATCHES} batches may run at once; submit this one when one of them has completed.`, {
+    retryAfterSeconds: 5,
+  });
+}
+
+/** The sandbox batches of a merchant that count against its allowance at `now`. */
+function allowanceWindow(merchantId: string, now: Date) {
+  return { merchantId, mode: "sandbox", createdAt: { gt: new Date(now.getTime() - SANDBOX_ALLOWANCE_WINDOW_MS) } };
+}
+
 /**
- * Refuses a sandbox batch that would take the merchant past its items in the last 24 hours, with
- * the wait until enough of them have left the window. Run in the creating transaction after a
- * lock on the merchant's row, so racing submissions are counted one after the other.
+ * The refusal of a sandbox batch that would take the merchant past its items in the last 24 hours
+ * (`used` of them), with the wait until enough of them have left the window.
  */
-async function checkSandboxAllowance(tx: DbTx, merchantId: string, total: number, perDay: number, now: Date) {
-  if (total > perDay) throw new AppError("BATCH_TOO_LARGE", `A sandbox batch holds at most ${perDay} items (the daily allowance).`, { field: "items" });
-  // A write to the merchant's row: PostgreSQL holds its row lock, SQLite its write lock, until commit.
-  await tx.$executeRaw`UPDATE "Merchant" SET "id" = "id" WHERE "id" = ${merchantId}`;
-  const window = { merchantId, mode: "sandbox", createdAt: { gt: new Date(now.getTime() - SANDBOX_ALLOWANCE_WINDOW_MS) } };
-  const used = (await tx.batch.aggregate({ where: window, _sum: { total: true } }))._sum.total ?? 0;
-  if (used + total <= perDay) return;
+async function allowanceRefusal(db: Db | DbTx, merchantId: string, total: number, perDay: number, now: Date, used: number) {
+  const window = allowanceWindow(merchantId, now);
   // Oldest first: the batch whose leaving makes room says when to come back.
   let left = used;
   let cursor: { createdAt: Date; id: string } | undefined;
   let freeAt = now.getTime() + SANDBOX_ALLOWANCE_WINDOW_MS;
   search: for (;;) {
-    const page = await tx.batch.findMany({
+    const page = await db.batch.findMany({
       where: { ...window, ...(cursor ? { OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }] } : {}) },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       select: { id: true, total: true, createdAt: true },
@@ -186,7 +192,7 @@ async function checkSandboxAllowance(tx: DbTx, merchantId: string, total: number
     if (page.length < 500) break;
     cursor = page[page.length - 1];
   }
-  throw new AppError(
+  return new AppError(
     "RATE_LIMITED",
     `Sandbox batches may hold ${perDay} items in any 24 hours and ${Math.max(0, perDay - used)} are left; retry after the time in Retry-After.`,
     { retryAfterSeconds: Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000)) },
@@ -267,12 +273,9 @@ export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits, 
   const now = new Date();
   const chunks = chunkRows(id, prepared, now);
   const workers = Math.max(1, Math.min(WORKERS_PER_BATCH, chunks.length));
-  // A soft cap (two racing submissions may both pass): it bounds the work one merchant can queue.
-  const open = await db.batch.count({ where: { merchantId: input.merchantId, mode: input.mode, status: { in: ["QUEUED", "PROCESSING"] } } });
-  if (open >= MAX_OPEN_BATCHES) {
-    throw new AppError("RATE_LIMITED", `At most ${MAX_OPEN_BATCHES} batches may run at once; submit this one when one of them has completed.`, {
-      retryAfterSeconds: 5,
-    });
+  const perDay = input.mode === "sandbox" ? limits.sandboxItemsPerDay : null;
+  if (perDay !== null && total > perDay) {
+    throw new AppError("BATCH_TOO_LARGE", `A sandbox batch holds at most ${perDay} items (the daily allowance).`, { field: "items" });
   }
   const batch = {
     id,
@@ -296,10 +299,14 @@ export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits, 
   await storeBatchInPieces(db, {
     batch,
     chunks,
-    check: async (tx) => {
-      if (input.mode === "sandbox") await checkSandboxAllowance(tx, input.merchantId, total, limits.sandboxItemsPerDay, now);
-    },
     jobs: Array.from({ length: workers }, () => batchWorkJob.row({ batchId: id }, { runAt: now })),
+    admission: {
+      maxOpen: MAX_OPEN_BATCHES,
+      sandboxItemsPerDay: perDay,
+      allowanceSince: allowanceWindow(input.merchantId, now).createdAt.gt,
+      refusal: async ({ open, used }, reader) =>
+        open >= MAX_OPEN_BATCHES ? tooManyOpenBatches() : allowanceRefusal(reader, input.merchantId, total, perDay ?? 0, now, used),
+    },
   });
   // Its workers start now rather than at the runner's next poll, and sandbox items on the chunk threads even sooner.
   if (early && input.mode === "sandbox") {
