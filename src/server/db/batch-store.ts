@@ -226,7 +226,10 @@ function postgresStore(db: Db): BatchStore {
    * without a transaction: one round trip instead of six (BEGIN, four statements, COMMIT), each of
    * which waited for both processes to be scheduled again on a busy machine. The rows and the counters
    * apply only if the chunk was marked done under this lease; the claim is made either way and never
-   * takes the chunk being committed (one statement must not change a row twice).
+   * takes the chunk being committed (one statement must not change a row twice). The counters wait
+   * for the rows (`counted` reads `rows`): the batch's row stays locked from its update to the commit,
+   * and other workers' commits of the same batch wait for it, so it is updated last, not before the
+   * thousand rows.
    */
   const commitAndClaimStatement = (c: ChunkCommit, next: { leaseToken: string; leaseUntil: Date } | null, now = new Date()) => {
     const v = c.verifications;
@@ -243,9 +246,9 @@ function postgresStore(db: Db): BatchStore {
         FROM unnest(${r.id}::text[], ${r.subject}::text[], ${r.nameQueried}::text[], ${r.outcome}::text[],
           ${r.nameMatch}::float8[], ${r.sourceNameMatch}::float8[], ${r.errorCode}::text[])
           AS r("id", "subject", "nameQueried", "outcome", "nameMatch", "sourceNameMatch", "errorCode")
-        WHERE EXISTS (SELECT 1 FROM "done")),
+        WHERE EXISTS (SELECT 1 FROM "done") RETURNING 1),
       "counted" AS (UPDATE "Batch" SET "processed" = "processed" + ${add.succeeded + add.failed}, "succeeded" = "succeeded" + ${add.succeeded},
-        "failed" = "failed" + ${add.failed} WHERE "id" = ${c.batchId} AND EXISTS (SELECT 1 FROM "done")),
+        "failed" = "failed" + ${add.failed} WHERE "id" = ${c.batchId} AND EXISTS (SELECT 1 FROM "done") AND (SELECT count(*) FROM "rows") >= 0),
       "claimed" AS (UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${next?.leaseToken ?? null}, "leaseUntil" = ${next?.leaseUntil ?? null}
         WHERE ${next !== null} AND "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${c.batchId} AND "id" <> ${c.chunkId}
           AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
