@@ -305,27 +305,36 @@ export class JobRunner {
     return candidates;
   }
 
-  /** Claims due jobs one conditional update at a time and starts their handlers. */
+  /**
+   * Claims due jobs, one conditional update each, as many at once as there are free slots (a new
+   * batch's workers start together, not one claim after another), and starts their handlers.
+   */
   private async claimAndStart(options: { checkExpiredLeases?: boolean } = {}): Promise<Promise<void>[]> {
     const types = [...this.handlers.keys()];
     const want = Math.min(this.batchSize, this.concurrency - this.active.size);
     if (types.length === 0 || want <= 0 || this.stopping) return [];
     const candidates = await this.candidates(types, options.checkExpiredLeases ?? false);
     const runs: Promise<void>[] = [];
-    for (const candidate of candidates) {
-      if (runs.length >= want || this.stopping) break;
+    let next = 0;
+    while (next < candidates.length && runs.length < want && !this.stopping) {
+      const wave = candidates.slice(next, next + want - runs.length);
+      next += wave.length;
       // `attempts` pins the row version we read, so the attempt number we report is exact.
-      const lease = await this.leases.claim(candidate.id, { attempts: candidate.attempts }, this.leaseMs, {
-        owner: this.workerId,
-        data: { attempts: { increment: 1 } },
-      });
-      if (!lease) continue; // another runner won it
-      if (this.stopping) {
-        // stop() came while this claim was on its way: give the job back untouched, to run elsewhere or later.
-        await this.leases.retryAt(lease, candidate.runAt, { attempts: { decrement: 1 } });
-        break;
+      const leases = await Promise.all(
+        wave.map((candidate) =>
+          this.leases.claim(candidate.id, { attempts: candidate.attempts }, this.leaseMs, { owner: this.workerId, data: { attempts: { increment: 1 } } }),
+        ),
+      );
+      for (const [k, lease] of leases.entries()) {
+        if (!lease) continue; // another runner won it
+        const candidate = wave[k]!;
+        if (this.stopping) {
+          // stop() came while this claim was on its way: give the job back untouched, to run elsewhere or later.
+          await this.leases.retryAt(lease, candidate.runAt, { attempts: { decrement: 1 } });
+          continue;
+        }
+        runs.push(this.begin({ ...candidate, attempts: candidate.attempts + 1 }, lease));
       }
-      runs.push(this.begin({ ...candidate, attempts: candidate.attempts + 1 }, lease));
     }
     return runs;
   }
