@@ -256,7 +256,7 @@ async function benchParakh(db: BenchDb, baseline: Result, vendor: BenchVendor) {
   const kyc = await benchKyc(kycLoad, db, SECONDS, base, databaseUrl, dataDir, creds);
   const merchantHeaders = { "x-merchant-id": creds.merchantId, "x-api-key": creds.sandbox.publicKey, "x-secret-key": creds.sandbox.secretKey };
   const { checkout, status, firstByte } = await benchPayments(db, base, merchantHeaders, server.child.pid, pagesBuilt);
-  const [refunds, bigPosts] = [await benchRefunds(base, databaseUrl, merchantHeaders, load, db), await benchBigPosts(db, base, databaseUrl, creds, SECONDS)];
+  const [refunds, bigPosts] = [await benchRefunds(base, databaseUrl, merchantHeaders, load, db), await benchBigPosts(db, base, databaseUrl, SECONDS)];
   await server.stop();
   const client = createPrismaClient(databaseUrl);
   const audited = await client.auditLog.count({ where: { path: "/v1/identity/pan/verify", mode: "sandbox" } });
