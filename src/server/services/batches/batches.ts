@@ -9,6 +9,7 @@
  */
 import type { Mode } from "@/lib/mode";
 import { BATCH_MAX_ITEMS, type BatchItemStatus, type BatchStatusValue as BatchStatus } from "@/lib/schemas/batches";
+import type { NewBatchRow } from "@/server/db/batch-store";
 import type { Db, DbTx } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
 import { isoOrNull } from "@/server/lib/dates";
@@ -103,17 +104,8 @@ export interface NewBatch {
   items: SubmittedItem[] | PreparedBatchItems;
 }
 
-type BatchRow = {
-  id: string;
+type BatchRow = Pick<NewBatchRow, "id" | "total" | "accepted" | "rejected" | "processed" | "succeeded" | "failed" | "clientBatchId" | "createdAt"> & {
   status: string;
-  total: number;
-  accepted: number;
-  rejected: number;
-  processed: number;
-  succeeded: number;
-  failed: number;
-  clientBatchId: string | null;
-  createdAt: Date;
   startedAt: Date | null;
   completedAt: Date | null;
 };
