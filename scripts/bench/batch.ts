@@ -82,7 +82,7 @@ export async function benchBatch(db: string, base: string, secretKey: string, se
   // Warm-up: the first batches pay for JIT, lazy module loads and each pooled connection's first use of
   // the batch statements; after one warm-up batch the next was still the slowest of eight (batch-cpu).
   for (let i = 0; i < WARM_UP_RUNS; i++) await runBatch(base, secretKey, `bench-warmup-${i}`);
-  // The median of three: one batch is a tenth of a second, where the noise of a shared machine shows.
+  // The median of ALONE_RUNS: one batch is a tenth of a second, where the noise of a shared machine shows.
   const runs = [];
   for (let i = 0; i < ALONE_RUNS; i++) runs.push(await runBatch(base, secretKey, `bench-alone-${i}`));
   const alone = runs.sort((a, b) => a.processingMs - b.processingMs)[Math.floor(ALONE_RUNS / 2)]!;

@@ -39,6 +39,7 @@ export interface BatchStart {
   startedAt: Date;
 }
 
+/** What a commit that also claims answers (see BatchStore.commitAndClaim). */
 export interface CommitAndClaim {
   committed: boolean;
   next: ClaimedChunkRow | null;

@@ -1,8 +1,7 @@
 // Kept apart from ./batch-store.ts so the batch chunk threads can build rows without loading a database client.
 
-/** One batch item's own columns of the merchant's verification history. */
-export interface BatchVerificationRow {
-  id: string;
+/** A check's own columns of the merchant's verification history, whether a single call or a batch item made it. */
+export interface VerificationFields {
   subject: string;
   nameQueried: string | null;
   outcome: string;
@@ -10,6 +9,11 @@ export interface BatchVerificationRow {
   /** The live source's own name score, for operators (PAN only); absent or null otherwise. */
   sourceNameMatch?: number | null;
   errorCode: string | null;
+}
+
+/** One batch item's own columns of the merchant's verification history. */
+export interface BatchVerificationRow extends VerificationFields {
+  id: string;
 }
 
 /**

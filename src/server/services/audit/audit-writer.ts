@@ -1,19 +1,13 @@
 import type { Db } from "@/server/db/client";
 import type { BulkInserter } from "@/server/db/bulk-insert";
+import type { VerificationFields } from "@/server/db/verification-columns";
 import { newSortableId } from "@/server/lib/ids";
 import { redactString } from "@/server/services/audit/redact";
 import { log } from "@/server/lib/logger";
 
 /** A verification row written with the request's audit record (same group commit). */
-export interface VerificationRecord {
+export interface VerificationRecord extends VerificationFields {
   kind: "PAN" | "EPFO";
-  subject: string;
-  nameQueried: string | null;
-  outcome: string;
-  nameMatch: number | null;
-  /** The live source's own name score, for operators (PAN only); absent or null otherwise. */
-  sourceNameMatch?: number | null;
-  errorCode: string | null;
 }
 
 export interface AuditRecord {

@@ -152,17 +152,15 @@ function tooManyOpenBatches() {
   });
 }
 
-/** The sandbox batches of a merchant that count against its allowance at `now`. */
-function allowanceWindow(merchantId: string, now: Date) {
-  return { merchantId, mode: "sandbox", createdAt: { gt: new Date(now.getTime() - SANDBOX_ALLOWANCE_WINDOW_MS) } };
-}
+/** Sandbox batches created after this count against the merchant's allowance at `now`. */
+const allowanceSince = (now: Date) => new Date(now.getTime() - SANDBOX_ALLOWANCE_WINDOW_MS);
 
 /**
  * The refusal of a sandbox batch that would take the merchant past its items in the last 24 hours
  * (`used` of them), with the wait until enough of them have left the window.
  */
 async function allowanceRefusal(db: Db | DbTx, merchantId: string, total: number, perDay: number, now: Date, used: number) {
-  const window = allowanceWindow(merchantId, now);
+  const window = { merchantId, mode: "sandbox", createdAt: { gt: allowanceSince(now) } };
   // Oldest first: the batch whose leaving makes room says when to come back.
   let left = used;
   let cursor: { createdAt: Date; id: string } | undefined;
@@ -295,7 +293,7 @@ export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits, 
     admission: {
       maxOpen: MAX_OPEN_BATCHES,
       sandboxItemsPerDay: perDay,
-      allowanceSince: allowanceWindow(input.merchantId, now).createdAt.gt,
+      allowanceSince: allowanceSince(now),
       refusal: async ({ open, used }, reader) =>
         open >= MAX_OPEN_BATCHES ? tooManyOpenBatches() : allowanceRefusal(reader, input.merchantId, total, perDay ?? 0, now, used),
     },
