@@ -44,7 +44,8 @@ describe("BodyGate", () => {
   });
 });
 
-describe("BodyPool", () => {
+// A new thread compiles its modules first: seconds on a busy machine, so these tests get time for it.
+describe("BodyPool", { timeout: 30_000 }, () => {
   const pool = new BodyPool(1, 1);
   afterAll(() => pool.close());
 

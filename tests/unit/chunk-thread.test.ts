@@ -62,6 +62,24 @@ describe("the batch chunk thread", () => {
     expect(comparable(done)).toEqual(comparable(await runChunkPass(last, sandboxProviders)));
   });
 
+  it("fails an item stored with a name no database keeps (U+0000) as that item, without a history row, on the thread and the event loop", async () => {
+    const [stored] = prepareBatchItems(
+      [
+        { reference_id: "nul", input: { pan: "ABCPK1234F", name: "Arjun\u0000Kapoor" }, error: null },
+        { reference_id: "fine", input: { pan: "ABCPK1234F", name: "Arjun Kapoor" }, error: null },
+      ],
+      1000,
+    ).chunks;
+    const job: ChunkPassJob = { kind: "PAN", items: stored!.items, results: stored!.results, retryingSince: null, retryBudgetMs: 30_000 };
+    for (const pass of [await thread.run(job), await runChunkPass(job, sandboxProviders)]) {
+      if (!pass.done) throw new Error("nothing here waits for a retry");
+      expect(pass).toMatchObject({ succeeded: 1, failed: 1 });
+      const outcomes = JSON.parse(pass.results) as { result: unknown; error: { code: string } | null }[];
+      expect(outcomes.map((o) => o.error?.code ?? null)).toEqual(["INTERNAL_ERROR", null]);
+      expect(pass.rows.nameQueried).toEqual(["Arjun Kapoor"]);
+    }
+  });
+
   it("fails the passes in hand when its thread ends, and starts a new thread for the next", async () => {
     const inHand = expect(thread.run(firstPass())).rejects.toThrow(/exited/);
     await thread.close();

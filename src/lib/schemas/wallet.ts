@@ -9,7 +9,17 @@ import { filtersFromQuery, filtersToQuery } from "@/lib/url-filters";
 // export and the operator's wallet and fee forms.
 
 /** Every ledger reason, in the order the filter lists them. */
-export const LEDGER_REASONS = ["SANDBOX_CREDIT", "TEST_FUNDS", "TOP_UP", "OPERATOR_CREDIT", "OPERATOR_DEBIT", "KYC_AADHAAR", "KYC_PAN", "KYC_BANK"] as const;
+export const LEDGER_REASONS = [
+  "SANDBOX_CREDIT",
+  "TEST_FUNDS",
+  "TOP_UP",
+  "OPERATOR_CREDIT",
+  "OPERATOR_DEBIT",
+  "KYC_AADHAAR",
+  "KYC_PAN",
+  "KYC_BANK",
+  "KYC_REVERSAL",
+] as const;
 export type LedgerReason = (typeof LEDGER_REASONS)[number];
 
 export const LEDGER_REASON_LABELS: Record<LedgerReason, string> = {
@@ -21,6 +31,7 @@ export const LEDGER_REASON_LABELS: Record<LedgerReason, string> = {
   KYC_AADHAAR: "Aadhaar OTP KYC",
   KYC_PAN: "PAN KYC",
   KYC_BANK: "Bank account KYC",
+  KYC_REVERSAL: "KYC charge reversed",
 };
 
 export function ledgerReasonLabel(reason: string): string {

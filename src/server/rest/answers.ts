@@ -6,6 +6,7 @@ import { errorResponse } from "@/server/rest/errors";
 import { auditRecord, type Answer, type RequestRecord } from "@/server/rest/request-record";
 import { SINGLE_BODY_LIMIT, type RestRoute } from "@/server/rest/routes";
 import type { AppServices } from "@/server/services";
+import { reverseKycCharge } from "@/server/services/kyc/charge";
 
 /** Any failure as the request's answer: the envelope of its family, with the operation's field codes. */
 export function errorAnswer(err: unknown, record: RequestRecord, rawInput?: unknown, route?: RestRoute): Answer {
@@ -17,35 +18,48 @@ export function withHeaders(answer: Answer, headers: Record<string, string>): An
   return { ...answer, headers: { ...answer.headers, ...headers } };
 }
 
-/** Commits the audit record, then sends the answer; without a record, a 503 instead (never an unrecorded result). */
-export async function send(services: AppServices, record: RequestRecord, res: ServerResponse, answer: Answer) {
-  const text = JSON.stringify(answer.body);
-  res.statusCode = answer.status;
-  res.setHeader("Content-Type", "application/json");
-  for (const [k, v] of Object.entries(answer.headers)) res.setHeader(k, v);
-  // Past its limit a stranger's refusals are counted, not stored: one record a minute says it began.
-  if (record.unrecorded) return void res.end(text);
+/**
+ * Commits the answer's audit record; the answer it gives is the one to send. Without a record the
+ * answer is never sent: a 503 goes instead, and a KYC charge the answer carried is given back (the
+ * merchant never saw it, and a retry runs again).
+ */
+export async function recordAnswer(services: AppServices, record: RequestRecord, answer: Answer): Promise<Answer> {
+  const text = answer.text ?? JSON.stringify(answer.body);
   const latencyMs = Math.round((performance.now() - record.startedAt) * 100) / 100;
+  record.recorded = true;
   try {
     await services.auditWriter.write(auditRecord(record, answer, text, latencyMs));
+    return { ...answer, text };
   } catch {
+    const charged = record.audit.kycTransactionId;
+    if (charged && record.auth) {
+      await reverseKycCharge(services.db, record.auth.merchantId, record.auth.mode, charged).catch((err: unknown) =>
+        log.error("KYC charge of an unrecorded answer could not be given back", { requestId: record.requestId, kycTransactionId: charged, err }),
+      );
+    }
     const unrecorded = errorResponse(new AppError("SERVICE_UNAVAILABLE"), record);
-    res.statusCode = unrecorded.status;
-    res.removeHeader("Idempotent-Replayed");
-    return void res.end(JSON.stringify(unrecorded.body));
+    return { status: unrecorded.status, headers: unrecorded.headers, body: unrecorded.body, code: unrecorded.code };
   }
+}
+
+/** Sends the answer once its audit record is committed (a stranger's past the address's limit is only counted). */
+export async function send(services: AppServices, record: RequestRecord, res: ServerResponse, answer: Answer) {
+  const sent = record.unrecorded || record.recorded ? answer : await recordAnswer(services, record, answer);
+  res.statusCode = sent.status;
+  res.setHeader("Content-Type", "application/json");
+  for (const [k, v] of Object.entries(sent.headers)) res.setHeader(k, v);
   if (log.enabled("debug")) {
     log.debug("request", {
       requestId: record.requestId,
       method: record.method,
       path: record.path,
-      status: answer.status,
-      latencyMs,
+      status: sent.status,
+      latencyMs: Math.round((performance.now() - record.startedAt) * 100) / 100,
       merchantId: record.auth?.merchantId,
-      errorCode: answer.code,
+      errorCode: sent.code,
     });
   }
-  res.end(text);
+  res.end(sent.text ?? JSON.stringify(sent.body));
 }
 
 /** Sends an answer given before the body was read: an unread body (up to `drainLimit`) is dropped as it arrives, never kept. */

@@ -15,9 +15,11 @@ export interface RestAuth {
   kycFees: KycFees;
 }
 
-/** What the request's audit record takes from the operation: the verification it made, if any. */
+/** What the request's audit record takes from the operation: the verification it made, and the KYC call it charged, if any. */
 export interface AuditNote {
   verification: VerificationRecord | null;
+  /** Given back by the door when the answer cannot be recorded (and so is never sent). */
+  kycTransactionId: string | null;
 }
 
 /** A REST procedure's context: built by the door once the caller's key is accepted. */

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RestOperation } from "@/server/rest/operations";
 import { AppError } from "@/server/errors";
+import { findUnstorableField } from "@/lib/stored-text";
 import { log } from "@/server/lib/logger";
 import { methodLabel, nameRoute, routeSeries } from "@/server/metrics/http";
-import { errorAnswer, refuse, refuseStranger, send } from "@/server/rest/answers";
+import { errorAnswer, recordAnswer, refuse, refuseStranger, send } from "@/server/rest/answers";
 import { BodyError, DRAIN_LIMIT, isJsonContentType, queryInput, readBody } from "@/server/rest/body";
 import { createBodyReader, type BodyReader } from "@/server/rest/body-pool";
 import { admitKey, identifyKey, restAuthOf } from "@/server/rest/credentials";
@@ -24,8 +25,16 @@ async function readJson(bodies: BodyReader, record: RequestRecord, req: Incoming
   // A batch is cut into chunks as it is read, at the size of the caller's mode (checked again when stored).
   const read = await bodies.read(record.rawBody, route.rest.batchKind ?? null, CHUNK_SIZES[record.auth?.mode ?? "sandbox"]);
   record.auditBodies = read.audit;
-  if (!read.ok) throw new AppError(read.code, read.message);
+  if (!read.ok) throw new AppError(read.code, read.message, read.details ? { details: read.details, field: read.details[0]?.field } : undefined);
   return { input: read.input, preparedBatch: read.batch };
+}
+
+/** The query's parameters; one holding text no database stores as sent (stored-text.ts) is refused, named. */
+function checkedQuery(url: string | undefined) {
+  const input = queryInput(url);
+  const unstorable = findUnstorableField(input);
+  if (unstorable) throw new AppError("VALIDATION_ERROR", `${unstorable.message}.`, { field: unstorable.field, details: [unstorable] });
+  return input;
 }
 
 /** A big body holds memory until it is answered: a few at a time, the others wait unread. */
@@ -52,18 +61,22 @@ export function createRestDoor(services: AppServices, operations: RestOperation[
   async function serve(record: RequestRecord, req: IncomingMessage, route: RestRoute, params: Record<string, string>): Promise<Answer> {
     const limit = route.rest.bodyLimit ?? SINGLE_BODY_LIMIT;
     return inBodySlot(bodies, record.method === "POST" && limit > SINGLE_BODY_LIMIT, async () => {
-      const read = record.method === "POST" ? await readJson(bodies, record, req, route, limit) : { input: queryInput(req.url), preparedBatch: null };
+      const read = record.method === "POST" ? await readJson(bodies, record, req, route, limit) : { input: checkedQuery(req.url), preparedBatch: null };
       // Path parameters, decoded once when the route matched, are the ones validated and used.
       const input = { ...read.input, ...params };
       const ctx = { services, auth: record.auth!, requestId: record.requestId, audit: record.audit, preparedBatch: read.preparedBatch };
+      // The answer is recorded before its Idempotency-Key stores it: one that cannot be recorded is
+      // neither sent nor replayed, and a retry runs again.
       return withIdempotency(services, record, route.rest, req.headers["idempotency-key"], async () => {
+        let answer: Answer;
         try {
           if (route.rest.auth === "kyc") refuseOtherMerchant(input, ctx.auth.merchantId);
           const data = await route.operation.run(ctx, input);
-          return { status: route.rest.successStatus ?? 200, headers: {}, body: data, code: null };
+          answer = { status: route.rest.successStatus ?? 200, headers: {}, body: data, code: null };
         } catch (err) {
-          return errorAnswer(err, record, input, route);
+          answer = errorAnswer(err, record, input, route);
         }
+        return recordAnswer(services, record, answer);
       });
     });
   }

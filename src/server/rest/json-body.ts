@@ -1,7 +1,8 @@
 import { BATCH_MAX_ITEMS } from "@/lib/schemas/batches";
 import { validateBatchItems } from "@/server/api/batches/batch-items";
 import { batchCreateInput } from "@/server/api/batches/create-batch.schema";
-import { AppError, type ErrorCode } from "@/server/errors";
+import { AppError, type ErrorCode, type FieldError } from "@/server/errors";
+import { findUnstorableField, mayHoldUnstorableEscapes } from "@/lib/stored-text";
 import { asJsonObject, parseJson } from "@/server/rest/body";
 import { REFUSED_BODY_BYTES } from "@/server/rest/request-record";
 import { MAX_STORED_BYTES, redactedJsonUnderCaps, unparsedBodyText } from "@/server/services/audit/redact";
@@ -20,10 +21,12 @@ export interface AuditBodies {
  */
 export type ReadJsonBody =
   | { ok: true; input: Record<string, unknown>; batch: PreparedBatchItems | null; audit: AuditBodies }
-  | { ok: false; code: ErrorCode; message: string; audit: AuditBodies };
+  | { ok: false; code: ErrorCode; message: string; details?: FieldError[]; audit: AuditBodies };
 
 /** The batch body's fields besides `items`; others are dropped, as its schema drops them. */
 const BATCH_FIELDS = Object.keys(batchCreateInput("PAN").shape).filter((name) => name !== "items");
+/** A batch's items are checked one by one: a bad one is rejected alone. */
+const CHECKED_AS_ITEMS = new Set(["items"]);
 
 function refusal(err: unknown, audit: AuditBodies): ReadJsonBody {
   if (!(err instanceof AppError)) throw err;
@@ -55,9 +58,13 @@ export function readJsonBody(raw: Buffer, batchKind: BatchKind | null, chunkSize
   } catch (err) {
     return refusal(err, audit);
   }
+  // Text no database stores as sent is refused before anything reads it (stored-text.ts).
+  const mayHoldUnstorable = mayHoldUnstorableEscapes(raw);
+  const unstorable = mayHoldUnstorable ? findUnstorableField(input, batchKind === null ? undefined : CHECKED_AS_ITEMS) : null;
+  if (unstorable) return { ok: false, code: "VALIDATION_ERROR", message: `${unstorable.message}.`, details: [unstorable], audit };
   if (batchKind === null || !Array.isArray(input.items)) return { ok: true, input, batch: null, audit };
   const count = input.items.length;
-  const batch = count >= 1 && count <= BATCH_MAX_ITEMS ? prepareBatchItems(validateBatchItems(batchKind, input.items), chunkSize) : null;
+  const batch = count >= 1 && count <= BATCH_MAX_ITEMS ? prepareBatchItems(validateBatchItems(batchKind, input.items, mayHoldUnstorable), chunkSize) : null;
   const fields: Record<string, unknown> = { items: new Array(Math.min(count, BATCH_MAX_ITEMS + 1)) };
   for (const name of BATCH_FIELDS) if (name in input) fields[name] = input[name];
   return { ok: true, input: fields, batch, audit };

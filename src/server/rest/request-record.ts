@@ -33,6 +33,8 @@ export interface RequestRecord {
   audit: AuditNote;
   /** A stranger's refusal past the address's limit: answered, counted, not stored. */
   unrecorded: boolean;
+  /** The audit record of its answer was written (or tried): sending it writes no other. */
+  recorded: boolean;
 }
 
 /** One answer of the door: status, extra headers and the JSON body; `code` names an error answer. */
@@ -41,6 +43,8 @@ export interface Answer {
   headers: Record<string, string>;
   body: unknown;
   code: ErrorCode | null;
+  /** The body as JSON, once made for the audit record. */
+  text?: string;
 }
 
 export function newRecord(req: IncomingMessage, pathname: string, clientIp: string): RequestRecord {
@@ -57,8 +61,9 @@ export function newRecord(req: IncomingMessage, pathname: string, clientIp: stri
     rawBody: null,
     auditBodies: null,
     auth: null,
-    audit: { verification: null },
+    audit: { verification: null, kycTransactionId: null },
     unrecorded: false,
+    recorded: false,
   };
 }
 

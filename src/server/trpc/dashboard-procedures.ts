@@ -5,6 +5,7 @@ import { MODES, type Mode } from "@/lib/mode";
 import { resolveAdminContext, resolveMerchantContext, SESSION_ENDED_MESSAGE, type SessionRefusal } from "@/server/services/accounts/sessions";
 import { requireLiveEnabled } from "@/server/services/merchants/live-mode";
 import { log } from "@/server/lib/logger";
+import { findUnstorableField } from "@/lib/stored-text";
 import { t } from "@/server/trpc/init";
 
 /** Services throw AppError; the dashboard sees a tRPC error with the registry's code and message. */
@@ -37,7 +38,14 @@ function refusalError(refusal: SessionRefusal, role: "merchant" | "admin") {
   }
 }
 
-export const publicDashboardProcedure = t.procedure.use(appErrors).use(sameOriginMutations);
+/** Text no database stores as sent (U+0000, unpaired surrogates) is refused, field named, before any procedure reads it. */
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  const unstorable = findUnstorableField(await getRawInput());
+  if (unstorable) throw new AppError("VALIDATION_ERROR", `${unstorable.message}.`, { field: unstorable.field, details: [unstorable] });
+  return next();
+});
+
+export const publicDashboardProcedure = t.procedure.use(appErrors).use(sameOriginMutations).use(storableInput);
 
 /**
  * Mutations a suspended merchant may still make: securing the account. Everything else is refused,

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { mapValidationError } from "@/server/rest/errors";
 import type { RestMeta } from "@/server/rest/meta";
 import type { BatchKind, EpfoItemInput, PanItemInput, SubmittedItem } from "@/server/services/batches/batches";
+import { findUnstorableField, unstorableIn } from "@/lib/stored-text";
 
 /** A rejected item's input is echoed in its result up to this size; larger ones are not kept. */
 const ECHO_MAX_CHARS = 1024;
@@ -44,23 +45,33 @@ function echo(value: unknown): unknown {
 
 /**
  * Validates each batch item exactly as the single call validates its body, so a rejected item
- * carries the code that call would answer (INVALID_PAN, INVALID_UAN, VALIDATION_ERROR…).
+ * carries the code that call would answer (INVALID_PAN, INVALID_UAN, VALIDATION_ERROR…). An item
+ * holding text no database stores as sent (see stored-text.ts) is rejected like the single call's
+ * body; `checkText: false` skips that look for items the caller knows hold none.
  */
-export function validateBatchItems(kind: BatchKind, raw: unknown[]): SubmittedItem[] {
+export function validateBatchItems(kind: BatchKind, raw: unknown[], checkText = true): SubmittedItem[] {
   const { schema, meta, input: inputOf } = SINGLE[kind];
   return raw.map((item): SubmittedItem => {
     if (item === null || typeof item !== "object" || Array.isArray(item)) {
       return { reference_id: null, input: echo(item), error: { code: "VALIDATION_ERROR", message: "Each item must be a JSON object." } };
     }
     const { reference_id: ref, ...fields } = item as Record<string, unknown>;
-    if (ref !== undefined && ref !== null && (typeof ref !== "string" || ref.length > REFERENCE_MAX_CHARS)) {
+    const refUnstorable = checkText && typeof ref === "string" ? unstorableIn(ref) : null;
+    if (refUnstorable || (ref !== undefined && ref !== null && (typeof ref !== "string" || ref.length > REFERENCE_MAX_CHARS))) {
       return {
         reference_id: null,
         input: echo(fields),
-        error: { code: "VALIDATION_ERROR", message: `reference_id must be a string of at most ${REFERENCE_MAX_CHARS} characters.` },
+        error: {
+          code: "VALIDATION_ERROR",
+          message: refUnstorable
+            ? `reference_id must not contain ${refUnstorable}.`
+            : `reference_id must be a string of at most ${REFERENCE_MAX_CHARS} characters.`,
+        },
       };
     }
     const reference_id = typeof ref === "string" ? ref : null;
+    const unstorable = checkText ? findUnstorableField(fields) : null;
+    if (unstorable) return { reference_id, input: echo(fields), error: { code: "VALIDATION_ERROR", message: `${unstorable.message}.` } };
     const parsed = schema.safeParse(fields);
     if (!parsed.success) {
       const mapped = mapValidationError(parsed.error, fields, meta);

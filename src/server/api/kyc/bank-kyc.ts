@@ -1,7 +1,7 @@
 import { apiOkWithMessage } from "@/server/rest/envelope";
 import { kycProcedure } from "@/server/rest/trpc";
 import { bankKyc } from "@/server/services/kyc/bank-kyc";
-import { callerOf, vaultOf } from "@/server/api/kyc/kyc-caller";
+import { callerOf, noteCharge, vaultOf } from "@/server/api/kyc/kyc-caller";
 import { bankKycInput, bankKycMeta, bankKycOutput } from "@/server/api/kyc/bank-kyc.schema";
 
 export const bankKycProcedure = kycProcedure
@@ -10,10 +10,13 @@ export const bankKycProcedure = kycProcedure
   .output(bankKycOutput)
   .mutation(async ({ ctx, input }) => {
     const { services, auth } = ctx;
-    const data = await bankKyc(vaultOf(services), services.providers[auth.mode].bank, callerOf(auth, ctx.requestId, "BANK"), {
-      accountNumber: input.accountNumber,
-      ifsc: input.ifsc,
-      name: input.name ?? null,
-    });
+    const data = noteCharge(
+      ctx.audit,
+      await bankKyc(vaultOf(services), services.providers[auth.mode].bank, callerOf(auth, ctx.requestId, "BANK"), {
+        accountNumber: input.accountNumber,
+        ifsc: input.ifsc,
+        name: input.name ?? null,
+      }),
+    );
     return apiOkWithMessage(data.accountExists ? "Bank account verified." : "Bank account checked: it does not exist.", data);
   });

@@ -1,5 +1,5 @@
 import type { KycKind } from "@/lib/kyc";
-import type { RestAuth } from "@/server/rest/context";
+import type { AuditNote, RestAuth } from "@/server/rest/context";
 import type { AppServices } from "@/server/services";
 import type { KycCaller, KycVault } from "@/server/services/kyc/charge";
 
@@ -15,4 +15,10 @@ export function vaultOf(services: AppServices): KycVault {
     encryptionKey: services.config.secrets.encryptionKey,
     retentionDays: services.config.kycResultRetentionDays,
   };
+}
+
+/** A charged answer, noted on the request's audit record: the door gives the fee back if the answer cannot be recorded. */
+export function noteCharge<T extends { kycTransactionId: string }>(audit: AuditNote, data: T): T {
+  audit.kycTransactionId = data.kycTransactionId;
+  return data;
 }

@@ -1,7 +1,7 @@
 import { apiOkWithMessage } from "@/server/rest/envelope";
 import { kycProcedure } from "@/server/rest/trpc";
 import { panKyc } from "@/server/services/kyc/pan-kyc";
-import { callerOf, vaultOf } from "@/server/api/kyc/kyc-caller";
+import { callerOf, noteCharge, vaultOf } from "@/server/api/kyc/kyc-caller";
 import { panKycInput, panKycMeta, panKycOutput } from "@/server/api/kyc/pan-kyc.schema";
 
 export const panKycProcedure = kycProcedure
@@ -10,10 +10,13 @@ export const panKycProcedure = kycProcedure
   .output(panKycOutput)
   .mutation(async ({ ctx, input }) => {
     const { services, auth } = ctx;
-    const data = await panKyc(vaultOf(services), services.providers[auth.mode].pan, callerOf(auth, ctx.requestId, "PAN"), {
-      pan: input.pan,
-      name: input.name ?? null,
-      dob: input.dob ?? null,
-    });
+    const data = noteCharge(
+      ctx.audit,
+      await panKyc(vaultOf(services), services.providers[auth.mode].pan, callerOf(auth, ctx.requestId, "PAN"), {
+        pan: input.pan,
+        name: input.name ?? null,
+        dob: input.dob ?? null,
+      }),
+    );
     return apiOkWithMessage(data.status === "VALID" ? "PAN verified." : `PAN checked: ${data.status}.`, data);
   });

@@ -1,7 +1,7 @@
 import { apiOkWithMessage } from "@/server/rest/envelope";
 import { kycProcedure } from "@/server/rest/trpc";
 import { verifyAadhaarOtp } from "@/server/services/kyc/aadhaar-otp";
-import { callerOf, vaultOf } from "@/server/api/kyc/kyc-caller";
+import { callerOf, noteCharge, vaultOf } from "@/server/api/kyc/kyc-caller";
 import { verifyOtpInput, verifyOtpMeta, verifyOtpOutput } from "@/server/api/kyc/verify-otp.schema";
 
 export const verifyOtpProcedure = kycProcedure
@@ -10,16 +10,19 @@ export const verifyOtpProcedure = kycProcedure
   .output(verifyOtpOutput)
   .mutation(async ({ ctx, input }) => {
     const { services, auth } = ctx;
-    const data = await verifyAadhaarOtp(
-      services.config.secrets.hashKey,
-      vaultOf(services),
-      services.providers[auth.mode].aadhaar,
-      callerOf(auth, ctx.requestId, "AADHAAR_OTP"),
-      {
-        aadhaarNumber: input.aadhaarNumber,
-        otp: input.otp,
-        requestId: input.requestId ?? null,
-      },
+    const data = noteCharge(
+      ctx.audit,
+      await verifyAadhaarOtp(
+        services.config.secrets.hashKey,
+        vaultOf(services),
+        services.providers[auth.mode].aadhaar,
+        callerOf(auth, ctx.requestId, "AADHAAR_OTP"),
+        {
+          aadhaarNumber: input.aadhaarNumber,
+          otp: input.otp,
+          requestId: input.requestId ?? null,
+        },
+      ),
     );
     return apiOkWithMessage("Aadhaar verified.", data);
   });

@@ -122,17 +122,8 @@ export class AuditWriter {
       while (this.queue.length) {
         const batch = this.queue.splice(0, MAX_BATCH);
         this.committing = batch.length;
-        const started = performance.now();
         try {
-          await this.commit(batch.map((p) => p.record));
-          this.committed += batch.length;
-          this.commits++;
-          this.onCommit?.(batch.length, (performance.now() - started) / 1000, true);
-          for (const p of batch) p.resolve();
-        } catch (err) {
-          log.error("audit commit failed", { err, records: batch.length });
-          this.onCommit?.(batch.length, (performance.now() - started) / 1000, false);
-          for (const p of batch) p.reject(err);
+          await this.commitIsolated(batch);
         } finally {
           this.committing = 0;
         }
@@ -142,6 +133,39 @@ export class AuditWriter {
       if (this.queue.length) this.schedule();
       else for (const w of this.idleWaiters.splice(0)) w();
     }
+  }
+
+  /**
+   * Commits a group; when it fails, its halves are committed again, down to single records, so only a
+   * record that fails alone fails its request (one unstorable record must not fail the requests it was
+   * grouped with). A database that refuses everything is not tried record by record: past a budget
+   * of failed commits, enough to find a few bad records, what is left fails at once.
+   */
+  private async commitIsolated(group: Pending[]) {
+    let failuresLeft = 4 * Math.ceil(Math.log2(group.length + 1)) + 4;
+    const attempt = async (part: Pending[]): Promise<void> => {
+      const started = performance.now();
+      try {
+        await this.commit(part.map((p) => p.record));
+        this.committed += part.length;
+        this.commits++;
+        this.onCommit?.(part.length, (performance.now() - started) / 1000, true);
+        for (const p of part) p.resolve();
+        return;
+      } catch (err) {
+        this.onCommit?.(part.length, (performance.now() - started) / 1000, false);
+        failuresLeft--;
+        if (part.length === 1 || failuresLeft <= 0) {
+          log.error("audit commit failed", { err, records: part.length, requestIds: part.slice(0, 5).map((p) => p.record.requestId) });
+          for (const p of part) p.reject(err);
+          return;
+        }
+      }
+      const half = part.length >>> 1;
+      await attempt(part.slice(0, half));
+      await attempt(part.slice(half));
+    };
+    await attempt(group);
   }
 
   private async commit(records: AuditRecord[]) {

@@ -10,6 +10,7 @@ import type { EpfoMember } from "@/server/providers/epfo/types";
 import { epfoVerificationRecord, verifyEpfo, type EpfoLookup } from "@/server/services/employment/verify-epfo";
 import { checkPan, panCheckOf, panVerificationRecord, type PanCheck, type PanVerification } from "@/server/services/identity/verify-pan";
 import type { BatchKind, EpfoItemInput, ItemOutcome, PanItemInput } from "./batches";
+import { isStorableText } from "@/lib/stored-text";
 
 export type NameScorer = (queried: string, onRecord: string) => number;
 
@@ -55,8 +56,11 @@ function epfoLookup(input: EpfoItemInput): EpfoLookup {
 export const BATCH_ITEM_KINDS: Record<BatchKind, BatchItemKind> = {
   PAN: itemKind<PanItemInput>({
     // The stored object itself once checked: a chunk's thousand items are read twice (run, commit).
+    // A name no database stores as sent (stored before the door refused it) would fail its chunk's commit every time.
     inputOf: (stored) =>
-      isObject(stored) && typeof stored.pan === "string" && (stored.name === null || typeof stored.name === "string") ? (stored as PanItemInput) : null,
+      isObject(stored) && typeof stored.pan === "string" && (stored.name === null || (typeof stored.name === "string" && isStorableText(stored.name)))
+        ? (stored as PanItemInput)
+        : null,
     run: async (providers, { pan, name }, scoreNames) => panOutcome(await providers.batchLane("pan", () => checkPan(providers.pan, pan, name, scoreNames))),
     runLocal: ({ pan: provider }) => {
       const lookup = provider.lookupLocal;
@@ -75,5 +79,5 @@ export const BATCH_ITEM_KINDS: Record<BatchKind, BatchItemKind> = {
 /** The outcome of an item whose stored input is not one of its kind: it fails alone, its chunk goes on. */
 export const UNUSABLE_ITEM_ERROR = {
   code: "INTERNAL_ERROR",
-  message: "This item could not be run: its stored input is incomplete. Submit it again in a new batch.",
+  message: "This item could not be run: its stored input is incomplete or unusable. Submit it again in a new batch.",
 } as const;

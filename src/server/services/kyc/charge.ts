@@ -9,7 +9,7 @@ import type { Mode } from "@/lib/mode";
 import { KYC_LEDGER_REASON, type KycKind } from "@/lib/kyc";
 import { chargeWithoutHold, walletCovers } from "@/server/services/wallet/direct-charges";
 import { captureHold, placeHold, releaseHold, type KycTransactionRow } from "@/server/services/wallet/holds";
-import { alertLowBalanceAfterCapture } from "@/server/services/wallet/wallet";
+import { alertLowBalanceAfterCapture, creditWallet } from "@/server/services/wallet/wallet";
 
 export interface KycCaller {
   merchantId: string;
@@ -174,4 +174,26 @@ export async function runLocallyAnsweredKyc<T extends object>(
   if (!charged) throw new AppError("INSUFFICIENT_BALANCE");
   await alertLowBalanceAfterCapture(vault.db, charged);
   return { ...data, ...chargeFields(kycTransaction.id, charged.amountPaise, charged.balanceAfterPaise) };
+}
+
+/** The ledger reason of a charge given back because its answer was never sent. */
+export const KYC_REVERSAL_REASON = "KYC_REVERSAL";
+
+/**
+ * Gives a charged call's fee back: its answer could not be recorded, so it was never sent (the
+ * merchant got a 503 and may retry). One ledger credit of the fee, referencing the transaction, and
+ * the transaction marked reversed with its stored result dropped, in one transaction; a second call
+ * for the same transaction changes nothing. Answers whether this call reversed it.
+ */
+export async function reverseKycCharge(db: Db, merchantId: string, mode: Mode, kycTransactionId: string, at = new Date()): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.kycTransaction.updateMany({
+      where: { id: kycTransactionId, merchantId, mode, reversedAt: null },
+      data: { reversedAt: at, resultEnc: null, resultExpiresAt: null },
+    });
+    if (count === 0) return false;
+    const { feePaise } = await tx.kycTransaction.findUniqueOrThrow({ where: { id: kycTransactionId }, select: { feePaise: true } });
+    if (feePaise > 0) await creditWallet(tx, merchantId, mode, feePaise, KYC_REVERSAL_REASON, kycTransactionId);
+    return true;
+  });
 }

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "KycTransaction" ADD COLUMN "reversedAt" DATETIME;
