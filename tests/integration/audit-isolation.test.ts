@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/server/db/client";
+import { getKycTransaction, listKycTransactions } from "@/server/services/kyc/transactions";
 import { request, type HttpResult } from "../helpers/http";
 import { createMerchantViaCli, type MerchantFixture } from "../helpers/server";
 import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
@@ -109,6 +110,10 @@ describe.each(DB_TARGETS)("audit records isolated from each other on %s", (targe
         ["KYC_PAN", -txn.feePaise],
         ["KYC_REVERSAL", txn.feePaise],
       ]);
+      // The dashboard shows it reversed, in the list and the detail.
+      const listed = (await listKycTransactions(db, a.merchantId, "sandbox", { limit: 100 })).items.filter((t) => t.reversedAt !== null);
+      expect(listed.map((t) => t.id)).toEqual([txn.id]);
+      expect((await getKycTransaction(db, a.merchantId, "sandbox", txn.id, 30)).reversedAt).toBe(txn.reversedAt!.toISOString());
       // Every other answer has its audit record.
       expect(await db.auditLog.count({ where: { requestId: { startsWith: "fine-" } } })).toBe(49);
       expect(await db.auditLog.count({ where: { requestId: "poison-1" } })).toBe(0);

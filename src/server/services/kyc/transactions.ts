@@ -27,7 +27,7 @@ export async function listKycTransactions(db: Db, merchantId: string, mode: Mode
     where: { merchantId, mode, ...kycFilterWhere(input), AND: [afterCursor(input.cursor)] },
     orderBy: newestFirst,
     take: input.limit + 1,
-    select: { id: true, kind: true, subjectMasked: true, outcome: true, nameMatchScore: true, feePaise: true, createdAt: true },
+    select: { id: true, kind: true, subjectMasked: true, outcome: true, nameMatchScore: true, feePaise: true, reversedAt: true, createdAt: true },
   });
   const { rows: page, nextCursor } = toPage(rows, input.limit);
   return {
@@ -38,6 +38,8 @@ export async function listKycTransactions(db: Db, merchantId: string, mode: Mode
       outcome: t.outcome,
       nameMatchScore: t.nameMatchScore,
       feePaise: t.feePaise,
+      /** Set when the fee was given back (the answer could not be recorded, so it was never sent). */
+      reversedAt: isoOrNull(t.reversedAt),
       createdAt: t.createdAt.toISOString(),
     })),
     nextCursor,
@@ -70,6 +72,7 @@ export async function getKycTransaction(db: Db, merchantId: string, mode: Mode, 
     requestId: t.requestId || null,
     otpRequestId: t.otpRequestId,
     ledgerEntry: entry ? { ...entry, createdAt: entry.createdAt.toISOString() } : null,
+    reversedAt: isoOrNull(t.reversedAt),
     createdAt: t.createdAt.toISOString(),
     result: { retained: t.resultEnc !== null, expiresAt: isoOrNull(t.resultExpiresAt), retentionDays },
   };

@@ -13,7 +13,7 @@ import { KYC_OUTCOMES, KYC_OUTCOME_LABELS, kycFiltersFromQuery, kycFiltersSchema
 import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { formatIst } from "../logs/parts";
 import { DateRangeFields, SelectField } from "@/components/dashboard/filter-fields";
-import { KycOutcomeBadge, NameMatchScore } from "./parts";
+import { KycOutcomeBadge, NameMatchScore, ReversedBadge } from "./parts";
 
 const KIND_OPTIONS = [{ value: "", label: "Every KYC type" }, ...KYC_KINDS.map((k) => ({ value: k, label: KYC_KIND_LABELS[k] }))];
 const OUTCOME_OPTIONS = [{ value: "", label: "Any outcome" }, ...KYC_OUTCOMES.map((o) => ({ value: o, label: KYC_OUTCOME_LABELS[o] }))];
@@ -98,7 +98,10 @@ function KycTable({ items }: { items: KycItem[] }) {
             </Link>
           </Td>
           <Td>
-            <KycOutcomeBadge outcome={t.outcome} />
+            <span className="inline-flex flex-wrap gap-1">
+              <KycOutcomeBadge outcome={t.outcome} />
+              {t.reversedAt && <ReversedBadge />}
+            </span>
           </Td>
           <Td className="text-right">
             <NameMatchScore score={t.nameMatchScore} />
@@ -119,7 +122,10 @@ function KycList({ items }: { items: KycItem[] }) {
           <Link href={detailHref(t)} className="block px-4 py-3 hover:bg-slate-50 sm:px-0">
             <div className="flex items-center justify-between gap-3">
               <span className="text-sm font-medium text-slate-900">{KYC_KIND_LABELS[t.kind] ?? t.kind}</span>
-              <KycOutcomeBadge outcome={t.outcome} />
+              <span className="inline-flex flex-wrap gap-1">
+                <KycOutcomeBadge outcome={t.outcome} />
+                {t.reversedAt && <ReversedBadge />}
+              </span>
             </div>
             <div className="mt-1 truncate font-mono text-xs text-slate-800">{t.subjectMasked}</div>
             <div className="mt-0.5 flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-slate-500">

@@ -24,3 +24,12 @@ export function NameMatchScore({ score }: { score: number | null }) {
   if (score === null) return <span className="text-slate-400">—</span>;
   return <span className="tabular-nums text-slate-900">{score.toFixed(2)}</span>;
 }
+
+/** A charge given back: the answer could not be recorded, so it was never sent. */
+export function ReversedBadge() {
+  return (
+    <span title="The answer could not be recorded, so it was not sent and its fee was given back.">
+      <Badge tone="slate">Charge reversed</Badge>
+    </span>
+  );
+}

@@ -182,6 +182,14 @@ function KycCharge({ t }: { t: KycTransaction }) {
         <DetailRow label="Balance after">
           <span className="tabular-nums">{formatRupees(t.balanceAfterPaise)}</span>
         </DetailRow>
+        {t.reversedAt && (
+          <DetailRow label="Reversed">
+            <span className="flex flex-col">
+              <span>{formatIst(t.reversedAt)} IST</span>
+              <span className="text-xs text-slate-500">The answer could not be recorded, so it was not sent and the fee was given back.</span>
+            </span>
+          </DetailRow>
+        )}
         <DetailRow label="Ledger entry">
           {t.ledgerEntry ? (
             <span className="flex flex-col">
