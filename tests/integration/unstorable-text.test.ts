@@ -136,4 +136,49 @@ describe.each(DB_TARGETS)("unstorable text on %s", (target) => {
     expect(byIndex[2]!.error!.message).toMatch(/reference_id .*U\+0000/);
     expect(byIndex[2]!.reference_id).toBeNull();
   });
+
+  it("keeps no card or Aadhaar number typed into free text: payment, refund, batch item (B9 by value)", async () => {
+    const card = "4111\u00a01111\u00a01111\u00a01111"; // the Visa test number, copied with no-break spaces
+    const created = await pay("/api/checkout", {
+      orderId: `ORDER_b9_${target}_${seq++}`,
+      amount: 10,
+      description: `Gift for card ${card}`,
+      meta: { name: "Asha 2345 6789 0009", email: "asha@example.com" },
+    });
+    expect(created.status, created.text).toBe(200);
+    const payment = await db.payment.findUniqueOrThrow({ where: { id: created.json.data.paymentId } });
+    expect(payment.description).toBe("Gift for card [REDACTED]");
+    expect(payment.customerName).toBe("Asha [REDACTED]");
+
+    const paymentId = await paidPayment();
+    const reason = `customer card ${card}`;
+    const first = await pay(`/api/payments/${paymentId}/refunds`, { amount: 1, reason, merchantRefundId: `rf_b9_${target}` });
+    expect(first.status, first.text).toBe(200);
+    expect((await db.refund.findUniqueOrThrow({ where: { id: first.json.data.refundId } })).reason).toBe("customer card [REDACTED]");
+    // A retry of the same refund (same reason as sent) is still recognised as the same request.
+    const retry = await pay(`/api/payments/${paymentId}/refunds`, { amount: 1, reason, merchantRefundId: `rf_b9_${target}` });
+    expect(retry.status, retry.text).toBe(200);
+    expect(retry.json.data.refundId).toBe(first.json.data.refundId);
+
+    const batch = await v1("/v1/identity/pan/batch", {
+      items: [
+        { pan: "ABCPK1234F", name: `Rahul ${card}` },
+        { pan: `4111 1111 1111 1111`, name: "Rahul" },
+      ],
+    });
+    expect(batch.status, batch.text).toBe(202);
+    const auth = { Authorization: `Bearer ${m.sandbox.secretKey}` };
+    const id = batch.json.data.batch_id as string;
+    await waitFor("batch completed", async () => {
+      const st = await request(env.server.url, `/v1/identity/pan/batch/${id}`, { headers: auth });
+      return st.json.data.status === "COMPLETED" || null;
+    });
+    const results = await request(env.server.url, `/v1/identity/pan/batch/${id}/results`, { headers: auth });
+    expect(results.json.data.items.map((i: { input: unknown }) => i.input)).toEqual([
+      { pan: "ABCPK1234F", name: "Rahul [REDACTED]" },
+      { pan: "[REDACTED]", name: "Rahul" },
+    ]);
+    const stored = await db.batchChunkItems.findMany({ where: { chunk: { batchId: id } } });
+    expect(JSON.stringify(stored)).not.toMatch(/4111/);
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { redactedBodyText, redactedJson, redactValue } from "@/server/services/audit/redact";
+import { newId, newPaymentId, newSortableId, type IdPrefix } from "@/server/lib/ids";
+import { redactedBodyText, redactedJson, redactString, redactValue, storedFreeText } from "@/server/services/audit/redact";
 
 const SECRET_KEYS = [
   "secretKey",
@@ -199,6 +200,70 @@ describe("redaction by value", () => {
   it("redacts Verhoeff-valid 12-digit numbers (Aadhaar), plain or grouped", () => {
     const out = JSON.stringify(redactValue({ id_no: "234567890009", other: "my uid is 9999 9999 0019" }));
     expect(out).not.toMatch(/234567890009|9999 9999 0019/);
+  });
+
+  it.each([
+    ["no-break spaces", "4111\u00a01111\u00a01111\u00a01111"],
+    ["narrow no-break and thin spaces", "4111\u202f1111\u20091111\u20091111"],
+    ["zero-width spaces", "4111\u200b1111\u200b1111\u200b1111"],
+    ["ideographic spaces", "4111\u30001111\u30001111\u30001111"],
+    ["en dashes", "4111\u20131111\u20131111\u20131111"],
+    ["minus signs", "4111\u22121111\u22121111\u22121111"],
+    ["fullwidth digits", "\uff14\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11"],
+  ])("redacts a card number written with %s", (_name, card) => {
+    expect(redactString(`paid with ${card} yesterday`)).toBe("paid with [REDACTED] yesterday");
+  });
+
+  it("redacts an Aadhaar number in Devanagari digits, or with no-break spaces", () => {
+    // 2345 6789 0009 (Verhoeff-valid) in Devanagari digits.
+    expect(redactString("आधार २३४५६७८९०००९")).toBe("आधार [REDACTED]");
+    expect(redactString("uid 9999\u00a09999\u00a00019")).toBe("uid [REDACTED]");
+  });
+
+  it("looks behind an id-like prefix: only our own ids' prefixes are kept as they are", () => {
+    expect(redactString("key_sk_live_QwErTy123456789012")).toBe("key_[REDACTED]");
+    expect(redactString("req_4111111111111111")).toBe("req_[REDACTED]");
+    expect(redactString("pay_whsec_Zx9Yw8Vu7abc")).toBe("pay_[REDACTED]");
+    expect(redactString("see batch_x_4111 1111 1111 1111 now")).toBe("see batch_x_[REDACTED] now");
+    // Our own ids are unchanged, timestamps included.
+    expect(redactString("pay_1763806530129_Xk2P9aQm4TzB7c kyc_txn_b95CJVPVd5zpI6xP")).toBe("pay_1763806530129_Xk2P9aQm4TzB7c kyc_txn_b95CJVPVd5zpI6xP");
+  });
+
+  it("keeps every id the app makes readable (10,000 of each kind, made by the id generators)", () => {
+    const prefixes: IdPrefix[] = [
+      "mer",
+      "key",
+      "idem",
+      "aud",
+      "ver",
+      "att",
+      "kyc_req",
+      "kyc_txn",
+      "batch",
+      "evt",
+      "req",
+      "job",
+      "whe",
+      "del",
+      "led",
+      "hold",
+      "rfnd",
+    ];
+    const changed: string[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      const now = Date.now() + i * 7919;
+      for (const id of [newPaymentId(), ...prefixes.map((p) => newId(p)), newSortableId("aud", now), newSortableId("led", now)]) {
+        if (redactString(`ref ${id} end`) !== `ref ${id} end`) changed.push(id);
+      }
+    }
+    expect(changed).toEqual([]);
+  });
+
+  it("keeps stored free text as written when it holds nothing to redact", () => {
+    expect(storedFreeText("Blue shirt, size 40 (order 2 of 3)")).toBe("Blue shirt, size 40 (order 2 of 3)");
+    expect(storedFreeText("Card 4111 1111 1111 1111 used")).toBe("Card [REDACTED] used");
+    expect(storedFreeText(null)).toBeNull();
+    expect(storedFreeText(undefined)).toBeNull();
   });
 
   it("keeps our own ids, UANs and numbers that are neither cards nor Aadhaar", () => {

@@ -5,6 +5,7 @@ import { mapValidationError } from "@/server/rest/errors";
 import type { RestMeta } from "@/server/rest/meta";
 import type { BatchKind, EpfoItemInput, PanItemInput, SubmittedItem } from "@/server/services/batches/batches";
 import { findUnstorableField, unstorableIn } from "@/lib/stored-text";
+import { redactValue, storedFreeText } from "@/server/services/audit/redact";
 
 /** A rejected item's input is echoed in its result up to this size; larger ones are not kept. */
 const ECHO_MAX_CHARS = 1024;
@@ -30,14 +31,16 @@ function itemKind<S extends z.ZodType>(schema: S, meta: RestMeta, input: (accept
  * false for a PAN batch, and that item was stored accepted with an EPFO input of nothing (`{}`).
  */
 const SINGLE: Record<BatchKind, ItemKind> = {
-  PAN: itemKind(verifyPanInput, verifyPanMeta.rest, (v) => ({ pan: v.pan, name: v.name ?? null })),
+  // The name is kept redacted (B9), like every stored free text: it is echoed in the results for years.
+  PAN: itemKind(verifyPanInput, verifyPanMeta.rest, (v) => ({ pan: v.pan, name: storedFreeText(v.name) })),
   EPFO: itemKind(verifyEpfoInput, verifyEpfoMeta.rest, (v) => (v.uan !== undefined ? { uan: v.uan } : { pf_number: v.pf_number! })),
 };
 
+/** A rejected item's input as its result echoes it, redacted (B9), or null when too large. */
 function echo(value: unknown): unknown {
   try {
     const text = JSON.stringify(value);
-    return text !== undefined && text.length <= ECHO_MAX_CHARS ? value : null;
+    return text !== undefined && text.length <= ECHO_MAX_CHARS ? redactValue(value) : null;
   } catch {
     return null;
   }

@@ -80,11 +80,23 @@ function normaliseKey(key: string): string {
 }
 
 /**
- * One pass over a string: our own ids (kept), secret keys, and digit runs that may be grouped by
- * spaces, tabs, dots or dashes ("4111 1111 1111 1111", "4111.1111…"), each bounded by non-digits.
+ * What may separate the digits of a number a person typed or pasted: spaces of every kind (the
+ * no-break and thin spaces a copied card number carries, zero-width ones included), dots and dashes
+ * of every kind. At most two between digits.
  */
-const SCAN =
-  /\b((?:pay|req|att|mer|key|evt|kyc_req|kyc_txn|batch|rfnd|ver|aud|whe|del|job|led|wal|idem|hold)_[A-Za-z0-9_]+)|((?:sk_(?:test|live)_|whsec_)[A-Za-z0-9]+|\bsk_[A-Za-z0-9_]{16,})|(?<!\d)((?:\d[ \t.-]{0,2}){11,18}\d)(?!\d)/g;
+const SEP = "[ \\t\\u00a0\\u1680\\u2000-\\u200d\\u202f\\u205f\\u2060\\u3000\\ufeff.\\-\\u2010-\\u2015\\u2212\\ufe58\\ufe63\\uff0d]";
+/** Digits as typed: ASCII, fullwidth (CJK keyboards) and Devanagari. */
+const DIGIT = "[0-9\\uff10-\\uff19\\u0966-\\u096f]";
+const DIGIT_RUN = `(?<!${DIGIT})((?:${DIGIT}${SEP}{0,2}){11,18}${DIGIT})(?!${DIGIT})`;
+const SECRET = "((?:sk_(?:test|live)_|whsec_)[A-Za-z0-9]+|\\bsk_[A-Za-z0-9_]{16,})";
+
+/**
+ * One pass over a string: secret keys, and digit runs bounded by non-digits. Our own ids need no
+ * exception: their random parts hold no long digit runs, and the millisecond timestamp of a payment
+ * id starts with 1, which no card number or Aadhaar number does (an exception for id-like prefixes
+ * once let anything behind one through, `key_sk_live_…`).
+ */
+const SCAN = new RegExp(`${SECRET}|${DIGIT_RUN}`, "g");
 
 /**
  * Card numbers start with a payment network's digit (2–6: Mastercard, Amex, Diners, JCB, Visa,
@@ -93,19 +105,42 @@ const SCAN =
  */
 const CARD_PREFIX = /^(?:[2-6]|8[12])/;
 
+/** The run's digits as ASCII, separators dropped. */
+function asciiDigits(run: string): string {
+  let out = "";
+  for (const ch of run) {
+    const c = ch.charCodeAt(0);
+    if (c >= 0x30 && c <= 0x39) out += ch;
+    else if (c >= 0xff10 && c <= 0xff19) out += String(c - 0xff10);
+    else if (c >= 0x0966 && c <= 0x096f) out += String(c - 0x0966);
+  }
+  return out;
+}
+
 function sensitiveDigits(digits: string): boolean {
   if (digits.length >= 13 && digits.length <= 19 && CARD_PREFIX.test(digits) && luhnValid(digits)) return true;
   return digits.length === 12 && /^[2-9]/.test(digits) && verhoeffValid(digits);
 }
 
+/** Every match needs an underscore (secrets) or a digit: text with neither is kept without a scan. */
+const MAY_MATCH = /[_0-9\uff10-\uff19\u0966-\u096f]/;
+
 export function redactString(value: string): string {
-  if (value.length < 12) return value;
-  return value.replace(SCAN, (match, ownId: string | undefined, secret: string | undefined, run: string | undefined) => {
-    if (ownId) return match;
+  if (value.length < 12 || !MAY_MATCH.test(value)) return value;
+  return value.replace(SCAN, (match, secret: string | undefined, run: string | undefined) => {
     if (secret) return "[REDACTED]";
-    if (run && sensitiveDigits(run.replace(/[ \t.-]/g, ""))) return "[REDACTED]";
+    if (run && sensitiveDigits(asciiDigits(run))) return "[REDACTED]";
     return match;
   });
+}
+
+/**
+ * Free text a merchant or customer supplies (a payment's description or customer name, a refund's
+ * reason, a batch item's name), as stored: a card or Aadhaar number or a secret key typed into it is
+ * not kept (B9 applies to every stored text, not only the audit log).
+ */
+export function storedFreeText(value: string | null | undefined): string | null {
+  return value === null || value === undefined ? null : redactString(value);
 }
 
 function redactNumber(value: number): number | string {

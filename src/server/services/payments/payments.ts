@@ -15,6 +15,7 @@ import { paymentExpiryJob } from "@/server/jobs/registry";
 import type { CreatePaymentInput } from "@/server/services/payments/create-input";
 import type { PaymentProcessor } from "@/server/providers/payments/types";
 import { isoOrNull } from "@/server/lib/dates";
+import { storedFreeText } from "@/server/services/audit/redact";
 
 type PaymentRow = NonNullable<Awaited<ReturnType<Db["payment"]["findUnique"]>>>;
 
@@ -74,9 +75,9 @@ export async function createPayment(
       amountPaise: input.amount,
       currency: "INR",
       status: "CREATED",
-      description: input.description ?? null,
-      customerName: input.meta?.name ?? null,
-      customerEmail: input.meta?.email ?? null,
+      description: storedFreeText(input.description),
+      customerName: storedFreeText(input.meta?.name),
+      customerEmail: storedFreeText(input.meta?.email),
       customerPhone: input.meta?.phone ?? null,
       lat: input.lat ?? null,
       lng: input.lng ?? null,

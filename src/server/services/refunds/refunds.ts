@@ -13,6 +13,7 @@ import { refundJob } from "@/server/jobs/registry";
 import type { PaymentProcessor, RefundOutcome } from "@/server/providers/payments/types";
 import { attemptsStatusSql, paymentStatusSql, statusFromSql, type PaymentStatusRow, type StatusAttempt } from "@/server/services/payments/payments";
 import { webhookEventScript } from "@/server/services/webhooks/events";
+import { storedFreeText } from "@/server/services/audit/redact";
 
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
@@ -61,7 +62,7 @@ const refundKey = (merchantId: string, mode: string, merchantRefundId: string) =
 
 /** A retry is the same merchantRefundId on the same payment with the same amount (as asked) and reason. */
 function sameRequest(r: RefundRow, paymentId: string, input: CreateRefundInput): boolean {
-  return r.paymentId === paymentId && r.requestedAmountPaise === (input.amount ?? null) && (r.reason ?? null) === (input.reason ?? null);
+  return r.paymentId === paymentId && r.requestedAmountPaise === (input.amount ?? null) && (r.reason ?? null) === storedFreeText(input.reason);
 }
 
 async function existingByMerchantRefundId(db: Db, merchantId: string, mode: string, paymentId: string, input: CreateRefundInput) {
@@ -188,7 +189,7 @@ export async function createRefund(
       mode,
       amountPaise: amount,
       status: "PENDING",
-      reason: input.reason ?? null,
+      reason: storedFreeText(input.reason),
       merchantRefundId: input.merchantRefundId ?? null,
       merchantRefundKey: input.merchantRefundId ? refundKey(merchantId, mode, input.merchantRefundId) : null,
       requestedAmountPaise: input.amount ?? null,
