@@ -3,6 +3,14 @@
 const AMOUNT_TEXT = /^(?:0|[1-9]\d{0,11})(?:\.\d{1,2})?$/;
 
 /**
+ * What the API document says of amount strings (JSON Schema patterns): exactly the text the server
+ * takes as a payment amount (1.00 to 100000.00) or a refund amount (at least 0.01), spaces around it
+ * included (they are trimmed).
+ */
+export const PAYMENT_AMOUNT_PATTERN = "^\\s*(?:[1-9][0-9]{0,4}(?:\\.[0-9]{1,2})?|100000(?:\\.00?)?)\\s*$";
+export const REFUND_AMOUNT_PATTERN = "^\\s*(?!0(?:\\.0{1,2})?\\s*$)(?:0|[1-9][0-9]{0,11})(?:\\.[0-9]{1,2})?\\s*$";
+
+/**
  * Parses a number or numeric string with at most two fraction digits into paise.
  * Returns null for anything else (negative, exponent, more digits, NaN).
  */

@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   BATCH_NOT_FOUND: { status: 404, trpc: "NOT_FOUND", message: "No batch with this id." },
   OTP_REQUEST_NOT_FOUND: { status: 404, trpc: "NOT_FOUND", message: "No open OTP request for this Aadhaar number." },
   REFUND_NOT_FOUND: { status: 404, trpc: "NOT_FOUND", message: "No refund with this id." },
+  ATTEMPT_NOT_FOUND: { status: 404, trpc: "NOT_FOUND", message: "This payment has no attempt with this id." },
   METHOD_NOT_ALLOWED: { status: 405, trpc: "METHOD_NOT_SUPPORTED", message: "This method is not allowed on this route." },
   DUPLICATE_ORDER_ID: { status: 409, trpc: "CONFLICT", message: "An open payment with this orderId has a different amount." },
   ORDER_ALREADY_PAID: { status: 409, trpc: "CONFLICT", message: "This orderId has already been paid." },
@@ -71,6 +72,11 @@ export const ERROR_CODES = {
   OTP_RESEND_TOO_SOON: { status: 429, trpc: "TOO_MANY_REQUESTS", message: "An OTP was sent less than 60 seconds ago." },
   OTP_GENERATION_LIMIT: { status: 429, trpc: "TOO_MANY_REQUESTS", message: "Too many OTPs for this Aadhaar number; try again later." },
   OTP_ATTEMPTS_EXCEEDED: { status: 429, trpc: "TOO_MANY_REQUESTS", message: "Too many wrong OTPs; this request is locked. Generate a new OTP." },
+  REQUEST_HEADERS_TOO_LARGE: {
+    status: 431,
+    trpc: "BAD_REQUEST",
+    message: "The request line and headers must be at most 16 KiB together (a long URL counts).",
+  },
   INTERNAL_ERROR: { status: 500, trpc: "INTERNAL_SERVER_ERROR", message: "Something went wrong on our side. The request id identifies it to support." },
   UPSTREAM_ERROR: {
     status: 502,

@@ -13,7 +13,7 @@ const COMMON: Record<RestMeta["auth"], ErrorCode[]> = {
   merchant: ["UNAUTHORIZED", "MERCHANT_SUSPENDED", "LIVE_MODE_NOT_ENABLED", "IP_NOT_WHITELISTED"],
   kyc: ["UNAUTHORIZED", "BROWSER_REQUEST_FORBIDDEN", "MERCHANT_MISMATCH", "MERCHANT_SUSPENDED", "LIVE_MODE_NOT_ENABLED", "IP_NOT_WHITELISTED"],
 };
-const COMMON_ALL: ErrorCode[] = ["RATE_LIMITED", "INTERNAL_ERROR"];
+const COMMON_ALL: ErrorCode[] = ["METHOD_NOT_ALLOWED", "REQUEST_HEADERS_TOO_LARGE", "RATE_LIMITED", "INTERNAL_ERROR"];
 const COMMON_POST: ErrorCode[] = [
   "INVALID_JSON",
   "VALIDATION_ERROR",
@@ -42,6 +42,7 @@ const STATUS_TEXT: Record<number, string> = {
   415: "Unsupported media type",
   422: "Unprocessable",
   429: "Too many requests",
+  431: "Request headers too large",
   500: "Internal error",
   502: "Bad gateway",
   503: "Unavailable",
@@ -49,6 +50,47 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 const ERROR_SCHEMA_NAMES = { v1: "V1Error", api: "ApiError" } as const;
+
+/** The operations' tags, declared with what each group does (in the order the reference shows them). */
+const TAGS = [
+  { name: "Identity", description: "PAN verification, single and in batches of up to 10,000 (results by webhook)." },
+  { name: "Employment", description: "EPFO member accounts by UAN or PF number, single and in batches." },
+  { name: "Payments", description: "Hosted checkout: create a payment, verify its signed redirect, read its status." },
+  { name: "Refunds", description: "Full and partial refunds of successful payments." },
+  { name: "Sandbox", description: "Sandbox keys only: move a test payment as a customer would." },
+  { name: "KYC", description: "Aadhaar OTP, PAN and bank-account KYC, each charged once from the prepaid wallet." },
+];
+
+/** Codes whose answers carry Retry-After (seconds to wait before trying again). */
+const RETRY_AFTER_CODES = new Set<ErrorCode>([
+  "RATE_LIMITED",
+  "OTP_RESEND_TOO_SOON",
+  "OTP_GENERATION_LIMIT",
+  "OTP_VERIFICATION_IN_PROGRESS",
+  "SERVICE_UNAVAILABLE",
+  "SOURCE_UNAVAILABLE",
+  "SOURCE_TIMEOUT",
+]);
+
+type HeaderObject = Extract<NonNullable<NonNullable<OpenAPIObject["components"]>["headers"]>[string], { schema?: unknown }>;
+
+/** Response headers, declared once and referenced by every response that carries them. */
+const HEADERS = {
+  "X-Request-Id": {
+    description: "The request's id (`req_…`, or yours when you sent a sane `X-Request-Id`); the same id is in the audit log.",
+    schema: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" },
+  },
+  "Retry-After": {
+    description: `Seconds to wait before trying again; sent with ${[...RETRY_AFTER_CODES].map((c) => `\`${c}\``).join(", ")}.`,
+    schema: { type: "integer", minimum: 1 },
+  },
+  "Idempotent-Replayed": {
+    description: "`true` when this is the stored answer of an earlier request with the same `Idempotency-Key` and body.",
+    schema: { type: "string", enum: ["true"] },
+  },
+  Allow: { description: "The methods this path answers (on 405).", schema: { type: "string" } },
+} satisfies Record<string, HeaderObject>;
+const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 
 /** The error envelopes as named components, so every error response is a resolvable $ref. */
 function errorComponents() {
@@ -96,7 +138,9 @@ export async function buildOpenApiDocument(baseUrl: string): Promise<OpenAPIObje
 
   // The generator's own error schemas: every error response is replaced by the envelopes below.
   const generated = Object.entries(doc.components?.schemas ?? {}).filter(([name]) => !name.startsWith("error."));
-  doc.components = { ...doc.components, schemas: { ...Object.fromEntries(generated), ...errorComponents() } };
+  doc.components = { ...doc.components, schemas: { ...Object.fromEntries(generated), ...errorComponents() }, headers: structuredClone(HEADERS) };
+  const tagged = new Set(REST_OPERATIONS.flatMap(({ meta }) => meta.openapi.tags ?? []));
+  doc.tags = TAGS.filter((t) => tagged.has(t.name));
   const byPath = new Map<string, RestMeta>(REST_OPERATIONS.map(({ meta }) => [`${meta.openapi.method} ${meta.openapi.path}`, meta.rest]));
 
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
@@ -142,8 +186,10 @@ function describeOperation(op: Record<string, any>, method: string, path: string
   const pathCodes: ErrorCode[] = path.includes("{") ? ["NOT_FOUND"] : [];
   const codes = new Set<ErrorCode>([...rest.errors, ...COMMON[rest.auth], ...(method === "post" ? COMMON_POST : []), ...pathCodes, ...COMMON_ALL]);
   const success = String(rest.successStatus ?? 200);
-  const responses: Record<string, unknown> = { [success]: op.responses?.["200"] };
-  const okJson = (responses[success] as { content?: Record<string, { example?: unknown }> } | undefined)?.content?.["application/json"];
+  const ok = op.responses?.["200"] as { content?: Record<string, { example?: unknown }>; headers?: Record<string, unknown> } | undefined;
+  if (ok) ok.headers = { "X-Request-Id": headerRef("X-Request-Id"), ...(method === "post" ? { "Idempotent-Replayed": headerRef("Idempotent-Replayed") } : {}) };
+  const responses: Record<string, unknown> = { [success]: ok };
+  const okJson = ok?.content?.["application/json"];
   if (example && okJson) okJson.example = example.response;
   Object.assign(responses, errorResponses(codes, kind));
   op.responses = responses;
@@ -160,9 +206,14 @@ function errorResponses(codes: Set<ErrorCode>, kind: "v1" | "api"): Record<strin
   }
   const responses: Record<string, unknown> = {};
   for (const [status, list] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
+    const retryAfter = list.filter((c) => RETRY_AFTER_CODES.has(c));
+    const headers: Record<string, unknown> = { "X-Request-Id": headerRef("X-Request-Id") };
+    if (retryAfter.length) headers["Retry-After"] = headerRef("Retry-After");
+    if (status === 405) headers.Allow = headerRef("Allow");
     responses[String(status)] = {
       description: `${STATUS_TEXT[status] ?? "Error"}: ${list.map((c) => `\`${c}\``).join(", ")}`,
       "x-error-codes": list,
+      headers,
       content: { "application/json": { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA_NAMES[kind]}` } } },
     };
   }

@@ -236,7 +236,7 @@ describe.each(DB_TARGETS)("abandoned attempts, late results and the simulation A
     await expectError(simulate(open, { outcome: "PENDING", attemptId }), 400, "VALIDATION_ERROR");
     await expectError(simulate(open, { outcome: "MAYBE" }), 400, "VALIDATION_ERROR");
     await expectError(simulate(open, { outcome: "SUCCESS", method: "cash" }), 400, "VALIDATION_ERROR");
-    await expectError(simulate(open, { outcome: "SUCCESS", attemptId: "att_unknown" }), 404, "NOT_FOUND");
+    await expectError(simulate(open, { outcome: "SUCCESS", attemptId: "att_unknown" }), 404, "ATTEMPT_NOT_FOUND");
     await expectError(simulate("pay_1700000000000_unknown", { outcome: "SUCCESS" }), 404, "PAYMENT_NOT_FOUND");
     await simulate(open, { outcome: "FAILED", attemptId });
     await expectError(simulate(open, { outcome: "SUCCESS", attemptId }), 409, "CONFLICT");

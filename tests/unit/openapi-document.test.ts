@@ -7,6 +7,8 @@ import { isValidPan } from "@/lib/pan";
 import { REST_OPERATIONS } from "@/server/api/rest-router";
 import { ERROR_CODES, type ErrorCode } from "@/server/errors";
 import { buildOpenApiDocument } from "@/server/openapi";
+import { createRefundInput } from "@/server/api/refunds/create-refund.schema";
+import { createCheckoutInput } from "@/server/services/payments/create-input";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -156,6 +158,82 @@ describe("the OpenAPI document", () => {
       const [method, route] = key.split(" ");
       expect(doc.paths[route!][method!.toLowerCase()].responses["404"]["x-error-codes"], key).toEqual(expect.arrayContaining([code, "NOT_FOUND"]));
     }
+  });
+
+  it("amount strings: the documented pattern and bounds are exactly what the server takes, for payments and refunds", () => {
+    const checkout = body("/api/checkout").properties.amount;
+    const refund = body("/api/payments/{paymentId}/refunds").properties.amount;
+    expect(checkout.anyOf).toContainEqual(expect.objectContaining({ type: "number", minimum: 1, maximum: 100_000 }));
+    expect(refund.anyOf).toContainEqual(expect.objectContaining({ type: "number", minimum: 0.01 }));
+    const pattern = (s: any) => s.anyOf.find((x: { type: string }) => x.type === "string").pattern as string;
+    // Written by hand: what a merchant would send, and what the server must refuse.
+    const checkoutCases: [string, boolean][] = [
+      ["1", true],
+      ["1.00", true],
+      ["499", true],
+      ["499.5", true],
+      ["499.50", true],
+      [" 499.00 ", true],
+      ["99999.99", true],
+      ["100000", true],
+      ["100000.0", true],
+      ["100000.00", true],
+      ["100000.01", false],
+      ["100001", false],
+      ["0.99", false],
+      ["0", false],
+      ["01", false],
+      ["1.", false],
+      [".5", false],
+      ["1.005", false],
+      ["-1", false],
+      ["1e3", false],
+      ["+5", false],
+      ["1,000", false],
+      ["", false],
+      ["१२", false],
+    ];
+    const refundCases: [string, boolean][] = [
+      ["0.01", true],
+      ["0.1", true],
+      ["0.10", true],
+      ["1", true],
+      ["250000", true],
+      ["\t5\n", true],
+      ["0", false],
+      ["0.0", false],
+      ["0.00", false],
+      ["00.5", false],
+      ["0.001", false],
+      ["-0.01", false],
+      ["", false],
+    ];
+    const serverCheckout = createCheckoutInput.shape.amount;
+    const serverRefund = createRefundInput.shape.amount;
+    for (const [text, ok] of checkoutCases) {
+      expect(matches(pattern(checkout), text), `checkout pattern on ${JSON.stringify(text)}`).toBe(ok);
+      expect(serverCheckout.safeParse(text).success, `server on ${JSON.stringify(text)}`).toBe(ok);
+    }
+    for (const [text, ok] of refundCases) {
+      expect(matches(pattern(refund), text), `refund pattern on ${JSON.stringify(text)}`).toBe(ok);
+      expect(serverRefund.safeParse(text).success, `server on ${JSON.stringify(text)}`).toBe(ok);
+    }
+    // And on 20,000 random strings of the characters that matter: the pattern and the server agree.
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const alphabet = "0123456789001. -e";
+    for (let i = 0; i < 20_000; i++) {
+      const text = Array.from({ length: 1 + Math.floor(next() * 9) }, () => alphabet[Math.floor(next() * alphabet.length)]).join("");
+      expect(matches(pattern(checkout), text), `checkout on ${JSON.stringify(text)}`).toBe(serverCheckout.safeParse(text).success);
+      expect(matches(pattern(refund), text), `refund on ${JSON.stringify(text)}`).toBe(serverRefund.safeParse(text).success);
+    }
+  });
+
+  it("URLs and dates say their format", () => {
+    const redirect = body("/api/checkout").properties.redirectUrl.anyOf[0];
+    expect(redirect).toMatchObject({ type: "string", format: "uri", pattern: "^[Hh][Tt][Tt][Pp][Ss]?://" });
+    expect(body("/v1/identity/pan/batch").properties.webhook_url.format).toBe("uri");
+    expect(body("/api/kyc/pan/verify").properties.dob.anyOf[0]).toMatchObject({ format: "date" });
   });
 
   it("keeps only the components it uses", () => {

@@ -130,6 +130,11 @@ describe("isRestPath: which paths are the REST API", () => {
     "/api/health/",
     "/api/openapi.json/",
     "/api/%2e%2e/checkout",
+    // Dot segments a client would resolve into the API: the door answers them (404 in the envelope).
+    "/%2e%2e/v1/identity/pan/verify",
+    "/%2E%2E/api/checkout",
+    "/x/../v1/identity/pan/verify",
+    "/./api/kyc/pan/verify",
   ])("%s is REST", (p) => {
     expect(isRestPath(p)).toBe(true);
   });
@@ -149,6 +154,8 @@ describe("isRestPath: which paths are the REST API", () => {
     "/v10/identity",
     "/v1identity",
     "/apix/checkout",
+    "/%2e%2e/checkout/pay_1",
+    "/v1x/../dashboard",
   ])("%s is not REST", (p) => {
     expect(isRestPath(p)).toBe(false);
   });

@@ -1,6 +1,9 @@
 import http, { type IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
+import { newId } from "@/server/lib/ids";
+import { errorBody } from "@/server/rest/envelope";
+import { restKindOf } from "@/server/rest/paths";
 
 /** How long a socket whose request was answered this way may stay open for the client to read. */
 const CLOSE_AFTER_MS = 5_000;
@@ -34,6 +37,29 @@ export function requestFromRawHead(raw: Buffer, socket: Socket): IncomingMessage
     req.headers[name] = prior === undefined ? value : `${String(prior)}, ${value}`;
   }
   return req;
+}
+
+/**
+ * A request whose line and headers overflow Node's 16 KiB (a URL that long, say) to a REST path: its
+ * 431 in the API's envelope, with a request id. The path is read from the start of the raw packet.
+ */
+export function headersTooLargeAnswer(raw: Buffer | undefined): string | null {
+  const start = raw?.subarray(0, 2048).toString("latin1") ?? "";
+  const path = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ (\/[^ ?#\r\n]*)/.exec(start)?.[1];
+  const kind = path === undefined ? null : restKindOf(path);
+  if (!kind) return null;
+  const requestId = newId("req");
+  const body = JSON.stringify(errorBody(kind, requestId, { code: "REQUEST_HEADERS_TOO_LARGE" }));
+  return [
+    "HTTP/1.1 431 Request Header Fields Too Large",
+    "Content-Type: application/json",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${requestId}`,
+    "Cache-Control: no-store",
+    "Connection: close",
+    "",
+    body,
+  ].join("\r\n");
 }
 
 /** Node's own answers to a request it cannot parse, as it writes them when nobody listens for 'clientError'. */
@@ -90,8 +116,9 @@ export function answerUnparsedRequests(server: http.Server) {
       const req = requestFromRawHead(err.rawPacket, socket as Socket);
       if (req) return answer(req, socket as Socket);
     }
-    // As Node does itself: its own answer, unless a response has begun on the socket.
-    if (socket.writable && !current?.headersSent) socket.write(nodeDefaultAnswer(err));
+    // As Node does itself: its own answer, unless a response has begun on the socket; a REST path's in its envelope.
+    const restAnswer = err.code === "HPE_HEADER_OVERFLOW" && !current ? headersTooLargeAnswer(err.rawPacket) : null;
+    if (socket.writable && !current?.headersSent) socket.write(restAnswer ?? nodeDefaultAnswer(err));
     socket.destroy(err);
   });
 }

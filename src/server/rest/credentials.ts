@@ -80,3 +80,22 @@ export async function admitKey(services: AppServices, key: CachedKey, scheme: Au
   const wait = await services.rateLimiter.take(key.id);
   if (wait > 0) throw new AppError("RATE_LIMITED", undefined, { retryAfterSeconds: wait });
 }
+
+/**
+ * The key a request to no route (404, 405) carries, if any valid one: such a caller is answered, and
+ * its request recorded in its log, without counting against its address as a stranger's would.
+ */
+export async function knownCaller(services: AppServices, headers: IncomingHttpHeaders): Promise<{ key: CachedKey; scheme: AuthScheme } | null> {
+  const schemes: AuthScheme[] = [];
+  if (headers.authorization !== undefined) schemes.push("bearer");
+  if (headers["x-merchant-id"] !== undefined) schemes.push("merchant");
+  if (headers["x-api-secret"] !== undefined) schemes.push("kyc");
+  for (const scheme of schemes) {
+    try {
+      return { key: await identifyKey(services, scheme, headers), scheme };
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+    }
+  }
+  return null;
+}

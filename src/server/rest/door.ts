@@ -4,10 +4,10 @@ import { AppError } from "@/server/errors";
 import { findUnstorableField } from "@/lib/stored-text";
 import { log } from "@/server/lib/logger";
 import { methodLabel, nameRoute, routeSeries } from "@/server/metrics/http";
-import { errorAnswer, recordAnswer, refuse, refuseStranger, send } from "@/server/rest/answers";
+import { errorAnswer, recordAnswer, refuse, refuseStranger, send, withHeaders } from "@/server/rest/answers";
 import { BodyError, DRAIN_LIMIT, isJsonContentType, queryInput, readBody } from "@/server/rest/body";
 import { createBodyReader, type BodyReader } from "@/server/rest/body-pool";
-import { admitKey, identifyKey, restAuthOf } from "@/server/rest/credentials";
+import { admitKey, identifyKey, knownCaller, restAuthOf } from "@/server/rest/credentials";
 import { withIdempotency } from "@/server/rest/idempotency";
 import { hasDotSegment } from "@/server/rest/paths";
 import { newRecord, type Answer, type RequestRecord } from "@/server/rest/request-record";
@@ -88,20 +88,13 @@ export function createRestDoor(services: AppServices, operations: RestOperation[
     try {
       const shown = pathname.slice(0, 200);
       const match = hasDotSegment(pathname) ? ({ kind: "none" } as const) : matchRoute(routes, record.method, pathname);
-      if (match.kind === "none") return await refuseStranger(services, record, req, res, new AppError("NOT_FOUND", `No route ${record.method} ${shown}.`));
+      if (match.kind === "none") return await refuseNoRoute(record, req, res, new AppError("NOT_FOUND", `No route ${record.method} ${shown}.`));
       if (match.kind === "wrong-method") {
         nameRoute(res, routeSeries(methodLabel(record.method), match.path));
         const allow = match.allow.join(", ");
-        return await refuseStranger(
-          services,
-          record,
-          req,
-          res,
-          new AppError("METHOD_NOT_ALLOWED", `${record.method} is not allowed on ${shown}; use ${allow}.`),
-          {
-            Allow: allow,
-          },
-        );
+        return await refuseNoRoute(record, req, res, new AppError("METHOD_NOT_ALLOWED", `${record.method} is not allowed on ${shown}; use ${allow}.`), {
+          Allow: allow,
+        });
       }
       nameRoute(res, match.route.series);
       // Credentials first: a caller without a valid key gets no body read, parsed or stored.
@@ -125,6 +118,17 @@ export function createRestDoor(services: AppServices, operations: RestOperation[
     } catch (err) {
       failed(record, req, res, err);
     }
+  }
+
+  /**
+   * A request no route answers (404, 405): a caller with a valid key gets its answer (recorded in its
+   * own log) whatever its address did before; only strangers count against their address's limit.
+   */
+  async function refuseNoRoute(record: RequestRecord, req: IncomingMessage, res: ServerResponse, err: AppError, headers: Record<string, string> = {}) {
+    const known = await knownCaller(services, req.headers);
+    if (!known) return refuseStranger(services, record, req, res, err, headers);
+    record.auth = restAuthOf(known.key, known.scheme);
+    refuse(services, record, req, res, withHeaders(errorAnswer(err, record), headers));
   }
 
   /** A body that could not be read, or a failure of the door itself. */

@@ -53,9 +53,14 @@ export const apiEnvelopeWithMessage = <T extends z.ZodType>(data: T) => z.object
 
 const fieldErrorSchema = z.object({ field: z.string(), message: z.string() });
 
+/** Fields some error answers add beside code and message (documented, so strict clients accept them). */
+const errorExtras = {
+  attemptsRemaining: z.number().int().min(0).optional().meta({ description: "INVALID_OTP: wrong tries left before the OTP request locks." }),
+};
+
 export const v1ErrorSchema = z.object({
   status: z.literal("error"),
-  error: z.object({ code: z.string(), message: z.string(), details: z.array(fieldErrorSchema).optional() }),
+  error: z.object({ code: z.string(), message: z.string(), details: z.array(fieldErrorSchema).optional(), ...errorExtras }),
   request_id: z.string(),
   timestamp: z.string(),
 });
@@ -67,6 +72,7 @@ export const apiErrorSchema = z.object({
     message: z.string(),
     field: z.string().optional(),
     details: z.array(fieldErrorSchema).optional(),
+    ...errorExtras,
   }),
   requestId: z.string(),
 });

@@ -38,9 +38,22 @@ export function restKindOf(pathname: string): EnvelopeKind | null {
   const p = decodeSafely(pathname)
     .replace(/\/{2,}/g, "/")
     .toLowerCase();
-  if (p === "/v1" || p.startsWith("/v1/")) return "v1";
-  if (!p.startsWith("/api/") && p !== "/api") return null;
-  return isOwnEndpoint(pathname) ? null : "api";
+  // As written, and as a client or proxy would resolve its dot segments (`/%2e%2e/v1/…` is `/v1/…`).
+  for (const form of p.includes("/.") ? [p, withoutDotSegments(p)] : [p]) {
+    if (form === "/v1" || form.startsWith("/v1/")) return "v1";
+    if (form.startsWith("/api/") || form === "/api") return isOwnEndpoint(pathname) ? null : "api";
+  }
+  return null;
+}
+
+/** The path with `.` and `..` segments resolved, as RFC 3986 removes them. */
+function withoutDotSegments(path: string): string {
+  const out: string[] = [];
+  for (const seg of path.split("/").slice(1)) {
+    if (seg === "..") out.pop();
+    else if (seg !== ".") out.push(seg);
+  }
+  return `/${out.join("/")}`;
 }
 
 /** Paths served by the REST door: `/v1/*` and `/api/*` except the app's own endpoints. */

@@ -48,6 +48,7 @@ export function batchCreateInput(kind: BatchKind) {
   return z.object({
     items: itemsField.meta({ description: itemDescriptions[kind], override: documentedItems(kind) }),
     webhook_url: z.string().max(2048, "must be at most 2048 characters").nullish().meta({
+      format: "uri",
       description:
         "Where the completion event is also sent, signed like every webhook. Live mode: https and a public host. Sandbox: loopback only where the server allows it for endpoints.",
     }),

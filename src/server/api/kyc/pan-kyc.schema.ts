@@ -11,7 +11,7 @@ const dobField = z
     const d = new Date(`${v}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v) && d.getTime() <= Date.now();
   }, "must be a real date, not in the future")
-  .meta({ description: "Date of birth (or incorporation) to match, YYYY-MM-DD.", example: "1990-01-01" });
+  .meta({ description: "Date of birth (or incorporation) to match, YYYY-MM-DD: a real date, not in the future.", example: "1990-01-01", format: "date" });
 
 export const panKycInput = z.object({
   merchantId: merchantIdField,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseAmountToPaise } from "@/lib/money";
+import { parseAmountToPaise, REFUND_AMOUNT_PATTERN } from "@/lib/money";
 import { apiEnvelope } from "@/server/rest/envelope";
 import type { RestOperationMeta } from "@/server/rest/meta";
 import { paymentPathIdField } from "@/server/api/payments/verify-payment.schema";
@@ -9,7 +9,8 @@ const REFUND_AMOUNT_RULE = "must be a number of at least 0.01 with at most two f
 
 /** Rupees; at least 0.01. More than is refundable is the service's REFUND_EXCEEDS_AMOUNT. */
 const refundAmountField = z
-  .union([z.number(), z.string().max(32)])
+  // The bound and pattern are for the document: the rule below decides.
+  .union([z.number().meta({ minimum: 0.01 }), z.string().max(32).meta({ pattern: REFUND_AMOUNT_PATTERN })])
   .superRefine((v, ctx) => {
     const paise = parseAmountToPaise(v);
     if (paise === null || paise <= 0) {

@@ -32,5 +32,5 @@ export const simulatePaymentMeta = {
     description:
       "Sandbox keys only (a live key answers 404 NOT_FOUND). Moves the payment through the hosted page's state machine, so every payment and refund rule holds: a payment that cannot take a new attempt answers 409 PAYMENT_NOT_PAYABLE; a late result of an abandoned or timed-out attempt is always accepted (a late success pays the payment if nothing else has and it is not final, otherwise it is refunded in full automatically).",
   },
-  rest: { auth: "merchant", errors: ["VALIDATION_ERROR", "NOT_FOUND", "PAYMENT_NOT_FOUND", "PAYMENT_NOT_PAYABLE", "CONFLICT"] },
+  rest: { auth: "merchant", errors: ["VALIDATION_ERROR", "NOT_FOUND", "PAYMENT_NOT_FOUND", "ATTEMPT_NOT_FOUND", "PAYMENT_NOT_PAYABLE", "CONFLICT"] },
 } satisfies RestOperationMeta;

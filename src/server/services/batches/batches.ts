@@ -196,7 +196,10 @@ function checkNewBatch(input: NewBatch, total: number) {
   const problem = input.webhookUrl ? webhookUrlProblem(input.webhookUrl, input.mode) : null;
   if (problem) {
     const field = input.webhookUrlField ?? "webhook_url";
-    throw new AppError("VALIDATION_ERROR", field === "webhook_url" ? `webhook_url: ${problem}.` : `${problem}.`, { field });
+    throw new AppError("VALIDATION_ERROR", field === "webhook_url" ? `webhook_url: ${problem}.` : `${problem}.`, {
+      field,
+      details: [{ field, message: `${field}: ${problem}` }],
+    });
   }
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseAmountToPaise } from "@/lib/money";
+import { PAYMENT_AMOUNT_PATTERN, parseAmountToPaise } from "@/lib/money";
 
 // The create-payment input, shared by the REST operation (validation, OpenAPI) and the service (its type).
 
@@ -14,7 +14,8 @@ export const orderIdField = z
 
 /** Number or numeric string, two fraction digits at most; parsed to paise. */
 export const amountField = z
-  .union([z.number(), z.string().max(32)])
+  // The bounds and pattern are for the document: the rules below decide, with their own codes.
+  .union([z.number().meta({ minimum: 1, maximum: 100_000 }), z.string().max(32).meta({ pattern: PAYMENT_AMOUNT_PATTERN })])
   .superRefine((v, ctx) => {
     const paise = parseAmountToPaise(v);
     if (paise === null || paise < MIN_AMOUNT_PAISE) {
@@ -29,6 +30,7 @@ export const amountField = z
 export const redirectUrlField = z
   .string()
   .max(2048)
+  .meta({ format: "uri", pattern: "^[Hh][Tt][Tt][Pp][Ss]?://" })
   .superRefine((v, ctx) => {
     let ok = false;
     try {

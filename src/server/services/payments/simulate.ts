@@ -65,7 +65,7 @@ export async function simulatePayment(db: Db, processor: PaymentProcessor, scope
     ({ attemptId } = await startAttempt(db, scripted(processor, input.outcome, method), payment.id, FIXTURES[method][input.outcome]));
   } else {
     const attempt = payment.attempts.find((a) => a.id === input.attemptId);
-    if (!attempt) throw new AppError("NOT_FOUND", `This payment has no attempt ${input.attemptId}.`, { field: "attemptId" });
+    if (!attempt) throw new AppError("ATTEMPT_NOT_FOUND", `This payment has no attempt ${input.attemptId}.`, { field: "attemptId" });
     attemptId = attempt.id;
     if (input.outcome === "PENDING")
       throw new AppError("VALIDATION_ERROR", "An existing attempt can be reported SUCCESS, FAILED or ABANDONED.", { field: "outcome" });
