@@ -3,11 +3,13 @@ import fs from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_OTP, startFakeCashfreeVerification, type FakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
 import { request, type HttpResult } from "../helpers/http";
-import { approveLiveViaCli, cli, createMerchantViaCli, startServer } from "../helpers/server";
+import { approveLiveViaCli, cli, createMerchantViaCli, serverKeys, startServer } from "../helpers/server";
 import { waitFor } from "../helpers/wait";
 import { verhoeffDigit } from "@/lib/verhoeff";
 import { createPrismaClient, type Db } from "@/server/db/client";
+import { decrypt } from "@/server/lib/crypto";
 import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
+import { everyStoredText } from "../helpers/database-text";
 
 // Live PAN and EPFO checks over HTTP, against a loopback fake of the vendor that validates every
 // request and answer against the vendor's published schemas. A merchant approved for go-live calls
@@ -270,6 +272,12 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
       expect(JSON.stringify(ok.json)).not.toContain(stored.sourceReference);
       expect(JSON.stringify(ok.json)).not.toMatch(/xml|share_code|shareCode/i);
       expect(vendor.requests.at(-1)).toMatchObject({ path: "/offline-aadhaar/verify", body: { otp: FAKE_OTP, ref_id: stored.sourceReference } });
+      // Nor is it kept: not in the stored KYC result (encrypted, so the output schema never strips it), nor anywhere else.
+      const txn = await db.kycTransaction.findUniqueOrThrow({ where: { id: ok.json.data.kycTransactionId } });
+      const kept = JSON.parse(decrypt(txn.resultEnc!, serverKeys(env.server).encryptionKey)) as Record<string, unknown>;
+      expect(kept.name).toBe("RAHUL KUMAR SHARMA");
+      expect(JSON.stringify(Object.keys(kept))).not.toMatch(/xml|share/i);
+      expect(await everyStoredText(db, target)).not.toContain("offline-aadhaar.xml");
       expect(await ledgerMatchesBalance()).toBe(before - 300);
     });
 
