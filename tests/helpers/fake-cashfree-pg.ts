@@ -316,10 +316,14 @@ export class FakeCashfreePg {
 
   /**
    * Ends the order's latest pending payment: SUCCESS (the order is then PAID), FAILED or
-   * USER_DROPPED. `amountPaise` reports another amount than the order's (a vendor-side mismatch).
-   * Returns the payment webhook the vendor would send.
+   * USER_DROPPED. `amountPaise` and `currency` report another amount or currency than the order's
+   * (a vendor-side mismatch). Returns the payment webhook the vendor would send.
    */
-  settle(orderId: string, outcome: "SUCCESS" | "FAILED" | "USER_DROPPED", options: { amountPaise?: number; cfPaymentId?: string } = {}): Json {
+  settle(
+    orderId: string,
+    outcome: "SUCCESS" | "FAILED" | "USER_DROPPED",
+    options: { amountPaise?: number; currency?: string; cfPaymentId?: string } = {},
+  ): Json {
     const order = this.orders.get(orderId);
     if (!order) throw new Error(`no order ${orderId}`);
     const payment = options.cfPaymentId
@@ -328,6 +332,7 @@ export class FakeCashfreePg {
     if (!payment) throw new Error(`no pending payment on ${orderId}`);
     payment.payment_status = outcome;
     if (options.amountPaise !== undefined) payment.payment_amount = options.amountPaise / 100;
+    if (options.currency !== undefined) payment.payment_currency = options.currency;
     payment.payment_completion_time = new Date().toISOString();
     if (outcome === "SUCCESS") {
       payment.payment_message = "Transaction successful";
@@ -392,7 +397,7 @@ export class FakeCashfreePg {
           cf_payment_id: payment.cf_payment_id,
           payment_status: payment.payment_status,
           payment_amount: payment.payment_amount,
-          payment_currency: "INR",
+          payment_currency: payment.payment_currency ?? "INR",
           payment_message: payment.payment_message,
           payment_time: payment.payment_time,
           bank_reference: payment.bank_reference ?? null,

@@ -152,6 +152,8 @@ export interface PgPayment {
   /** SUCCESS, NOT_ATTEMPTED, FAILED, USER_DROPPED, VOID, CANCELLED, PENDING (as the vendor says). */
   status: string;
   amountPaise: number | null;
+  /** `payment_currency`, as the vendor writes it; null when it gives none. */
+  currency: string | null;
   /** The vendor's payment group: upi, net_banking, credit_card, … */
   group: string | null;
   bankReference: string | null;
@@ -266,6 +268,7 @@ export function paymentFromWire(wire: WirePaymentEntity): PgPayment {
     orderId: text(wire.order_id),
     status,
     amountPaise: paiseFrom(wire.payment_amount),
+    currency: text(wire.payment_currency),
     group: text(wire.payment_group),
     bankReference: text(wire.bank_reference),
     errorCode: text(wire.error_details?.error_code),
