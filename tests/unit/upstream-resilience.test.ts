@@ -300,6 +300,19 @@ describe("circuit breaker", () => {
       expect(panStats().breaker).toBe("closed");
     });
 
+    it("forgets calls older than 30 s: 18 calls (9 failed), then two more (one failed) 31 s later, keep it closed", async () => {
+      expect(await alternate(18, 1_000)).toBe(18);
+      vi.setSystemTime(Date.now() + 31_000);
+      await live.pan.lookup(PAN);
+      vi.setSystemTime(Date.now() + 1_000);
+      fake.fail("pan", "500", { times: 1 });
+      await failure(() => live.pan.lookup(PAN));
+      // Twenty calls and ten failures in all, but only two in the last 30 s.
+      expect(panStats().breaker).toBe("closed");
+      expect((await live.pan.lookup(PAN)).status).toBe("VALID");
+      expect(fake.count("/pan")).toBe(21);
+    });
+
     it("stays closed under half: 9 failures in 21 calls, never 5 in a row", async () => {
       vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
       for (let i = 0; i < 21; i++) {
