@@ -192,7 +192,7 @@ export type PgFault =
   /** The connection is cut before any answer. */
   | "reset"
   | "malformed-json"
-  /** A 200 whose body runs past 1 MiB. */
+  /** The answer the call would get, valid, padded with spaces after its JSON past 1 MiB (sent in chunks). */
   | "huge-body"
   /** A 400 refusing the request, with the vendor's own example of its body. */
   | "400"
@@ -535,6 +535,11 @@ export class FakeCashfreePg {
       check(401, answer);
       return this.send(res, 401, answer);
     }
+    if (script?.fault === "huge-body") {
+      const [status, answer] = this.answer(endpoint.operation, params, body);
+      check(status, answer);
+      return this.sendPadded(res, status, answer);
+    }
     if (script && !script.afterEffect) return this.fault(res, script, check);
     const [status, answer] = this.answer(endpoint.operation, params, body);
     if (script) return this.fault(res, script, check);
@@ -566,14 +571,6 @@ export class FakeCashfreePg {
         res.writeHead(200, { "content-type": "application/json" });
         res.end('{"order_status": "ACTIVE", "order_id": ');
         return;
-      case "huge-body": {
-        res.writeHead(200, { "content-type": "application/json" });
-        const filler = "x".repeat(64 * 1024);
-        res.write('{"order_note": "');
-        for (let i = 0; i < 20; i++) res.write(filler);
-        res.end('"}');
-        return;
-      }
       case "400":
         return documented(400, { message: "bad URL, please check API documentation", code: "request_failed", type: "invalid_request_error" });
       case "expiry-refused":
@@ -592,6 +589,15 @@ export class FakeCashfreePg {
       ...(retryAfter ? { "retry-after": retryAfter } : {}),
     });
     res.end(text);
+  }
+
+  /** A valid answer made long by whitespace after its JSON (which a JSON reader skips): just over 1 MiB. */
+  private sendPadded(res: http.ServerResponse, status: number, body: unknown): void {
+    res.writeHead(status, { "content-type": "application/json", "x-api-version": "2022-09-01" });
+    res.write(JSON.stringify(body));
+    const filler = " ".repeat(64 * 1024);
+    for (let i = 0; i < 17; i++) res.write(filler);
+    res.end();
   }
 
   private error(status: number, code: string, message: string): [number, Json] {
