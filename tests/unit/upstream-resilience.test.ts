@@ -2,6 +2,8 @@ import diagnostics from "node:diagnostics_channel";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AppError } from "@/server/errors";
 import { createLiveProviders, type ProviderSet } from "@/server/providers";
+import { CircuitState } from "cockatiel";
+import { SlidingWindowBreaker } from "@/server/providers/upstream/breaker";
 import { parseRetryAfter, UpstreamClient, upstreamStats, type UpstreamLogger } from "@/server/providers/upstream/client";
 import { CallLog } from "@/server/providers/upstream/stats";
 import { FakeCashfreeVerification, PAST_ONE_MIB, startFakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
@@ -311,6 +313,25 @@ describe("circuit breaker", () => {
       expect(panStats().breaker).toBe("closed");
       expect((await live.pan.lookup(PAN)).status).toBe("VALID");
       expect(fake.count("/pan")).toBe(21);
+    });
+
+    it("counts a call 29.999 s after it ended, and not at 30 s", () => {
+      const T0 = 1_700_000_000_000;
+      const run = (lastAt: number) => {
+        let now = T0;
+        const breaker = new SlidingWindowBreaker(undefined, () => now);
+        // 19 calls a second apart from T0, the even ones failed (10 of 19, never two in a row).
+        for (let i = 0; i < 19; i++) {
+          now = T0 + i * 1_000;
+          if (i % 2 === 0) expect(breaker.failure(CircuitState.Closed)).toBe(false);
+          else breaker.success(CircuitState.Closed);
+        }
+        now = lastAt;
+        return breaker.failure(CircuitState.Closed);
+      };
+      // With the first call: 11 failures in 20 calls. Without it: 19 calls.
+      expect(run(T0 + 29_999)).toBe(true);
+      expect(run(T0 + 30_000)).toBe(false);
     });
 
     it("stays closed under half: 9 failures in 21 calls, never 5 in a row", async () => {
