@@ -68,7 +68,7 @@ const EnvSchema = z.object({
   CASHFREE_PG_CLIENT_SECRET: z.string().trim().min(1).optional(),
   /** One deadline for a whole verification call to an upstream: connect, answer and body. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
-  /** Calls in flight to one upstream family on this instance; past it a call is refused at once. */
+  /** Calls in flight to one upstream family on this server (all its workers together); past it a call is refused at once. */
   UPSTREAM_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(64),
   ENCRYPTION_KEY: base64Key.optional(),
   HASH_KEY: base64Key.optional(),

@@ -8,6 +8,7 @@ import { log } from "@/server/lib/logger";
 import { createCashfreeProcessor } from "@/server/providers/payments/cashfree";
 import { sandboxProcessor, unconfiguredProcessor } from "@/server/providers/payments/sandbox";
 import type { PaymentProcessor } from "@/server/providers/payments/types";
+import type { UpstreamGates } from "@/server/providers/upstream/gate";
 import type { Mode } from "@/lib/mode";
 import { AuditWriter } from "@/server/services/audit/audit-writer";
 import { AuthCache } from "@/server/services/auth/auth-cache";
@@ -63,13 +64,14 @@ export function createServices(config: Config): AppServices {
     // Both count in the process's limit store: with several workers, the primary's.
     rateLimiter: new RateLimiter(config.rateLimitPerSecond, sharedLimits()),
     failedAuthLimiter: new FailedAuthLimiter(config.authFailuresPerMinute, 60_000, sharedLimits()),
-    providers: createProviders(config),
-    paymentProcessors: { sandbox: sandboxProcessor, live: createLivePaymentProcessor(config) },
+    // Each live family's bulkhead and breaker hold for the whole server: kept in the same store.
+    providers: createProviders(config, sharedLimits()),
+    paymentProcessors: { sandbox: sandboxProcessor, live: createLivePaymentProcessor(config, sharedLimits()) },
   };
 }
 
 /** Live payments and refunds answer 503 until LIVE_PAYMENT_PROVIDER names a processor. */
-export function createLivePaymentProcessor(config: Config): PaymentProcessor {
+export function createLivePaymentProcessor(config: Config, gates?: UpstreamGates): PaymentProcessor {
   const live = config.livePayments;
   if (live.provider !== "cashfree") return unconfiguredProcessor;
   return createCashfreeProcessor({
@@ -77,5 +79,6 @@ export function createLivePaymentProcessor(config: Config): PaymentProcessor {
     appUrl: config.appUrl,
     checkoutUrl: config.checkoutUrl,
     logger: log,
+    tuning: { gates },
   });
 }

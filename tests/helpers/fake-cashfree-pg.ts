@@ -192,7 +192,7 @@ export type PgFault =
   /** The connection is cut before any answer. */
   | "reset"
   | "malformed-json"
-  /** A 200 whose body runs past 1 MiB. */
+  /** The answer the call would get, valid, padded with spaces after its JSON past 1 MiB (sent in chunks). */
   | "huge-body"
   /** A 400 refusing the request, with the vendor's own example of its body. */
   | "400"
@@ -316,10 +316,14 @@ export class FakeCashfreePg {
 
   /**
    * Ends the order's latest pending payment: SUCCESS (the order is then PAID), FAILED or
-   * USER_DROPPED. `amountPaise` reports another amount than the order's (a vendor-side mismatch).
-   * Returns the payment webhook the vendor would send.
+   * USER_DROPPED. `amountPaise` and `currency` report another amount or currency than the order's
+   * (a vendor-side mismatch). Returns the payment webhook the vendor would send.
    */
-  settle(orderId: string, outcome: "SUCCESS" | "FAILED" | "USER_DROPPED", options: { amountPaise?: number; cfPaymentId?: string } = {}): Json {
+  settle(
+    orderId: string,
+    outcome: "SUCCESS" | "FAILED" | "USER_DROPPED",
+    options: { amountPaise?: number; currency?: string; cfPaymentId?: string } = {},
+  ): Json {
     const order = this.orders.get(orderId);
     if (!order) throw new Error(`no order ${orderId}`);
     const payment = options.cfPaymentId
@@ -328,6 +332,7 @@ export class FakeCashfreePg {
     if (!payment) throw new Error(`no pending payment on ${orderId}`);
     payment.payment_status = outcome;
     if (options.amountPaise !== undefined) payment.payment_amount = options.amountPaise / 100;
+    if (options.currency !== undefined) payment.payment_currency = options.currency;
     payment.payment_completion_time = new Date().toISOString();
     if (outcome === "SUCCESS") {
       payment.payment_message = "Transaction successful";
@@ -392,7 +397,7 @@ export class FakeCashfreePg {
           cf_payment_id: payment.cf_payment_id,
           payment_status: payment.payment_status,
           payment_amount: payment.payment_amount,
-          payment_currency: "INR",
+          payment_currency: payment.payment_currency ?? "INR",
           payment_message: payment.payment_message,
           payment_time: payment.payment_time,
           bank_reference: payment.bank_reference ?? null,
@@ -530,6 +535,11 @@ export class FakeCashfreePg {
       check(401, answer);
       return this.send(res, 401, answer);
     }
+    if (script?.fault === "huge-body") {
+      const [status, answer] = this.answer(endpoint.operation, params, body);
+      check(status, answer);
+      return this.sendPadded(res, status, answer);
+    }
     if (script && !script.afterEffect) return this.fault(res, script, check);
     const [status, answer] = this.answer(endpoint.operation, params, body);
     if (script) return this.fault(res, script, check);
@@ -561,14 +571,6 @@ export class FakeCashfreePg {
         res.writeHead(200, { "content-type": "application/json" });
         res.end('{"order_status": "ACTIVE", "order_id": ');
         return;
-      case "huge-body": {
-        res.writeHead(200, { "content-type": "application/json" });
-        const filler = "x".repeat(64 * 1024);
-        res.write('{"order_note": "');
-        for (let i = 0; i < 20; i++) res.write(filler);
-        res.end('"}');
-        return;
-      }
       case "400":
         return documented(400, { message: "bad URL, please check API documentation", code: "request_failed", type: "invalid_request_error" });
       case "expiry-refused":
@@ -587,6 +589,15 @@ export class FakeCashfreePg {
       ...(retryAfter ? { "retry-after": retryAfter } : {}),
     });
     res.end(text);
+  }
+
+  /** A valid answer made long by whitespace after its JSON (which a JSON reader skips): just over 1 MiB. */
+  private sendPadded(res: http.ServerResponse, status: number, body: unknown): void {
+    res.writeHead(status, { "content-type": "application/json", "x-api-version": "2022-09-01" });
+    res.write(JSON.stringify(body));
+    const filler = " ".repeat(64 * 1024);
+    for (let i = 0; i < 17; i++) res.write(filler);
+    res.end();
   }
 
   private error(status: number, code: string, message: string): [number, Json] {

@@ -30,12 +30,17 @@ export type FakeFault =
   | "403"
   /** The vendor's 400 for test credentials sent to its live host. */
   | "test-credentials"
+  /** The vendor's 400 for a PAN it will not take (its `pan_length_short` example): a business answer. */
+  | "invalid-pan"
   /** Headers never come. */
   | "hang"
   /** 200 and its headers at once, then a byte every 200 ms, never ending. */
   | "trickle"
   | "malformed-json"
-  /** A 200 whose body runs past 1 MiB. */
+  /**
+   * The answer the call would get, valid, padded with spaces after its JSON to `bytes` (default just
+   * over 1 MiB): sent in chunks, or with its Content-Length when `contentLength` is set.
+   */
   | "huge-body"
   /** The connection is cut before any answer. */
   | "reset"
@@ -43,7 +48,10 @@ export type FakeFault =
   | "quirks";
 
 /** Faults whose answers lie outside the reference on purpose: their bodies or statuses are not checked. */
-const OFF_SCHEMA: ReadonlySet<FakeFault> = new Set(["503", "hang", "trickle", "malformed-json", "huge-body", "reset"]);
+const OFF_SCHEMA: ReadonlySet<FakeFault> = new Set(["503", "hang", "trickle", "malformed-json", "reset"]);
+
+/** Just over the 1 MiB Parakh reads of an answer. */
+export const PAST_ONE_MIB = 1024 * 1024 + 1024;
 
 interface Endpoint {
   family: FakeFamily;
@@ -247,7 +255,12 @@ interface Script {
   /** Requests left that get it; Infinity until cleared. */
   left: number;
   retryAfter?: string;
+  /** huge-body: the answer's size in bytes, and whether its Content-Length is sent. */
+  bytes?: number;
+  contentLength?: boolean;
 }
+
+type FailOptions = { times?: number; retryAfter?: string; bytes?: number; contentLength?: boolean };
 
 export class FakeCashfreeVerification {
   readonly requests: FakeRequest[] = [];
@@ -296,8 +309,9 @@ export class FakeCashfreeVerification {
   }
 
   /** Every request to the family gets the fault, `times` times (default: until `clear`). */
-  fail(family: FakeFamily, fault: FakeFault, options: { times?: number; retryAfter?: string } = {}): void {
-    this.scripts.set(family, { fault, left: options.times ?? Infinity, retryAfter: options.retryAfter });
+  fail(family: FakeFamily, fault: FakeFault, options: FailOptions = {}): void {
+    const { times, ...rest } = options;
+    this.scripts.set(family, { fault, left: times ?? Infinity, ...rest });
   }
 
   /** Requests to the family wait, after they are recorded, until the returned release is called. */
@@ -376,6 +390,11 @@ export class FakeCashfreeVerification {
       check(400, answer);
       return this.send(res, 400, answer, null);
     }
+    if (fault === "invalid-pan" && endpoint.path === "/pan") {
+      const answer = { type: "validation_error", code: "pan_length_short", message: "Enter valid PAN." };
+      check(400, answer);
+      return this.send(res, 400, answer, null);
+    }
     if (fault === "500") {
       const answer = { type: "internal_error", code: "verification_failed", message: "something went wrong" };
       check(500, answer);
@@ -391,7 +410,23 @@ export class FakeCashfreeVerification {
     if (endpoint.method === "POST" && status === 200 && (pathName === "/pan" || pathName === "/bank-account/sync")) {
       this.made.set(`${endpoint.family}:${String(answer.reference_id)}`, answer);
     }
+    if (fault === "huge-body") return this.sendPadded(res, status, answer, script!);
     this.send(res, status, answer, null);
+  }
+
+  /** A valid answer made long by whitespace after its JSON (which a JSON reader skips). */
+  private sendPadded(res: http.ServerResponse, status: number, body: unknown, script: Script): void {
+    const text = JSON.stringify(body);
+    const total = Math.max(script.bytes ?? PAST_ONE_MIB, Buffer.byteLength(text));
+    res.writeHead(status, { "content-type": "application/json", ...(script.contentLength ? { "content-length": total } : {}) });
+    res.write(text);
+    let left = total - Buffer.byteLength(text);
+    const chunk = " ".repeat(64 * 1024);
+    while (left > 0) {
+      res.write(left >= chunk.length ? chunk : chunk.slice(0, left));
+      left -= chunk.length;
+    }
+    res.end();
   }
 
   private send(res: http.ServerResponse, status: number, body: unknown, retryAfter: string | null): void {
@@ -423,14 +458,6 @@ export class FakeCashfreeVerification {
         const timer = setInterval(() => res.write(" "), 200);
         this.timers.add(timer);
         res.on("close", () => clearInterval(timer));
-        return;
-      }
-      case "huge-body": {
-        res.writeHead(200, { "content-type": "application/json" });
-        const filler = "x".repeat(64 * 1024);
-        res.write('{"message": "');
-        for (let i = 0; i < 20; i++) res.write(filler);
-        res.end('"}');
         return;
       }
     }

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/server/db/client";
 import type { PaymentProcessor } from "@/server/providers/payments/types";
 import { type FakeCashfreePg, type SendOptions } from "../helpers/fake-cashfree-pg";
@@ -106,6 +106,51 @@ describe.each(DB_TARGETS)("live payments through the vendor on %s", (target) => 
     expect(await events(paymentId, "payment.success")).toBe(1);
   });
 
+  it("polls a pending attempt through the job queue at 2, 5, 10 and 15 minutes, then stops (the test moves the clock)", async () => {
+    const { JobRunner } = await import("@/server/jobs/runner");
+    const { attemptReconcileJob } = await import("@/server/jobs/registry");
+    const paymentId = await create();
+    await payUpi(paymentId);
+    const attempt = await db.paymentAttempt.findFirstOrThrow({ where: { paymentId } });
+    const job = () => db.job.findFirstOrThrow({ where: { type: "payment.reconcile", subjectId: attempt.id } });
+    const polls = () => vendor.requests.filter((r) => r.operation === "PGOrderFetchPayments" && r.params.order_id === paymentId).length;
+    const at = (minutes: number) => attempt.createdAt.getTime() + minutes * 60_000;
+    // A runner of this job alone, in this process, on a clock the test moves (the server's runner
+    // keeps the real time, at which none of these polls is due yet).
+    const runner = new JobRunner(db, { pollMs: 20, leaseMs: 5_000 });
+    attemptReconcileJob.register(runner, { services: { db, paymentProcessors: processors }, deliverySlots: undefined } as never);
+    /** waitFor's own deadline reads the faked clock: this one reads the real time. */
+    const until = async (what: string, done: () => Promise<boolean>) => {
+      const end = performance.now() + 15_000;
+      while (!(await done())) {
+        if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+        await sleep(20);
+      }
+    };
+    vi.useFakeTimers({ toFake: ["Date"], now: at(0) });
+    runner.start();
+    try {
+      expect(polls()).toBe(0);
+      for (const [i, minutes] of [2, 5, 10, 15].entries()) {
+        expect((await job()).runAt.getTime()).toBe(at(minutes));
+        vi.setSystemTime(at(minutes) + 1_000);
+        await until(`the poll at ${minutes} minutes`, async () => {
+          const j = await job();
+          return polls() === i + 1 && (j.status === "DONE" || (j.status === "QUEUED" && j.runAt.getTime() > at(minutes)));
+        });
+      }
+      // Still pending at the vendor after the last poll: the job is done, and nothing more is asked.
+      expect((await job()).status).toBe("DONE");
+      vi.setSystemTime(at(60));
+      await sleep(300);
+      expect(polls()).toBe(4);
+      expect((await status(paymentId)).status).toBe("PENDING");
+    } finally {
+      await runner.stop();
+      vi.useRealTimers();
+    }
+  });
+
   it("refuses forged, unsigned, stale and tampered webhooks with 401 and changes nothing; a replay is one", async () => {
     const paymentId = await create();
     await payUpi(paymentId);
@@ -187,6 +232,22 @@ describe.each(DB_TARGETS)("live payments through the vendor on %s", (target) => 
     expect(failed.attempts).toEqual([expect.objectContaining({ status: "FAILED", errorCode: "AMOUNT_MISMATCH" })]);
     expect(failed.paidAt).toBeNull();
     await waitFor("the error log line", () => /"level":"error"[^\n]*payment processor reported another amount/.test(env.server.logs()));
+  });
+
+  it("fails the attempt when the vendor reports a success in another currency, however right the amount", async () => {
+    const paymentId = await create();
+    await payUpi(paymentId);
+    const webhook = vendor.settle(paymentId, "SUCCESS", { currency: "USD" });
+    expect(webhook.data.payment).toMatchObject({ payment_amount: 499, payment_currency: "USD" });
+    expect((await hook(webhook)).status).toBe(200);
+    await waitStatus(paymentId, "FAILED");
+    const failed = await status(paymentId);
+    expect(failed.attempts).toEqual([expect.objectContaining({ status: "FAILED", errorCode: "AMOUNT_MISMATCH" })]);
+    expect(failed.paidAt).toBeNull();
+    expect(await events(paymentId, "payment.success")).toBe(0);
+    await waitFor("the error log line", () =>
+      /"level":"error"[^\n]*payment processor reported another amount[^\n]*"reportedCurrency":"USD"/.test(env.server.logs()),
+    );
   });
 
   it("answers the vendor's 5xx on the order with 503 and nothing half-made; the retry reuses the one order", async () => {

@@ -345,8 +345,11 @@ describe("failures of the vendor, as Parakh's codes", () => {
   it("maps an unreadable or oversized answer to 502, and a refused connection to 503", async () => {
     fake.fail("malformed-json", { times: 1 });
     expect(await refusal(() => pg.createOrder(order()))).toMatchObject({ code: "UPSTREAM_ERROR", status: 502 });
+    // The order's own answer, valid but padded past 1 MiB: read, it would be the order.
+    const made = await pg.createOrder(order());
     fake.fail("huge-body", { times: 1 });
-    expect(await refusal(() => pg.getOrder("pay_1764230400000_AnyOrder000000"))).toMatchObject({ code: "UPSTREAM_ERROR", status: 502 });
+    expect(await refusal(() => pg.getOrder(made.orderId))).toMatchObject({ code: "UPSTREAM_ERROR", status: 502 });
+    expect((await pg.getOrder(made.orderId))?.orderId).toBe(made.orderId);
     const closed = new CashfreePgClient({ baseUrl: "http://127.0.0.1:9/pg", ...CREDENTIALS, timeoutMs: 2_000, maxConcurrency: 8 }, APP_URL, quiet, {
       retryDelayMs: 10,
       listed: false,

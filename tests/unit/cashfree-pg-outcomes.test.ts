@@ -5,11 +5,12 @@ import { startFakeCashfreePg, type FakeCashfreePg } from "../helpers/fake-cashfr
 
 const CREDENTIALS = { clientId: "CF_PG_TEST_CLIENT", clientSecret: "cfsk_ma_pg_do_not_log_me" };
 
-const payment = (status: string, amountPaise: number | null = 49_900): PgPayment => ({
+const payment = (status: string, amountPaise: number | null = 49_900, currency: string | null = "INR"): PgPayment => ({
   cfPaymentId: "5114910000",
   orderId: "pay_1764230400000_TestPayment001",
   status,
   amountPaise,
+  currency,
   group: "upi",
   bankReference: status === "SUCCESS" ? "234928698581" : null,
   errorCode: null,
@@ -31,6 +32,16 @@ describe("attemptOutcome", () => {
     expect(attemptOutcome(payment("SUCCESS", 49_800), 49_900)).toMatchObject({ result: "FAILED", errorCode: "AMOUNT_MISMATCH" });
     expect(attemptOutcome(payment("SUCCESS", 100_000), 49_900)).toMatchObject({ result: "FAILED", errorCode: "AMOUNT_MISMATCH" });
     expect(attemptOutcome(payment("SUCCESS", null), 49_900)).toMatchObject({ result: "FAILED", errorCode: "AMOUNT_MISMATCH" });
+  });
+
+  it("never reads a success in another currency than INR as a success, whatever its amount", () => {
+    for (const currency of ["USD", "EUR"]) {
+      expect(attemptOutcome(payment("SUCCESS", 49_900, currency), 49_900)).toMatchObject({ result: "FAILED", errorCode: "AMOUNT_MISMATCH" });
+    }
+    // A failure stays the failure it is.
+    expect(attemptOutcome(payment("FAILED", 49_900, "USD"), 49_900)).toMatchObject({ result: "FAILED", errorCode: "PAYMENT_DECLINED" });
+    // The vendor names the currency of every payment; one it leaves out is the order's own (INR).
+    expect(attemptOutcome(payment("SUCCESS", 49_900, null), 49_900)).toMatchObject({ result: "SUCCESS" });
   });
 });
 
@@ -69,6 +80,10 @@ describe("outcomes read from the vendor's webhooks", () => {
     await pg.pay(order.paymentSessionId!, { kind: "upi-qr" });
     const mismatch = fake.settle(input.paymentId, "SUCCESS", { amountPaise: 100 });
     expect(attemptOutcome(paymentFromWire(mismatch.data.payment), input.amountPaise)).toMatchObject({ result: "FAILED", errorCode: "AMOUNT_MISMATCH" });
+    expect(paymentFromWire(mismatch.data.payment).currency).toBe("INR");
+    const [, second] = fake.orders.get(input.paymentId)!.payments;
+    const dollars = fake.settle(input.paymentId, "SUCCESS", { cfPaymentId: second!.cf_payment_id as string, amountPaise: 49_900, currency: "USD" });
+    expect(attemptOutcome(paymentFromWire(dollars.data.payment), input.amountPaise)).toMatchObject({ result: "FAILED", errorCode: "AMOUNT_MISMATCH" });
     const [first] = fake.orders.get(input.paymentId)!.payments;
     const dropped = fake.settle(input.paymentId, "USER_DROPPED", { cfPaymentId: first!.cf_payment_id as string });
     expect(attemptOutcome(paymentFromWire(dropped.data.payment), input.amountPaise)).toMatchObject({ result: "FAILED", errorCode: "PAYMENT_NOT_COMPLETED" });

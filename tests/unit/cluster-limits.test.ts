@@ -3,6 +3,8 @@ import { answerLimits, IpcLimitStore, type Channel } from "@/server/cluster/limi
 import { restartDelay } from "@/server/cluster/primary";
 import { FailedAuthLimiter } from "@/server/services/auth/failed-auth-limiter";
 import { FixedWindows, TokenBuckets } from "@/server/services/limits/counters";
+import { DEFAULT_BREAKER_RULE } from "@/server/providers/upstream/breaker";
+import type { Admission, GateSettings } from "@/server/providers/upstream/gate";
 import { LocalLimitStore, type LimitStore } from "@/server/services/limits/shared";
 import { LEASE_MS, RateLimiter } from "@/server/services/rate-limiter";
 
@@ -32,10 +34,11 @@ function cluster(n: number) {
   const primary = new LocalLimitStore();
   const workers = Array.from({ length: n }, () => {
     const [workerEnd, primaryEnd, stats] = channelPair();
-    answerLimits(primaryEnd, primary);
-    return { store: new IpcLimitStore(workerEnd), stats };
+    // `exited`: what the primary does when this worker's process is gone.
+    const answering = answerLimits(primaryEnd, primary);
+    return { store: new IpcLimitStore(workerEnd), stats, exited: () => answering.close() };
   });
-  return { workers, messages: () => workers.reduce((sum, w) => sum + w.stats.messages, 0) };
+  return { primary, workers, messages: () => workers.reduce((sum, w) => sum + w.stats.messages, 0) };
 }
 
 const admittedOf = (waits: number[]) => waits.filter((w) => w === 0).length;
@@ -164,6 +167,98 @@ describe("the page thread's limits", () => {
     const thread = pageThreadOf(new LocalLimitStore());
     expect(await thread.grant("key", 7, 5)).toMatchObject({ granted: 5, waitMs: 0 });
     expect((await thread.grant("key", 1, 5)).granted).toBe(0);
+  });
+});
+
+describe("an upstream family's gate across workers (bulkhead and breaker of the whole server)", () => {
+  const SETTINGS: GateSettings = { maxConcurrency: 4, openMs: 30_000, breaker: DEFAULT_BREAKER_RULE };
+  const admitted = (answers: Admission[]) => answers.filter((a) => a.admitted).length;
+  /** Messages without an answer (an end) arrive a turn later. */
+  const delivered = () => new Promise((r) => setTimeout(r, 5));
+
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(T0);
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it("two workers with a limit of 4 let 4 calls through in all; a call that ends frees its slot for either", async () => {
+    const { workers } = cluster(2);
+    const [a, b] = workers.map((w) => w.store);
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a! : b!).admit("pan", SETTINGS)));
+    expect(admitted(answers)).toBe(4);
+    expect(answers.filter((x) => !x.admitted)).toEqual(Array(6).fill({ admitted: false, reason: "full", retryAfterMs: 1000 }));
+    a!.end("pan", false, "answered");
+    await delivered();
+    expect(await b!.admit("pan", SETTINGS)).toEqual({ admitted: true, trial: false });
+    expect(await a!.admit("pan", SETTINGS)).toMatchObject({ admitted: false, reason: "full" });
+    // Another family has its own slots.
+    expect(await a!.admit("bank", SETTINGS)).toEqual({ admitted: true, trial: false });
+  });
+
+  it("five failures in a row from two workers open one breaker: both refuse until one trial call, and refuse while it is out", async () => {
+    const { workers } = cluster(2);
+    const [a, b] = workers.map((w) => w.store);
+    for (let i = 0; i < 5; i++) {
+      const w = i % 2 ? a! : b!;
+      expect(await w.admit("pan", SETTINGS)).toMatchObject({ admitted: true });
+      w.end("pan", false, "failed");
+      await delivered();
+    }
+    expect(await a!.admit("pan", SETTINGS)).toEqual({ admitted: false, reason: "open", retryAfterMs: 30_000 });
+    vi.setSystemTime(T0 + 10_000);
+    expect(await b!.admit("pan", SETTINGS)).toEqual({ admitted: false, reason: "open", retryAfterMs: 20_000 });
+    expect(await a!.views()).toEqual([{ key: "pan", breaker: "open", openUntil: T0 + 30_000, inFlight: 0 }]);
+    vi.setSystemTime(T0 + 30_000);
+    expect(await b!.admit("pan", SETTINGS)).toEqual({ admitted: true, trial: true });
+    expect(await a!.admit("pan", SETTINGS)).toMatchObject({ admitted: false, reason: "open" });
+    expect(await b!.admit("pan", SETTINGS)).toMatchObject({ admitted: false, reason: "open" });
+    b!.end("pan", true, "answered");
+    await delivered();
+    expect(await a!.admit("pan", SETTINGS)).toEqual({ admitted: true, trial: false });
+    expect((await b!.views())[0]).toMatchObject({ breaker: "closed", inFlight: 1 });
+  });
+
+  it("a worker gone with calls in flight gives their slots back, without counting them for or against the breaker", async () => {
+    const { workers } = cluster(2);
+    const [a, b] = workers;
+    for (let i = 0; i < 4; i++) expect(await a!.store.admit("pan", SETTINGS)).toMatchObject({ admitted: true });
+    expect(await b!.store.admit("pan", SETTINGS)).toMatchObject({ admitted: false, reason: "full" });
+    a!.exited();
+    expect(admitted(await Promise.all(Array.from({ length: 5 }, () => b!.store.admit("pan", SETTINGS))))).toBe(4);
+    // A late word from the dead worker changes nothing.
+    a!.store.end("pan", false, "failed");
+    for (let i = 0; i < 4; i++) b!.store.end("pan", false, "failed");
+    await delivered();
+    expect(await b!.store.views()).toEqual([{ key: "pan", breaker: "closed", openUntil: null, inFlight: 0 }]);
+  });
+
+  it("a worker gone while its trial call is out: the next call is the trial", async () => {
+    const { workers } = cluster(2);
+    const [a, b] = workers;
+    for (let i = 0; i < 5; i++) {
+      await b!.store.admit("pan", SETTINGS);
+      b!.store.end("pan", false, "failed");
+    }
+    await delivered();
+    vi.setSystemTime(T0 + 30_000);
+    expect(await a!.store.admit("pan", SETTINGS)).toEqual({ admitted: true, trial: true });
+    expect(await b!.store.admit("pan", SETTINGS)).toMatchObject({ admitted: false, reason: "open" });
+    a!.exited();
+    expect(await b!.store.admit("pan", SETTINGS)).toEqual({ admitted: true, trial: true });
+  });
+
+  it("a page thread's calls count in the same gate, through its worker", async () => {
+    const { workers } = cluster(2);
+    const [threadEnd, workerEnd] = channelPair();
+    const forwarding = answerLimits(workerEnd, workers[0]!.store);
+    const pages = new IpcLimitStore(threadEnd);
+    expect(admitted(await Promise.all(Array.from({ length: 3 }, () => pages.admit("payments", SETTINGS))))).toBe(3);
+    expect(admitted(await Promise.all(Array.from({ length: 3 }, () => workers[1]!.store.admit("payments", SETTINGS))))).toBe(1);
+    // The page thread restarts with its three calls in flight: the worker gives them back.
+    forwarding.close();
+    await delivered();
+    expect(admitted(await Promise.all(Array.from({ length: 4 }, () => workers[1]!.store.admit("payments", SETTINGS))))).toBe(3);
   });
 });
 

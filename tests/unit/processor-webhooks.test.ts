@@ -40,6 +40,7 @@ describe("a processor webhook's record", () => {
       cfPaymentId: webhook.data.payment.cf_payment_id,
       paymentStatus: "SUCCESS",
       amountPaise: 17_000,
+      currency: "INR",
       bankReference: webhook.data.payment.bank_reference,
       refundId: null,
       refundStatus: null,

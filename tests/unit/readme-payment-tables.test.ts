@@ -42,10 +42,20 @@ describe("the README's live payment tables", () => {
       Object.entries(PAYMENT_STATUS_OUTCOMES).map(([status, o]) => [status, o.result === "FAILED" ? `FAILED ${o.errorCode}` : o.result]),
     );
     expect(readmeTable).toEqual(codeTable);
-    // The rows the table states in words: another amount, and a status it does not name.
-    const payment = { cfPaymentId: "1", orderId: "pay_1", amountPaise: 100, group: "upi", bankReference: "R1", errorCode: null, errorDescription: null };
+    // The rows the table states in words: another amount or currency, and a status it does not name.
+    const payment = {
+      cfPaymentId: "1",
+      orderId: "pay_1",
+      amountPaise: 100,
+      currency: "INR",
+      group: "upi",
+      bankReference: "R1",
+      errorCode: null,
+      errorDescription: null,
+    };
     expect(attemptOutcome({ ...payment, status: "SUCCESS" }, 200)).toMatchObject({ result: "FAILED", errorCode: "AMOUNT_MISMATCH" });
-    expect(readme).toContain("A `SUCCESS` for another amount than the payment's is `FAILED`, `AMOUNT_MISMATCH`");
+    expect(attemptOutcome({ ...payment, status: "SUCCESS", currency: "USD" }, 100)).toMatchObject({ result: "FAILED", errorCode: "AMOUNT_MISMATCH" });
+    expect(readme).toContain("A `SUCCESS` for another amount than the payment's, or in another currency than INR, is `FAILED`, `AMOUNT_MISMATCH`");
     expect(attemptOutcome({ ...payment, status: "FLAGGED" }, 100)).toEqual({ result: "PENDING" });
   });
 

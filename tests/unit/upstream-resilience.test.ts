@@ -1,12 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CircuitState } from "cockatiel";
+import diagnostics from "node:diagnostics_channel";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AppError } from "@/server/errors";
 import { createLiveProviders, type ProviderSet } from "@/server/providers";
-import { ConsecutiveOrSamplingBreaker } from "@/server/providers/upstream/breaker";
-import { parseRetryAfter, upstreamStats, type UpstreamLogger } from "@/server/providers/upstream/client";
+import { CircuitState } from "cockatiel";
+import { SlidingWindowBreaker } from "@/server/providers/upstream/breaker";
+import { parseRetryAfter, UpstreamClient, upstreamStats, type UpstreamLogger } from "@/server/providers/upstream/client";
 import { CallLog } from "@/server/providers/upstream/stats";
-import { FakeCashfreeVerification, startFakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
-import { waitFor } from "../helpers/wait";
+import { FakeCashfreeVerification, PAST_ONE_MIB, startFakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
+import { sleep, waitFor } from "../helpers/wait";
 
 const CREDENTIALS = { clientId: "CF_TEST_CLIENT", clientSecret: "cfsk_live_do_not_log_me" };
 const TIMEOUT_MS = 500;
@@ -22,11 +23,21 @@ const logger: UpstreamLogger = {
   error: (msg, fields) => logged.push(JSON.stringify({ level: "error", msg, ...fields })),
 };
 
-function providers(maxConcurrency = 64): ProviderSet {
-  return createLiveProviders({ provider: "cashfree", cashfree: { baseUrl: fake.url, ...CREDENTIALS }, timeoutMs: TIMEOUT_MS, maxConcurrency }, logger, {
+function providers(maxConcurrency = 64, timeoutMs = TIMEOUT_MS): ProviderSet {
+  return createLiveProviders({ provider: "cashfree", cashfree: { baseUrl: fake.url, ...CREDENTIALS }, timeoutMs, maxConcurrency }, logger, {
     openMs: OPEN_MS,
     retryDelayMs: 20,
   });
+}
+
+/** Connection attempts undici reports as failed (its published diagnostics channel), to one port. */
+function countConnectErrors(port: string): { count: () => number; stop: () => void } {
+  let n = 0;
+  const listener = (message: unknown) => {
+    if (String((message as { connectParams?: { port?: unknown } }).connectParams?.port) === port) n++;
+  };
+  diagnostics.subscribe("undici:client:connectError", listener);
+  return { count: () => n, stop: () => diagnostics.unsubscribe("undici:client:connectError", listener) };
 }
 
 /** The AppError a call ends with, and how long it took. */
@@ -74,11 +85,18 @@ describe("one deadline for the whole call", () => {
     expect(fake.count("/pan")).toBe(1);
   });
 
-  it("a body over 1 MiB is cut off: 502 UPSTREAM_ERROR", async () => {
-    fake.fail("pan", "huge-body");
-    const { error } = await failure(() => live.pan.lookup(PAN));
-    expect(error.code).toBe("UPSTREAM_ERROR");
-    expect(error.status).toBe(502);
+  it("a valid answer padded past 1 MiB is cut off: 502 UPSTREAM_ERROR, its length announced or not; one just under is read", async () => {
+    fake.fail("pan", "huge-body", { times: 1 });
+    const chunked = await failure(() => live.pan.lookup(PAN));
+    expect(chunked.error.code).toBe("UPSTREAM_ERROR");
+    expect(chunked.error.status).toBe(502);
+    fake.fail("pan", "huge-body", { times: 1, contentLength: true });
+    expect((await failure(() => live.pan.lookup(PAN))).error.code).toBe("UPSTREAM_ERROR");
+    // The same padding a little under the cap: the answer itself is fine.
+    fake.fail("pan", "huge-body", { times: 1, bytes: 1024 * 1024 - 64 });
+    expect((await live.pan.lookup(PAN)).status).toBe("VALID");
+    expect(PAST_ONE_MIB).toBeGreaterThan(1024 * 1024);
+    expect(fake.count("/pan")).toBe(3);
   });
 
   it("an answer that is not JSON is 502 UPSTREAM_ERROR", async () => {
@@ -107,13 +125,40 @@ describe("retries only where the first try provably did not take effect", () => 
     expect(ms).toBeLessThan(TIMEOUT_MS + 1000);
   });
 
-  it("a 503 and a connection cut before any answer are retried, and the retry's answer counts", async () => {
+  it("a 503 is retried, and the retry's answer counts", async () => {
     fake.fail("pan", "503", { times: 1 });
     expect((await live.pan.lookup(PAN)).status).toBe("VALID");
     expect(fake.count("/pan")).toBe(2);
-    fake.fail("bank", "reset", { times: 2 });
-    expect((await live.bank.verifyAccount("026291800001191", "YESB0000262")).accountStatus).toBe("VALID");
-    expect(fake.count("/bank-account/sync")).toBe(3);
+  });
+
+  it("a POST the vendor read before it cut the connection is not retried: it may have been done (and billed)", async () => {
+    fake.fail("bank", "reset");
+    const { error } = await failure(() => live.bank.verifyAccount("026291800001191", "YESB0000262"));
+    expect(error.code).toBe("SOURCE_UNAVAILABLE");
+    expect(fake.count("/bank-account/sync")).toBe(1);
+    fake.fail("pan", "reset");
+    await failure(() => live.pan.lookup(PAN));
+    expect(fake.count("/pan")).toBe(1);
+    fake.fail("aadhaar", "reset");
+    await failure(() => live.aadhaar.sendOtp("999941057058"));
+    expect(fake.count("/offline-aadhaar/otp")).toBe(1);
+  });
+
+  it("a GET cut off after it was read is retried", async () => {
+    const client = new UpstreamClient({
+      family: "pan",
+      baseUrl: fake.url,
+      headers: { "x-client-id": CREDENTIALS.clientId, "x-client-secret": CREDENTIALS.clientSecret },
+      timeoutMs: TIMEOUT_MS,
+      maxConcurrency: 4,
+      logger,
+      retryDelayMs: 20,
+      listed: false,
+    });
+    fake.fail("pan", "reset", { times: 2 });
+    // The fake's answer for a reference it never gave.
+    expect(await client.call({ method: "GET", path: "/pan/1234" }, (a) => a.status)).toBe(404);
+    expect(fake.count("/pan/1234")).toBe(3);
   });
 
   it("an EPFO retry reuses its verification_id", async () => {
@@ -124,16 +169,22 @@ describe("retries only where the first try provably did not take effect", () => 
     expect(ids[0]).toBe(ids[1]);
   });
 
-  it("a refused connection is retried and then answered 503", async () => {
+  it("a refused connection is tried three times (it never reached the vendor), then answered 503", async () => {
     const url = fake.url;
     await fake.close();
     fake = await startFakeCashfreeVerification(CREDENTIALS);
     const down = createLiveProviders({ provider: "cashfree", cashfree: { baseUrl: url, ...CREDENTIALS }, timeoutMs: TIMEOUT_MS, maxConcurrency: 4 }, logger, {
       retryDelayMs: 20,
     });
-    const { error, ms } = await failure(() => down.pan.lookup(PAN));
-    expect(error.code).toBe("SOURCE_UNAVAILABLE");
-    expect(ms).toBeLessThan(TIMEOUT_MS + 1000);
+    const tries = countConnectErrors(new URL(url).port);
+    try {
+      const { error, ms } = await failure(() => down.pan.lookup(PAN));
+      expect(error.code).toBe("SOURCE_UNAVAILABLE");
+      expect(ms).toBeLessThan(TIMEOUT_MS + 1000);
+      expect(tries.count()).toBe(3);
+    } finally {
+      tries.stop();
+    }
   });
 });
 
@@ -209,23 +260,116 @@ describe("circuit breaker", () => {
     expect(panStats().breaker).toBe("closed");
   });
 
-  it("at least half of at least 20 calls in the window opens it, even without 5 in a row", () => {
-    const breaker = new ConsecutiveOrSamplingBreaker();
-    let opened = false;
-    for (let i = 0; i < 20 && !opened; i++) {
-      if (i % 2 === 1) opened = breaker.failure(CircuitState.Closed);
-      else breaker.success(CircuitState.Closed);
-    }
-    expect(opened).toBe(true);
+  it("the vendor's 4xx business answers (a PAN it refuses, an expired OTP) do not count: every one reaches the vendor", async () => {
+    fake.fail("pan", "invalid-pan");
+    for (let i = 0; i < 6; i++) expect((await failure(() => live.pan.lookup(PAN))).error.code).toBe("INVALID_PAN");
+    expect(fake.count("/pan")).toBe(6);
+    expect(panStats().breaker).toBe("closed");
 
-    const lighter = new ConsecutiveOrSamplingBreaker();
-    opened = false;
-    // 9 failures in 21 calls, never 5 in a row: stays closed.
-    for (let i = 0; i < 21; i++) {
-      if (i % 7 < 3) opened ||= lighter.failure(CircuitState.Closed);
-      else lighter.success(CircuitState.Closed);
+    const sent = await live.aadhaar.sendOtp("999941057058");
+    fake.expireOtp(sent.reference);
+    for (let i = 0; i < 6; i++) expect((await failure(() => live.aadhaar.submitOtp("999941057058", sent.reference, "246810"))).error.code).toBe("OTP_EXPIRED");
+    expect(fake.count("/offline-aadhaar/verify")).toBe(6);
+    expect(upstreamStats().find((s) => s.family === "aadhaar")!.breaker).toBe("closed");
+  });
+
+  describe("half of at least 20 calls in the last 30 s, counted by time", () => {
+    // Only Date is faked: the calls still go over loopback to the fake, with their real timers.
+    afterEach(() => vi.useRealTimers());
+
+    /** One call per `gapMs` of the clock, every other one failing (a 500); how many reached the vendor. */
+    async function alternate(calls: number, gapMs: number): Promise<number> {
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+      for (let i = 0; i < calls; i++) {
+        if (i > 0) vi.setSystemTime(Date.now() + gapMs);
+        if (i % 2 === 1) fake.fail("pan", "500", { times: 1 });
+        await live.pan.lookup(PAN).catch(() => undefined);
+        fake.clear("pan");
+      }
+      return fake.count("/pan");
     }
-    expect(opened).toBe(false);
+
+    it("opens it: 20 calls a second apart, every other one failed", async () => {
+      expect(await alternate(20, 1_000)).toBe(20);
+      expect(panStats().breaker).toBe("open");
+      const { error } = await failure(() => live.pan.lookup(PAN));
+      expect(error.code).toBe("SOURCE_UNAVAILABLE");
+      expect(fake.count("/pan")).toBe(20);
+    });
+
+    it("never opens it with one call every 3.4 s (never 20 calls in 30 s), however long that goes on", async () => {
+      expect(await alternate(40, 3_400)).toBe(40);
+      expect(panStats().breaker).toBe("closed");
+    });
+
+    it("forgets calls older than 30 s: 18 calls (9 failed), then two more (one failed) 31 s later, keep it closed", async () => {
+      expect(await alternate(18, 1_000)).toBe(18);
+      vi.setSystemTime(Date.now() + 31_000);
+      await live.pan.lookup(PAN);
+      vi.setSystemTime(Date.now() + 1_000);
+      fake.fail("pan", "500", { times: 1 });
+      await failure(() => live.pan.lookup(PAN));
+      // Twenty calls and ten failures in all, but only two in the last 30 s.
+      expect(panStats().breaker).toBe("closed");
+      expect((await live.pan.lookup(PAN)).status).toBe("VALID");
+      expect(fake.count("/pan")).toBe(21);
+    });
+
+    it("counts a call 29.999 s after it ended, and not at 30 s", () => {
+      const T0 = 1_700_000_000_000;
+      const run = (lastAt: number) => {
+        let now = T0;
+        const breaker = new SlidingWindowBreaker(undefined, () => now);
+        // 19 calls a second apart from T0, the even ones failed (10 of 19, never two in a row).
+        for (let i = 0; i < 19; i++) {
+          now = T0 + i * 1_000;
+          if (i % 2 === 0) expect(breaker.failure(CircuitState.Closed)).toBe(false);
+          else breaker.success(CircuitState.Closed);
+        }
+        now = lastAt;
+        return breaker.failure(CircuitState.Closed);
+      };
+      // With the first call: 11 failures in 20 calls. Without it: 19 calls.
+      expect(run(T0 + 29_999)).toBe(true);
+      expect(run(T0 + 30_000)).toBe(false);
+    });
+
+    it("stays closed under half: 9 failures in 21 calls, never 5 in a row", async () => {
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+      for (let i = 0; i < 21; i++) {
+        if (i > 0) vi.setSystemTime(Date.now() + 200);
+        if (i % 7 < 3) fake.fail("pan", "500", { times: 1 });
+        await live.pan.lookup(PAN).catch(() => undefined);
+        fake.clear("pan");
+      }
+      expect(fake.count("/pan")).toBe(21);
+      expect(panStats().breaker).toBe("closed");
+    });
+  });
+
+  it("while the trial call is out, other calls are refused at once (503 with Retry-After) without reaching the vendor", async () => {
+    // A deadline long enough that only the trial's release, never its timeout, ends it.
+    live = providers(64, 10_000);
+    fake.fail("pan", "500");
+    for (let i = 0; i < 5; i++) await failure(() => live.pan.lookup(PAN));
+    expect(panStats().breaker).toBe("open");
+    fake.clear("pan");
+    const release = fake.hold("pan");
+    await sleep(OPEN_MS + 50);
+    let trialEnded = false;
+    const trial = live.pan.lookup(PAN).finally(() => (trialEnded = true));
+    await waitFor("the trial call at the vendor", () => fake.count("/pan") === 6, 5_000, 5);
+    const others = await Promise.all([1, 2, 3].map(() => failure(() => live.pan.lookup(PAN))));
+    expect(trialEnded).toBe(false);
+    for (const { error } of others) {
+      expect(error.code).toBe("SOURCE_UNAVAILABLE");
+      expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    }
+    expect(fake.count("/pan")).toBe(6);
+    release();
+    expect((await trial).status).toBe("VALID");
+    expect(panStats().breaker).toBe("closed");
+    expect((await live.pan.lookup(PAN)).status).toBe("VALID");
   });
 });
 

@@ -1,23 +1,30 @@
+import type { Admission, CallEnd, GateSettings, GateView } from "@/server/providers/upstream/gate";
 import type { Grant, LimitStore, WindowCount } from "@/server/services/limits/shared";
 
 /**
  * The server-wide limits over the cluster's IPC channel: workers ask, the primary answers from its
  * one LocalLimitStore. One small JSON message each way per question; tokens for the per-key rate
- * limit are leased in batches (see RateLimiter), so most requests send none.
+ * limit are leased in batches (see RateLimiter), so most requests send none. A live upstream call
+ * asks once to be let through its family's gate and tells once how it ended (no answer awaited).
  */
 
 type LimitRequest =
   | { op: "grant"; key: string; want: number; rate: number }
   | { op: "giveBack"; key: string; n: number; rate: number }
   | { op: "count"; key: string; windowMs: number; max: number | null }
-  | { op: "release"; key: string };
+  | { op: "release"; key: string }
+  | { op: "admit"; key: string; settings: GateSettings }
+  | { op: "end"; key: string; trial: boolean; how: CallEnd }
+  | { op: "views" };
+
+type LimitAnswer = Grant | WindowCount | Admission | GateView[];
 
 interface LimitMessage {
   parakh: "limits";
   /** Present when the worker waits for the answer. */
   id?: number;
   req?: LimitRequest;
-  res?: Grant | WindowCount;
+  res?: LimitAnswer;
 }
 
 /** The end of an IPC channel: a worker's `process`, or the primary's `Worker`. */
@@ -36,7 +43,7 @@ const ignore = () => {};
 export class IpcLimitStore implements LimitStore {
   readonly remote = true;
   private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (v: any) => void; fallback: Grant | WindowCount }>();
+  private readonly waiting = new Map<number, { resolve: (v: any) => void; fallback: LimitAnswer }>();
   private closed = false;
 
   constructor(private readonly channel: Channel) {
@@ -58,7 +65,7 @@ export class IpcLimitStore implements LimitStore {
     this.waiting.clear();
   }
 
-  private ask<T extends Grant | WindowCount>(req: LimitRequest, fallback: T): Promise<T> {
+  private ask<T extends LimitAnswer>(req: LimitRequest, fallback: T): Promise<T> {
     if (this.closed) return Promise.resolve(fallback);
     const id = this.nextId++;
     return new Promise<T>((resolve) => {
@@ -83,25 +90,77 @@ export class IpcLimitStore implements LimitStore {
   release(key: string) {
     if (!this.closed) this.channel.send({ parakh: "limits", req: { op: "release", key } } satisfies LimitMessage, ignore);
   }
+  admit(key: string, settings: GateSettings): Promise<Admission> {
+    return this.ask<Admission>({ op: "admit", key, settings }, { admitted: false, reason: "full", retryAfterMs: 1000 });
+  }
+  end(key: string, trial: boolean, how: CallEnd) {
+    if (!this.closed) this.channel.send({ parakh: "limits", req: { op: "end", key, trial, how } } satisfies LimitMessage, ignore);
+  }
+  views(): Promise<GateView[]> {
+    return this.ask<GateView[]>({ op: "views" }, []);
+  }
+}
+
+/** The asking side went away (a worker or a page thread exited): what it held is given back. */
+export interface Answering {
+  close(): void;
 }
 
 /**
  * The answering side: the primary for its workers (from the cluster's store), or a process for its
- * page thread (from the process's store, which may itself ask the primary).
+ * page thread (from the process's store, which may itself ask the primary). It keeps count of the
+ * upstream calls it let through that have not ended, so that when the other side dies with calls in
+ * flight, `close()` ends them: their bulkhead slots come back, and a trial call they held no longer
+ * keeps every other call out.
  */
-export function answerLimits(channel: Channel, store: LimitStore) {
+export function answerLimits(channel: Channel, store: LimitStore): Answering {
+  /** Per family: calls let through and not yet ended, and how many of them are trial calls. */
+  const open = new Map<string, { calls: number; trials: number }>();
+  let closed = false;
+  const opened = (key: string, trial: boolean) => {
+    // Let through after the other side was gone: nobody will end it.
+    if (closed) return store.end(key, trial, "abandoned");
+    const held = open.get(key) ?? { calls: 0, trials: 0 };
+    held.calls++;
+    if (trial) held.trials++;
+    open.set(key, held);
+  };
+  const ended = (key: string, trial: boolean): boolean => {
+    const held = open.get(key);
+    if (!held) return false;
+    held.calls--;
+    if (trial) held.trials--;
+    if (held.calls <= 0) open.delete(key);
+    return true;
+  };
   channel.on("message", (m) => {
     if (!isLimitMessage(m) || !m.req) return;
+    const req = m.req;
+    // Only a call this side let through, and only once (close() may have ended it already).
+    if (req.op === "end" && !ended(req.key, req.trial)) return;
     const id = m.id;
-    const res = answer(store, m.req);
+    const res = answer(store, req);
     if (id === undefined || !res) return;
-    const reply = (value: Grant | WindowCount) => channel.send({ parakh: "limits", id, res: value } satisfies LimitMessage, ignore);
+    const reply = (value: LimitAnswer) => {
+      if (req.op === "admit" && (value as Admission).admitted) opened(req.key, (value as { trial: boolean }).trial);
+      channel.send({ parakh: "limits", id, res: value } satisfies LimitMessage, ignore);
+    };
     if (res instanceof Promise) void res.then(reply);
     else reply(res);
   });
+  return {
+    close() {
+      if (closed) return;
+      closed = true;
+      for (const [key, held] of open) {
+        for (let i = 0; i < held.calls; i++) store.end(key, i < held.trials, "abandoned");
+      }
+      open.clear();
+    },
+  };
 }
 
-function answer(store: LimitStore, req: LimitRequest): Grant | WindowCount | Promise<Grant | WindowCount> | undefined {
+function answer(store: LimitStore, req: LimitRequest): LimitAnswer | Promise<LimitAnswer> | undefined {
   switch (req.op) {
     case "grant":
       return store.grant(req.key, req.want, req.rate);
@@ -111,5 +170,11 @@ function answer(store: LimitStore, req: LimitRequest): Grant | WindowCount | Pro
       return store.count(req.key, req.windowMs, req.max);
     case "release":
       return void store.release(req.key);
+    case "admit":
+      return store.admit(req.key, req.settings);
+    case "end":
+      return void store.end(req.key, req.trial, req.how);
+    case "views":
+      return store.views();
   }
 }

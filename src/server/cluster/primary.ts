@@ -84,9 +84,13 @@ export class Primary {
   private fork(index: number): Worker {
     const worker = cluster.fork({ [WORKER_SLOT_ENV]: String(index) });
     this.live.add(worker);
-    answerLimits(channelOf(worker), this.limits);
+    const answering = answerLimits(channelOf(worker), this.limits);
     worker.on("error", (err) => log.warn("worker channel error", { worker: index, err }));
-    worker.on("exit", (code, signal) => this.exited(index, worker, code, signal));
+    worker.on("exit", (code, signal) => {
+      // Its upstream calls in flight died with it: their slots (and a trial call) come back.
+      answering.close();
+      this.exited(index, worker, code, signal);
+    });
     return worker;
   }
 

@@ -96,10 +96,14 @@ export class PageThread {
       },
       on: (event, listener) => worker.on(event, listener),
     };
-    answerLimits(channel, sharedLimits());
+    const answering = answerLimits(channel, sharedLimits());
     worker.on("message", (m: unknown) => this.hear(m));
     worker.on("error", (err) => log.error("the page thread failed", { err }));
-    worker.on("exit", (code) => this.exited(worker, code));
+    worker.on("exit", (code) => {
+      // Its upstream calls in flight ended with it.
+      answering.close();
+      this.exited(worker, code);
+    });
   }
 
   private hear(m: unknown) {

@@ -87,14 +87,16 @@ function upstreamMetrics(registry: ReturnType<typeof processMetrics>["registry"]
   });
   new Gauge({
     name: "parakh_upstream_breaker_state",
-    help: "1 for each upstream family's current circuit-breaker state, per thread that calls it (the API's and the pages', in each cluster worker).",
+    help: "1 for each upstream family's current circuit-breaker state. One breaker per family for the whole server (every thread and cluster worker shares it).",
     labelNames: ["family", "state"],
+    // Every worker reads the same breaker (the primary's): one worker's reading is the server's.
+    aggregator: "first",
     registers: [registry],
     async collect() {
       const counts = await allUpstreamCallCounts();
       this.reset();
-      // One per thread that calls the family (the page thread has its own breakers), as per worker in a cluster.
-      for (const f of counts) for (const state of BREAKER_STATES) this.inc({ family: f.family, state }, f.breaker === state ? 1 : 0);
+      const breakers = new Map(counts.map((f) => [f.family, f.breaker]));
+      for (const [family, breaker] of breakers) for (const state of BREAKER_STATES) this.set({ family, state }, breaker === state ? 1 : 0);
     },
   });
   new Gauge({

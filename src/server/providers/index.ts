@@ -18,6 +18,7 @@ import { createCashfreeEpfoProvider } from "@/server/providers/epfo/cashfree";
 import { createCashfreeAadhaarProvider } from "@/server/providers/aadhaar/cashfree";
 import { createCashfreeBankProvider } from "@/server/providers/bank/cashfree";
 import type { UpstreamLogger } from "@/server/providers/upstream/client";
+import type { UpstreamGates } from "@/server/providers/upstream/gate";
 
 export interface ProviderSet {
   pan: PanProvider;
@@ -62,7 +63,7 @@ const unconfiguredEpfo: EpfoProvider = { byUan: async () => unconfigured(), byPf
 const unconfiguredAadhaar: AadhaarProvider = { sendOtp: async () => unconfigured(), submitOtp: async () => unconfigured() };
 const unconfiguredBank: BankProvider = { verifyAccount: async () => unconfigured() };
 
-/** The live set for the chosen vendor; each family gets its own breaker, bulkhead and call statistics. */
+/** The live set for the chosen vendor; each family gets its own breaker, bulkhead (in `tuning.gates`, the server's) and call statistics. */
 export function createLiveProviders(settings: Config["liveVerification"], logger: UpstreamLogger = log, tuning: SecureIdClientTuning = {}): ProviderSet {
   if (settings.provider === "none")
     return { pan: unconfiguredPan, epfo: unconfiguredEpfo, aadhaar: unconfiguredAadhaar, bank: unconfiguredBank, batchLane: directLane };
@@ -85,6 +86,7 @@ export const sandboxProviders: ProviderSet = {
   batchLane: directLane,
 };
 
-export function createProviders(config: Config): Record<Mode, ProviderSet> {
-  return { sandbox: sandboxProviders, live: createLiveProviders(config.liveVerification) };
+/** `gates`: where the live families' bulkheads and breakers are kept (the server's shared store). */
+export function createProviders(config: Config, gates?: UpstreamGates): Record<Mode, ProviderSet> {
+  return { sandbox: sandboxProviders, live: createLiveProviders(config.liveVerification, log, { gates }) };
 }

@@ -18,10 +18,13 @@ export interface SecureIdSettings {
   maxConcurrency: number;
 }
 
-/** Tests shorten the breaker's pause and the retry pauses; an operator's check keeps its clients unlisted. */
+/**
+ * Tests shorten the breaker's pause and the retry pauses; an operator's check keeps its clients
+ * unlisted; the server passes where every thread's gates are kept.
+ */
 export type SecureIdClientTuning = Pick<
   ConstructorParameters<typeof UpstreamClient>[0],
-  "openMs" | "breaker" | "retryDelayMs" | "maxBodyBytes" | "connectTimeoutMs" | "listed"
+  "openMs" | "breaker" | "retryDelayMs" | "maxBodyBytes" | "connectTimeoutMs" | "listed" | "gates"
 >;
 
 export function secureIdClients(settings: SecureIdSettings, logger: UpstreamLogger, tuning: SecureIdClientTuning = {}): Record<SecureIdFamily, UpstreamClient> {

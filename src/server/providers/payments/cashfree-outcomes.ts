@@ -3,8 +3,9 @@
  * by a poll (both read into `PgPayment` / `PgRefund`). The two tables below are the whole mapping;
  * the README's "Going live" tables are checked against them by a test.
  *
- * A SUCCESS of another amount than the payment's is never a success (AMOUNT_MISMATCH); a status the
- * tables do not name leaves the attempt or the refund pending (a later webhook or poll decides).
+ * A SUCCESS of another amount than the payment's, or in another currency than INR (every Parakh
+ * payment's), is never a success (AMOUNT_MISMATCH); a status the tables do not name leaves the attempt
+ * or the refund pending (a later webhook or poll decides).
  */
 import type { PgPayment, PgRefund } from "@/server/providers/payments/cashfree-pg";
 import type { RefundOutcome } from "@/server/providers/payments/types";
@@ -44,6 +45,10 @@ export function attemptOutcome(payment: PgPayment, amountPaise: number): PgAttem
   if (reading.result !== "SUCCESS") return reading;
   if (payment.amountPaise !== amountPaise) {
     return { result: "FAILED", errorCode: "AMOUNT_MISMATCH", errorMessage: "The processor reported a payment of another amount than this payment's." };
+  }
+  // The order was made in INR; a payment the vendor names in no currency is the order's.
+  if (payment.currency !== null && payment.currency !== "INR") {
+    return { result: "FAILED", errorCode: "AMOUNT_MISMATCH", errorMessage: "The processor reported a payment in another currency than this payment's (INR)." };
   }
   return { result: "SUCCESS", bankReference: payment.bankReference };
 }

@@ -13,7 +13,8 @@
  *   getRefund       GET   /orders/{order_id}/refunds/{refund_id}
  *
  * A retried create carries the same id; the vendor's "already exists" (409) is answered by reading
- * that order or refund, so one payment never has two orders and one refund is never sent twice.
+ * that order or refund, so one payment never has two orders and one refund is never sent twice. That
+ * makes the two creates the only POSTs retried after a connection cut once they were sent.
  * Vendor refusals of the input (a 4xx other than 401, 403, 429) come back as `PgRefusal` where the
  * caller decides what they mean (an attempt or a refund the vendor refused), else as a 502 that does
  * not count against the breaker.
@@ -51,7 +52,9 @@ export interface CashfreePgSettings {
 }
 
 /** Tests shorten the breaker's pause and the retry pauses; an operator's check keeps its client unlisted. */
-export type CashfreePgTuning = Partial<Pick<UpstreamClientOptions, "openMs" | "breaker" | "retryDelayMs" | "maxBodyBytes" | "connectTimeoutMs" | "listed">>;
+export type CashfreePgTuning = Partial<
+  Pick<UpstreamClientOptions, "openMs" | "breaker" | "retryDelayMs" | "maxBodyBytes" | "connectTimeoutMs" | "listed" | "gates">
+>;
 
 // ---- The vendor's wire (from the document's schemas) ----
 
@@ -149,6 +152,8 @@ export interface PgPayment {
   /** SUCCESS, NOT_ATTEMPTED, FAILED, USER_DROPPED, VOID, CANCELLED, PENDING (as the vendor says). */
   status: string;
   amountPaise: number | null;
+  /** `payment_currency`, as the vendor writes it; null when it gives none. */
+  currency: string | null;
   /** The vendor's payment group: upi, net_banking, credit_card, … */
   group: string | null;
   bankReference: string | null;
@@ -263,6 +268,7 @@ export function paymentFromWire(wire: WirePaymentEntity): PgPayment {
     orderId: text(wire.order_id),
     status,
     amountPaise: paiseFrom(wire.payment_amount),
+    currency: text(wire.payment_currency),
     group: text(wire.payment_group),
     bankReference: text(wire.bank_reference),
     errorCode: text(wire.error_details?.error_code),
@@ -354,7 +360,8 @@ export class CashfreePgClient {
 
   /** The payment's order: created once; a create the vendor already knows is answered by reading that order. */
   async createOrder(input: PgOrderInput): Promise<PgOrder> {
-    const created = await this.upstream.call({ method: "POST", path: "/orders", body: this.orderRequest(input) }, (answer) => {
+    // The vendor knows the order by its id: a create cut off after it was sent may be sent again.
+    const created = await this.upstream.call({ method: "POST", path: "/orders", body: this.orderRequest(input), deduplicated: true }, (answer) => {
       if (answer.status === 409) return null;
       // The vendor names a refused field in its code (`<field>_invalid`): an expiry it will not take.
       if (answer.status === 400 && vendorErrorCode(answer.body)?.startsWith("order_expiry_time")) {
@@ -436,7 +443,7 @@ export class CashfreePgClient {
    */
   async createRefund(orderId: string, refund: { refundId: string; amountPaise: number; note?: string | null }): Promise<PgRefund | PgRefusal> {
     const created = await this.upstream.call(
-      { method: "POST", path: `/orders/${encodeURIComponent(orderId)}/refunds`, body: this.refundRequest(refund) },
+      { method: "POST", path: `/orders/${encodeURIComponent(orderId)}/refunds`, body: this.refundRequest(refund), deduplicated: true },
       (answer): PgRefund | PgRefusal | null => {
         if (answer.status === 409) return null;
         if (answer.status === 200) return refundFromWire(objectOf(answer) as WireRefundEntity);

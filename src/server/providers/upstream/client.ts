@@ -1,30 +1,22 @@
 /**
  * Every call to an upstream vendor goes through an UpstreamClient, one per family (PAN, EPFO,
- * Aadhaar, bank, payments) per instance:
+ * Aadhaar, bank, payments) per thread:
  *
- *   bulkhead (no queue) → circuit breaker → retries (inside one deadline) → one HTTP attempt
+ *   gate: bulkhead (no queue) and circuit breaker, for the whole server → retries (inside one deadline) → one HTTP attempt
  *
- * One Deadline is the whole call's: connect, headers, body and the pauses between retries. The answer's body is read up to 1 MiB. What the vendor's answer means is the adapter's
- * business (`read`); this layer only turns transport faults and the vendor's own failure statuses
- * into Parakh's codes. Credentials and request bodies are never logged.
+ * The gate (./gate.ts) is the family's for the whole server: the server wires every thread's client
+ * of a family to one gate, counted in the process or, in a cluster, in the primary; a client built
+ * on its own (a test, a tool) has its own. One Deadline is the whole call's: connect, headers, body
+ * and the pauses between retries. The answer's body is read up to 1 MiB. What the vendor's answer
+ * means is the adapter's business (`read`); this layer only turns transport faults and the vendor's
+ * own failure statuses into Parakh's codes. Credentials and request bodies are never logged.
  */
 import { Agent } from "undici";
-import {
-  BrokenCircuitError,
-  BulkheadRejectedError,
-  CircuitState,
-  ExponentialBackoff,
-  bulkhead,
-  circuitBreaker,
-  handleWhen,
-  retry,
-  type BulkheadPolicy,
-  type CircuitBreakerPolicy,
-  type RetryPolicy,
-} from "cockatiel";
+import { ExponentialBackoff, handleWhen, retry, type RetryPolicy } from "cockatiel";
 import { AppError, type AppErrorOptions, type ErrorCode } from "@/server/errors";
-import { ConsecutiveOrSamplingBreaker, DEFAULT_BREAKER_RULE, type BreakerRule } from "./breaker";
+import { DEFAULT_BREAKER_RULE, type BreakerRule } from "./breaker";
 import { Deadline, exchange, type ExchangeLimits, type RawAnswer } from "./exchange";
+import { LocalGates, type Admission, type BreakerState, type CallEnd, type GateSettings, type GateView, type UpstreamGates } from "./gate";
 import { CallLog, type UpstreamCallCounts, type UpstreamFamilyStats, type UpstreamOutcome } from "./stats";
 
 export type UpstreamFamily = "pan" | "epfo" | "aadhaar" | "bank" | "payments";
@@ -62,6 +54,11 @@ export interface UpstreamClientOptions {
   retryDelayMs?: number;
   /** False keeps a one-off client (an operator's check) out of the operator statistics. */
   listed?: boolean;
+  /**
+   * Where the family's bulkhead and breaker live: the server passes its shared store, so that every
+   * thread and worker counts in one gate. Without it the client has a gate of its own.
+   */
+  gates?: UpstreamGates;
 }
 
 export interface UpstreamRequest {
@@ -70,6 +67,12 @@ export interface UpstreamRequest {
   path: string;
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * The vendor de-duplicates this POST by an id in its body and answers a repeat "already exists",
+   * which the adapter reads back (a PG order or refund): a connection cut after it was sent may be
+   * retried, as a GET's may. Other POSTs are not (a PAN check or a bank check may have been done and billed).
+   */
+  deduplicated?: boolean;
 }
 
 /** An answer the adapter reads: any 2xx, or a 4xx that is the vendor's word on the input (not 401, 403, 429). */
@@ -108,7 +111,8 @@ export function unreadableAnswer(what: string): UpstreamFailure {
   return new UpstreamFailure("UPSTREAM_ERROR", `The upstream source's answer could not be read: ${what}.`, { countsAsFailure: true });
 }
 
-const CONNECTION_NEVER_USED = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]);
+/** Connection failures that end a try at once: retried when the request provably was not sent (or may be sent again). */
+const CONNECTION_LOST = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]);
 
 /** Seconds from a Retry-After header (seconds or an HTTP date), within 1 s–1 h; null when absent or unreadable. */
 export function parseRetryAfter(value: string | null, now: number = Date.now()): number | null {
@@ -148,26 +152,39 @@ export function upstreamStats(): UpstreamFamilyStats[] {
   return [...registry.values()].map((c) => c.stats());
 }
 
+/** Each family's gate as the server holds it (in a cluster, as the primary does): its breaker for every worker at once. */
+export async function upstreamGateViews(): Promise<Map<string, GateView>> {
+  const views = new Map<string, GateView>();
+  for (const gates of new Set([...registry.values()].map((c) => c.gates))) {
+    for (const view of await gates.views()) views.set(view.key, view);
+  }
+  return views;
+}
+
 export class UpstreamClient {
   readonly family: UpstreamFamily;
-  private readonly options: Required<Omit<UpstreamClientOptions, "breaker">> & { breaker: BreakerRule };
+  /** Where this family's bulkhead and breaker are kept. */
+  readonly gates: UpstreamGates;
+  private readonly options: Required<Omit<UpstreamClientOptions, "breaker" | "gates">> & { breaker: BreakerRule };
+  private readonly settings: GateSettings;
   private readonly dispatcher: Agent;
   /** The base URL split for undici: its origin, and the path the call's path is appended to. */
   private readonly origin: string;
   private readonly pathPrefix: string;
-  private readonly bulkhead: BulkheadPolicy;
-  private readonly breaker: CircuitBreakerPolicy;
   private readonly retry: RetryPolicy;
   private readonly calls = new CallLog();
   /** Calls since the process started, by how they ended. */
   private readonly outcomes: Record<UpstreamOutcome, number> = { ok: 0, timeout: 0, failed: 0, misconfigured: 0, rejected: 0 };
-  /** The body cap and the failures an exchange can end with. */
-  private readonly limits: ExchangeLimits;
-  private openedAt: number | null = null;
+  /** The body cap and the failures an exchange can end with: for a request that may be sent again (GET), and for one that may not. */
+  private readonly repeatable: ExchangeLimits;
+  private readonly once: ExchangeLimits;
+  /** The breaker as this thread last heard of it, where the gate is another process's (see breakerNow). */
+  private lastSeen: { breaker: BreakerState; openUntil: number | null } = { breaker: "closed", openUntil: null };
   private misconfigured = false;
 
   constructor(options: UpstreamClientOptions) {
     this.family = options.family;
+    const { gates, ...rest } = options;
     this.options = {
       unavailableCode: "SOURCE_UNAVAILABLE",
       breaker: DEFAULT_BREAKER_RULE,
@@ -176,31 +193,27 @@ export class UpstreamClient {
       maxBodyBytes: MAX_BODY_BYTES,
       retryDelayMs: 100,
       listed: true,
-      ...options,
+      ...rest,
     };
+    this.gates = gates ?? new LocalGates((family, openMs) => this.options.logger.warn("upstream circuit opened", { family, openMs }));
+    this.settings = { maxConcurrency: this.options.maxConcurrency, openMs: this.options.openMs, breaker: this.options.breaker };
     const base = new URL(this.options.baseUrl);
     this.origin = base.origin;
     this.pathPrefix = base.pathname.replace(/\/$/, "");
     // The call's own deadline ends headers and body; the agent's timers would only cut it shorter.
     this.dispatcher = new Agent({ connect: { timeout: this.options.connectTimeoutMs }, headersTimeout: 0, bodyTimeout: 0 });
-    this.bulkhead = bulkhead(this.options.maxConcurrency, 0);
-    this.breaker = circuitBreaker(
-      handleWhen((e) => e instanceof UpstreamFailure && e.countsAsFailure),
-      { halfOpenAfter: this.options.openMs, breaker: new ConsecutiveOrSamplingBreaker(this.options.breaker) },
-    );
-    this.breaker.onBreak(() => {
-      this.openedAt = Date.now();
-      this.options.logger.warn("upstream circuit opened", { family: this.family, openMs: this.options.openMs });
-    });
-    this.breaker.onReset(() => {
-      this.openedAt = null;
-    });
     this.retry = retry(
       handleWhen((e) => e instanceof UpstreamFailure && e.retryable),
       { maxAttempts: MAX_RETRIES, backoff: new ExponentialBackoff({ initialDelay: this.options.retryDelayMs, maxDelay: 1_000 }) },
     );
+    this.repeatable = this.exchangeLimits(true);
+    this.once = this.exchangeLimits(false);
+    if (this.options.listed) registry.set(this.family, this);
+  }
+
+  private exchangeLimits(repeatable: boolean): ExchangeLimits {
     const maxBodyBytes = this.options.maxBodyBytes;
-    this.limits = {
+    return {
       maxBodyBytes,
       timedOut: () => this.timedOut(),
       tooLarge: () =>
@@ -212,16 +225,16 @@ export class UpstreamClient {
           countsAsFailure: true,
           retryable: false,
         }),
-      unreachable: (err) => {
+      unreachable: (err, sent) => {
         const code = connectionErrorCode(err);
         return this.unavailable(`The upstream source could not be reached (${code ?? "connection failed"}).`, null, {
           countsAsFailure: true,
-          // Refused or reset before any answer: the vendor never saw the call. A connect timeout is a timeout.
-          retryable: code !== null && CONNECTION_NEVER_USED.has(code),
+          // Refused, or cut before the request went out: the vendor never saw it. Once sent, the vendor
+          // may have read and done it: only a request that may be sent again is. A connect timeout is a timeout.
+          retryable: code !== null && CONNECTION_LOST.has(code) && (!sent || repeatable),
         });
       },
     };
-    if (this.options.listed) registry.set(this.family, this);
   }
 
   /**
@@ -232,26 +245,26 @@ export class UpstreamClient {
   async call<T>(request: UpstreamRequest, read: (answer: UpstreamAnswer) => T): Promise<T> {
     const started = performance.now();
     const deadline = new Deadline(this.options.timeoutMs);
+    let admitted: { trial: boolean } | null = null;
+    let end: CallEnd = "answered";
+    let outcome: Outcome<T>;
     try {
-      const outcome = await this.bulkhead.execute(() =>
-        this.breaker.execute(async (): Promise<Outcome<T>> => {
-          const answer = await this.retry.execute(() => this.attempt(request, deadline));
-          try {
-            return { value: read(answer) };
-          } catch (err) {
-            if (err instanceof UpstreamFailure) throw err;
-            return { answerError: err };
-          }
-        }),
-      );
-      this.misconfigured = false;
-      this.calls.record(performance.now() - started, false);
-      this.outcomes.ok++;
-      if ("answerError" in outcome) throw outcome.answerError;
-      return outcome.value;
+      const asked = this.gates.admit(this.family, this.settings);
+      const admission = asked instanceof Promise ? await asked : asked;
+      if (this.gates.remote) this.heard(admission);
+      if (!admission.admitted) throw this.refusal(admission);
+      admitted = admission;
+      const answer = await this.retry.execute(() => this.attempt(request, deadline));
+      try {
+        outcome = { value: read(answer) };
+      } catch (err) {
+        if (err instanceof UpstreamFailure) throw err;
+        outcome = { answerError: err };
+      }
     } catch (err) {
       const failure = this.toAppError(err);
       if (failure instanceof UpstreamFailure) {
+        if (failure.countsAsFailure) end = "failed";
         this.calls.record(performance.now() - started, failure.countsAsFailure);
         this.outcomes[outcomeOf(failure)]++;
         // A refusal's own message is the merchant's; operators need the vendor's status and code.
@@ -259,8 +272,15 @@ export class UpstreamClient {
       }
       throw failure;
     } finally {
+      // The gate hears how every call it let through ended, once.
+      if (admitted) this.gates.end(this.family, admitted.trial, end);
       deadline.clear();
     }
+    this.misconfigured = false;
+    this.calls.record(performance.now() - started, false);
+    this.outcomes.ok++;
+    if ("answerError" in outcome) throw this.toAppError(outcome.answerError);
+    return outcome.value;
   }
 
   /**
@@ -281,17 +301,28 @@ export class UpstreamClient {
   }
 
   counts(): UpstreamCallCounts {
-    return { family: this.family, breaker: this.breakerState(), misconfigured: this.misconfigured, calls: { ...this.outcomes } };
+    return { family: this.family, breaker: this.breakerNow().breaker, misconfigured: this.misconfigured, calls: { ...this.outcomes } };
   }
 
-  private breakerState(): UpstreamFamilyStats["breaker"] {
-    const state = this.breaker.state;
-    return state === CircuitState.Open ? "open" : state === CircuitState.HalfOpen ? "half-open" : state === CircuitState.Isolated ? "isolated" : "closed";
+  /**
+   * The breaker, read at once: from the gate when it is this thread's, else as the last admission
+   * told (the console and the scrape read the gate itself: see upstreamGateViews).
+   */
+  private breakerNow(): { breaker: BreakerState; openUntil: number | null } {
+    const views = this.gates.remote ? null : this.gates.views();
+    if (!views || views instanceof Promise) return this.lastSeen;
+    return views.find((v) => v.key === this.family) ?? { breaker: "closed", openUntil: null };
+  }
+
+  /** What an admission says of the breaker, kept for breakerNow. */
+  private heard(admission: Admission): void {
+    if (admission.admitted) this.lastSeen = { breaker: admission.trial ? "half-open" : "closed", openUntil: null };
+    else if (admission.reason === "open") this.lastSeen = { breaker: "open", openUntil: Date.now() + admission.retryAfterMs };
   }
 
   stats(): UpstreamFamilyStats {
-    const breaker = this.breakerState();
-    const retryAt = breaker === "open" && this.openedAt !== null ? new Date(this.openedAt + this.options.openMs).toISOString() : null;
+    const { breaker, openUntil } = this.breakerNow();
+    const retryAt = openUntil === null ? null : new Date(openUntil).toISOString();
     return { family: this.family, breaker, retryAt, misconfigured: this.misconfigured, ...this.calls.summary() };
   }
 
@@ -305,21 +336,20 @@ export class UpstreamClient {
     });
   }
 
+  /** A call the gate did not let through: never reached the vendor, never counted against the breaker. */
+  private refusal(admission: Extract<Admission, { admitted: false }>): UpstreamFailure {
+    const message =
+      admission.reason === "full"
+        ? "Too many calls to the upstream source are in flight; retry shortly."
+        : "The upstream source is failing; calls are paused for a while.";
+    return new UpstreamFailure(this.options.unavailableCode, message, {
+      countsAsFailure: false,
+      retryAfterSeconds: Math.max(1, Math.ceil(admission.retryAfterMs / 1000)),
+    });
+  }
+
   private toAppError(err: unknown): AppError {
     if (err instanceof AppError) return err;
-    if (err instanceof BulkheadRejectedError) {
-      return new UpstreamFailure(this.options.unavailableCode, "Too many calls to the upstream source are in flight; retry shortly.", {
-        countsAsFailure: false,
-        retryAfterSeconds: 1,
-      });
-    }
-    if (err instanceof BrokenCircuitError) {
-      const remaining = this.openedAt === null ? this.options.openMs : this.openedAt + this.options.openMs - Date.now();
-      return new UpstreamFailure(this.options.unavailableCode, "The upstream source is failing; calls are paused for a while.", {
-        countsAsFailure: false,
-        retryAfterSeconds: Math.max(1, Math.ceil(remaining / 1000)),
-      });
-    }
     return new UpstreamFailure("UPSTREAM_ERROR", "The upstream call failed unexpectedly.", { countsAsFailure: true, cause: err });
   }
 
@@ -384,7 +414,7 @@ export class UpstreamClient {
         body: request.body === undefined ? undefined : JSON.stringify(request.body),
       },
       deadline,
-      this.limits,
+      request.method === "GET" || request.deduplicated === true ? this.repeatable : this.once,
     );
   }
 }

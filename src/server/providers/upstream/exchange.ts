@@ -38,8 +38,11 @@ export interface ExchangeLimits {
   maxBodyBytes: number;
   timedOut(): Error;
   tooLarge(): Error;
-  /** The connection failed before any answer. */
-  unreachable(err: Error): Error;
+  /**
+   * The connection failed before any answer; `sent`: after the request was handed to the connection
+   * (the vendor may have read it), rather than while connecting.
+   */
+  unreachable(err: Error, sent: boolean): Error;
   /** The answer began and then failed. */
   brokeOff(err: Error): Error;
 }
@@ -60,6 +63,8 @@ export function exchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOpt
 class Exchange implements Dispatcher.DispatchHandlers {
   private settled = false;
   private abort: ((err?: Error) => void) | null = null;
+  /** undici calls onConnect on a connected socket just before it writes the request. */
+  private sent = false;
   private answered = false;
   private status = 0;
   private retryAfter: string | null = null;
@@ -82,6 +87,7 @@ class Exchange implements Dispatcher.DispatchHandlers {
 
   onConnect(abort: (err?: Error) => void): void {
     this.abort = abort;
+    this.sent = true;
     // The deadline passed while connecting.
     if (this.settled) abort();
   }
@@ -125,7 +131,7 @@ class Exchange implements Dispatcher.DispatchHandlers {
   }
 
   onError(err: Error): void {
-    this.fail(this.answered ? this.limits.brokeOff(err) : this.limits.unreachable(err));
+    this.fail(this.answered ? this.limits.brokeOff(err) : this.limits.unreachable(err, this.sent));
   }
 
   private fail(err: Error): void {

@@ -2,9 +2,11 @@
  * Upstream calls are counted where they are made: the server's thread makes the API's and the jobs',
  * the page thread (src/server/http/page-thread.ts) the dashboard's and the checkout page's. Each
  * thread reads the other's figures through its peer, so the metrics scrape and the operator console
- * see both. Without a peer (one thread, tests, tools) they are this thread's alone.
+ * see both. Without a peer (one thread, tests, tools) they are this thread's alone. The breaker is
+ * not a thread's: it is read from the family's gate, which the whole server shares.
  */
-import { upstreamCallCounts, upstreamStats } from "./client";
+import { upstreamCallCounts, upstreamGateViews, upstreamStats } from "./client";
+import type { GateView } from "./gate";
 import type { UpstreamCallCounts, UpstreamFamilyStats } from "./stats";
 
 export interface UpstreamSnapshot {
@@ -33,10 +35,22 @@ async function peerSnapshot(): Promise<UpstreamSnapshot | null> {
   return source().catch(() => null);
 }
 
-/** Every family's counts per thread: one entry per thread that has the family (so sums and gauges add up like a cluster's workers). */
+/** The server's gates; none when they cannot be read (the threads' own breaker readings then stand). */
+async function gateViews(): Promise<Map<string, GateView>> {
+  return upstreamGateViews().catch(() => new Map<string, GateView>());
+}
+
+/**
+ * Every family's counts per thread: one entry per thread that has the family (so sums add up like a
+ * cluster's workers); each entry's breaker is the server's.
+ */
 export async function allUpstreamCallCounts(): Promise<UpstreamCallCounts[]> {
-  const peer = await peerSnapshot();
-  return peer ? [...upstreamCallCounts(), ...peer.counts] : upstreamCallCounts();
+  const [peer, views] = await Promise.all([peerSnapshot(), gateViews()]);
+  const counts = peer ? [...upstreamCallCounts(), ...peer.counts] : upstreamCallCounts();
+  return counts.map((c) => {
+    const view = views.get(c.family);
+    return view ? { ...c, breaker: view.breaker } : c;
+  });
 }
 
 const BREAKER_SEVERITY: Record<UpstreamFamilyStats["breaker"], number> = { closed: 0, "half-open": 1, open: 2, isolated: 3 };
@@ -62,13 +76,17 @@ export function mergeFamilyStats(a: UpstreamFamilyStats, b: UpstreamFamilyStats)
   };
 }
 
-/** Each family's statistics over this thread and its peer. */
+/** Each family's statistics over this thread and its peer, with the server's breaker. */
 export async function allUpstreamStats(): Promise<UpstreamFamilyStats[]> {
-  const peer = await peerSnapshot();
+  const [peer, views] = await Promise.all([peerSnapshot(), gateViews()]);
   const byFamily = new Map(upstreamStats().map((s) => [s.family, s]));
   for (const s of peer?.stats ?? []) {
     const mine = byFamily.get(s.family);
     byFamily.set(s.family, mine ? mergeFamilyStats(mine, s) : s);
   }
-  return [...byFamily.values()];
+  return [...byFamily.values()].map((s) => {
+    const view = views.get(s.family);
+    if (!view) return s;
+    return { ...s, breaker: view.breaker, retryAt: view.openUntil === null ? null : new Date(view.openUntil).toISOString() };
+  });
 }

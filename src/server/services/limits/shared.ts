@@ -1,3 +1,5 @@
+import { log } from "@/server/lib/logger";
+import { LocalGates, type Admission, type CallEnd, type GateSettings, type GateView, type UpstreamGates } from "@/server/providers/upstream/gate";
 import { FixedWindows, TokenBuckets, type Grant, type WindowCount } from "@/server/services/limits/counters";
 
 export type { Grant, WindowCount } from "@/server/services/limits/counters";
@@ -5,9 +7,10 @@ export type { Grant, WindowCount } from "@/server/services/limits/counters";
 /**
  * Where the server-wide limits keep their counts. In one process, here in memory; in a cluster
  * worker, in the primary (src/server/cluster/limits-ipc.ts), so every worker counts against the same
- * numbers. Local answers come back synchronously, remote ones as promises.
+ * numbers. Local answers come back synchronously, remote ones as promises. The upstream families'
+ * bulkheads and circuit breakers (src/server/providers/upstream/gate.ts) are kept here too.
  */
-export interface LimitStore {
+export interface LimitStore extends UpstreamGates {
   /** True when every call is a message to another process. */
   readonly remote: boolean;
   /** Takes up to `want` tokens from bucket `key` (a burst of `rate`, then `rate` per second). */
@@ -25,6 +28,8 @@ export class LocalLimitStore implements LimitStore {
   readonly remote = false;
   private readonly buckets = new TokenBuckets();
   private readonly windows = new FixedWindows();
+  // The process that holds the gate tells of an opening: once per server, however many workers call.
+  private readonly gates = new LocalGates((family, openMs) => log.warn("upstream circuit opened", { family, openMs }));
 
   grant(key: string, want: number, rate: number, now = Date.now()): Grant {
     return this.buckets.grant(key, want, rate, now);
@@ -37,6 +42,15 @@ export class LocalLimitStore implements LimitStore {
   }
   release(key: string) {
     this.windows.release(key);
+  }
+  admit(key: string, settings: GateSettings): Admission {
+    return this.gates.admit(key, settings);
+  }
+  end(key: string, trial: boolean, how: CallEnd) {
+    this.gates.end(key, trial, how);
+  }
+  views(): GateView[] {
+    return this.gates.views();
   }
 }
 

@@ -25,6 +25,8 @@ export interface ProcessorWebhookSummary {
   cfPaymentId: string | null;
   paymentStatus: string | null;
   amountPaise: number | null;
+  /** A payment's `payment_currency`; absent from webhooks recorded before it was kept (read as none given). */
+  currency?: string | null;
   bankReference: string | null;
   refundId: string | null;
   refundStatus: string | null;
@@ -50,6 +52,7 @@ export function summariseCashfreeWebhook(body: unknown): { eventType: string; su
     cfPaymentId: null,
     paymentStatus: null,
     amountPaise: null,
+    currency: null,
     bankReference: null,
     refundId: null,
     refundStatus: null,
@@ -62,6 +65,7 @@ export function summariseCashfreeWebhook(body: unknown): { eventType: string; su
       cfPaymentId: textAt(payment.cf_payment_id),
       paymentStatus: textAt(payment.payment_status),
       amountPaise: paiseFrom(payment.payment_amount),
+      currency: textAt(payment.payment_currency),
       bankReference: textAt(payment.bank_reference),
     });
   } else if (eventType.startsWith("REFUND_") && data.refund !== undefined) {
@@ -108,6 +112,7 @@ function reportedPayment(s: ProcessorWebhookSummary) {
     orderId: s.orderId,
     status: s.paymentStatus ?? "",
     amountPaise: s.amountPaise,
+    currency: s.currency ?? null,
     group: null,
     bankReference: s.bankReference,
     errorCode: null,
@@ -150,6 +155,7 @@ async function applyPaymentWebhook(db: Db, processors: Record<string, PaymentPro
       attemptId: attempt.id,
       cfPaymentId: s.cfPaymentId,
       reportedPaise: s.amountPaise,
+      reportedCurrency: s.currency ?? null,
       amountPaise: payment.amountPaise,
     });
   }
