@@ -44,6 +44,20 @@ export default defineConfig({
           env: { SIGNUPS_PER_ADDRESS_PER_HOUR: "10000", ...runKeys },
         },
       },
+      {
+        extends: true,
+        test: {
+          // `npm run fuzz`: requests generated from the API document against real servers (FUZZ_SECONDS per database).
+          name: "fuzz",
+          include: ["tests/fuzz/**/*.test.ts"],
+          globalSetup: ["tests/helpers/integration-global-setup.ts"],
+          environment: "node",
+          hookTimeout: 180_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
+          env: { ...runKeys },
+        },
+      },
     ],
   },
 });

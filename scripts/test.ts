@@ -14,6 +14,7 @@ const resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-test-"));
 const reports = {
   vitestUnit: path.join(resultsDir, "vitest-unit.json"),
   vitestIntegration: path.join(resultsDir, "vitest-integration.json"),
+  vitestFuzz: path.join(resultsDir, "vitest-fuzz.json"),
   playwright: path.join(resultsDir, "playwright.json"),
 };
 
@@ -104,7 +105,7 @@ function tally() {
   let failed = 0;
   let skipped = 0;
   let seen = false;
-  for (const file of [reports.vitestUnit, reports.vitestIntegration]) {
+  for (const file of [reports.vitestUnit, reports.vitestIntegration, reports.vitestFuzz]) {
     const v = readJson(file);
     if (!v) continue;
     seen = true;
