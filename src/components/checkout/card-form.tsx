@@ -7,7 +7,7 @@ import { Button, Field, Notice } from "@/components/ui";
 import type { z } from "zod";
 import { cardSchema } from "@/lib/schemas/checkout";
 // Pure helpers (no server imports): the same Luhn check and network rules the processor applies.
-import { cardNetwork, luhnValid } from "@/lib/cards";
+import { cardNetwork, cvvHint, cvvProblem, luhnValid } from "@/lib/cards";
 
 type CardInput = z.infer<typeof cardSchema>;
 type CardErrors = Partial<Record<"number" | "expiry" | "cvv" | "name", string>>;
@@ -60,6 +60,9 @@ function checkCard(digits: string, expiry: string, cvv: string, name: string): {
     }
   }
   if (!mm || !yy) next.expiry = "Enter the expiry as MM / YY";
+  // Said whatever else is wrong, and in the hint's words (the schema checks it only once the rest parses).
+  const cvvWrong = cvvProblem(digits, cvv);
+  if (cvvWrong) next.cvv = cvvWrong;
   if (!next.number && !luhnValid(digits)) next.number = "Check the card number; it isn't valid";
   return { card: Object.keys(next).length > 0 || !parsed.success ? null : parsed.data, errors: next };
 }
@@ -158,7 +161,7 @@ export function CardForm({
           value={cvv}
           onChange={(e) => setCvv(e.target.value.replace(/\D/g, "").slice(0, 4))}
           error={errors.cvv}
-          hint={isAmex ? "4 digits on the front" : "3 digits on the back"}
+          hint={cvvHint(digits)}
           inputMode="numeric"
           autoComplete="cc-csc"
           placeholder={isAmex ? "••••" : "•••"}

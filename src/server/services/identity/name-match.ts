@@ -17,9 +17,10 @@
  *
  * Runs on every PAN verification, so it works on char codes with reused buffers.
  */
+import { nameMatchBand, type NameMatchResult } from "@/lib/name-match";
 import type { PanCategory } from "@/lib/pan";
 
-export type NameMatchResult = "MATCH" | "PARTIAL" | "NO_MATCH";
+export type { NameMatchResult };
 
 /**
  * Whose name it is. BUSINESS: any holder but an individual (company, firm, trust, HUF, AOP,
@@ -448,8 +449,5 @@ export function nameMatchScore(a: string, b: string, holder: NameHolder = "PERSO
   return rounded > 100 ? 100 : rounded;
 }
 
-export function nameMatchResult(score: number): NameMatchResult {
-  if (score >= 90) return "MATCH";
-  if (score >= 70) return "PARTIAL";
-  return "NO_MATCH";
-}
+/** B3's bands: MATCH ≥ 90, PARTIAL 70–89.99, NO_MATCH < 70 (shared with the dashboard's pages). */
+export const nameMatchResult = nameMatchBand;

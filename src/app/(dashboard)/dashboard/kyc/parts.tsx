@@ -19,8 +19,3 @@ const OUTCOME_TONES: Record<string, "green" | "amber" | "red" | "slate" | "blue"
 export function KycOutcomeBadge({ outcome }: { outcome: string }) {
   return <Badge tone={OUTCOME_TONES[outcome] ?? "slate"}>{(KYC_OUTCOME_LABELS as Record<string, string>)[outcome] ?? outcome}</Badge>;
 }
-
-export function NameMatchScore({ score }: { score: number | null }) {
-  if (score === null) return <span className="text-slate-400">—</span>;
-  return <span className="tabular-nums text-slate-900">{score.toFixed(2)}</span>;
-}
