@@ -336,7 +336,9 @@ export function BatchResults({
   // A search's matches are not counted ahead: the page says how far it got, and Next whether more follow.
   const count = counts[view];
   const summary = search
-    ? `Matches ${span} · page ${n(page + 1)}${data.next === null ? "" : " · more on the next page"}`
+    ? items.length === 0
+      ? `No matches · page ${n(page + 1)}`
+      : `Matches ${span} · page ${n(page + 1)}${data.next === null ? "" : " · more on the next page"}`
     : `${VIEW_NOUNS[view]} ${span} of ${n(count)} · page ${n(page + 1)} of ${n(Math.max(1, Math.ceil(count / size)))}`;
 
   return (
