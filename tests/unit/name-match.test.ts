@@ -396,3 +396,14 @@ describe("typo similarity of two tokens", () => {
     expect(worst).toBeGreaterThanOrEqual(-1e-12);
   });
 });
+
+describe("a batch chunk's remembered name scores", () => {
+  it("keep a pair's person and business scores apart", async () => {
+    const { rememberedNameScores } = await import("@/server/services/batches/chunk-pass");
+    const score = rememberedNameScores();
+    // As a person's name LTD is just another word; as a company's, it is LIMITED.
+    expect(nameMatchResult(score("Reliance Test Ltd", "RELIANCE TEST LIMITED", "PERSON"))).not.toBe("MATCH");
+    expect(score("Reliance Test Ltd", "RELIANCE TEST LIMITED", "BUSINESS")).toBe(100);
+    expect(nameMatchResult(score("Reliance Test Ltd", "RELIANCE TEST LIMITED", "PERSON"))).not.toBe("MATCH");
+  });
+});

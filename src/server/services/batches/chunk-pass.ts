@@ -47,7 +47,7 @@ export type ChunkPass =
  * name on record again (the same person, or a payroll's one name format), and the score is the
  * same every time.
  */
-function rememberedNameScores(): NameScorer {
+export function rememberedNameScores(): NameScorer {
   // A pair scores differently for a person and a business (legal-form words), so each holder has its own.
   const byHolder: Record<NameHolder, Map<string, Map<string, number>>> = { PERSON: new Map(), BUSINESS: new Map(), UNKNOWN: new Map() };
   return (queried, onRecord, holder) => {
