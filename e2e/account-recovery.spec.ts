@@ -168,13 +168,23 @@ function totpNow(base32Key: string): string {
   return String((mac.readUInt32BE(at) & 0x7fffffff) % 1_000_000).padStart(6, "0");
 }
 
+/** The "Confirm your password" step the dashboard puts before sensitive acts. */
+async function confirmPassword(page: Page, password: string) {
+  const dialog = page.getByRole("dialog", { name: "Confirm your password" });
+  await dialog.getByLabel("Password").fill(password);
+  await dialog.getByRole("button", { name: "Confirm" }).click();
+  await expect(dialog).toHaveCount(0);
+}
+
 for (const width of [1280, 390]) {
   test(`recovery codes can be copied and downloaded as a text file (${width} px)`, async ({ page, context }) => {
     await page.setViewportSize({ width, height: 844 });
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-    await signUp(page, freshMerchant(`codes${width}`));
+    const m = freshMerchant(`codes${width}`);
+    await signUp(page, m);
     await page.goto("/dashboard/settings");
     await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
+    await confirmPassword(page, m.password);
     const key = ((await page.getByLabel("Set-up key").textContent()) ?? "").replace(/\s/g, "");
     // A code minted at the very end of a 30 s step may be stale by the time it arrives: wait it out.
     if (Date.now() % 30_000 > 27_000) await page.waitForTimeout(30_000 - (Date.now() % 30_000) + 200);
@@ -209,9 +219,11 @@ for (const width of [1280, 390]) {
 }
 
 test("setting up two-factor sign-in shows a QR code beside its key", async ({ page }) => {
-  await signUp(page, freshMerchant("totp"));
+  const m = freshMerchant("totp");
+  await signUp(page, m);
   await page.goto("/dashboard/settings");
   await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
+  await confirmPassword(page, m.password);
 
   const qr = page.getByRole("img", { name: "QR code to add Parakh to your authenticator app" });
   await expect(qr).toBeVisible();

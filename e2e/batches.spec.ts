@@ -134,6 +134,9 @@ test("the batch detail: counts, timings, results and the results CSV", async ({ 
   await expect(results.nth(2)).toContainText("INVALID_PAN");
   await expect(results.nth(3)).toContainText("INVALID");
   await expect(results.nth(4)).toContainText("DEACTIVATED");
+  // A score carries its band, as on Verifications: "0.00" alone reads as a figure, not as no match.
+  await expect(results.nth(1)).toContainText(/name match 100\.00\s*Match/);
+  await expect(results.nth(4)).toContainText(/name match \d+\.\d\d\s*No match/);
   await expect(page.getByText("Items 1–4 of 4 · page 1 of 1")).toBeVisible();
 
   const download = page.waitForEvent("download");
@@ -175,7 +178,9 @@ test("the batch detail: counts, timings, results and the results CSV", async ({ 
   await expect(page).toHaveURL(new RegExp(`/dashboard/batches/${batchId}$`));
 });
 
-test("a batch waiting for the source: counts agree with the results, the page says why, and Failed only lists the failures", async ({ page }, testInfo) => {
+test("a batch waiting for the source: counts agree with the results, the page says why, and the views and search list the right rows", async ({
+  page,
+}, testInfo) => {
   // The sandbox source answers ABCPK9998F with a 503 every time: it waits out the 30 s retry budget, then fails.
   test.setTimeout(120_000);
   await signIn(page);
@@ -217,19 +222,32 @@ test("a batch waiting for the source: counts agree with the results, the page sa
     await screenshots(page, "batch-waiting-for-source", testInfo);
   });
 
-  await test.step("Failed only, while it runs: the rejected row", async () => {
-    await page.getByRole("button", { name: "Failed only (1)" }).click();
-    await expect(page.getByRole("button", { name: "Failed only (1)" })).toHaveAttribute("aria-pressed", "true");
+  await test.step("Pending and Succeeded, while it runs: the waiting row, and the answered ones", async () => {
+    await page.getByRole("button", { name: "Pending (1)" }).click();
+    await expect(page.getByRole("button", { name: "Pending (1)" })).toHaveAttribute("aria-pressed", "true");
+    await expect(results).toHaveCount(2);
+    await expect(results.nth(1)).toContainText("w-2");
+    await expect(page.getByText("Pending items 1–1 of 1 · page 1 of 1")).toBeVisible();
+    await page.getByRole("button", { name: "Succeeded (2)" }).click();
+    await expect(results).toHaveCount(3);
+    await expect(results.nth(1)).toContainText("w-1");
+    await expect(results.nth(2)).toContainText("w-4");
+    await expect(page.getByText("Succeeded items 1–2 of 2 · page 1 of 1")).toBeVisible();
+  });
+
+  await test.step("Failed, while it runs: the rejected row", async () => {
+    await page.getByRole("button", { name: "Failed (1)" }).click();
+    await expect(page.getByRole("button", { name: "Failed (1)" })).toHaveAttribute("aria-pressed", "true");
     await expect(results).toHaveCount(2);
     await expect(results.nth(1)).toContainText("w-3");
     await expect(page.getByText("Failed items 1–1 of 1 · page 1 of 1")).toBeVisible();
   });
 
-  await test.step("after the budget: the waiting item failed with the source's error, and Failed only lists both", async () => {
+  await test.step("after the budget: the waiting item failed with the source's error, and Failed lists both", async () => {
     await expect(page.getByRole("progressbar", { name: `Progress of ${id}` })).toHaveAttribute("aria-valuenow", "100", { timeout: 60_000 });
     await expect(waiting).toHaveCount(0);
     await expect(page.getByTestId("count-failed")).toHaveText("2");
-    const failed = page.getByRole("button", { name: "Failed only (2)" });
+    const failed = page.getByRole("button", { name: "Failed (2)" });
     await expect(failed).toHaveAttribute("aria-pressed", "true");
     await expect(results).toHaveCount(3);
     await expect(results.nth(1)).toContainText("SOURCE_UNAVAILABLE");
@@ -240,8 +258,29 @@ test("a batch waiting for the source: counts agree with the results, the page sa
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(page.getByRole("list", { name: "Batch results, in submitted order" }).getByRole("listitem")).toHaveCount(2);
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.getByRole("button", { name: "All items" }).click();
+    await page.getByRole("button", { name: "All (4)" }).click();
     await expect(page.getByText("Items 1–4 of 4 · page 1 of 1")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Pending (0)" })).toBeVisible();
+  });
+
+  await test.step("search by reference id or PAN, capitals or not, within a view", async () => {
+    const search = page.getByRole("search", { name: "Search the results" });
+    await search.getByLabel("Search by reference id or PAN").fill("abcpk9991f");
+    await search.getByRole("button", { name: "Search" }).click();
+    await expect(results).toHaveCount(2);
+    await expect(results.nth(1)).toContainText("w-4");
+    await expect(page.getByText("Matches 1–1 · page 1")).toBeVisible();
+    await search.getByLabel("Search by reference id or PAN").fill("W-");
+    await search.getByRole("button", { name: "Search" }).click();
+    await expect(results).toHaveCount(5);
+    await page.getByRole("button", { name: "Failed (2)" }).click();
+    await expect(results).toHaveCount(3);
+    await search.getByLabel("Search by reference id or PAN").fill("nobody");
+    await search.getByRole("button", { name: "Search" }).click();
+    await expect(page.getByText("No failed item has “nobody” in its reference id or PAN.")).toBeVisible();
+    await screenshots(page, "batch-search-empty", testInfo);
+    await search.getByRole("button", { name: "Clear" }).click();
+    await expect(results).toHaveCount(3);
   });
 });
 
@@ -304,4 +343,12 @@ test("a 3,000-row file (past the dashboard's usual 64 KiB body) previews, runs a
   await page.getByRole("navigation", { name: "Results pages" }).getByRole("button", { name: "Next" }).click();
   await expect(page.getByText("Items 51–100 of 3,000 · page 2 of 60")).toBeVisible();
   await expect(page.getByRole("table", { name: "Batch results, in submitted order" })).toContainText("staff-00050");
+
+  // The search runs on the server over every item, not only the page on screen: staff-0299x is on page 60.
+  await page.getByLabel("Search by reference id or PAN").fill("staff-0299");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  const rows = page.getByRole("table", { name: "Batch results, in submitted order" }).getByRole("row");
+  await expect(rows).toHaveCount(11);
+  await expect(rows.nth(1)).toContainText("staff-02990");
+  await expect(page.getByText("Matches 1–10 · page 1")).toBeVisible();
 });

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { redirectSignature } from "../src/server/services/payments/signature";
 import http from "node:http";
 import { verifyWebhookSignature } from "../src/server/services/webhooks/signing";
-import { heading, openCheckout, payByCard } from "./helpers/checkout";
+import { FUTURE_EXPIRY, heading, openCheckout, payByCard } from "./helpers/checkout";
 import { addWebhookEndpoint, paymentStatus, runExpiryJobNow, setPaymentExpiry } from "./helpers/db";
 import { createCheckout, demoCredentials, merchantHeaders, uniqueOrderId } from "./helpers/merchant";
 import { startRedirectReceiver } from "./helpers/redirect-receiver";
@@ -146,6 +146,30 @@ test.describe("hosted checkout", () => {
     await expect(page.getByText("Check the card number; it isn't valid")).toBeVisible();
     await expect(page.getByText("Enter the expiry as MM / YY")).toBeVisible();
     await expect(page.getByLabel("Card number")).toHaveAttribute("aria-invalid", "true");
+    expect(paySent).toBe(false);
+  });
+
+  test("checks the CVV's length as its hint says: 3 digits on a Visa's back, 4 on an Amex's front", async ({ page, request }) => {
+    const p = await createCheckout(request);
+    await openCheckout(page, p.paymentId);
+    let paySent = false;
+    page.on("request", (r) => {
+      if (r.url().includes("checkout.pay")) paySent = true;
+    });
+    await page.getByRole("tab", { name: /Card/ }).click();
+    const cvv = page.getByLabel("CVV");
+    await page.getByLabel("Card number").fill("4111 1111 1111 1111");
+    await page.getByLabel("Expiry (MM / YY)").fill(FUTURE_EXPIRY);
+    await expect(page.getByText("3 digits on the back", { exact: true })).toBeVisible();
+    await cvv.fill("1234");
+    await page.getByRole("button", { name: "Pay ₹499.00" }).click();
+    await expect(page.getByText("Enter the 3 digits on the back of the card")).toBeVisible();
+    await expect(cvv).toHaveAttribute("aria-invalid", "true");
+    await page.getByLabel("Card number").fill("3782 822463 10005");
+    await expect(page.getByText("4 digits on the front", { exact: true })).toBeVisible();
+    await cvv.fill("123");
+    await page.getByRole("button", { name: "Pay ₹499.00" }).click();
+    await expect(page.getByText("Enter the 4 digits on the front of the card")).toBeVisible();
     expect(paySent).toBe(false);
   });
 

@@ -65,7 +65,7 @@ test("the checklist ticks itself from real calls, and one click whitelists the r
   expect(pan.status()).toBe(200);
   // The list polls; no reload needed.
   await expect(step(page, "Save your sandbox secret key")).toContainText("Done:", { timeout: 15_000 });
-  await expect(step(page, "Make your first PAN call")).toContainText("Done:");
+  await expect(step(page, "Make your first verification call")).toContainText("Done:");
   await expect(step(page, "Whitelist your server’s IP address")).toContainText("To do:");
   // The figures below refresh with the tick: no "No API calls yet" beside a ticked first call.
   await expect(page.getByText(/No API calls in sandbox mode yet/)).toHaveCount(0, { timeout: 5_000 });

@@ -149,7 +149,8 @@ test("a low-balance threshold: set, sent once on the next charge, turned off", a
   await page.reload();
   await expect(field).toHaveValue("12600.00");
 
-  await kycCall(request, "/api/kyc/pan/verify", { pan: "ABCPK1234F" });
+  // With a name: the KYC list shows its score with the band, as Verifications does.
+  await kycCall(request, "/api/kyc/pan/verify", { pan: "ABCPK1234F", name: "Someone Else" });
   await expect(async () => {
     await page.reload();
     await expect(state).toHaveText("Below ₹12,600.00: the alert for this dip has been sent.", { timeout: 1000 });
@@ -177,6 +178,7 @@ test("KYC list and detail show masked values until “Show full result”", asyn
   await expect(first).toContainText("Verified");
   await expect(first).toContainText("₹3.00");
   await expect(table.getByRole("row").nth(2)).toContainText("ABCPKXXXXF");
+  await expect(table.getByRole("row").nth(2)).toContainText(/\d+\.\d\d\s*No match/);
   const body = () => page.locator("body").innerText();
   for (const secret of ["ABCPK1234F", "234567890009", aadhaar.name, aadhaar.fullAddress]) expect(await body()).not.toContain(secret);
 

@@ -27,3 +27,19 @@ export function cardNetwork(digits: string): string {
 export function normaliseCardNumber(input: string): string {
   return input.replace(/[\s-]/g, "");
 }
+
+/** CVV digits by network: 4 on the front of an Amex, 3 on the back of the others. */
+export function cvvLength(digits: string): 3 | 4 {
+  return cardNetwork(digits) === "AMEX" ? 4 : 3;
+}
+
+/** What the card form's CVV hint says, and its error when the CVV is not that. */
+export function cvvHint(digits: string): string {
+  return cvvLength(digits) === 4 ? "4 digits on the front" : "3 digits on the back";
+}
+
+/** Why `cvv` is not the CVV of the card `number` (digits only, or with spaces), or null when it can be. */
+export function cvvProblem(number: string, cvv: string): string | null {
+  const digits = normaliseCardNumber(number);
+  return new RegExp(`^\\d{${cvvLength(digits)}}$`).test(cvv) ? null : `Enter the ${cvvHint(digits)} of the card`;
+}

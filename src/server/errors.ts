@@ -38,6 +38,8 @@ export const ERROR_CODES = {
   MERCHANT_SUSPENDED: { status: 403, trpc: "FORBIDDEN", message: "This merchant account is suspended." },
   BROWSER_REQUEST_FORBIDDEN: { status: 403, trpc: "FORBIDDEN", message: "This API is server-to-server only; browser requests are refused." },
   FORBIDDEN: { status: 403, trpc: "FORBIDDEN", message: "You do not have access to this resource." },
+  /** Dashboard only: a sensitive act (revealing a secret, live keys, two-factor) wants the password confirmed again. */
+  REAUTH_REQUIRED: { status: 403, trpc: "FORBIDDEN", message: "Confirm your password to continue." },
   NOT_FOUND: { status: 404, trpc: "NOT_FOUND", message: "No such route." },
   PAYMENT_NOT_FOUND: { status: 404, trpc: "NOT_FOUND", message: "No payment with this id." },
   UAN_NOT_FOUND: { status: 404, trpc: "NOT_FOUND", message: "No EPFO member account with this UAN." },

@@ -268,6 +268,8 @@ export class FakeCashfreeVerification {
   readonly problems: string[] = [];
   /** Per PAN; a PAN without a record answers a default individual. */
   readonly panRecords = new Map<string, FakePanRecord>();
+  /** The name the bank holds, per account number; an account without one answers a default person. */
+  readonly bankNames = new Map<string, string>();
   /** Aadhaar numbers whose holder has no mobile linked. */
   readonly aadhaarWithoutMobile = new Set<string>();
   url = "";
@@ -684,7 +686,7 @@ export class FakeCashfreeVerification {
           200,
           {
             reference_id: quirks ? String(ref) : ref,
-            name_at_bank: "Rahul Kumar Sharma",
+            name_at_bank: this.bankNames.get(String(body.bank_account)) ?? "Rahul Kumar Sharma",
             bank_name: "YES BANK",
             city: "MUMBAI",
             branch: "SANTACRUZ, MUMBAI",

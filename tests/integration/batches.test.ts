@@ -161,6 +161,28 @@ describe.each(DB_TARGETS)("PAN and EPFO batches on %s", (target) => {
     expect(scored.size).toBeGreaterThan(4);
   });
 
+  it("scores a company's name with its legal form read either way, as the single call does", async () => {
+    // ABCCK1234F is the sandbox's KOHLI ENGINEERING PRIVATE LIMITED; ABCPK1234F a person.
+    const items = [
+      { pan: "ABCCK1234F", name: "Kohli Engineering Pvt. Ltd." },
+      { pan: "ABCCK1234F", name: "Zoya Engineering Pvt Ltd" },
+      { pan: "ABCPK1234F", name: "Kohli Engineering Pvt. Ltd." },
+      { pan: "ABCCK1234F", name: "Kohli Engineering Pvt. Ltd." },
+    ];
+    const r = await post("/v1/identity/pan/batch", { items });
+    expect(r.status).toBe(202);
+    const id = r.json.data.batch_id as string;
+    await completed("identity/pan", id);
+    const results = (await allResults("identity/pan", id)).map((i) => i.result as { name_match: number; name_match_result: string; category: string });
+    expect(results.map((i) => [i.name_match_result, i.category])).toEqual([
+      ["MATCH", "COMPANY"],
+      ["NO_MATCH", "COMPANY"],
+      ["NO_MATCH", "INDIVIDUAL"],
+      ["MATCH", "COMPANY"],
+    ]);
+    expect(results[0]!.name_match).toBe(100);
+  });
+
   it("runs EPFO batches by UAN and PF number, with not-found items failed and transient errors retried then recorded", async () => {
     const items = [
       { uan: "100200300400", reference_id: "u1" },

@@ -143,11 +143,12 @@ describe("merchant accounts", () => {
   it("turns on TOTP, then asks for a code, accepts a valid one and each recovery code once", async () => {
     const { merchantId, email, password } = await signup();
     const caller = as(merchantId, email);
-    const setup = await caller.account.totpSetup();
-    await expect(caller.account.totpEnable({ code: "000000" === totpAt(setup.secret, Date.now()) ? "111111" : "000000" })).rejects.toMatchObject({
+    const { proof: reauth } = await caller.security.confirmPassword({ password });
+    const setup = await caller.account.totpSetup({ reauth });
+    await expect(caller.account.totpEnable({ code: "000000" === totpAt(setup.secret, Date.now()) ? "111111" : "000000", reauth })).rejects.toMatchObject({
       code: "BAD_REQUEST",
     });
-    const { recoveryCodes } = await caller.account.totpEnable({ code: totpAt(setup.secret, Date.now()) });
+    const { recoveryCodes } = await caller.account.totpEnable({ code: totpAt(setup.secret, Date.now()), reauth });
     expect(recoveryCodes).toHaveLength(10);
     const stored = await getServices().db.merchant.findUniqueOrThrow({ where: { id: merchantId } });
     expect(stored.totpSecretEnc).not.toContain(setup.secret);

@@ -216,6 +216,51 @@ describe.each(DB_TARGETS)("dashboard batches on %s", (target) => {
     expect(d.waitingForSource).toBeNull();
   });
 
+  it("searches a batch's results by reference id, PAN, UAN or PF number, with a status filter, a page at a time", async () => {
+    const m = await newMerchant("Searcher");
+    // 1,200 rows over two chunks; every hundredth row is rejected.
+    const rows = Array.from({ length: 1200 }, (_, i) => ({ pan: i % 100 === 99 ? "NOTAPAN" : `ABCPK${1000 + i}F`, reference_id: `emp-${i}` }));
+    const pan = await dash(m).batches.create({ mode: "sandbox", kind: "PAN", items: rows });
+    await completed(m, pan.batch_id);
+    const search = async (text: string, status?: "SUCCEEDED" | "FAILED" | "PENDING") => {
+      const found: number[] = [];
+      let pages = 0;
+      for (let from: number | null = 0; from !== null; pages++) {
+        const page = await dash(m).batches.results({ mode: "sandbox", batchId: pan.batch_id, from, limit: 50, search: text, status });
+        expect(page.items.length, `page ${pages} of ${text}`).toBeLessThanOrEqual(50);
+        found.push(...page.items.map((i) => i.index));
+        from = page.next;
+      }
+      return { found, pages };
+    };
+    // emp-11, emp-110…119 and emp-1100…1199: 111 rows, in three pages.
+    const byRef = await search("EMP-11");
+    expect(byRef.found).toEqual([11, ...Array.from({ length: 10 }, (_, k) => 110 + k), ...Array.from({ length: 100 }, (_, k) => 1100 + k)]);
+    expect(byRef.pages).toBe(3);
+    expect((await search("emp-11", "FAILED")).found).toEqual([1199]);
+    expect((await search("abcpk1005f")).found).toEqual([5]);
+    // Part of a PAN: ABCPK11xxF are rows 100…198 (199 was rejected).
+    expect((await search("K11")).found).toEqual(Array.from({ length: 99 }, (_, k) => 100 + k));
+    // A PAN as the dashboard shows it finds every PAN it could be.
+    expect((await search("ABCPKXXXXF")).found).toHaveLength(1188);
+    expect((await search("no-such-row")).found).toEqual([]);
+    expect((await search("emp-5", "PENDING")).found).toEqual([]);
+    expect(await failure(dash(m).batches.results({ mode: "sandbox", batchId: pan.batch_id, search: "   " }))).toMatchObject({ code: "BAD_REQUEST" });
+    expect(await failure(dash(m).batches.results({ mode: "sandbox", batchId: pan.batch_id, search: "x".repeat(101) }))).toMatchObject({ code: "BAD_REQUEST" });
+
+    const epfo = await dash(m).batches.create({
+      mode: "sandbox",
+      kind: "EPFO",
+      items: [{ uan: "100200300400" }, { pf_number: "MH/BAN/0000064/000/0000123" }, { pf_number: "MHBAN00000640000000124", reference_id: "staff-9" }],
+    });
+    await completed(m, epfo.batch_id);
+    const inEpfo = async (text: string) => (await dash(m).batches.results({ mode: "sandbox", batchId: epfo.batch_id, search: text })).items.map((i) => i.index);
+    expect(await inEpfo("300400")).toEqual([0]);
+    expect(await inEpfo("MHBAN0000064000")).toEqual([1, 2]);
+    expect(await inEpfo("mh/ban/0000064/000/0000124")).toEqual([2]);
+    expect(await inEpfo("STAFF")).toEqual([2]);
+  });
+
   it("lists newest first, by kind, in cursor pages; batches sent through the API show their key and request", async () => {
     const m = await newMerchant("Lister");
     const epfo = await dash(m).batches.create({ mode: "sandbox", kind: "EPFO", items: [{ uan: "100200300400" }, { pf_number: "MH/BAN/0000064/000/0000123" }] });

@@ -154,14 +154,15 @@ describe("dashboard: API keys and IP whitelist", () => {
     it("reveals the signing secret and rotates it, keeping the previous one valid 24 h", async () => {
       const m = await newMerchant();
       const caller = callerFor(m);
-      const { secret } = await caller.keys.revealSigningSecret({ mode: "sandbox" });
+      const { proof: reauth } = await caller.security.confirmPassword({ password: "a-long-password" });
+      const { secret } = await caller.keys.revealSigningSecret({ mode: "sandbox", reauth });
       expect(secret).toBe(m.sandbox.signingSecret);
-      const rotated = await caller.keys.rotateSigningSecret({ mode: "sandbox" });
+      const rotated = await caller.keys.rotateSigningSecret({ mode: "sandbox", reauth });
       expect(rotated.secret).toMatch(/^whsec_[A-Za-z0-9]+$/);
       expect(rotated.secret).not.toBe(secret);
       const validUntil = new Date(rotated.previousValidUntil).getTime();
       expect(Math.abs(validUntil - (Date.now() + 24 * 3600_000))).toBeLessThan(5000);
-      expect((await caller.keys.revealSigningSecret({ mode: "sandbox" })).secret).toBe(rotated.secret);
+      expect((await caller.keys.revealSigningSecret({ mode: "sandbox", reauth })).secret).toBe(rotated.secret);
       expect(await activeSigningSecrets(services().db, m.merchantId, "sandbox")).toEqual([rotated.secret, secret]);
       const list = await caller.keys.list({ mode: "sandbox" });
       expect(list.signingSecret.previousValidUntil).not.toBeNull();
@@ -179,7 +180,7 @@ describe("dashboard: API keys and IP whitelist", () => {
     it("adds canonical entries, shows when the current IP is covered, and removes", async () => {
       const m = await newMerchant();
       const caller = callerFor(m, { clientIp: "10.1.2.3" });
-      const range = await caller.whitelist.add({ ip: " 10.0.0.0/8 ", label: "Office" });
+      const range = await caller.whitelist.add({ ip: " 10.0.0.0/8 ", label: "Office", confirmWide: true });
       expect(range).toMatchObject({ cidr: "10.0.0.0/8", label: "Office" });
       const v6 = await caller.whitelist.add({ ip: "2001:DB8:0:0::1", label: "" });
       expect(v6.cidr).toBe("2001:db8::1");
@@ -194,6 +195,33 @@ describe("dashboard: API keys and IP whitelist", () => {
       expect(list.currentIpListed).toBe(false);
       expect((await services().authCache.bySecret(m.sandbox.key.secretKey))!.merchant.whitelist.has("10.9.9.9")).toBe(false);
       expect((await failure(caller.whitelist.remove({ id: range.id }))).code).toBe("NOT_FOUND");
+    });
+
+    it("adds the whole internet, or any range wider than a /16 (IPv6: a /48), only when confirmed", async () => {
+      const m = await newMerchant();
+      const caller = callerFor(m);
+      for (const [ip, says] of [
+        ["0.0.0.0/0", /every IPv4 address on the internet/],
+        ["::/0", /every IPv6 address on the internet/],
+        ["::ffff:0:0/96", /every IPv4 address on the internet/],
+        ["10.0.0.0/8", /1,67,77,216 addresses/],
+        ["172.16.0.0/15", /1,31,072 addresses/],
+        ["2001:db8::/32", /wider than a \/48/],
+        ["2001:db8::/47", /wider than a \/48/],
+      ] as const) {
+        const err = await failure(caller.whitelist.add({ ip, label: "" }));
+        expect(err, ip).toMatchObject({ code: "BAD_REQUEST", appCode: "VALIDATION_ERROR", fields: ["ip"] });
+        expect(err.message, ip).toMatch(says);
+        expect(err.message, ip).toMatch(/confirm/i);
+      }
+      expect((await caller.whitelist.list()).entries).toEqual([]);
+      // Up to a /16 (65,536 addresses) and an IPv6 /48 need no confirmation.
+      for (const ip of ["172.16.0.0/16", "203.0.113.0/24", "2001:db8:1::/48", "198.51.100.7"]) {
+        await expect(caller.whitelist.add({ ip, label: "" }), ip).resolves.toMatchObject({ cidr: ip });
+      }
+      await expect(caller.whitelist.add({ ip: "0.0.0.0/0", label: "Anyone", confirmWide: true })).resolves.toMatchObject({ cidr: "0.0.0.0/0" });
+      await expect(caller.whitelist.add({ ip: "::/0", label: "", confirmWide: true })).resolves.toMatchObject({ cidr: "::/0" });
+      expect((await services().authCache.bySecret(m.sandbox.key.secretKey))!.merchant.whitelist.has("192.0.2.200")).toBe(true);
     });
 
     it("refuses a duplicate (in any spelling) as a conflict on the ip field", async () => {
@@ -323,7 +351,8 @@ describe("dashboard: API keys and IP whitelist", () => {
       expect((await failure(intruder.whitelist.remove({ id: entry.id }))).code).toBe("NOT_FOUND");
       // The service also removes by address; B sending A's address must not touch A's list.
       expect((await failure(intruder.whitelist.remove({ id: "192.0.2.1" }))).code).toBe("NOT_FOUND");
-      expect((await intruder.keys.revealSigningSecret({ mode: "sandbox" })).secret).not.toBe(owner.sandbox.signingSecret);
+      const { proof: reauth } = await intruder.security.confirmPassword({ password: "a-long-password" });
+      expect((await intruder.keys.revealSigningSecret({ mode: "sandbox", reauth })).secret).not.toBe(owner.sandbox.signingSecret);
 
       expect(await services().authCache.bySecret(owner.sandbox.key.secretKey)).not.toBeNull();
       expect((await callerFor(owner).whitelist.list()).entries.map((e) => e.id)).toEqual([entry.id]);
@@ -337,21 +366,22 @@ describe("dashboard: API keys and IP whitelist", () => {
       await approveGoLive(services().db, m.merchantId);
 
       expect((await caller.keys.list({ mode: "live" })).keys).toEqual([]);
-      const live = await caller.keys.create({ mode: "live", label: "Production" });
+      const { proof: reauth } = await caller.security.confirmPassword({ password: "a-long-password" });
+      const live = await caller.keys.create({ mode: "live", label: "Production", reauth });
       expect(live.secretKey).toMatch(/^sk_live_/);
       expect((await caller.keys.list({ mode: "live" })).keys.map((k) => k.id)).toEqual([live.id]);
       expect((await caller.keys.list({ mode: "sandbox" })).keys.map((k) => k.id)).toEqual([m.sandbox.key.id]);
 
-      expect((await failure(caller.keys.rotate({ mode: "live", keyId: m.sandbox.key.id, graceSeconds: 0 }))).code).toBe("NOT_FOUND");
+      expect((await failure(caller.keys.rotate({ mode: "live", keyId: m.sandbox.key.id, graceSeconds: 0, reauth }))).code).toBe("NOT_FOUND");
       expect((await failure(caller.keys.revoke({ mode: "live", keyId: m.sandbox.key.id }))).code).toBe("NOT_FOUND");
       expect((await failure(caller.keys.revoke({ mode: "sandbox", keyId: live.id }))).code).toBe("NOT_FOUND");
       expect(await services().authCache.bySecret(m.sandbox.key.secretKey)).not.toBeNull();
       expect(await services().authCache.bySecret(live.secretKey)).not.toBeNull();
 
-      const liveSecret = (await caller.keys.revealSigningSecret({ mode: "live" })).secret;
+      const liveSecret = (await caller.keys.revealSigningSecret({ mode: "live", reauth })).secret;
       expect(liveSecret).not.toBe(m.sandbox.signingSecret);
-      await caller.keys.rotateSigningSecret({ mode: "live" });
-      expect((await caller.keys.revealSigningSecret({ mode: "sandbox" })).secret).toBe(m.sandbox.signingSecret);
+      await caller.keys.rotateSigningSecret({ mode: "live", reauth });
+      expect((await caller.keys.revealSigningSecret({ mode: "sandbox", reauth })).secret).toBe(m.sandbox.signingSecret);
     });
   });
 });

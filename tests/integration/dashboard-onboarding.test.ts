@@ -60,6 +60,17 @@ describe.each(DB_TARGETS)("the onboarding checklist on %s", (target) => {
   });
   afterAll(() => close?.());
 
+  it("ticks the first verification for an EPFO call as for a PAN call", async () => {
+    const m = await newMerchant("Payroll");
+    expect(await stepsOf(m)).toMatchObject({ firstVerification: false });
+    const epfo = await request(server.url, "/v1/employment/epfo/verify", {
+      body: { uan: "100200300400" },
+      headers: { Authorization: `Bearer ${m.sandbox.key.secretKey}` },
+    });
+    expect(epfo.status).toBe(200);
+    await waitFor("the EPFO call's tick", async () => (await stepsOf(m)).firstVerification);
+  });
+
   it("ticks each step from stored activity, in order, and offers the newest refused address of this merchant only", async () => {
     const m = await newMerchant("Fresh");
     const other = await newMerchant("Other");
@@ -67,7 +78,7 @@ describe.each(DB_TARGETS)("the onboarding checklist on %s", (target) => {
     expect(start.merchantId).toBe(m.merchantId);
     expect(start.steps).toEqual([
       { id: "sandboxKeyUsed", done: false },
-      { id: "firstPanCall", done: false },
+      { id: "firstVerification", done: false },
       { id: "serverIpWhitelisted", done: false },
       { id: "firstTestPayment", done: false },
       { id: "webhookEndpoint", done: false },
@@ -84,9 +95,9 @@ describe.each(DB_TARGETS)("the onboarding checklist on %s", (target) => {
     expect(pan.status).toBe(200);
     await waitFor("the PAN call's ticks", async () => {
       const s = await stepsOf(m);
-      return s.sandboxKeyUsed && s.firstPanCall;
+      return s.sandboxKeyUsed && s.firstVerification;
     });
-    expect(await stepsOf(other)).toMatchObject({ sandboxKeyUsed: false, firstPanCall: false });
+    expect(await stepsOf(other)).toMatchObject({ sandboxKeyUsed: false, firstVerification: false });
 
     // Payments always check it.
     const refused = await checkout(m, SERVER_IP, "ORDER_ONB_1");

@@ -330,8 +330,9 @@ describe("sign-in lock per email and client", () => {
 
   it("does not let a code-less sign-in clear wrong two-factor codes", async () => {
     const { email, password, session } = await signup();
-    const setup = await caller(session).account.totpSetup();
-    await caller(session).account.totpEnable({ code: totpAt(setup.secret, Date.now()) });
+    const { proof: reauth } = await caller(session).security.confirmPassword({ password });
+    const setup = await caller(session).account.totpSetup({ reauth });
+    await caller(session).account.totpEnable({ code: totpAt(setup.secret, Date.now()), reauth });
     const ip = freshIp();
     for (let i = 1; i < LOCK_AFTER; i++) {
       await expect(signInMerchant(db(), { email, password, code: "abc-not-a-code" }, ip)).rejects.toMatchObject({ code: "TOTP_INVALID" });
@@ -353,26 +354,31 @@ describe("sign-in lock per email and client", () => {
   }, 60_000);
 });
 
-describe("revocable sessions", () => {
-  const cookieFor = async (s: { id: string; email: string; role: "merchant" | "admin"; sessionVersion?: number }) =>
-    `next-auth.session-token=${await encode({
-      token: { sub: s.id, role: s.role, email: s.email, ...(s.sessionVersion === undefined ? {} : { sv: s.sessionVersion }) },
-      secret: getConfig().secrets.nextAuthSecret,
-    })}`;
-  const trpc = async (method: "GET" | "POST", proc: string, cookie: string, input?: unknown) => {
-    const url = `http://localhost/api/trpc/${proc}${method === "GET" && input !== undefined ? `?input=${encodeURIComponent(JSON.stringify(input))}` : ""}`;
-    const headers: Record<string, string> = { cookie, host: "localhost", "x-parakh-csrf": "1", "x-parakh-client-ip": "192.0.2.10" };
-    if (method === "POST") headers["content-type"] = "application/json";
-    const req = new NextRequest(url, { method, headers, body: method === "POST" ? JSON.stringify(input ?? {}) : undefined });
-    const res = await (method === "GET" ? trpcGet : trpcPost)(req);
-    return {
-      status: res.status,
-      body: (await res.json()) as { result?: { data: unknown }; error?: { message: string; data: { fieldErrors?: Record<string, string> } } },
-    };
+/** A browser's session cookie, as next-auth makes it at sign-in (`sid`: the session's own id). */
+const cookieFor = async (s: { id: string; email: string; role: "merchant" | "admin"; sessionVersion?: number }, sid?: string) =>
+  `next-auth.session-token=${await encode({
+    token: { sub: s.id, role: s.role, email: s.email, ...(s.sessionVersion === undefined ? {} : { sv: s.sessionVersion }), ...(sid ? { sid } : {}) },
+    secret: getConfig().secrets.nextAuthSecret,
+  })}`;
+/** The dashboard's tRPC route as a browser calls it: the session from its cookie. */
+const trpc = async (method: "GET" | "POST", proc: string, cookie: string, input?: unknown) => {
+  const url = `http://localhost/api/trpc/${proc}${method === "GET" && input !== undefined ? `?input=${encodeURIComponent(JSON.stringify(input))}` : ""}`;
+  const headers: Record<string, string> = { cookie, host: "localhost", "x-parakh-csrf": "1", "x-parakh-client-ip": "192.0.2.10" };
+  if (method === "POST") headers["content-type"] = "application/json";
+  const req = new NextRequest(url, { method, headers, body: method === "POST" ? JSON.stringify(input ?? {}) : undefined });
+  const res = await (method === "GET" ? trpcGet : trpcPost)(req);
+  return {
+    status: res.status,
+    body: (await res.json()) as {
+      result?: { data: unknown };
+      error?: { message: string; data: { fieldErrors?: Record<string, string>; appCode?: string } };
+    },
   };
-  const csv = async (cookie: string) =>
-    (await exportCsv(new NextRequest("http://localhost/api/dashboard/payments/export?mode=sandbox", { headers: { cookie } }))).status;
+};
+const csv = async (cookie: string) =>
+  (await exportCsv(new NextRequest("http://localhost/api/dashboard/payments/export?mode=sandbox", { headers: { cookie } }))).status;
 
+describe("revocable sessions", () => {
   it("sign out everywhere refuses every older session on its next request", async () => {
     const { email, password } = await signup();
     const signedIn = await signInMerchant(db(), { email, password }, freshIp());
@@ -501,8 +507,9 @@ describe("suspended merchant", () => {
 
 describe("two-factor set-up", () => {
   it("shows a QR code of the otpauth URI beside the secret for manual entry", async () => {
-    const { session, email } = await signup();
-    const setup = await caller(session).account.totpSetup();
+    const { session, email, password } = await signup();
+    const { proof: reauth } = await caller(session).security.confirmPassword({ password });
+    const setup = await caller(session).account.totpSetup({ reauth });
     expect(setup.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(setup.otpauthUrl).toContain(`secret=${setup.secret}`);
     expect(setup.otpauthUrl).toContain(encodeURIComponent(email));
@@ -512,5 +519,135 @@ describe("two-factor set-up", () => {
     // The image is the QR code of exactly this URI.
     expect(svg).toBe(await QRCode.toString(setup.otpauthUrl, { type: "svg", margin: 2, errorCorrectionLevel: "M" }));
     expect(svg).not.toBe(await QRCode.toString(setup.otpauthUrl.replace(setup.secret, "A".repeat(32)), { type: "svg", margin: 2, errorCorrectionLevel: "M" }));
+  });
+});
+
+describe("password confirmation for sensitive acts", () => {
+  const reauthOf = async (session: Session, password: string, ip?: string) => (await caller(session, { ip }).security.confirmPassword({ password })).proof;
+
+  it("refuses revealing or rotating the signing secret, live keys, two-factor set-up and new recovery codes without one", async () => {
+    const { merchantId, session } = await signup();
+    await db().merchant.update({ where: { id: merchantId }, data: { liveEnabled: true } });
+    const c = caller(session);
+    const liveKey = await db().apiKey.create({
+      data: { id: `key_${merchantId}_l`, merchantId, mode: "live", publicKey: `pk_live_${merchantId}`, secretHash: `h_${merchantId}`, secretHint: "sk_live_x" },
+    });
+    for (const [name, call] of [
+      ["keys.revealSigningSecret", () => c.keys.revealSigningSecret({ mode: "sandbox" })],
+      ["keys.revealSigningSecret (live)", () => c.keys.revealSigningSecret({ mode: "live" })],
+      ["keys.rotateSigningSecret", () => c.keys.rotateSigningSecret({ mode: "sandbox" })],
+      ["keys.create (live)", () => c.keys.create({ mode: "live", label: "Production" })],
+      ["keys.rotate (live)", () => c.keys.rotate({ mode: "live", keyId: liveKey.id, graceSeconds: 0 })],
+      ["account.totpSetup", () => c.account.totpSetup({})],
+      ["account.totpEnable", () => c.account.totpEnable({ code: "123456" })],
+      ["account.regenerateRecoveryCodes", () => c.account.regenerateRecoveryCodes({})],
+      ["a made-up proof", () => c.keys.revealSigningSecret({ mode: "sandbox", reauth: `${Date.now() + 60_000}.${"0".repeat(64)}` })],
+    ] as const) {
+      const err = await failure(call());
+      expect(err, name).toMatchObject({ code: "FORBIDDEN", appCode: "REAUTH_REQUIRED" });
+      expect(err.message, name).toMatch(/confirm your password/i);
+    }
+    // Nothing happened: the secret is the one it was, no live key was made.
+    expect(await db().signingSecret.count({ where: { merchantId } })).toBe(1);
+    expect(await db().apiKey.count({ where: { merchantId, mode: "live" } })).toBe(1);
+    // A sandbox key is not a sensitive act.
+    await expect(c.keys.create({ mode: "sandbox", label: "Test server" })).resolves.toMatchObject({ label: "Test server" });
+  });
+
+  it("answers a wrong password with a clear field error, and the right one with a proof that unlocks those acts", async () => {
+    const { merchantId, session, password } = await signup();
+    await db().merchant.update({ where: { id: merchantId }, data: { liveEnabled: true } });
+    const wrong = await failure(caller(session).security.confirmPassword({ password: "not-my-password" }));
+    expect(wrong).toMatchObject({ code: "BAD_REQUEST", appCode: "VALIDATION_ERROR", fields: ["password"], message: "That password is not right." });
+    const empty = await failure(caller(session).security.confirmPassword({ password: "" }));
+    expect(empty).toMatchObject({ code: "BAD_REQUEST", fields: ["password"] });
+
+    const reauth = await reauthOf(session, password);
+    const c = caller(session);
+    const { secret } = await c.keys.revealSigningSecret({ mode: "sandbox", reauth });
+    expect(secret).toMatch(/^whsec_/);
+    const rotated = await c.keys.rotateSigningSecret({ mode: "sandbox", reauth });
+    expect(rotated.secret).not.toBe(secret);
+    const live = await c.keys.create({ mode: "live", label: "Production", reauth });
+    expect(live.secretKey).toMatch(/^sk_live_/);
+    await expect(c.keys.rotate({ mode: "live", keyId: live.id, graceSeconds: 0, reauth })).resolves.toMatchObject({ oldKey: { revoked: true } });
+    const setup = await c.account.totpSetup({ reauth });
+    await expect(c.account.totpEnable({ code: totpAt(setup.secret, Date.now()), reauth })).resolves.toMatchObject({ recoveryCodes: expect.any(Array) });
+  });
+
+  it("is good in its own session only, for 10 minutes, and ends with the session's version", async () => {
+    const { merchantId, session, password } = await signup();
+    const reauth = await reauthOf(session, password);
+    const { requireReauth } = await import("@/server/services/accounts/reauth");
+    const at = { merchantId, sessionVersion: 0 };
+    expect(() => requireReauth(at, reauth)).not.toThrow();
+    expect(() => requireReauth(at, reauth, Date.now() + 9 * 60_000)).not.toThrow();
+    expect(() => requireReauth(at, reauth, Date.now() + 10 * 60_000 + 1000)).toThrow(/expired/);
+    // Another session of the same merchant, or after sign out everywhere (version 1): refused.
+    expect(() => requireReauth({ ...at, sessionId: "another-browser" }, reauth)).toThrow(/confirm your password/i);
+    expect(() => requireReauth({ ...at, sessionVersion: 1 }, reauth)).toThrow(/confirm your password/i);
+    // An edited expiry breaks the signature.
+    const [expiry, mac] = reauth.split(".");
+    expect(() => requireReauth(at, `${Number(expiry) + 60_000}.${mac}`)).toThrow(/confirm your password/i);
+  });
+
+  it("binds the proof to the browser's session through the route: another session's cookie cannot use it", async () => {
+    const { email, password } = await signup();
+    const signedIn = await signInMerchant(db(), { email, password }, freshIp());
+    const laptop = await cookieFor(signedIn, "laptop-session");
+    const phone = await cookieFor(signedIn, "phone-session");
+    const confirmed = await trpc("POST", "security.confirmPassword", laptop, { password });
+    expect(confirmed.status).toBe(200);
+    const { proof } = confirmed.body.result!.data as { proof: string; expiresAt: string };
+    expect((await trpc("POST", "keys.revealSigningSecret", laptop, { mode: "sandbox", reauth: proof })).status).toBe(200);
+    const stolen = await trpc("POST", "keys.revealSigningSecret", phone, { mode: "sandbox", reauth: proof });
+    expect(stolen.status).toBe(403);
+    expect(stolen.body.error?.data.appCode).toBe("REAUTH_REQUIRED");
+  });
+
+  it("counts wrong passwords toward the sign-in lock of that client", async () => {
+    const { email, password, session } = await signup();
+    const ip = freshIp();
+    for (let i = 1; i < LOCK_AFTER; i++) {
+      expect(await failure(caller(session, { ip }).security.confirmPassword({ password: `wrong-${i}` }))).toMatchObject({ appCode: "VALIDATION_ERROR" });
+    }
+    const locked = await failure(caller(session, { ip }).security.confirmPassword({ password: "wrong-again" }));
+    expect(locked).toMatchObject({ code: "TOO_MANY_REQUESTS", appCode: "RATE_LIMITED" });
+    expect(locked.message).toMatch(/15 minutes/);
+    // Locked for this client: the right password too, and sign-in from here.
+    expect(await failure(caller(session, { ip }).security.confirmPassword({ password }))).toMatchObject({ appCode: "RATE_LIMITED" });
+    await expect(signInMerchant(db(), { email, password }, ip)).rejects.toMatchObject({ code: "ACCOUNT_LOCKED" });
+    // Turning two-factor off guesses the same way.
+    expect(await failure(caller(session, { ip }).account.totpDisable({ password }))).toMatchObject({ appCode: "RATE_LIMITED" });
+  }, 30_000);
+});
+
+describe("recovery codes", () => {
+  it("says how many are left, and new ones replace every old one", async () => {
+    const { email, password, session } = await signup();
+    const c = caller(session);
+    expect((await c.account.me()).recoveryCodesLeft).toBeNull();
+    const reauth = (await c.security.confirmPassword({ password })).proof;
+    const setup = await c.account.totpSetup({ reauth });
+    const { recoveryCodes: first } = await c.account.totpEnable({ code: totpAt(setup.secret, Date.now()), reauth });
+    expect((await c.account.me()).recoveryCodesLeft).toBe(10);
+    await expect(signInMerchant(db(), { email, password, code: first[0] }, freshIp())).resolves.toMatchObject({ email });
+    expect((await c.account.me()).recoveryCodesLeft).toBe(9);
+
+    expect(await failure(c.account.regenerateRecoveryCodes({}))).toMatchObject({ appCode: "REAUTH_REQUIRED" });
+    const { recoveryCodes: fresh } = await c.account.regenerateRecoveryCodes({ reauth });
+    expect(fresh).toHaveLength(10);
+    expect(fresh.filter((code) => first.includes(code))).toEqual([]);
+    expect((await c.account.me()).recoveryCodesLeft).toBe(10);
+    // An old code that was never used stops working; a new one works once.
+    await expect(signInMerchant(db(), { email, password, code: first[1] }, freshIp())).rejects.toMatchObject({ code: "TOTP_INVALID" });
+    await expect(signInMerchant(db(), { email, password, code: fresh[0] }, freshIp())).resolves.toMatchObject({ email });
+    expect((await c.account.me()).recoveryCodesLeft).toBe(9);
+  });
+
+  it("has none to replace while two-factor sign-in is off", async () => {
+    const { password, session } = await signup();
+    const reauth = (await caller(session).security.confirmPassword({ password })).proof;
+    expect(await failure(caller(session).account.regenerateRecoveryCodes({ reauth }))).toMatchObject({ code: "CONFLICT" });
   });
 });

@@ -530,6 +530,18 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
       expect((await panKyc({ pan: "ABCPK1234F" })).json.data.dobMatch).toBeNull();
     });
 
+    it("reads a company's legal form either way in PAN KYC's name match", async () => {
+      // ABCCK1234F is the sandbox's KOHLI ENGINEERING PRIVATE LIMITED.
+      const r = await panKyc({ pan: "ABCCK1234F", name: "Kohli Engineering Pvt. Ltd." });
+      expect(r.status, r.text).toBe(200);
+      expect(r.json.data).toMatchObject({
+        category: "COMPANY",
+        registeredName: "KOHLI ENGINEERING PRIVATE LIMITED",
+        nameMatch: { score: 100, result: "MATCH" },
+      });
+      expect((await panKyc({ pan: "ABCCK1234F", name: "Zoya Engineering Pvt. Ltd." })).json.data.nameMatch.result).toBe("NO_MATCH");
+    });
+
     it("charges an INVALID PAN (an answer) but not a source failure", async () => {
       const before = (await wallet()).balancePaise;
       const invalid = await panKyc({ pan: "ABCPK9991F", dob: "1990-01-01" });

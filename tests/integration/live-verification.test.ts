@@ -127,6 +127,15 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
       expect(r.json.data).toMatchObject(expected);
     });
 
+    it("scores a company's name with its legal form read either way (Ltd is Limited)", async () => {
+      vendor.panRecords.set("AAACR5055K", { name: "RELIANCE RETAIL LIMITED", dob: "1999-01-01", seeding: "NA" });
+      const r = await post("/v1/identity/pan/verify", { pan: "AAACR5055K", name: "Reliance Retail Ltd" });
+      expect(r.status, JSON.stringify(r.json)).toBe(200);
+      expect(r.json.data).toMatchObject({ category: "COMPANY", name_match: 100, name_match_result: "MATCH" });
+      const other = await post("/v1/identity/pan/verify", { pan: "AAACR5055K", name: "Reliance Industries Ltd" });
+      expect(other.json.data.name_match_result).toBe("NO_MATCH");
+    });
+
     it("gives a company's PAN NOT_APPLICABLE seeding, and an individual's unseeded PAN NOT_LINKED", async () => {
       vendor.panRecords.set("AAACR5055K", { name: "RELIANCE RETAIL LIMITED", dob: "1999-01-01", seeding: "NA" });
       vendor.panRecords.set("CCCPR9999Q", { name: "RAVI RAO", dob: "1990-01-01", seeding: "N" });
@@ -317,6 +326,18 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
       expect(missing.status).toBe(200);
       expect(missing.json.data).toMatchObject({ accountExists: false, accountStatus: "INVALID", nameAtBank: null });
       expect(await ledgerMatchesBalance()).toBe(before - 400);
+    });
+
+    it("reads a business's legal form in a bank account's name (PVT LTD is Private Limited), a person's name as before", async () => {
+      vendor.bankNames.set("026291800004444", "KOHLI ENGINEERING PVT LTD");
+      const r = await kyc("/api/kyc/bank/verify", { accountNumber: "026291800004444", ifsc: "YESB0000262", name: "Kohli Engineering Private Limited" });
+      expect(r.status, JSON.stringify(r.json)).toBe(200);
+      expect(r.json.data).toMatchObject({ nameAtBank: "KOHLI ENGINEERING PVT LTD", nameMatch: { score: 100, result: "MATCH" } });
+      const other = await kyc("/api/kyc/bank/verify", { accountNumber: "026291800004444", ifsc: "YESB0000262", name: "Zoya Engineering Private Limited" });
+      expect(other.json.data.nameMatch.result).toBe("NO_MATCH");
+      // A person's account: an initial for KUMAR, (1 + 0.6 + 1) × 2 / 6 as for any PAN holder.
+      const person = await kyc("/api/kyc/bank/verify", { accountNumber: "026291800001191", ifsc: "YESB0000262", name: "Rahul K Sharma" });
+      expect(person.json.data.nameMatch).toEqual({ score: 86.67, result: "PARTIAL" });
     });
 
     it("opens the bank breaker after 5 failures: the next call fails at once, reaches no vendor and is not charged", async () => {

@@ -54,6 +54,20 @@ describe.each(DB_TARGETS)("/v1 identity and employment on %s", (target) => {
       expect(c.json.data.name_match_result).toBe("MATCH");
     });
 
+    it("reads a company's legal form either way: Pvt. Ltd. is Private Limited, and two companies sharing only it do not match", async () => {
+      // The sandbox's record for ABCCK1234F (a C PAN: a company).
+      const spelled = async (name: string) => (await post("/v1/identity/pan/verify", { pan: "ABCCK1234F", name })).json.data;
+      expect(await spelled("Kohli Engineering Pvt. Ltd.")).toMatchObject({
+        name: "KOHLI ENGINEERING PRIVATE LIMITED",
+        category: "COMPANY",
+        name_match: 100,
+        name_match_result: "MATCH",
+      });
+      expect((await spelled("M/s Kohli Engineering")).name_match_result).toBe("MATCH");
+      expect((await spelled("Zoya Engineering Private Limited")).name_match_result).toBe("NO_MATCH");
+      expect((await spelled("Kohli Engineering LLP")).name_match_result).toBe("PARTIAL");
+    });
+
     it.each([
       ["ABCPK9991F", { status: "INVALID", name: null, name_match: null }],
       ["ABCPK9992F", { status: "DEACTIVATED" }],

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { nameMatchResult, nameMatchScore, nameTokens, typoSimilarity, typoSimilarityCap } from "@/server/services/identity/name-match";
+import { PAN_CATEGORY_VALUES } from "@/lib/pan";
+import {
+  nameHolderOfPan,
+  nameMatchResult,
+  nameMatchScore,
+  nameTokens,
+  typoSimilarity,
+  typoSimilarityCap,
+  type NameHolder,
+  type NameMatchResult,
+} from "@/server/services/identity/name-match";
 
 const both = (a: string, b: string) => {
   const s = nameMatchScore(a, b);
@@ -217,6 +227,131 @@ describe("nameMatchScore: properties", () => {
   });
 });
 
+/**
+ * Business names (PANs whose 4th letter is not P). The bands are a person's judgement of each pair,
+ * written by hand, not read off the scorer: the same registered name however its legal form is
+ * spelled is a MATCH; a name whose legal form differs, or that leaves out a word of the name, is
+ * PARTIAL; companies that share only legal-form or common words are NO_MATCH.
+ */
+const BUSINESS_PAIRS: [string, string, NameMatchResult][] = [
+  ["Reliance Test Ltd", "RELIANCE TEST LIMITED", "MATCH"],
+  ["Kohli Engineering Pvt Ltd", "KOHLI ENGINEERING PRIVATE LIMITED", "MATCH"],
+  ["TATA CONSULTANCY SERVICES PVT. LTD.", "TATA CONSULTANCY SERVICES PRIVATE LIMITED", "MATCH"],
+  ["Sunrise Agro (P) Ltd", "SUNRISE AGRO PRIVATE LIMITED", "MATCH"],
+  ["M/s Sharma Traders", "SHARMA TRADERS", "MATCH"],
+  ["M/S. KRISHNA & CO.", "KRISHNA AND COMPANY", "MATCH"],
+  ["Messrs Krishna & Co", "KRISHNA AND CO", "MATCH"],
+  ["Larsen & Toubro Ltd", "LARSEN AND TOUBRO LIMITED", "MATCH"],
+  ["Indian Oil Corp Ltd", "INDIAN OIL CORPORATION LIMITED", "MATCH"],
+  ["Bharat Petroleum Corpn. Ltd.", "BHARAT PETROLEUM CORPORATION LIMITED", "MATCH"],
+  ["Acme Widgets LLP", "ACME WIDGETS L.L.P.", "MATCH"],
+  ["Acme Widgets Limited Liability Partnership", "ACME WIDGETS LLP", "MATCH"],
+  ["The Indian Hotels Company Limited", "INDIAN HOTELS CO LTD", "MATCH"],
+  ["Gujarat State Co-operative Bank Ltd", "GUJARAT STATE COOPERATIVE BANK LIMITED", "MATCH"],
+  ["Nova Ideas (OPC) Pvt Ltd", "NOVA IDEAS OPC PRIVATE LIMITED", "MATCH"],
+  ["Ramesh Kumar HUF", "RAMESH KUMAR (HUF)", "MATCH"],
+  ["Sai Charitable Trust", "SAI CHARITABLE TRUST", "MATCH"],
+  // The legal form left off: still the registered name.
+  ["Reliance Industries", "RELIANCE INDUSTRIES LIMITED", "MATCH"],
+  ["Infosys Limited", "INFOSYS PRIVATE LIMITED", "MATCH"],
+  // One typo in the name itself.
+  ["Zenith Softech Pvt Ltd", "ZENITH SOFTTECH PRIVATE LIMITED", "MATCH"],
+  // Same name, another legal form: maybe another entity.
+  ["Acme Widgets Private Limited", "ACME WIDGETS LLP", "PARTIAL"],
+  ["Krishna & Co", "KRISHNA PRIVATE LIMITED", "PARTIAL"],
+  // A word of the name missing.
+  ["Shree Ganesh Enterprises", "SHREE GANESH TRADING ENTERPRISES PVT LTD", "PARTIAL"],
+  // Different companies.
+  ["ABC PRIVATE LIMITED", "XYZ PRIVATE LIMITED", "NO_MATCH"],
+  ["ABC Pvt Ltd", "XYZ PRIVATE LIMITED", "NO_MATCH"],
+  ["M/S ABC & CO", "M/S XYZ & CO", "NO_MATCH"],
+  ["Sharma Traders Pvt Ltd", "VERMA TRADERS PRIVATE LIMITED", "NO_MATCH"],
+  ["Reliance Industries Ltd", "RELIANCE RETAIL LIMITED", "NO_MATCH"],
+  ["Tata Motors Limited", "TATA STEEL LIMITED", "NO_MATCH"],
+  ["Infosys Ltd", "WIPRO LIMITED", "NO_MATCH"],
+  ["The Bombay Company Ltd", "THE MADRAS COMPANY LIMITED", "NO_MATCH"],
+];
+
+describe("nameMatchScore: business names", () => {
+  it.each(BUSINESS_PAIRS)("%s / %s → %s", (a, b, band) => {
+    const s = nameMatchScore(a, b, "BUSINESS");
+    expect(nameMatchScore(b, a, "BUSINESS"), "symmetric").toBe(s);
+    expect(nameMatchResult(s), `${s}`).toBe(band);
+  });
+
+  it("the same name in any spelling of its legal form scores 100", () => {
+    expect(nameMatchScore("Reliance Test Ltd", "RELIANCE TEST LIMITED", "BUSINESS")).toBe(100);
+    expect(nameMatchScore("M/S. KRISHNA & CO.", "KRISHNA AND COMPANY", "BUSINESS")).toBe(100);
+  });
+
+  it("a legal form left off, wholly or partly, is still a MATCH but not the identical name", () => {
+    for (const [a, b] of [
+      ["Reliance Industries", "RELIANCE INDUSTRIES LIMITED"],
+      ["Infosys Limited", "INFOSYS PRIVATE LIMITED"],
+    ]) {
+      const s = nameMatchScore(a!, b!, "BUSINESS");
+      expect(s, `${a} / ${b}`).toBeLessThan(100);
+      expect(nameMatchResult(s)).toBe("MATCH");
+    }
+  });
+
+  it("shared legal-form words count for nothing between two names", () => {
+    expect(nameMatchScore("ABC PRIVATE LIMITED", "XYZ PRIVATE LIMITED", "BUSINESS")).toBe(0);
+  });
+
+  it("a name of legal-form words only is compared whole", () => {
+    expect(nameMatchScore("THE COMPANY", "THE CO", "BUSINESS")).toBe(100);
+    expect(nameMatchScore("LIMITED", "ABC LIMITED", "BUSINESS")).toBeLessThan(70);
+  });
+
+  it("a leading M S is dropped only when a name is left after it", () => {
+    expect(nameMatchScore("M/S", "M S", "BUSINESS")).toBe(100);
+  });
+
+  it("people's names score as before: the B3 calibration pairs are untouched by the holder UNKNOWN", () => {
+    const people = [
+      ["RAKESH K SINGH", "RAKESH KUMAR SINGH"],
+      ["R K S", "RAKESH KUMAR SINGH"],
+      ["M S DHONI", "MAHENDRA SINGH DHONI"],
+      ["MR RAKESH KUMAR SINGH", "RAKESH KUMAR SINGH"],
+      ["RAMKUMAR VERMA", "RAM KUMAR VERMA"],
+      ["ANITA KUMARI", "ANITA"],
+      ["SINGH RAKESH KUMAR", "RAKESH KUMAR SINGH"],
+      ["C/O RAVI KUMAR", "RAVI KUMAR"],
+    ];
+    for (const [a, b] of people) expect(nameMatchScore(a!, b!, "UNKNOWN"), `${a} / ${b}`).toBe(nameMatchScore(a!, b!, "PERSON"));
+  });
+
+  it("a person's name is not read as a business's: M S are initials, LTD is nothing special", () => {
+    // M S DHONI vs MAHENDRA SINGH DHONI keeps its initials (dropping M S as M/S would leave DHONI alone).
+    expect(nameMatchScore("M S DHONI", "MAHENDRA SINGH DHONI")).toBe(nameMatchScore("M S DHONI", "MAHENDRA SINGH DHONI", "PERSON"));
+    expect(nameMatchScore("M S DHONI", "DHONI", "PERSON")).toBeLessThan(70);
+  });
+
+  it("UNKNOWN (a bank account) reads a business from a legal form or M/S on either side", () => {
+    expect(nameMatchResult(nameMatchScore("Kohli Engineering Private Limited", "KOHLI ENGINEERING PVT LTD", "UNKNOWN"))).toBe("MATCH");
+    expect(nameMatchResult(nameMatchScore("M/s Sharma Traders", "SHARMA TRADERS", "UNKNOWN"))).toBe("MATCH");
+    expect(nameMatchResult(nameMatchScore("ABC PVT LTD", "XYZ PRIVATE LIMITED", "UNKNOWN"))).toBe("NO_MATCH");
+  });
+
+  it("the PAN's category gives the holder: only an individual is a person", () => {
+    const holders = Object.fromEntries(PAN_CATEGORY_VALUES.map((c) => [c, nameHolderOfPan(c)]));
+    const expected: Record<string, NameHolder> = {
+      INDIVIDUAL: "PERSON",
+      COMPANY: "BUSINESS",
+      HUF: "BUSINESS",
+      FIRM: "BUSINESS",
+      AOP: "BUSINESS",
+      TRUST: "BUSINESS",
+      BOI: "BUSINESS",
+      LOCAL_AUTHORITY: "BUSINESS",
+      ARTIFICIAL_JURIDICAL_PERSON: "BUSINESS",
+      GOVERNMENT: "BUSINESS",
+    };
+    expect(holders).toEqual(expected);
+  });
+});
+
 describe("nameMatchResult", () => {
   it.each([
     [100, "MATCH"],
@@ -259,5 +394,16 @@ describe("typo similarity of two tokens", () => {
       worst = Math.min(worst, typoSimilarityCap(a, b) - typoSimilarity(a, b));
     }
     expect(worst).toBeGreaterThanOrEqual(-1e-12);
+  });
+});
+
+describe("a batch chunk's remembered name scores", () => {
+  it("keep a pair's person and business scores apart", async () => {
+    const { rememberedNameScores } = await import("@/server/services/batches/chunk-pass");
+    const score = rememberedNameScores();
+    // As a person's name LTD is just another word; as a company's, it is LIMITED.
+    expect(nameMatchResult(score("Reliance Test Ltd", "RELIANCE TEST LIMITED", "PERSON"))).not.toBe("MATCH");
+    expect(score("Reliance Test Ltd", "RELIANCE TEST LIMITED", "BUSINESS")).toBe(100);
+    expect(nameMatchResult(score("Reliance Test Ltd", "RELIANCE TEST LIMITED", "PERSON"))).not.toBe("MATCH");
   });
 });

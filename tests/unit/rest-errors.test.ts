@@ -315,7 +315,7 @@ describe("ERROR_CODES matches the API's error-code registry", () => {
     504: ["SOURCE_TIMEOUT"],
   };
   // Codes the service adds beyond the registry (additive, allowed).
-  const EXTRAS: Record<string, number> = { FORBIDDEN: 403, CONFLICT: 409, ATTEMPT_NOT_FOUND: 404, REQUEST_HEADERS_TOO_LARGE: 431 };
+  const EXTRAS: Record<string, number> = { FORBIDDEN: 403, CONFLICT: 409, ATTEMPT_NOT_FOUND: 404, REQUEST_HEADERS_TOO_LARGE: 431, REAUTH_REQUIRED: 403 };
 
   const contractEntries = Object.entries(CONTRACT_CODES).flatMap(([status, codes]) => codes.map((code) => [code, Number(status)] as const));
 

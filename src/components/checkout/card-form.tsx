@@ -7,7 +7,7 @@ import { Button, Field, Notice } from "@/components/ui";
 import type { z } from "zod";
 import { cardSchema } from "@/lib/schemas/checkout";
 // Pure helpers (no server imports): the same Luhn check and network rules the processor applies.
-import { cardNetwork, luhnValid } from "@/lib/cards";
+import { cardNetwork, cvvHint, cvvProblem, luhnValid } from "@/lib/cards";
 
 type CardInput = z.infer<typeof cardSchema>;
 type CardErrors = Partial<Record<"number" | "expiry" | "cvv" | "name", string>>;
@@ -60,6 +60,9 @@ function checkCard(digits: string, expiry: string, cvv: string, name: string): {
     }
   }
   if (!mm || !yy) next.expiry = "Enter the expiry as MM / YY";
+  // Said whatever else is wrong, and in the hint's words (the schema checks it only once the rest parses).
+  const cvvWrong = cvvProblem(digits, cvv);
+  if (cvvWrong) next.cvv = cvvWrong;
   if (!next.number && !luhnValid(digits)) next.number = "Check the card number; it isn't valid";
   return { card: Object.keys(next).length > 0 || !parsed.success ? null : parsed.data, errors: next };
 }
@@ -86,6 +89,51 @@ function CardNumberField({ number, onChange, error, sandbox }: { number: string;
           {cardNetworkName(network)}
         </span>
       )}
+    </div>
+  );
+}
+
+/** Expiry and CVV side by side; the CVV's hint and length follow the card's network. */
+function ExpiryAndCvv({
+  digits,
+  expiry,
+  onExpiry,
+  cvv,
+  onCvv,
+  errors,
+}: {
+  digits: string;
+  expiry: string;
+  onExpiry: (v: string) => void;
+  cvv: string;
+  onCvv: (v: string) => void;
+  errors: CardErrors;
+}) {
+  const isAmex = digits.length >= 2 && cardNetwork(digits) === "AMEX";
+  return (
+    <div className="grid grid-cols-2 gap-3">
+      <Field
+        label="Expiry (MM / YY)"
+        value={expiry}
+        onChange={(e) => onExpiry(formatExpiry(e.target.value, expiry))}
+        error={errors.expiry}
+        inputMode="numeric"
+        autoComplete="cc-exp"
+        placeholder="MM / YY"
+        maxLength={7}
+      />
+      <Field
+        label="CVV"
+        type="password"
+        value={cvv}
+        onChange={(e) => onCvv(e.target.value.replace(/\D/g, "").slice(0, 4))}
+        error={errors.cvv}
+        hint={cvvHint(digits)}
+        inputMode="numeric"
+        autoComplete="cc-csc"
+        placeholder={isAmex ? "••••" : "•••"}
+        maxLength={4}
+      />
     </div>
   );
 }
@@ -117,7 +165,6 @@ export function CardForm({
   useEffect(() => setReady(true), []);
 
   const digits = number.replace(/\D/g, "");
-  const isAmex = digits.length >= 2 && cardNetwork(digits) === "AMEX";
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -140,31 +187,17 @@ export function CardForm({
     // No `name` attributes: card data can never leave through a native form submit (e.g. a query string).
     <form onSubmit={submit} noValidate className="space-y-4" aria-label="Card details">
       {error && <Notice tone="error">{error}</Notice>}
-      <CardNumberField number={number} onChange={setNumber} error={errors.number} sandbox={sandbox} />
-      <div className="grid grid-cols-2 gap-3">
-        <Field
-          label="Expiry (MM / YY)"
-          value={expiry}
-          onChange={(e) => setExpiry(formatExpiry(e.target.value, expiry))}
-          error={errors.expiry}
-          inputMode="numeric"
-          autoComplete="cc-exp"
-          placeholder="MM / YY"
-          maxLength={7}
-        />
-        <Field
-          label="CVV"
-          type="password"
-          value={cvv}
-          onChange={(e) => setCvv(e.target.value.replace(/\D/g, "").slice(0, 4))}
-          error={errors.cvv}
-          hint={isAmex ? "4 digits on the front" : "3 digits on the back"}
-          inputMode="numeric"
-          autoComplete="cc-csc"
-          placeholder={isAmex ? "••••" : "•••"}
-          maxLength={4}
-        />
-      </div>
+      <CardNumberField
+        number={number}
+        onChange={(v) => {
+          setNumber(v);
+          // The CVV's length follows the network: an error about it is stale once the number changes.
+          if (errors.cvv) setErrors(({ cvv: _, ...rest }) => rest);
+        }}
+        error={errors.number}
+        sandbox={sandbox}
+      />
+      <ExpiryAndCvv digits={digits} expiry={expiry} onExpiry={setExpiry} cvv={cvv} onCvv={setCvv} errors={errors} />
       <Field
         label="Name on card (optional)"
         value={name}

@@ -45,13 +45,18 @@ export const batchesListInput = withPage(batchFiltersSchema.shape);
 
 export const batchGetInput = z.object({ batchId: batchIdSchema });
 
+/** A batch results search: part of a reference id, PAN, UAN or PF number. */
+export const batchResultsSearchSchema = z.string().trim().min(1, "Enter a reference id, PAN, UAN or PF number").max(100, "At most 100 characters");
+
 export const batchResultsInput = z.object({
   batchId: batchIdSchema,
   /** 0-based index of the first item of the page. */
   from: z.number().int().min(0).max(BATCH_MAX_ITEMS).default(0),
   limit: z.number().int().min(1).max(100).default(BATCH_RESULTS_PAGE_SIZE),
-  /** Only items in this state (the page's "Failed only" view). */
+  /** Only items in this state (the page's Succeeded / Failed / Pending views). */
   status: z.enum(BATCH_ITEM_STATUSES).optional(),
+  /** Only items whose reference id, PAN, UAN or PF number contains this text. */
+  search: batchResultsSearchSchema.optional(),
 });
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cvvProblem } from "@/lib/cards";
 
 // Browser-safe schemas for the hosted checkout page's actions (form validation and server).
 
@@ -28,7 +29,8 @@ export const cardSchema = z
           .min(currentYear(), "The card has expired")
           .max(currentYear() + 25, "Check the year"),
       ),
-    cvv: z.string().regex(/^\d{3,4}$/, "3 or 4 digits"),
+    // Its length follows the network (cvvProblem, below): 3 or 4 digits here.
+    cvv: z.string().regex(/^\d{3,4}$/, "Enter the 3 digits on the back of the card (4 on the front of an Amex)"),
     name: z.string().trim().max(100).optional(),
   })
   .refine(
@@ -37,7 +39,11 @@ export const cardSchema = z
       return c.expiryYear > now.getFullYear() || c.expiryMonth >= now.getMonth() + 1;
     },
     { message: "The card has expired", path: ["expiryMonth"] },
-  );
+  )
+  .superRefine((c, ctx) => {
+    const problem = cvvProblem(c.number, c.cvv);
+    if (problem) ctx.addIssue({ code: "custom", path: ["cvv"], message: problem });
+  });
 
 export const payInput = z.discriminatedUnion("method", [
   // Two UPI shapes share method "UPI": an inner union on `flow` tells them apart.

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reauthField } from "@/lib/schemas/security";
 
 // Browser-safe schemas shared by the API keys page (client validation) and the keys router.
 
@@ -16,8 +17,8 @@ export const graceSecondsSchema = z.literal([0, 3600, 86_400, 604_800], { error:
 
 export const keyIdSchema = z.string().min(1).max(64);
 
-export const createKeyInput = z.object({ label: keyLabelSchema });
-export const rotateKeyInput = z.object({ keyId: keyIdSchema, graceSeconds: graceSecondsSchema });
+export const createKeyInput = z.object({ label: keyLabelSchema, ...reauthField });
+export const rotateKeyInput = z.object({ keyId: keyIdSchema, graceSeconds: graceSecondsSchema, ...reauthField });
 export const revokeKeyInput = z.object({ keyId: keyIdSchema });
 
 export type KeyStatus = "active" | "rotating" | "expired" | "revoked";

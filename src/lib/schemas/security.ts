@@ -17,3 +17,12 @@ export const changePasswordInput = z.object({
   currentPassword: z.string().min(1, "Enter your current password").max(200),
   newPassword: passwordSchema,
 });
+
+/** "Confirm your password" before a sensitive act. */
+export const confirmPasswordInput = z.object({ password: z.string().min(1, "Enter your password").max(200) });
+
+/**
+ * The proof a password confirmation answers, sent with each sensitive act. Optional in the schema so
+ * that a missing one is answered REAUTH_REQUIRED (which makes the page ask), not a validation error.
+ */
+export const reauthField = { reauth: z.string().max(200).optional() };

@@ -58,6 +58,42 @@ export function ipOrCidrProblem(input: string): string | null {
   return null;
 }
 
+/**
+ * Ranges wider than these get a warning and need an explicit confirmation: more than 65,536 addresses
+ * (an IPv4 /16), or more than 65,536 LANs (an IPv6 /48, one organisation's site). Wider ones take in
+ * other people's networks (a cloud region, an ISP), so the list no longer keeps strangers out.
+ */
+export const WIDE_IPV4_PREFIX = 16;
+export const WIDE_IPV6_PREFIX = 48;
+
+/** The first 96 bits of an IPv4-mapped IPv6 address (::ffff:a.b.c.d). */
+const MAPPED_V4_PREFIX = [...new Array<number>(80).fill(0), ...new Array<number>(16).fill(1)];
+
+/** Why a valid address or range is dangerously wide (see WIDE_IPV4_PREFIX), or null when it is not. */
+export function wideRangeWarning(input: string): string | null {
+  const text = input.trim();
+  const [addr, rawPrefix] = text.split("/");
+  if (!addr || rawPrefix === undefined || ipOrCidrProblem(text)) return null;
+  const v6 = addr.includes(":");
+  const bits = v6 ? ipv6Bits(addr)! : ipv4Bits(addr)!;
+  let prefix = Number(rawPrefix);
+  let ipv4 = !v6;
+  // ::ffff:0.0.0.0/96 is every IPv4 address written as IPv6.
+  if (v6 && prefix >= 96 && MAPPED_V4_PREFIX.every((b, i) => bits[i] === b)) {
+    prefix -= 96;
+    ipv4 = true;
+  }
+  if (prefix === 0) return `${text} is every ${ipv4 ? "IPv4" : "IPv6"} address on the internet: with it the whitelist keeps nobody out.`;
+  if (ipv4 && prefix < WIDE_IPV4_PREFIX) {
+    const count = (2 ** (32 - prefix)).toLocaleString("en-IN");
+    return `${text} covers ${count} addresses, far more than your own servers (a /${WIDE_IPV4_PREFIX} is 65,536): other people's networks would get through.`;
+  }
+  if (!ipv4 && prefix < WIDE_IPV6_PREFIX) {
+    return `${text} is wider than a /${WIDE_IPV6_PREFIX} (one organisation's site): other people's networks would get through.`;
+  }
+  return null;
+}
+
 export const ipOrCidrSchema = z
   .string()
   .trim()
@@ -70,7 +106,12 @@ export const ipOrCidrSchema = z
 
 export const whitelistLabelSchema = z.string().trim().max(100, "Label must be at most 100 characters");
 
-export const addWhitelistInput = z.object({ ip: ipOrCidrSchema, label: whitelistLabelSchema });
+export const addWhitelistInput = z.object({
+  ip: ipOrCidrSchema,
+  label: whitelistLabelSchema,
+  /** The merchant saw wideRangeWarning and added the range anyway. */
+  confirmWide: z.boolean().optional(),
+});
 export const removeWhitelistInput = z.object({ id: z.string().min(1).max(64) });
 export const setEnforcementInput = z.object({ enforceOnAllApis: z.boolean() });
 

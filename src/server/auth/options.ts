@@ -1,6 +1,7 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getConfig } from "@/server/config";
+import { randomToken } from "@/server/lib/ids";
 import { getServices } from "@/server/services";
 import { SignInError, signInAdmin, signInMerchant, type SignedIn } from "@/server/services/accounts/sign-in";
 import { DEVICE_TOKEN_MAX_AGE_SECONDS, deviceCookieName } from "@/server/services/accounts/device-cookies";
@@ -52,6 +53,8 @@ declare module "next-auth/jwt" {
     role?: Role;
     /** The account's session version at sign-in; bumping the account's ends this session. */
     sv?: number;
+    /** This session's id, set at sign-in: a password confirmation (services/accounts/reauth.ts) is bound to it. */
+    sid?: string;
   }
 }
 
@@ -118,6 +121,7 @@ export function authOptions(sink?: CookieSink): NextAuthOptions {
         if (user) {
           token.role = user.role;
           token.sv = user.sessionVersion;
+          token.sid = randomToken(16);
         }
         return token;
       },

@@ -11,6 +11,7 @@ import { sandboxAadhaarEkyc } from "@/server/providers/aadhaar/sandbox";
 import { sandboxBankProvider } from "@/server/providers/bank/sandbox";
 import { SANDBOX_OPENING_CREDIT_PAISE } from "@/server/services/wallet/wallet";
 import { nameMatchOf } from "@/server/services/kyc/pan-kyc";
+import { nameHolderOfPan } from "@/server/services/identity/name-match";
 import { sandboxEpfoProvider } from "@/server/providers/epfo/sandbox";
 import { sandboxPanRecord, sandboxPanProvider } from "@/server/providers/pan/sandbox";
 import { verifyEpfo } from "@/server/services/employment/verify-epfo";
@@ -86,7 +87,7 @@ async function kycExamples(): Promise<Record<string, OperationExample>> {
         status: record.status,
         registeredName: record.name,
         category: record.category,
-        nameMatch: nameMatchOf(pan.name, record.name),
+        nameMatch: nameMatchOf(pan.name, record.name, nameHolderOfPan(record.category)),
         dobMatch: true,
         aadhaarSeedingStatus: record.aadhaarSeedingStatus,
         ...chargeExample("PAN", "kyc_txn_P7mQ2xK9vT4bZ1cW"),
@@ -98,7 +99,7 @@ async function kycExamples(): Promise<Record<string, OperationExample>> {
         accountExists: bank.accountExists,
         accountStatus: bank.accountStatus,
         nameAtBank: bank.nameAtBank,
-        nameMatch: nameMatchOf(bankName, bank.nameAtBank),
+        nameMatch: nameMatchOf(bankName, bank.nameAtBank, "UNKNOWN"),
         ifscDetails: bank.ifscDetails,
         bankReference: bank.bankReference,
         ...chargeExample("BANK", "kyc_txn_B3nV8kQ1xT6mZ2cP"),

@@ -6,7 +6,8 @@ import { resolveAdminContext, resolveMerchantContext, SESSION_ENDED_MESSAGE, typ
 import { requireLiveEnabled } from "@/server/services/merchants/live-mode";
 import { log } from "@/server/lib/logger";
 import { findUnstorableField } from "@/lib/stored-text";
-import { t } from "@/server/trpc/init";
+import type { ReauthSession } from "@/server/services/accounts/reauth";
+import { t, type SessionUser } from "@/server/trpc/init";
 
 /** Services throw AppError; the dashboard sees a tRPC error with the registry's code and message. */
 const appErrors = t.middleware(async ({ next, path }) => {
@@ -66,6 +67,13 @@ export const merchantSessionProcedure = publicDashboardProcedure.use(async ({ ct
     throw new AppError("MERCHANT_SUSPENDED", "This account is suspended, so the dashboard is read-only. Contact support to have it reinstated.");
   }
   return next({ ctx: { merchantId: merchant.merchantId, user: ctx.session!, merchant } });
+});
+
+/** The session a password confirmation belongs to (services/accounts/reauth.ts). */
+export const reauthSessionOf = (ctx: { merchantId: string; user: SessionUser }): ReauthSession => ({
+  merchantId: ctx.merchantId,
+  sessionVersion: ctx.user.sessionVersion,
+  sessionId: ctx.user.sessionId,
 });
 
 export const modeSchema = z.enum(MODES);

@@ -10,6 +10,8 @@ export interface SessionUser {
   role: "merchant" | "admin";
   /** The account's session version when the session began (absent in tokens from before versions: 0). */
   sessionVersion?: number;
+  /** The session's own id, set at sign-in (absent in tokens from before it): a password confirmation is good in its session only. */
+  sessionId?: string;
 }
 
 /** The dashboard's tRPC context: the session user, the client IP and whether the request passed the CSRF check. */

@@ -2,6 +2,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { DashboardShell } from "@/components/dashboard/shell";
 import { ModeProvider } from "@/components/dashboard/mode";
+import { ReauthProvider } from "@/components/dashboard/reauth";
 import { MODE_COOKIE, type Mode } from "@/lib/mode";
 import { ToastProvider } from "@/components/ui";
 import { TrpcProviders } from "@/lib/trpc/client";
@@ -21,14 +22,16 @@ export default async function DashboardLayout({ children }: { children: React.Re
     <TrpcProviders>
       <ToastProvider>
         <ModeProvider initialMode={initialMode} liveEnabled={merchant.liveEnabled}>
-          <DashboardShell
-            merchantName={merchant.name}
-            email={merchant.email}
-            suspended={merchant.status === "SUSPENDED"}
-            supportEmail={getServices().config.supportEmail}
-          >
-            {children}
-          </DashboardShell>
+          <ReauthProvider>
+            <DashboardShell
+              merchantName={merchant.name}
+              email={merchant.email}
+              suspended={merchant.status === "SUSPENDED"}
+              supportEmail={getServices().config.supportEmail}
+            >
+              {children}
+            </DashboardShell>
+          </ReauthProvider>
         </ModeProvider>
       </ToastProvider>
     </TrpcProviders>

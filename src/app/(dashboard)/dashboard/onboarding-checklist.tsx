@@ -26,11 +26,12 @@ const STEPS: Record<StepId, { title: string; how: React.ReactNode }> = {
       </>
     ),
   },
-  firstPanCall: {
-    title: "Make your first PAN call",
+  firstVerification: {
+    title: "Make your first verification call",
     how: (
       <>
-        <code className="font-mono text-xs">POST /v1/identity/pan/verify</code> from your server with the sandbox key; see the{" "}
+        <code className="font-mono text-xs">POST /v1/identity/pan/verify</code> or <code className="font-mono text-xs">POST /v1/employment/epfo/verify</code>{" "}
+        from your server with the sandbox key; see the{" "}
         <Link href="/docs" className={linkClass}>
           API docs
         </Link>{" "}

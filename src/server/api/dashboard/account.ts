@@ -2,9 +2,11 @@ import { z } from "zod";
 import { passwordSchema, profileInput, signupInput, totpCodeSchema } from "@/lib/schemas/account";
 import { apiBaseUrls } from "@/server/lib/api-base-urls";
 import { merchantAccount, requestGoLive, updateMerchantProfile } from "@/server/services/merchants/account";
-import { beginTotpSetup, disableTotp, enableTotp } from "@/server/services/accounts/two-factor";
+import { reauthField } from "@/lib/schemas/security";
+import { requireReauth } from "@/server/services/accounts/reauth";
+import { beginTotpSetup, disableTotp, enableTotp, recoveryCodesLeft, regenerateRecoveryCodes } from "@/server/services/accounts/two-factor";
 import { signUpMerchant } from "@/server/services/accounts/signup";
-import { merchantSessionProcedure, publicDashboardProcedure } from "@/server/trpc/dashboard-procedures";
+import { merchantSessionProcedure, publicDashboardProcedure, reauthSessionOf } from "@/server/trpc/dashboard-procedures";
 import { router } from "@/server/trpc/init";
 
 export const accountRouter = router({
@@ -23,7 +25,10 @@ export const accountRouter = router({
     };
   }),
 
-  me: merchantSessionProcedure.query(({ ctx }) => merchantAccount(ctx.services.db, ctx.merchantId)),
+  me: merchantSessionProcedure.query(async ({ ctx }) => {
+    const account = await merchantAccount(ctx.services.db, ctx.merchantId);
+    return { ...account, recoveryCodesLeft: await recoveryCodesLeft(ctx.services.db, ctx.merchantId, account.totpEnabled) };
+  }),
 
   updateProfile: merchantSessionProcedure.input(profileInput).mutation(async ({ ctx, input }) => {
     await updateMerchantProfile(ctx.services.db, ctx.merchantId, input);
@@ -32,12 +37,25 @@ export const accountRouter = router({
 
   requestGoLive: merchantSessionProcedure.mutation(({ ctx }) => requestGoLive(ctx.services.db, ctx.merchantId)),
 
-  totpSetup: merchantSessionProcedure.mutation(({ ctx }) => beginTotpSetup(ctx.services.db, ctx.merchantId)),
-  totpEnable: merchantSessionProcedure
-    .input(z.object({ code: totpCodeSchema }))
-    .mutation(({ ctx, input }) => enableTotp(ctx.services.db, ctx.merchantId, input.code)),
+  /**
+   * Turning two-factor sign-in on wants the password confirmed (at set-up and at the code that turns it
+   * on): otherwise a session left open could tie the account to someone else's phone.
+   */
+  totpSetup: merchantSessionProcedure.input(z.object(reauthField)).mutation(({ ctx, input }) => {
+    requireReauth(reauthSessionOf(ctx), input.reauth);
+    return beginTotpSetup(ctx.services.db, ctx.merchantId);
+  }),
+  totpEnable: merchantSessionProcedure.input(z.object({ code: totpCodeSchema, ...reauthField })).mutation(({ ctx, input }) => {
+    requireReauth(reauthSessionOf(ctx), input.reauth);
+    return enableTotp(ctx.services.db, ctx.merchantId, input.code);
+  }),
   totpDisable: merchantSessionProcedure.input(z.object({ password: passwordSchema.or(z.string().min(1)) })).mutation(async ({ ctx, input }) => {
-    await disableTotp(ctx.services.db, ctx.merchantId, input.password);
+    await disableTotp(ctx.services.db, ctx.merchantId, input.password, ctx.clientIp ?? "unknown");
     return { ok: true };
+  }),
+  /** Ten new recovery codes, shown once; the old ones stop working. Wants the password confirmed. */
+  regenerateRecoveryCodes: merchantSessionProcedure.input(z.object(reauthField)).mutation(({ ctx, input }) => {
+    requireReauth(reauthSessionOf(ctx), input.reauth);
+    return regenerateRecoveryCodes(ctx.services.db, ctx.merchantId);
   }),
 });

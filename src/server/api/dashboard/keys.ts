@@ -1,8 +1,11 @@
+import { z } from "zod";
 import { createKeyInput, keyStatus, revokeKeyInput, rotateKeyInput } from "@/lib/schemas/keys";
 import { apiBaseUrls } from "@/server/lib/api-base-urls";
 import { createMerchantKey, listApiKeys, revokeMerchantKey, rotateModeKey, type CreatedKey } from "@/server/services/auth/api-keys";
 import { revealSigningSecret, rotateSigningSecret, SIGNING_SECRET_GRACE_MS, signingSecretStatus } from "@/server/services/merchants/signing-secrets";
-import { modeProcedure } from "@/server/trpc/dashboard-procedures";
+import { reauthField } from "@/lib/schemas/security";
+import { requireReauth } from "@/server/services/accounts/reauth";
+import { modeProcedure, reauthSessionOf } from "@/server/trpc/dashboard-procedures";
 import { router } from "@/server/trpc/init";
 import { isoOrNull } from "@/server/lib/dates";
 
@@ -38,22 +41,30 @@ export const keysRouter = router({
     };
   }),
 
-  create: modeProcedure
-    .input(createKeyInput)
-    .mutation(async ({ ctx, input }) => shownOnce(await createMerchantKey(ctx.services.db, ctx.merchantId, ctx.mode, input.label))),
+  /** A live key (a secret that moves real money) wants the password confirmed; a sandbox key does not. */
+  create: modeProcedure.input(createKeyInput).mutation(async ({ ctx, input }) => {
+    if (ctx.mode === "live") requireReauth(reauthSessionOf(ctx), input.reauth);
+    return shownOnce(await createMerchantKey(ctx.services.db, ctx.merchantId, ctx.mode, input.label));
+  }),
 
-  /** Replaces a key; the old one keeps working for `graceSeconds` (0 = stops now). */
+  /** Replaces a key; the old one keeps working for `graceSeconds` (0 = stops now). A live one shows a new live secret, so as create. */
   rotate: modeProcedure.input(rotateKeyInput).mutation(async ({ ctx, input }) => {
+    if (ctx.mode === "live") requireReauth(reauthSessionOf(ctx), input.reauth);
     const { created, old } = await rotateModeKey(ctx.services.db, ctx.merchantId, ctx.mode, input.keyId, input.graceSeconds);
     return { key: shownOnce(created), oldKey: { id: old.id, expiresAt: old.expiresAt.toISOString(), revoked: old.revoked } };
   }),
 
   revoke: modeProcedure.input(revokeKeyInput).mutation(({ ctx, input }) => revokeMerchantKey(ctx.services.db, ctx.merchantId, ctx.mode, input.keyId)),
 
-  /** A mutation, not a query: an explicit, CSRF-checked act whose answer is never cached. */
-  revealSigningSecret: modeProcedure.mutation(async ({ ctx }) => ({ secret: await revealSigningSecret(ctx.services.db, ctx.merchantId, ctx.mode) })),
+  /** A mutation, not a query: an explicit, CSRF-checked act whose answer is never cached. Wants the password confirmed. */
+  revealSigningSecret: modeProcedure.input(z.object(reauthField)).mutation(async ({ ctx, input }) => {
+    requireReauth(reauthSessionOf(ctx), input.reauth);
+    return { secret: await revealSigningSecret(ctx.services.db, ctx.merchantId, ctx.mode) };
+  }),
 
-  rotateSigningSecret: modeProcedure.mutation(async ({ ctx }) => {
+  /** Answers the new secret, so it wants the password confirmed as revealing does. */
+  rotateSigningSecret: modeProcedure.input(z.object(reauthField)).mutation(async ({ ctx, input }) => {
+    requireReauth(reauthSessionOf(ctx), input.reauth);
     const secret = await rotateSigningSecret(ctx.services.db, ctx.merchantId, ctx.mode);
     return { secret, previousValidUntil: new Date(Date.now() + SIGNING_SECRET_GRACE_MS).toISOString() };
   }),

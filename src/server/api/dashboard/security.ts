@@ -1,6 +1,7 @@
-import { changePasswordInput, checkResetLinkInput, requestResetInput, resetPasswordInput } from "@/lib/schemas/security";
+import { changePasswordInput, checkResetLinkInput, confirmPasswordInput, requestResetInput, resetPasswordInput } from "@/lib/schemas/security";
 import { changeMerchantPassword, checkResetLink, requestPasswordReset, resetPassword, signOutMerchantEverywhere } from "@/server/services/accounts/passwords";
-import { merchantSessionProcedure, publicDashboardProcedure } from "@/server/trpc/dashboard-procedures";
+import { confirmMerchantPassword } from "@/server/services/accounts/reauth";
+import { merchantSessionProcedure, publicDashboardProcedure, reauthSessionOf } from "@/server/trpc/dashboard-procedures";
 import { router } from "@/server/trpc/init";
 
 /** Passwords and sessions: forgot/reset (merchants and operators), change password, sign out everywhere. */
@@ -21,6 +22,15 @@ export const securityRouter = router({
   changePassword: merchantSessionProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
     await changeMerchantPassword(ctx.services.db, ctx.merchantId, input, ctx.clientIp ?? "unknown");
     return { ok: true as const };
+  }),
+
+  /**
+   * "Confirm your password" before a sensitive act: throttled as sign-in is; answers a proof of this
+   * session that those acts take for 10 minutes.
+   */
+  confirmPassword: merchantSessionProcedure.input(confirmPasswordInput).mutation(async ({ ctx, input }) => {
+    const { proof, expiresAt } = await confirmMerchantPassword(ctx.services.db, reauthSessionOf(ctx), input.password, ctx.clientIp ?? "unknown");
+    return { proof, expiresAt: expiresAt.toISOString() };
   }),
 
   signOutEverywhere: merchantSessionProcedure.mutation(async ({ ctx }) => {

@@ -28,7 +28,7 @@ export const whitelistRouter = router({
   }),
 
   add: merchantSessionProcedure.input(addWhitelistInput).mutation(async ({ ctx, input }) => {
-    const entry = await addNewWhitelistEntry(ctx.services.db, ctx.merchantId, input.ip, input.label, WHITELIST_MAX_ENTRIES);
+    const entry = await addNewWhitelistEntry(ctx.services.db, ctx.merchantId, input.ip, input.label, WHITELIST_MAX_ENTRIES, { confirmWide: input.confirmWide });
     return entryOut(entry);
   }),
 

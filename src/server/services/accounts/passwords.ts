@@ -139,6 +139,29 @@ export async function resetPassword(db: Db, input: { token: string; password: st
   });
 }
 
+const TOO_MANY_WRONG = "Too many wrong passwords. Wait 15 minutes, or reset your password from the sign-in page.";
+
+/**
+ * Checks a signed-in merchant's password again (a password change, a sensitive act): wrong guesses
+ * count toward the same per-client lock and per-address cap as sign-in, so a stolen session cannot
+ * guess it any faster than the sign-in page could. A wrong one is a VALIDATION_ERROR on `field`.
+ */
+export async function checkMerchantPassword(db: Db, merchantId: string, password: string, ip: string, field: string, wrong: string): Promise<void> {
+  const m = await db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { email: true, passwordHash: true } });
+  const now = Date.now();
+  const attempt = await startAttempt(db, "merchant", m.email, ip, now);
+  if (attempt.locked) throw new AppError("RATE_LIMITED", TOO_MANY_WRONG);
+  if (!(await reserveIpAttempt(ip, now)))
+    throw new AppError("RATE_LIMITED", "Too many wrong passwords from this network. Wait 15 minutes, or reset your password from the sign-in page.");
+  if (!(await verifyPassword(password, m.passwordHash))) {
+    const outcome = await finishFailure(db, attempt, now);
+    if (outcome === "locked") throw new AppError("RATE_LIMITED", TOO_MANY_WRONG);
+    throw new AppError("VALIDATION_ERROR", wrong, { field });
+  }
+  await clearThrottle(db, attempt);
+  releaseIpAttempt(ip);
+}
+
 /**
  * Settings → change password: the current password is required (and wrong guesses count toward the
  * same per-client lock as sign-in). Every session ends, this one included.
@@ -147,19 +170,7 @@ export async function changeMerchantPassword(db: Db, merchantId: string, input: 
   if (input.currentPassword === input.newPassword) {
     throw new AppError("VALIDATION_ERROR", "Choose a password different from the current one.", { field: "newPassword" });
   }
-  const m = await db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { email: true, passwordHash: true } });
-  const now = Date.now();
-  const attempt = await startAttempt(db, "merchant", m.email, ip, now);
-  if (attempt.locked) throw new AppError("RATE_LIMITED", "Too many wrong passwords. Wait 15 minutes, or reset your password from the sign-in page.");
-  if (!(await reserveIpAttempt(ip, now)))
-    throw new AppError("RATE_LIMITED", "Too many wrong passwords from this network. Wait 15 minutes, or reset your password from the sign-in page.");
-  if (!(await verifyPassword(input.currentPassword, m.passwordHash))) {
-    const outcome = await finishFailure(db, attempt, now);
-    if (outcome === "locked") throw new AppError("RATE_LIMITED", "Too many wrong passwords. Wait 15 minutes, or reset your password from the sign-in page.");
-    throw new AppError("VALIDATION_ERROR", "The current password is not right.", { field: "currentPassword" });
-  }
-  await clearThrottle(db, attempt);
-  releaseIpAttempt(ip);
+  await checkMerchantPassword(db, merchantId, input.currentPassword, ip, "currentPassword", "The current password is not right.");
   const passwordHash = await hashPassword(input.newPassword);
   await db.merchant.update({ where: { id: merchantId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
   log.info("password changed", { merchantId });

@@ -8,11 +8,11 @@ import { AppError } from "@/server/errors";
 import type { ProviderSet } from "@/server/providers";
 import type { EpfoMember } from "@/server/providers/epfo/types";
 import { epfoVerificationRecord, verifyEpfo, type EpfoLookup } from "@/server/services/employment/verify-epfo";
-import { checkPan, panCheckOf, panVerificationRecord, type PanCheck, type PanVerification } from "@/server/services/identity/verify-pan";
+import { checkPan, panCheckOf, panVerificationRecord, type NameScorer, type PanCheck, type PanVerification } from "@/server/services/identity/verify-pan";
 import type { BatchKind, EpfoItemInput, ItemOutcome, PanItemInput } from "./batches";
 import { isStorableText } from "@/lib/stored-text";
 
-export type NameScorer = (queried: string, onRecord: string) => number;
+export type { NameScorer };
 
 export interface BatchItemKind {
   /**

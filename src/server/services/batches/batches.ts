@@ -365,10 +365,32 @@ function chunkResultItems(chunk: ResultsChunk): BatchResultItem[] {
 type ResultsScope = { merchantId: string; mode: Mode; kind: BatchKind; batchId: string };
 
 /**
+ * Whether a dashboard search names an item: its reference id contains the text, or its PAN, UAN or
+ * PF number (slashes optional) does, capitals or not. A PAN as the dashboard shows it (ABCPKXXXXF)
+ * finds the PANs it could be.
+ */
+export function batchItemSearch(text: string): (item: BatchResultItem) => boolean {
+  const needle = text.trim().toUpperCase();
+  const bare = needle.replace(/\//g, "");
+  const masked = /^[A-Z]{5}XXXX[A-Z]$/.test(needle) ? needle : null;
+  const field = (input: unknown, name: string) => {
+    const v = input !== null && typeof input === "object" ? (input as Record<string, unknown>)[name] : undefined;
+    return typeof v === "string" ? v.trim().toUpperCase() : "";
+  };
+  return (item) => {
+    if (item.reference_id !== null && item.reference_id.toUpperCase().includes(needle)) return true;
+    const pan = field(item.input, "pan");
+    if (pan && (pan.includes(needle) || (masked !== null && pan.length === 10 && pan.slice(0, 5) === masked.slice(0, 5) && pan[9] === masked[9]))) return true;
+    if (bare && field(item.input, "uan").includes(bare)) return true;
+    return bare !== "" && field(item.input, "pf_number").replace(/\//g, "").includes(bare);
+  };
+}
+
+/**
  * Up to `limit` items from index `from` on, in index order, and where the next page starts (null at
- * the end). With `status`, only items in that state: the page reads on until it has `limit` of them
- * and its next start is the next matching item's index, so a page is never empty unless nothing
- * from `from` on matches.
+ * the end). With `status` (or a dashboard `search`), only the items that match: the page reads on
+ * until it has `limit` of them and its next start is the next matching item's index, so a page is
+ * never empty unless nothing from `from` on matches.
  */
 export async function listBatchResults(
   db: Db,
@@ -376,9 +398,13 @@ export async function listBatchResults(
   from: number,
   limit: number,
   status?: BatchItemStatus,
+  search?: string,
 ): Promise<{ items: BatchResultItem[]; next: number | null }> {
   const batch = await findBatch(db, scope.merchantId, scope.mode, scope.kind, scope.batchId);
-  if (status) return listFilteredResults(db, batch, from, limit, status);
+  if (status || search) {
+    const named = search ? batchItemSearch(search) : null;
+    return listFilteredResults(db, batch, from, limit, (item) => (!status || item.status === status) && (!named || named(item)));
+  }
   const end = Math.min(from + limit, batch.total);
   if (from >= end) return { items: [], next: null };
   const chunks = await db.batchChunk.findMany({
@@ -395,7 +421,7 @@ async function listFilteredResults(
   batch: { id: string; total: number; chunkSize: number },
   from: number,
   limit: number,
-  status: BatchItemStatus,
+  matches: (item: BatchResultItem) => boolean,
 ): Promise<{ items: BatchResultItem[]; next: number | null }> {
   const items: BatchResultItem[] = [];
   const lastSeq = Math.floor((batch.total - 1) / batch.chunkSize);
@@ -406,7 +432,7 @@ async function listFilteredResults(
       select: RESULTS_CHUNK_SELECT,
     });
     for (const item of chunks.flatMap(chunkResultItems)) {
-      if (item.index < from || item.status !== status) continue;
+      if (item.index < from || !matches(item)) continue;
       if (items.length === limit) return { items, next: item.index };
       items.push(item);
     }

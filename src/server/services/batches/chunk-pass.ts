@@ -11,7 +11,7 @@ import { verificationColumns, type BatchVerificationColumns, type BatchVerificat
 import { AppError, type ErrorCode } from "@/server/errors";
 import { newSortableId } from "@/server/lib/ids";
 import type { ProviderSet } from "@/server/providers";
-import { nameMatchScore } from "@/server/services/identity/name-match";
+import { nameMatchScore, type NameHolder } from "@/server/services/identity/name-match";
 import { BATCH_ITEM_KINDS, UNUSABLE_ITEM_ERROR, type BatchItemKind, type NameScorer } from "./batch-item-kinds";
 import type { BatchKind, ItemOutcome, StoredItem } from "./batches";
 
@@ -47,13 +47,15 @@ export type ChunkPass =
  * name on record again (the same person, or a payroll's one name format), and the score is the
  * same every time.
  */
-function rememberedNameScores(): NameScorer {
-  const byQueried = new Map<string, Map<string, number>>();
-  return (queried, onRecord) => {
+export function rememberedNameScores(): NameScorer {
+  // A pair scores differently for a person and a business (legal-form words), so each holder has its own.
+  const byHolder: Record<NameHolder, Map<string, Map<string, number>>> = { PERSON: new Map(), BUSINESS: new Map(), UNKNOWN: new Map() };
+  return (queried, onRecord, holder) => {
+    const byQueried = byHolder[holder];
     let byRecord = byQueried.get(queried);
     if (!byRecord) byQueried.set(queried, (byRecord = new Map()));
     let score = byRecord.get(onRecord);
-    if (score === undefined) byRecord.set(onRecord, (score = nameMatchScore(queried, onRecord)));
+    if (score === undefined) byRecord.set(onRecord, (score = nameMatchScore(queried, onRecord, holder)));
     return score;
   };
 }

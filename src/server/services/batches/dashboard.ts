@@ -81,15 +81,19 @@ export async function getDashboardBatch(db: Db, merchantId: string, mode: Mode, 
   };
 }
 
-/** Up to `limit` items of a batch from index `from` on, in index order (PENDING until run); with `status`, only items in that state. */
+/**
+ * Up to `limit` items of a batch from index `from` on, in index order (PENDING until run); with
+ * `status`, only items in that state; with `search`, only items whose reference id, PAN, UAN or PF
+ * number contains it.
+ */
 export async function listDashboardBatchResults(
   db: Db,
   merchantId: string,
   mode: Mode,
-  input: { batchId: string; from: number; limit: number; status?: BatchItemStatus },
+  input: { batchId: string; from: number; limit: number; status?: BatchItemStatus; search?: string },
 ) {
   const b = await findDashboardBatch(db, merchantId, mode, input.batchId);
-  const page = await listBatchResults(db, { merchantId, mode, kind: b.kind, batchId: b.id }, input.from, input.limit, input.status);
+  const page = await listBatchResults(db, { merchantId, mode, kind: b.kind, batchId: b.id }, input.from, input.limit, input.status, input.search);
   return { kind: b.kind, total: b.total, status: b.status, items: page.items, next: page.next };
 }
 

@@ -8,10 +8,31 @@
  *
  *   score = 100 × Σ(pair sim × tokens in the pair) / (tokens in a + tokens in b)
  *
+ * A business's name (any PAN holder but an individual) is compared in two parts. Its legal form
+ * (Ltd/Limited, Pvt/Private, Co/Company, Corp/Corporation, LLP, OPC, HUF) is read into canonical
+ * words and compared as a set; the rest (with M/S, THE and AND/& dropped) is scored as above. The
+ * form only scales that score: the same or none → ×1, left off on one side → ×0.95, different
+ * (LLP against PRIVATE LIMITED) → ×0.8. So "RELIANCE TEST LTD" and "RELIANCE TEST LIMITED" are one
+ * name, while two companies that share only "PRIVATE LIMITED" share nothing that counts.
+ *
  * Runs on every PAN verification, so it works on char codes with reused buffers.
  */
+import { nameMatchBand, type NameMatchResult } from "@/lib/name-match";
+import type { PanCategory } from "@/lib/pan";
 
-export type NameMatchResult = "MATCH" | "PARTIAL" | "NO_MATCH";
+export type { NameMatchResult };
+
+/**
+ * Whose name it is. BUSINESS: any holder but an individual (company, firm, trust, HUF, AOP,
+ * government…), whose legal-form words are normalised. UNKNOWN (a bank account's holder): BUSINESS
+ * when either name carries a legal-form word no personal name has, else PERSON.
+ */
+export type NameHolder = "PERSON" | "BUSINESS" | "UNKNOWN";
+
+/** The PAN's 4th letter says who holds it (B3's category): only P is a person. */
+export function nameHolderOfPan(category: PanCategory): NameHolder {
+  return category === "INDIVIDUAL" ? "PERSON" : "BUSINESS";
+}
 
 /** An initial against a full token starting with that letter. Kept low: "R K S" must stay < 70. */
 const INITIAL_SIM = 0.6;
@@ -49,6 +70,38 @@ const ALIASES: Record<string, string> = {
   KR: "KUMAR",
   KUMAR: "KUMAR",
 };
+
+/** Legal-form words as written → the form they name. */
+const LEGAL_FORMS: Record<string, string> = {
+  LIMITED: "LIMITED",
+  LTD: "LIMITED",
+  PRIVATE: "PRIVATE",
+  PVT: "PRIVATE",
+  COMPANY: "COMPANY",
+  CO: "COMPANY",
+  CORPORATION: "CORPORATION",
+  CORP: "CORPORATION",
+  CORPN: "CORPORATION",
+  INCORPORATED: "INCORPORATED",
+  INC: "INCORPORATED",
+  LLP: "LLP",
+  OPC: "OPC",
+  HUF: "HUF",
+};
+/** Dropped from a business's name: they tell no two businesses apart ("&" is punctuation already). */
+const BUSINESS_FILLERS = new Set(["AND", "THE", "MESSRS"]);
+/** Words that make an account holder's name a business's: legal forms no Indian personal name has (CO is too short to tell). */
+const BUSINESS_MARKERS = new Set(
+  Object.keys(LEGAL_FORMS)
+    .filter((w) => w !== "CO")
+    .concat("MESSRS"),
+);
+/** "M/S" (messrs) written with its slash; "M S" alone may be a person's initials. */
+const MESSRS_SLASH = /(?:^|[^A-Z])M\s*\/\s*S(?:[^A-Z]|$)/i;
+/** The legal form left off on one side ("RELIANCE INDUSTRIES" for RELIANCE INDUSTRIES LIMITED), or partly (LIMITED for PRIVATE LIMITED). */
+const FORM_OMITTED = 0.95;
+/** Different legal forms (LLP against PRIVATE LIMITED): maybe another entity of the same name. */
+const FORM_CONFLICT = 0.8;
 
 const APOSTROPHES = /['\u2019\u2018`]/g;
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
@@ -298,13 +351,8 @@ function ordered(a: string[], b: string[]): number {
   return a.join(" ") <= b.join(" ") ? score(a, b) : score(b, a);
 }
 
-/** Symmetric 0–100 score, two decimals (half up). 0 when either name is empty after normalising. */
-export function nameMatchScore(a: string, b: string): number {
-  let ta = nameTokens(a);
-  let tb = nameTokens(b);
-  if (ta.length > MAX_TOKENS) ta = ta.slice(0, MAX_TOKENS);
-  if (tb.length > MAX_TOKENS) tb = tb.slice(0, MAX_TOKENS);
-  // A leading title-like token is scored both as a title and as a name part; the better reading wins.
+/** The unrounded score of two token lists, a leading title-like token scored both as a title and as a name part. */
+function personScore(ta: string[], tb: string[]): number {
   const la = leadingTitles(ta);
   const lb = leadingTitles(tb);
   const va = la > 0 && la < ta.length ? [ta, ta.slice(la)] : [ta];
@@ -317,12 +365,89 @@ export function nameMatchScore(a: string, b: string): number {
       if (s > raw) raw = s;
     }
   }
+  return raw;
+}
+
+interface BusinessName {
+  /** The words that tell this business from others, in order. */
+  core: string[];
+  /** Its legal form as canonical words, sorted, each once. */
+  forms: string[];
+}
+
+/** A business's tokens split into its distinctive words and its legal form. */
+function businessName(tokens: string[]): BusinessName {
+  const core: string[] = [];
+  const forms: string[] = [];
+  const n = tokens.length;
+  // M/S, M/s. or M.S. before the name (its tokens M S); kept when nothing would be left.
+  let i = n > 2 && tokens[0] === "M" && tokens[1] === "S" ? 2 : 0;
+  while (i < n) {
+    const t = tokens[i]!;
+    const next = i + 1 < n ? tokens[i + 1]! : "";
+    const third = i + 2 < n ? tokens[i + 2]! : "";
+    let form: string | undefined;
+    let used = 1;
+    if (BUSINESS_FILLERS.has(t)) form = "";
+    else if (t === "L" && next === "L" && third === "P") [form, used] = ["LLP", 3];
+    else if (t === "O" && next === "P" && third === "C") [form, used] = ["OPC", 3];
+    else if ((t === "LIMITED" || t === "LTD") && next === "LIABILITY" && third === "PARTNERSHIP") [form, used] = ["LLP", 3];
+    // "(P) LTD" is Private Limited.
+    else if (t === "P" && LEGAL_FORMS[next] === "LIMITED") form = "PRIVATE";
+    else if (t === "CO" && (next === "OPERATIVE" || next === "OP")) {
+      // CO-OPERATIVE is a word of the name, not "company".
+      core.push("COOPERATIVE");
+      used = 2;
+    } else if (t === "COOP") core.push("COOPERATIVE");
+    else {
+      form = LEGAL_FORMS[t];
+      if (form === undefined) core.push(t);
+    }
+    if (form && !forms.includes(form)) forms.push(form);
+    i += used;
+  }
+  return { core, forms: forms.sort() };
+}
+
+function containsAll(big: string[], small: string[]): boolean {
+  for (const f of small) if (!big.includes(f)) return false;
+  return true;
+}
+
+/** How two legal forms scale the score of the rest of the names (see the header). */
+function formFactor(fa: string[], fb: string[]): number {
+  if (fa.length === fb.length && containsAll(fa, fb)) return 1;
+  if (fa.length === 0 || fb.length === 0) return FORM_OMITTED;
+  return containsAll(fa, fb) || containsAll(fb, fa) ? FORM_OMITTED : FORM_CONFLICT;
+}
+
+function businessScore(ta: string[], tb: string[]): number {
+  const a = businessName(ta);
+  const b = businessName(tb);
+  // A name made only of form words (THE COMPANY) has nothing else to compare: score it whole.
+  if (a.core.length === 0 || b.core.length === 0) return personScore([...a.core, ...a.forms], [...b.core, ...b.forms]);
+  return personScore(a.core, b.core) * formFactor(a.forms, b.forms);
+}
+
+function looksLikeBusiness(raw: string, tokens: string[]): boolean {
+  for (const t of tokens) if (BUSINESS_MARKERS.has(t)) return true;
+  return raw.includes("/") && MESSRS_SLASH.test(raw);
+}
+
+/**
+ * Symmetric 0–100 score, two decimals (half up). 0 when either name is empty after normalising.
+ * `holder` says whose names they are (a PAN's category gives it: nameHolderOfPan).
+ */
+export function nameMatchScore(a: string, b: string, holder: NameHolder = "PERSON"): number {
+  let ta = nameTokens(a);
+  let tb = nameTokens(b);
+  if (ta.length > MAX_TOKENS) ta = ta.slice(0, MAX_TOKENS);
+  if (tb.length > MAX_TOKENS) tb = tb.slice(0, MAX_TOKENS);
+  const business = holder === "BUSINESS" || (holder === "UNKNOWN" && (looksLikeBusiness(a, ta) || looksLikeBusiness(b, tb)));
+  const raw = business ? businessScore(ta, tb) : personScore(ta, tb);
   const rounded = Math.round(raw * 100 + 1e-7) / 100;
   return rounded > 100 ? 100 : rounded;
 }
 
-export function nameMatchResult(score: number): NameMatchResult {
-  if (score >= 90) return "MATCH";
-  if (score >= 70) return "PARTIAL";
-  return "NO_MATCH";
-}
+/** B3's bands: MATCH ≥ 90, PARTIAL 70–89.99, NO_MATCH < 70 (shared with the dashboard's pages). */
+export const nameMatchResult = nameMatchBand;

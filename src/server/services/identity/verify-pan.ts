@@ -3,7 +3,7 @@ import { PAN_CATEGORY_VALUES } from "@/lib/pan";
 import type { AppError } from "@/server/errors";
 import type { PanProvider, PanRecord } from "@/server/providers/pan/types";
 import type { VerificationRecord } from "@/server/services/audit/audit-writer";
-import { nameMatchResult, nameMatchScore } from "@/server/services/identity/name-match";
+import { nameHolderOfPan, nameMatchResult, nameMatchScore, type NameHolder } from "@/server/services/identity/name-match";
 
 /** What a PAN check answers: the `data` of the REST call, and its type. */
 export const panVerificationData = z
@@ -33,13 +33,17 @@ export interface PanCheck {
  * One PAN check. `pan` is normalised and valid; source failures throw AppError. `scoreNames` is
  * the name match (a batch passes one that remembers the pairs it has scored).
  */
-export async function checkPan(provider: PanProvider, pan: string, name: string | null, scoreNames = nameMatchScore): Promise<PanCheck> {
+/** Scores a name sent against the name on record (nameMatchScore, or one that remembers pairs). */
+export type NameScorer = (queried: string, onRecord: string, holder: NameHolder) => number;
+
+export async function checkPan(provider: PanProvider, pan: string, name: string | null, scoreNames: NameScorer = nameMatchScore): Promise<PanCheck> {
   return panCheckOf(await provider.lookup(pan, { name }), name, scoreNames);
 }
 
 /** A PAN check from the source's record (for sources that answer at once: `lookupLocal`). */
-export function panCheckOf(record: PanRecord, name: string | null, scoreNames = nameMatchScore): PanCheck {
-  const score = name && record.name ? scoreNames(name, record.name) : null;
+export function panCheckOf(record: PanRecord, name: string | null, scoreNames: NameScorer = nameMatchScore): PanCheck {
+  // A business PAN (4th letter not P) has its legal-form words normalised: Ltd is Limited.
+  const score = name && record.name ? scoreNames(name, record.name, nameHolderOfPan(record.category)) : null;
   return {
     answer: {
       pan: record.pan,

@@ -7,7 +7,9 @@ import { nameMatchOf } from "@/server/services/kyc/pan-kyc";
 export async function bankKyc(vault: KycVault, provider: BankProvider, caller: KycCaller, input: { accountNumber: string; ifsc: string; name: string | null }) {
   return runChargedKyc(vault, caller, "BANK", async () => {
     const check = await withSourceTimeout(provider.verifyAccount(input.accountNumber, input.ifsc));
-    const nameMatch = nameMatchOf(input.name, check.nameAtBank);
+    // Who holds an account is not known from its number: a name with a legal form (PVT LTD, LLP) is a
+    // business's, scored as a business PAN's is; a personal name has none, so it scores as before.
+    const nameMatch = nameMatchOf(input.name, check.nameAtBank, "UNKNOWN");
     return {
       data: {
         accountExists: check.accountExists,

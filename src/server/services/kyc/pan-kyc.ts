@@ -1,6 +1,6 @@
 import { maskPan } from "@/lib/pan";
 import type { PanProvider, PanRecord } from "@/server/providers/pan/types";
-import { nameMatchResult, nameMatchScore, type NameMatchResult } from "@/server/services/identity/name-match";
+import { nameHolderOfPan, nameMatchResult, nameMatchScore, type NameHolder, type NameMatchResult } from "@/server/services/identity/name-match";
 import { runChargedKyc, runLocallyAnsweredKyc, withSourceTimeout, type KycCaller, type KycVault } from "@/server/services/kyc/charge";
 
 interface PanKycInput {
@@ -15,15 +15,15 @@ export interface NameMatch {
 }
 
 /** The name-match block of a KYC answer; null when no name was sent or none is on record. */
-export function nameMatchOf(sent: string | null, onRecord: string | null): NameMatch | null {
+export function nameMatchOf(sent: string | null, onRecord: string | null, holder: NameHolder): NameMatch | null {
   if (!sent || !onRecord) return null;
-  const score = nameMatchScore(sent, onRecord);
+  const score = nameMatchScore(sent, onRecord, holder);
   return { score, result: nameMatchResult(score) };
 }
 
 /** The answer for one PAN record: the caller's name and date of birth checked against it. */
 function panAnswer(record: PanRecord, input: PanKycInput) {
-  const nameMatch = nameMatchOf(input.name, record.name);
+  const nameMatch = nameMatchOf(input.name, record.name, nameHolderOfPan(record.category));
   return {
     data: {
       pan: record.pan,

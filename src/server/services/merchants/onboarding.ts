@@ -2,7 +2,14 @@ import { MODES } from "@/lib/mode";
 import type { Db } from "@/server/db/client";
 
 /** The first-day steps, in the order a merchant meets them. */
-export const ONBOARDING_STEPS = ["sandboxKeyUsed", "firstPanCall", "serverIpWhitelisted", "firstTestPayment", "webhookEndpoint", "goLiveRequested"] as const;
+export const ONBOARDING_STEPS = [
+  "sandboxKeyUsed",
+  "firstVerification",
+  "serverIpWhitelisted",
+  "firstTestPayment",
+  "webhookEndpoint",
+  "goLiveRequested",
+] as const;
 export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
 
 /** How far back, and among how many of the newest calls per mode, a refused call is looked for. */
@@ -24,23 +31,24 @@ export interface OnboardingProgress {
 
 /**
  * Where a merchant stands on the first-day checklist, read from what is stored: a call made with a
- * sandbox key (so the secret was kept), a PAN check, a whitelist entry, a sandbox payment, a
+ * sandbox key (so the secret was kept), a PAN or EPFO check, a whitelist entry, a sandbox payment, a
  * webhook endpoint and a go-live request.
  */
 export async function onboardingProgress(db: Db, merchantId: string, now = new Date()): Promise<OnboardingProgress> {
-  const [merchant, keyUsed, keyCall, panCheck, whitelist, payment, endpoint] = await Promise.all([
+  const [merchant, keyUsed, keyCall, verification, whitelist, payment, endpoint] = await Promise.all([
     db.merchant.findUnique({ where: { id: merchantId }, select: { goLiveRequestedAt: true, liveEnabled: true } }),
     db.apiKey.findFirst({ where: { merchantId, mode: "sandbox", lastUsedAt: { not: null } }, select: { id: true } }),
     // lastUsedAt is written a few seconds late; the request log has the call within a second.
     db.auditLog.findFirst({ where: { merchantId, mode: "sandbox", apiKeyId: { not: null } }, select: { id: true } }),
-    db.verification.findFirst({ where: { merchantId, mode: { in: ["sandbox", "live"] }, kind: "PAN" }, select: { id: true } }),
+    // Either kind: a merchant that only checks employment (EPFO) has made its first call too.
+    db.verification.findFirst({ where: { merchantId, mode: { in: ["sandbox", "live"] } }, select: { id: true } }),
     db.ipWhitelistEntry.findFirst({ where: { merchantId }, select: { id: true } }),
     db.payment.findFirst({ where: { merchantId, mode: "sandbox" }, select: { id: true } }),
     db.webhookEndpoint.findFirst({ where: { merchantId }, select: { id: true } }),
   ]);
   const done: Record<OnboardingStep, boolean> = {
     sandboxKeyUsed: keyUsed !== null || keyCall !== null,
-    firstPanCall: panCheck !== null,
+    firstVerification: verification !== null,
     serverIpWhitelisted: whitelist !== null,
     firstTestPayment: payment !== null,
     webhookEndpoint: endpoint !== null,

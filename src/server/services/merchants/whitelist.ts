@@ -1,6 +1,7 @@
 import type { Db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
+import { wideRangeWarning } from "@/lib/schemas/whitelist";
 import { parseCidr } from "@/server/lib/ip";
 import { bumpAuthEpoch } from "@/server/services/auth/auth-epoch";
 
@@ -36,11 +37,21 @@ export async function removeWhitelistEntry(db: Db, merchantId: string, idOrCidr:
 
 /**
  * Adds an entry the dashboard way: an address already on the list is a CONFLICT on `ip` (instead of
- * the silent no-op the CLI wants), and the list is capped at `maxEntries`.
+ * the silent no-op the CLI wants), the list is capped at `maxEntries`, and a very wide range
+ * (0.0.0.0/0, wider than a /16 or an IPv6 /48) needs `confirmWide`.
  */
-export async function addNewWhitelistEntry(db: Db, merchantId: string, input: string, label: string, maxEntries: number) {
+export async function addNewWhitelistEntry(
+  db: Db,
+  merchantId: string,
+  input: string,
+  label: string,
+  maxEntries: number,
+  options: { confirmWide?: boolean } = {},
+) {
   const parsed = parseCidr(input);
   if (parsed) {
+    const wide = wideRangeWarning(parsed.text);
+    if (wide && !options.confirmWide) throw new AppError("VALIDATION_ERROR", `${wide} Confirm that you mean it to add it.`, { field: "ip" });
     const exists = await db.ipWhitelistEntry.findUnique({ where: { merchantId_cidr: { merchantId, cidr: parsed.text } }, select: { id: true } });
     if (exists) throw new AppError("CONFLICT", `${parsed.text} is already on the list.`, { field: "ip" });
     const count = await db.ipWhitelistEntry.count({ where: { merchantId } });

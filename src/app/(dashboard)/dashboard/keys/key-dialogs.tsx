@@ -5,6 +5,7 @@ import { useState } from "react";
 import { Button, Dialog, Field, Notice, useToast } from "@/components/ui";
 import type { Mode } from "@/components/dashboard/mode";
 import { createKeyInput, ROTATION_GRACE_OPTIONS } from "@/lib/schemas/keys";
+import { isReauthCancelled, useReauth } from "@/components/dashboard/reauth";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import type { ShownOnceKey } from "@/components/dashboard/secret-once-dialog";
 
@@ -21,6 +22,7 @@ export function CreateKeyDialog({ open, mode, onClose, onCreated }: { open: bool
   const trpc = useTRPC();
   const refresh = useRefreshKeys();
   const create = useMutation(trpc.keys.create.mutationOptions());
+  const withReauth = useReauth();
   const [label, setLabel] = useState("");
   const [fieldError, setFieldError] = useState<string>();
   const [error, setError] = useState<string | null>(null);
@@ -42,11 +44,16 @@ export function CreateKeyDialog({ open, mode, onClose, onCreated }: { open: bool
     }
     setFieldError(undefined);
     try {
-      const created = await create.mutateAsync({ mode, label: parsed.data.label });
+      // A live secret moves real money: the server wants the password confirmed first.
+      const created =
+        mode === "live"
+          ? await withReauth("create a live key", (reauth) => create.mutateAsync({ mode, label: parsed.data.label, reauth }))
+          : await create.mutateAsync({ mode, label: parsed.data.label });
       void refresh();
       close();
       onCreated(created);
     } catch (err) {
+      if (isReauthCancelled(err)) return;
       const info = errorInfo(err);
       if (info.fieldErrors.label) setFieldError(info.fieldErrors.label);
       else setError(info.message);
@@ -117,6 +124,7 @@ export function RotateKeyDialog({
   const toast = useToast();
   const refresh = useRefreshKeys();
   const rotate = useMutation(trpc.keys.rotate.mutationOptions());
+  const withReauth = useReauth();
   const [grace, setGrace] = useState<GraceSeconds>(86_400);
   const [error, setError] = useState<string | null>(null);
 
@@ -131,7 +139,9 @@ export function RotateKeyDialog({
     if (!target) return;
     setError(null);
     try {
-      const res = await rotate.mutateAsync({ mode, keyId: target.id, graceSeconds: grace });
+      const input = { mode, keyId: target.id, graceSeconds: grace };
+      const res =
+        mode === "live" ? await withReauth("rotate a live key", (reauth) => rotate.mutateAsync({ ...input, reauth })) : await rotate.mutateAsync(input);
       void refresh();
       close();
       onRotated(res.key);
@@ -140,6 +150,7 @@ export function RotateKeyDialog({
         res.oldKey.revoked ? "Key rotated. The old key has stopped working." : "Key rotated. The old key keeps working until its grace period ends.",
       );
     } catch (err) {
+      if (isReauthCancelled(err)) return;
       setError(errorInfo(err).message);
       void refresh();
     }

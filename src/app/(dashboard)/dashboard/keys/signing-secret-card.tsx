@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button, Card, CopyButton, Dialog, Notice, formatDateTime, useToast } from "@/components/ui";
 import type { Mode } from "@/components/dashboard/mode";
+import { isReauthCancelled, useReauth } from "@/components/dashboard/reauth";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 
 /** A new secret from now on; the previous one keeps working for 24 hours. */
@@ -12,6 +13,7 @@ function RotateSecretDialog({ mode, open, onClose, onRotated }: { mode: Mode; op
   const qc = useQueryClient();
   const toast = useToast();
   const rotate = useMutation(trpc.keys.rotateSigningSecret.mutationOptions());
+  const withReauth = useReauth();
   const [rotateError, setRotateError] = useState<string | null>(null);
   return (
     <Dialog
@@ -38,12 +40,12 @@ function RotateSecretDialog({ mode, open, onClose, onRotated }: { mode: Mode; op
             onClick={async () => {
               setRotateError(null);
               try {
-                const r = await rotate.mutateAsync({ mode });
+                const r = await withReauth("rotate the signing secret", (reauth) => rotate.mutateAsync({ mode, reauth }));
                 onRotated(r.secret);
                 void qc.invalidateQueries(trpc.keys.list.queryFilter());
                 toast("success", "Signing secret rotated. The new secret is shown; the previous one works for 24 hours.");
               } catch (err) {
-                setRotateError(errorInfo(err).message);
+                if (!isReauthCancelled(err)) setRotateError(errorInfo(err).message);
               }
             }}
           >
@@ -60,6 +62,7 @@ export function SigningSecretCard({ mode, createdAt, previousValidUntil }: { mod
   const trpc = useTRPC();
   const toast = useToast();
   const reveal = useMutation(trpc.keys.revealSigningSecret.mutationOptions());
+  const withReauth = useReauth();
   const [secret, setSecret] = useState<string | null>(null);
   const [confirmOpen, setConfirmOpen] = useState(false);
   const graceOpen = previousValidUntil && new Date(previousValidUntil).getTime() > Date.now();
@@ -93,7 +96,14 @@ export function SigningSecretCard({ mode, createdAt, previousValidUntil }: { mod
               variant="secondary"
               size="sm"
               loading={reveal.isPending}
-              onClick={() => reveal.mutate({ mode }, { onSuccess: (r) => setSecret(r.secret), onError: (err) => toast("error", errorInfo(err).message) })}
+              onClick={async () => {
+                try {
+                  const r = await withReauth("reveal the signing secret", (reauth) => reveal.mutateAsync({ mode, reauth }));
+                  setSecret(r.secret);
+                } catch (err) {
+                  if (!isReauthCancelled(err)) toast("error", errorInfo(err).message);
+                }
+              }}
             >
               Reveal
             </Button>

@@ -13,7 +13,8 @@ import { KYC_OUTCOMES, KYC_OUTCOME_LABELS, kycFiltersFromQuery, kycFiltersSchema
 import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { formatIst } from "../logs/parts";
 import { DateRangeFields, SelectField } from "@/components/dashboard/filter-fields";
-import { KycOutcomeBadge, NameMatchScore, ReversedBadge } from "./parts";
+import { NameMatch } from "@/components/dashboard/name-match";
+import { KycOutcomeBadge, ReversedBadge } from "./parts";
 
 const KIND_OPTIONS = [{ value: "", label: "Every KYC type" }, ...KYC_KINDS.map((k) => ({ value: k, label: KYC_KIND_LABELS[k] }))];
 const OUTCOME_OPTIONS = [{ value: "", label: "Any outcome" }, ...KYC_OUTCOMES.map((o) => ({ value: o, label: KYC_OUTCOME_LABELS[o] }))];
@@ -104,7 +105,7 @@ function KycTable({ items }: { items: KycItem[] }) {
             </span>
           </Td>
           <Td className="text-right">
-            <NameMatchScore score={t.nameMatchScore} />
+            <NameMatch score={t.nameMatchScore} />
           </Td>
           <Td className="text-right font-medium tabular-nums text-slate-900">{formatRupees(t.feePaise)}</Td>
         </tr>
@@ -131,7 +132,7 @@ function KycList({ items }: { items: KycItem[] }) {
             <div className="mt-0.5 flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-slate-500">
               <span>{formatIst(t.createdAt, true)}</span>
               <span className="tabular-nums">Fee {formatRupees(t.feePaise)}</span>
-              {t.nameMatchScore !== null && <span className="tabular-nums">Name match {t.nameMatchScore.toFixed(2)}</span>}
+              {t.nameMatchScore !== null && <NameMatch score={t.nameMatchScore} prefix="Name match " />}
             </div>
           </Link>
         </li>

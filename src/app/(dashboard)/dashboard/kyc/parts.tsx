@@ -20,11 +20,6 @@ export function KycOutcomeBadge({ outcome }: { outcome: string }) {
   return <Badge tone={OUTCOME_TONES[outcome] ?? "slate"}>{(KYC_OUTCOME_LABELS as Record<string, string>)[outcome] ?? outcome}</Badge>;
 }
 
-export function NameMatchScore({ score }: { score: number | null }) {
-  if (score === null) return <span className="text-slate-400">—</span>;
-  return <span className="tabular-nums text-slate-900">{score.toFixed(2)}</span>;
-}
-
 /** A charge given back: the answer could not be recorded, so it was never sent. */
 export function ReversedBadge() {
   return (

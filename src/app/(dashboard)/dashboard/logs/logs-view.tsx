@@ -35,7 +35,7 @@ function FilterForm({ initial, onApply, onClear }: { initial: LogFilters; onAppl
       activeCount={Object.values(initial).filter(Boolean).length}
       onSubmit={submit}
       onClear={onClear}
-      hint="Path matches text anywhere in the path or query string (case-sensitive). Dates are whole IST days."
+      hint="Path matches text anywhere in the path or query string, capitals or not. Dates are whole IST days."
     >
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,1.3fr)_minmax(0,1.2fr)_minmax(0,1.2fr)_minmax(0,2fr)]">
         <Field

@@ -214,7 +214,7 @@ export function SettingsView() {
             <GoLive liveEnabled={me.data.liveEnabled} requestedAt={me.data.goLiveRequestedAt} approvedAt={me.data.goLiveApprovedAt} />
           </Card>
           <Card title="Two-factor sign-in">
-            <TwoFactor enabled={me.data.totpEnabled} />
+            <TwoFactor enabled={me.data.totpEnabled} recoveryCodesLeft={me.data.recoveryCodesLeft} />
           </Card>
           <Card title="Password" description="Changing it needs the current one.">
             <PasswordChange />

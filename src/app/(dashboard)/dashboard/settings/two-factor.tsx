@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Badge, Button, CopyButton, Dialog, Field, Notice, useToast } from "@/components/ui";
 import { totpCodeSchema } from "@/lib/schemas/account";
+import { isReauthCancelled, useReauth } from "@/components/dashboard/reauth";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 
 /** Two-factor sign-in's set-up, recovery codes and turning off, with the fields of each step. */
@@ -14,9 +15,10 @@ function useTwoFactor() {
   const setup = useMutation(trpc.account.totpSetup.mutationOptions());
   const enable = useMutation(trpc.account.totpEnable.mutationOptions());
   const disable = useMutation(trpc.account.totpDisable.mutationOptions());
+  const withReauth = useReauth();
   const [code, setCode] = useState("");
   const [codeError, setCodeError] = useState<string>();
-  const [recovery, setRecovery] = useState<string[] | null>(null);
+  const [recovery, setRecovery] = useState<{ codes: string[]; replaced: boolean } | null>(null);
   const [disableOpen, setDisableOpen] = useState(false);
   const [password, setPassword] = useState("");
   const [passwordError, setPasswordError] = useState<string>();
@@ -30,11 +32,11 @@ function useTwoFactor() {
       return;
     }
     try {
-      const res = await enable.mutateAsync({ code: parsed.data });
-      setRecovery(res.recoveryCodes);
+      const res = await withReauth("turn on two-factor sign-in", (reauth) => enable.mutateAsync({ code: parsed.data, reauth }));
+      setRecovery({ codes: res.recoveryCodes, replaced: false });
       await refresh();
     } catch (err) {
-      setCodeError(errorInfo(err).fieldErrors.code ?? errorInfo(err).message);
+      if (!isReauthCancelled(err)) setCodeError(errorInfo(err).fieldErrors.code ?? errorInfo(err).message);
     }
   }
 
@@ -51,7 +53,13 @@ function useTwoFactor() {
     }
   }
 
-  const startSetup = () => setup.mutate(undefined, { onError: (err) => toast("error", errorInfo(err).message) });
+  const startSetup = async () => {
+    try {
+      await withReauth("turn on two-factor sign-in", (reauth) => setup.mutateAsync({ reauth }));
+    } catch (err) {
+      if (!isReauthCancelled(err)) toast("error", errorInfo(err).message);
+    }
+  };
   return {
     setup,
     enable,
@@ -96,12 +104,13 @@ function downloadRecoveryCodes(codes: string[]) {
   setTimeout(() => URL.revokeObjectURL(href), 10_000);
 }
 
-/** Shown once, right after turning it on. */
-function RecoveryCodes({ codes, onSaved }: { codes: string[]; onSaved: () => void }) {
+/** Shown once, right after turning it on or making new ones. */
+function RecoveryCodes({ codes, replaced, onSaved }: { codes: string[]; replaced: boolean; onSaved: () => void }) {
   return (
     <div className="space-y-3">
       <Notice tone="success">
-        Two-factor sign-in is on. Save these recovery codes somewhere safe: each works once if you lose your phone. They are not shown again.
+        {replaced ? "New recovery codes: your earlier codes no longer work." : "Two-factor sign-in is on."} Save these recovery codes somewhere safe: each works
+        once if you lose your phone. They are not shown again.
       </Notice>
       <ul className="grid grid-cols-2 gap-2 font-mono text-sm sm:grid-cols-5" aria-label="Recovery codes">
         {codes.map((c) => (
@@ -123,16 +132,71 @@ function RecoveryCodes({ codes, onSaved }: { codes: string[]; onSaved: () => voi
   );
 }
 
-/** On: a way to turn it off, behind the account password. */
-function TwoFactorOn({ tf }: { tf: TwoFactorState }) {
+/** How many recovery codes are left, and new ones (the old ones stop working) behind the password. */
+function RecoveryCodesLeft({ left, onNewCodes }: { left: number; onNewCodes: (codes: string[]) => void }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const withReauth = useReauth();
+  const regenerate = useMutation(trpc.account.regenerateRecoveryCodes.mutationOptions());
+  const [open, setOpen] = useState(false);
+
+  async function replaceCodes() {
+    try {
+      const res = await withReauth("make new recovery codes", (reauth) => regenerate.mutateAsync({ reauth }));
+      setOpen(false);
+      onNewCodes(res.recoveryCodes);
+      await qc.invalidateQueries({ queryKey: trpc.account.me.queryKey() });
+    } catch (err) {
+      if (!isReauthCancelled(err)) toast("error", errorInfo(err).message);
+    }
+  }
+
   return (
-    <div className="flex flex-wrap items-center justify-between gap-3">
-      <p className="text-sm text-slate-600">
-        <Badge tone="green">On</Badge> Sign-in asks for a code from your authenticator app.
-      </p>
-      <Button variant="secondary" onClick={() => tf.setDisableOpen(true)}>
-        Turn off
+    <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
+      <div className="text-sm">
+        <p className="font-medium text-slate-900" data-testid="recovery-codes-left">
+          {left === 1 ? "1 recovery code left" : `${left} recovery codes left`}
+        </p>
+        <p className="mt-0.5 text-slate-600">
+          {left <= 3 ? "Running low: make new codes before you run out, or losing your phone locks you out." : "Each signs you in once if you lose your phone."}
+        </p>
+      </div>
+      <Button variant="secondary" onClick={() => setOpen(true)}>
+        Make new codes
       </Button>
+      <Dialog open={open} onClose={() => setOpen(false)} title="Make new recovery codes">
+        <div className="space-y-4">
+          <p className="text-sm text-slate-600">
+            You get ten new codes. Your {left === 1 ? "remaining code stops" : `${left} remaining codes stop`} working at once, wherever you kept them.
+          </p>
+          <div className="flex justify-end gap-2">
+            <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button loading={regenerate.isPending} onClick={() => void replaceCodes()}>
+              Make new codes
+            </Button>
+          </div>
+        </div>
+      </Dialog>
+    </div>
+  );
+}
+
+/** On: the recovery codes left, and a way to turn it off, behind the account password. */
+function TwoFactorOn({ tf, recoveryCodesLeft }: { tf: TwoFactorState; recoveryCodesLeft: number | null }) {
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm text-slate-600">
+          <Badge tone="green">On</Badge> Sign-in asks for a code from your authenticator app.
+        </p>
+        <Button variant="secondary" onClick={() => tf.setDisableOpen(true)}>
+          Turn off
+        </Button>
+      </div>
+      {recoveryCodesLeft !== null && <RecoveryCodesLeft left={recoveryCodesLeft} onNewCodes={(codes) => tf.setRecovery({ codes, replaced: true })} />}
       <Dialog open={tf.disableOpen} onClose={() => tf.setDisableOpen(false)} title="Turn off two-factor sign-in">
         <form className="space-y-4" onSubmit={tf.turnOff}>
           <Field
@@ -203,17 +267,17 @@ function TwoFactorSetup({ tf, setupData }: { tf: TwoFactorState; setupData: NonN
   );
 }
 
-export function TwoFactor({ enabled }: { enabled: boolean }) {
+export function TwoFactor({ enabled, recoveryCodesLeft }: { enabled: boolean; recoveryCodesLeft: number | null }) {
   const tf = useTwoFactor();
-  if (tf.recovery) return <RecoveryCodes codes={tf.recovery} onSaved={() => tf.setRecovery(null)} />;
-  if (enabled) return <TwoFactorOn tf={tf} />;
+  if (tf.recovery) return <RecoveryCodes codes={tf.recovery.codes} replaced={tf.recovery.replaced} onSaved={() => tf.setRecovery(null)} />;
+  if (enabled) return <TwoFactorOn tf={tf} recoveryCodesLeft={recoveryCodesLeft} />;
   if (tf.setup.data) return <TwoFactorSetup tf={tf} setupData={tf.setup.data} />;
   return (
     <div className="flex flex-wrap items-center justify-between gap-3">
       <p className="text-sm text-slate-600">
         <Badge>Off</Badge> Protect sign-in with a code from an authenticator app.
       </p>
-      <Button variant="secondary" loading={tf.setup.isPending} onClick={tf.startSetup}>
+      <Button variant="secondary" loading={tf.setup.isPending} onClick={() => void tf.startSetup()}>
         Set up two-factor sign-in
       </Button>
     </div>

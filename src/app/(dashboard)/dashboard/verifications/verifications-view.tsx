@@ -12,6 +12,7 @@ import { verificationFiltersFromQuery, verificationFiltersSchema, verificationFi
 import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { formatIst } from "../logs/parts";
 import { SelectField } from "@/components/dashboard/filter-fields";
+import { NameMatch } from "@/components/dashboard/name-match";
 
 const KIND_OPTIONS = [
   { value: "", label: "PAN and EPFO" },
@@ -36,22 +37,6 @@ function OutcomeBadge({ outcome, errorCode }: { outcome: string; errorCode: stri
     <span className="inline-flex flex-col items-start gap-0.5">
       <Badge tone={OUTCOME_TONES[outcome] ?? "slate"}>{outcome.replace("_", " ")}</Badge>
       {errorCode && outcome === "ERROR" && <span className="font-mono text-[11px] text-slate-500">{errorCode}</span>}
-    </span>
-  );
-}
-
-const BANDS = {
-  MATCH: { tone: "green", label: "Match" },
-  PARTIAL: { tone: "amber", label: "Partial" },
-  NO_MATCH: { tone: "red", label: "No match" },
-} as const;
-
-function NameMatch({ score, band }: { score: number | null; band: keyof typeof BANDS | null }) {
-  if (score === null || band === null) return <span className="text-slate-400">—</span>;
-  return (
-    <span className="inline-flex items-center gap-1.5">
-      <span className="tabular-nums text-slate-900">{score.toFixed(2)}</span>
-      <Badge tone={BANDS[band].tone}>{BANDS[band].label}</Badge>
     </span>
   );
 }

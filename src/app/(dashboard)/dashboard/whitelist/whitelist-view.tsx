@@ -2,8 +2,8 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { Button, Card, Dialog, EmptyState, ErrorState, Field, LoadingState, Notice, PageHeader, cx, formatDateTime, useToast } from "@/components/ui";
-import { addWhitelistInput } from "@/lib/schemas/whitelist";
+import { Badge, Button, Card, Dialog, EmptyState, ErrorState, Field, LoadingState, Notice, PageHeader, cx, formatDateTime, useToast } from "@/components/ui";
+import { addWhitelistInput, wideRangeWarning } from "@/lib/schemas/whitelist";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 
 type Entry = RouterOutputs["whitelist"]["list"]["entries"][number];
@@ -49,6 +49,58 @@ function CurrentIp({ ip, listed }: { ip: string | null; listed: boolean }) {
   );
 }
 
+type WideRange = { ip: string; label: string; warning: string };
+
+/** A range that lets strangers in is added only when the merchant confirms it, having read why. */
+function WideRangeDialog({
+  wide,
+  busy,
+  onCancel,
+  onConfirm,
+}: {
+  wide: WideRange | null;
+  busy: boolean;
+  onCancel: () => void;
+  onConfirm: (w: WideRange) => void;
+}) {
+  return (
+    <Dialog open={wide !== null} onClose={onCancel} title="Add a very wide range?">
+      {wide && (
+        <div className="space-y-4">
+          <Notice tone="warning">{wide.warning}</Notice>
+          <p className="text-sm text-slate-600">
+            Anyone holding your keys could then call your APIs from those addresses. Add your servers’ own addresses or their narrow ranges instead, unless you
+            mean to switch the whitelist’s protection off.
+          </p>
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button type="button" variant="secondary" onClick={onCancel}>
+              Cancel
+            </Button>
+            <Button type="button" variant="danger" loading={busy} onClick={() => onConfirm(wide)}>
+              Add {wide.ip} anyway
+            </Button>
+          </div>
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+/** An entry's address, marked when it is so wide it lets strangers in (added before the warning, or confirmed). */
+function EntryAddress({ cidr }: { cidr: string }) {
+  const warning = wideRangeWarning(cidr);
+  return (
+    <span className="flex flex-wrap items-center gap-2">
+      <code className="break-all font-mono text-sm font-medium text-slate-900">{cidr}</code>
+      {warning && (
+        <span title={warning}>
+          <Badge tone="amber">Very wide range</Badge>
+        </span>
+      )}
+    </span>
+  );
+}
+
 function AddEntryForm({ full, entryCount }: { full: boolean; entryCount: number }) {
   const trpc = useTRPC();
   const toast = useToast();
@@ -56,8 +108,25 @@ function AddEntryForm({ full, entryCount }: { full: boolean; entryCount: number 
   const add = useMutation(trpc.whitelist.add.mutationOptions());
   const [form, setForm] = useState({ ip: "", label: "" });
   const [errors, setErrors] = useState<Record<string, string>>({});
+  // A range so wide it lets strangers in, waiting for the merchant to confirm it.
+  const [wide, setWide] = useState<WideRange | null>(null);
   // A "already on the list" error goes stale once the list changes (e.g. the entry was removed).
   useEffect(() => setErrors({}), [entryCount]);
+
+  async function save(input: { ip: string; label: string; confirmWide?: boolean }) {
+    try {
+      const entry = await add.mutateAsync(input);
+      await refresh();
+      setForm({ ip: "", label: "" });
+      setWide(null);
+      toast("success", `${entry.cidr} added to the whitelist.`);
+    } catch (err) {
+      setWide(null);
+      const info = errorInfo(err);
+      if (Object.keys(info.fieldErrors).length > 0) setErrors(info.fieldErrors);
+      else toast("error", info.message);
+    }
+  }
 
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault();
@@ -67,16 +136,9 @@ function AddEntryForm({ full, entryCount }: { full: boolean; entryCount: number 
       return;
     }
     setErrors({});
-    try {
-      const entry = await add.mutateAsync(parsed.data);
-      await refresh();
-      setForm({ ip: "", label: "" });
-      toast("success", `${entry.cidr} added to the whitelist.`);
-    } catch (err) {
-      const info = errorInfo(err);
-      if (Object.keys(info.fieldErrors).length > 0) setErrors(info.fieldErrors);
-      else toast("error", info.message);
-    }
+    const warning = wideRangeWarning(parsed.data.ip);
+    if (warning) setWide({ ip: parsed.data.ip, label: parsed.data.label, warning });
+    else await save(parsed.data);
   }
 
   const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => {
@@ -106,9 +168,10 @@ function AddEntryForm({ full, entryCount }: { full: boolean; entryCount: number 
         onChange={set("label")}
         error={errors.label}
       />
-      <Button type="submit" className="sm:mt-6" loading={add.isPending} disabled={full}>
+      <Button type="submit" className="sm:mt-6" loading={add.isPending && !wide} disabled={full}>
         Add
       </Button>
+      <WideRangeDialog wide={wide} busy={add.isPending} onCancel={() => setWide(null)} onConfirm={(w) => void save({ ...w, confirmWide: true })} />
     </form>
   );
 }
@@ -138,7 +201,7 @@ function EntryList({ entries, enforceOnAllApis }: { entries: Entry[]; enforceOnA
         {entries.map((e) => (
           <li key={e.id} className="flex items-center justify-between gap-3 px-4 py-3">
             <div className="min-w-0 flex-1">
-              <code className="break-all font-mono text-sm font-medium text-slate-900">{e.cidr}</code>
+              <EntryAddress cidr={e.cidr} />
               <p className="text-xs text-slate-500">
                 {e.label ? <span className="text-slate-700">{e.label} · </span> : null}Added {formatDateTime(e.createdAt)}
               </p>

@@ -22,7 +22,8 @@ function handler(req: NextRequest) {
       return {
         services: getServices(),
         // The procedure builders check the session version against the account (revocation).
-        session: token?.sub && token.role ? { id: token.sub, email: token.email ?? "", role: token.role, sessionVersion: token.sv } : null,
+        session:
+          token?.sub && token.role ? { id: token.sub, email: token.email ?? "", role: token.role, sessionVersion: token.sv, sessionId: token.sid } : null,
         clientIp: req.headers.get("x-parakh-client-ip"),
         sameOrigin,
       };

@@ -16,7 +16,7 @@ import {
 import { useMode } from "@/components/dashboard/mode";
 import { WebhookEvents } from "@/components/dashboard/webhook-events";
 import { Card, CopyButton, Notice, PageHeader, cx } from "@/components/ui";
-import { formatIstTime } from "@/lib/ist";
+import { waitingForSourceText } from "@/lib/batch-waiting";
 import { isBatchRunning } from "@/lib/schemas/batches";
 import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { formatIst } from "../../logs/parts";
@@ -76,19 +76,12 @@ function Counts({ b }: { b: Batch }) {
 /** Why a running batch's progress stands still: items waiting for the source after a temporary error, and until when. */
 function WaitingForSource({ waiting }: { waiting: BatchDetailData["waitingForSource"] }) {
   if (!waiting) return null;
-  const items = waiting.items === 1 ? "1 item" : `${n(waiting.items)} items`;
-  // A Retry-After as long as the budget leaves one try, at its end.
-  const lastTry = Date.parse(waiting.next_try_at) >= Date.parse(waiting.retrying_until);
+  const text = waitingForSourceText(waiting);
   return (
     <div className="mt-4" data-testid="waiting-for-source">
       <Notice tone="warning">
-        <p className="font-medium">
-          {items} waiting for the source, retrying until {formatIstTime(waiting.retrying_until)} IST
-        </p>
-        <p className="mt-0.5 text-xs">
-          The source answered with a temporary error. {lastTry ? "One last try then" : `Next try at ${formatIstTime(waiting.next_try_at)} IST`}; an item still
-          without an answer at the end is recorded as failed with the source&apos;s error.
-        </p>
+        <p className="font-medium">{text.title}</p>
+        <p className="mt-0.5 text-xs">{text.detail}</p>
       </Notice>
     </div>
   );
@@ -231,7 +224,7 @@ export function BatchDetail({ batchId }: { batchId: string }) {
         </Card>
         <BatchFacts d={d} />
         <Card title="Results" description="Every row in the order submitted, rejected rows included. The CSV download has them all with the key result fields.">
-          <BatchResults batchId={b.batch_id} running={running} total={b.total} processed={b.processed} failed={b.failed} />
+          <BatchResults batchId={b.batch_id} running={running} total={b.total} processed={b.processed} succeeded={b.succeeded} failed={b.failed} />
         </Card>
         <Card title="Webhooks" description="The completion event and every delivery attempt.">
           <BatchWebhooks d={d} onChanged={refresh} />

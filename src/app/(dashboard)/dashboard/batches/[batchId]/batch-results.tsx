@@ -3,9 +3,11 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { noValue } from "@/components/dashboard/detail-page";
+import { NameMatch } from "@/components/dashboard/name-match";
 import { useMode } from "@/components/dashboard/mode";
-import { Badge, Button, EmptyState, ErrorState, LoadingState, Segmented, Table, Td, Th } from "@/components/ui";
-import { BATCH_RESULTS_PAGE_SIZE } from "@/lib/schemas/batches";
+import { Badge, Button, EmptyState, ErrorState, Field, LoadingState, Segmented, Table, Td, Th } from "@/components/ui";
+import type { NameMatchResult } from "@/lib/name-match";
+import { BATCH_RESULTS_PAGE_SIZE, batchResultsSearchSchema, type BatchItemStatus } from "@/lib/schemas/batches";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { inputSummary } from "../parts";
 
@@ -40,12 +42,17 @@ function Outcome({ item, kind }: { item: ResultItem; kind: "PAN" | "EPFO" }) {
   const outcome = kind === "PAN" ? str(r, "status") : str(r, "member_status");
   const name = kind === "PAN" ? str(r, "name") : str(r, "member_name");
   const score = kind === "PAN" ? num(r, "name_match") : null;
+  const band = str(r, "name_match_result") as NameMatchResult | null;
   const detail = kind === "PAN" ? str(r, "category") : str(r, "employer");
   return (
     <span className="inline-flex max-w-[18rem] flex-col items-start gap-0.5">
       <span className="inline-flex flex-wrap items-center gap-1.5">
         <Badge tone={OUTCOME_TONES[outcome ?? ""] ?? "slate"}>{outcome ?? "Answered"}</Badge>
-        {score !== null && <span className="text-xs tabular-nums text-slate-600">name match {score.toFixed(2)}</span>}
+        {score !== null && (
+          <span className="text-xs">
+            <NameMatch score={score} band={band} prefix="name match " />
+          </span>
+        )}
       </span>
       {name && <span className="truncate text-xs text-slate-700">{name}</span>}
       {detail && <span className="truncate text-[11px] text-slate-500">{detail}</span>}
@@ -154,33 +161,134 @@ function ResultsList({ items, kind }: { items: ResultItem[]; kind: "PAN" | "EPFO
   );
 }
 
-type View = "ALL" | "FAILED";
+type View = "ALL" | BatchItemStatus;
 
-/** All items, or only the failed ones (rejected rows and items that ended in an error). */
-function ViewSwitch({ view, failed, onChange }: { view: View; failed: number; onChange: (v: View) => void }) {
+const VIEW_NOUNS: Record<View, string> = { ALL: "Items", SUCCEEDED: "Succeeded items", FAILED: "Failed items", PENDING: "Pending items" };
+
+/** The batch's items by state, each with its count from the batch's counters. */
+function ViewSwitch({ view, counts, onChange }: { view: View; counts: Record<View, number>; onChange: (v: View) => void }) {
   const options = [
-    { value: "ALL", label: "All items" },
-    { value: "FAILED", label: `Failed only (${n(failed)})` },
+    { value: "ALL", label: `All (${n(counts.ALL)})` },
+    { value: "SUCCEEDED", label: `Succeeded (${n(counts.SUCCEEDED)})` },
+    { value: "FAILED", label: `Failed (${n(counts.FAILED)})` },
+    { value: "PENDING", label: `Pending (${n(counts.PENDING)})` },
   ] as const;
-  return <Segmented label="Which items" options={options} value={view} onChange={onChange} className="mb-4" />;
+  return <Segmented label="Which items" options={options} value={view} onChange={onChange} className="flex-wrap" />;
+}
+
+/** Search by reference id or PAN (EPFO: UAN or PF number), on the server, over every item of the batch. */
+function SearchBox({ kind, search, onSearch }: { kind: "PAN" | "EPFO"; search: string; onSearch: (text: string) => void }) {
+  const [text, setText] = useState(search);
+  const [error, setError] = useState<string>();
+  useEffect(() => setText(search), [search]);
+  const what = kind === "PAN" ? "reference id or PAN" : "reference id, UAN or PF number";
+  return (
+    <form
+      role="search"
+      aria-label="Search the results"
+      noValidate
+      className="flex min-w-0 flex-1 flex-wrap items-start gap-2 sm:max-w-md"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (text.trim() === "") return onSearch("");
+        const parsed = batchResultsSearchSchema.safeParse(text);
+        if (!parsed.success) return setError(parsed.error.issues[0]?.message);
+        setError(undefined);
+        onSearch(parsed.data);
+      }}
+    >
+      <Field
+        label={`Search by ${what}`}
+        className="min-w-0 flex-1 [&_label]:sr-only"
+        type="search"
+        placeholder={`Search by ${what}`}
+        autoComplete="off"
+        spellCheck={false}
+        maxLength={110}
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          setError(undefined);
+        }}
+        error={error}
+      />
+      <Button type="submit" variant="secondary" className="mt-1">
+        Search
+      </Button>
+      {search && (
+        <Button type="button" variant="ghost" className="mt-1" onClick={() => onSearch("")}>
+          Clear
+        </Button>
+      )}
+    </form>
+  );
+}
+
+/** What an empty page says: nothing in this state (yet), or nothing the search names. */
+function NoItems({ kind, view, search, running, total }: { kind: "PAN" | "EPFO"; view: View; search: string; running: boolean; total: number }) {
+  if (search) {
+    const state = view === "ALL" ? "" : `${view.toLowerCase()} `;
+    return (
+      <EmptyState title="No matching items">
+        No {state}item has “{search}” in its reference id or {kind === "PAN" ? "PAN" : "UAN or PF number"}.
+      </EmptyState>
+    );
+  }
+  if (view === "FAILED") {
+    return (
+      <EmptyState title="No failed items">
+        {running ? "None so far. Rows that are rejected or end in an error show here as the batch runs." : `All ${n(total)} items succeeded.`}
+      </EmptyState>
+    );
+  }
+  if (view === "SUCCEEDED") {
+    return (
+      <EmptyState title="No succeeded items">
+        {running ? "None so far. Items the source answers show here as the batch runs." : "No item got an answer from the source."}
+      </EmptyState>
+    );
+  }
+  if (view === "PENDING") return <EmptyState title="No pending items">Every item has run.</EmptyState>;
+  return <EmptyState title="No items">This batch has no items.</EmptyState>;
+}
+
+/** Where the page stands, and Previous / Next (null: no such page). */
+function Pager({ summary, onPrevious, onNext, loading }: { summary: string; onPrevious: (() => void) | null; onNext: (() => void) | null; loading: boolean }) {
+  return (
+    <nav aria-label="Results pages" className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
+      <p className="text-xs text-slate-500" aria-live="polite">
+        {summary}
+      </p>
+      <div className="flex gap-2">
+        <Button variant="secondary" size="sm" disabled={!onPrevious} onClick={() => onPrevious?.()}>
+          Previous
+        </Button>
+        <Button variant="secondary" size="sm" disabled={!onNext} loading={loading} onClick={() => onNext?.()}>
+          Next
+        </Button>
+      </div>
+    </nav>
+  );
 }
 
 /**
- * Every item of the batch, a page at a time, in submitted order; or only the failed ones. A page
- * starts where the previous one said the next begins, so the starts of the pages seen are kept for
- * Previous.
+ * Every item of the batch, a page at a time, in submitted order; or only those in one state, or those
+ * a search names (on the server, so every page of a 10,000-item batch is searched). A page starts
+ * where the previous one said the next begins, so the starts of the pages seen are kept for Previous.
  */
 export function BatchResults({
   batchId,
   running,
   total,
   processed,
+  succeeded,
   failed,
 }: {
   batchId: string;
   running: boolean;
   total: number;
   processed: number;
+  succeeded: number;
   failed: number;
 }) {
   const { mode } = useMode();
@@ -191,12 +299,13 @@ export function BatchResults({
     void qc.invalidateQueries(trpc.batches.results.queryFilter({ mode, batchId }));
   }, [qc, trpc, mode, batchId, processed]);
   const [view, setView] = useState<View>("ALL");
+  const [search, setSearch] = useState("");
   const [starts, setStarts] = useState<number[]>([0]);
   const size = BATCH_RESULTS_PAGE_SIZE;
   const from = starts[starts.length - 1]!;
   const results = useQuery({
     ...trpc.batches.results.queryOptions(
-      { mode, batchId, from, limit: size, ...(view === "FAILED" ? { status: "FAILED" as const } : {}) },
+      { mode, batchId, from, limit: size, ...(view === "ALL" ? {} : { status: view }), ...(search ? { search } : {}) },
       {
         // Items on this page still running fill in as their chunk finishes; failures appear as they happen.
         refetchInterval: (q) => (running || q.state.data?.items.some((i) => i.status === "PENDING") ? 1500 : false),
@@ -204,53 +313,51 @@ export function BatchResults({
     ),
     placeholderData: keepPreviousData,
   });
-  const switchView = (v: View) => {
+  const counts: Record<View, number> = { ALL: total, SUCCEEDED: succeeded, FAILED: failed, PENDING: total - processed };
+  const pick = (v: View, text: string) => {
     setView(v);
+    setSearch(text);
     setStarts([0]);
   };
 
+  const controls = (
+    <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
+      <ViewSwitch view={view} counts={counts} onChange={(v) => pick(v, search)} />
+      <SearchBox kind={results.data?.kind ?? "PAN"} search={search} onSearch={(text) => pick(view, text)} />
+    </div>
+  );
   if (results.isLoading) return <LoadingState label="Loading results…" />;
   if (results.isError && !results.data) return <ErrorState message={errorInfo(results.error).message} onRetry={() => void results.refetch()} />;
   const data = results.data!;
   const items = data.items;
   const page = starts.length - 1;
-  const count = view === "FAILED" ? failed : data.total;
-  const pages = Math.max(1, Math.ceil(count / size));
   const first = page * size;
-  const noun = view === "FAILED" ? "Failed items" : "Items";
+  const span = `${n(items.length ? first + 1 : 0)}–${n(first + items.length)}`;
+  // A search's matches are not counted ahead: the page says how far it got, and Next whether more follow.
+  const count = counts[view];
+  const summary = search
+    ? items.length === 0
+      ? `No matches · page ${n(page + 1)}`
+      : `Matches ${span} · page ${n(page + 1)}${data.next === null ? "" : " · more on the next page"}`
+    : `${VIEW_NOUNS[view]} ${span} of ${n(count)} · page ${n(page + 1)} of ${n(Math.max(1, Math.ceil(count / size)))}`;
 
   return (
     <>
-      <ViewSwitch view={view} failed={failed} onChange={switchView} />
-      {view === "FAILED" && items.length === 0 ? (
-        <EmptyState title="No failed items">
-          {running ? "None so far. Rows that are rejected or end in an error show here as the batch runs." : `All ${n(total)} items succeeded.`}
-        </EmptyState>
+      {controls}
+      {items.length === 0 ? (
+        <NoItems kind={data.kind} view={view} search={search} running={running} total={total} />
       ) : (
         <>
           <ResultsTable items={items} kind={data.kind} />
           <ResultsList items={items} kind={data.kind} />
         </>
       )}
-      <nav aria-label="Results pages" className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
-        <p className="text-xs text-slate-500" aria-live="polite">
-          {noun} {n(items.length ? first + 1 : 0)}–{n(first + items.length)} of {n(count)} · page {n(page + 1)} of {n(pages)}
-        </p>
-        <div className="flex gap-2">
-          <Button variant="secondary" size="sm" disabled={page === 0} onClick={() => setStarts((s) => (s.length > 1 ? s.slice(0, -1) : s))}>
-            Previous
-          </Button>
-          <Button
-            variant="secondary"
-            size="sm"
-            disabled={data.next === null}
-            loading={results.isFetching && results.isPlaceholderData}
-            onClick={() => data.next !== null && setStarts((s) => [...s, data.next!])}
-          >
-            Next
-          </Button>
-        </div>
-      </nav>
+      <Pager
+        summary={summary}
+        onPrevious={page === 0 ? null : () => setStarts((s) => (s.length > 1 ? s.slice(0, -1) : s))}
+        onNext={data.next === null ? null : () => setStarts((s) => [...s, data.next!])}
+        loading={results.isFetching && results.isPlaceholderData}
+      />
     </>
   );
 }

@@ -20,7 +20,8 @@ import { formatRupees } from "@/lib/money";
 import { ledgerReasonLabel } from "@/lib/schemas/wallet";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { formatIst } from "../../logs/parts";
-import { KycOutcomeBadge, NameMatchScore } from "../parts";
+import { NameMatch } from "@/components/dashboard/name-match";
+import { KycOutcomeBadge } from "../parts";
 
 const back = <BackLink href="/dashboard/kyc">KYC</BackLink>;
 
@@ -151,7 +152,7 @@ function KycSummary({ t }: { t: KycTransaction }) {
           <KycOutcomeBadge outcome={t.outcome} />
         </DetailRow>
         <DetailRow label="Name match">
-          <NameMatchScore score={t.nameMatchScore} />
+          <NameMatch score={t.nameMatchScore} />
         </DetailRow>
         <DetailRow label="Request">
           {t.requestId ? (
