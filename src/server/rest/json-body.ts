@@ -1,7 +1,7 @@
 import { BATCH_MAX_ITEMS } from "@/lib/schemas/batches";
 import { validateBatchItems } from "@/server/api/batches/batch-items";
 import { batchCreateInput } from "@/server/api/batches/create-batch.schema";
-import { AppError, type ErrorCode } from "@/server/errors";
+import { isAppError, type ErrorCode } from "@/server/errors";
 import { asJsonObject, parseJson } from "@/server/rest/body";
 import { REFUSED_BODY_BYTES } from "@/server/rest/request-record";
 import { MAX_STORED_BYTES, redactedJsonUnderCaps, unparsedBodyText } from "@/server/services/audit/redact";
@@ -26,7 +26,7 @@ export type ReadJsonBody =
 const BATCH_FIELDS = Object.keys(batchCreateInput("PAN").shape).filter((name) => name !== "items");
 
 function refusal(err: unknown, audit: AuditBodies): ReadJsonBody {
-  if (!(err instanceof AppError)) throw err;
+  if (!isAppError(err)) throw err;
   return { ok: false, code: err.code, message: err.message, audit };
 }
 

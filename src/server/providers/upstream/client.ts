@@ -22,7 +22,7 @@ import {
   type CircuitBreakerPolicy,
   type RetryPolicy,
 } from "cockatiel";
-import { AppError, type AppErrorOptions, type ErrorCode } from "@/server/errors";
+import { AppError, isAppError, type AppErrorOptions, type ErrorCode } from "@/server/errors";
 import { ConsecutiveOrSamplingBreaker, DEFAULT_BREAKER_RULE, type BreakerRule } from "./breaker";
 import { Deadline, exchange, type ExchangeLimits, type RawAnswer } from "./exchange";
 import { CallLog, type UpstreamCallCounts, type UpstreamFamilyStats, type UpstreamOutcome } from "./stats";
@@ -306,7 +306,7 @@ export class UpstreamClient {
   }
 
   private toAppError(err: unknown): AppError {
-    if (err instanceof AppError) return err;
+    if (isAppError(err)) return err;
     if (err instanceof BulkheadRejectedError) {
       return new UpstreamFailure(this.options.unavailableCode, "Too many calls to the upstream source are in flight; retry shortly.", {
         countsAsFailure: false,

@@ -2,7 +2,7 @@ import type { Mode } from "@/lib/mode";
 import { formatPaise } from "@/lib/money";
 import type { PayInput } from "@/lib/schemas/checkout";
 import type { Db } from "@/server/db/client";
-import { AppError } from "@/server/errors";
+import { AppError, isAppError, type ErrorCode } from "@/server/errors";
 import { SANDBOX_BANKS } from "@/server/providers/payments/sandbox";
 import type { PaymentMethodInput, PaymentProcessor } from "@/server/providers/payments/types";
 import { verifyCheckoutToken } from "@/server/services/payments/checkout-token";
@@ -84,6 +84,25 @@ export async function checkoutState(db: Db, paymentId: string) {
 
 export type CheckoutState = Awaited<ReturnType<typeof checkoutState>>;
 
+/**
+ * What the customer reads when the payment processor could not be used: the code (and its HTTP
+ * status) and Retry-After stay; the vendor's own details are for the merchant and operators.
+ */
+const PROCESSOR_TROUBLE: Partial<Record<ErrorCode, string>> = {
+  SERVICE_UNAVAILABLE: "We couldn't reach the payment network just now. Please try again in a moment.",
+  SOURCE_TIMEOUT: "The payment network took too long to answer. Please try again in a moment.",
+  UPSTREAM_ERROR: "The payment network sent an answer we couldn't use. Please try again in a moment.",
+};
+
+async function inCustomerWords<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!isAppError(err) || !PROCESSOR_TROUBLE[err.code]) throw err;
+    throw new AppError(err.code, PROCESSOR_TROUBLE[err.code], { retryAfterSeconds: err.retryAfterSeconds, cause: err });
+  }
+}
+
 /** The customer pays on the hosted page with the mode's processor. */
 export async function payFromCheckout(db: Db, processors: Record<Mode, PaymentProcessor>, paymentId: string, pay: PayInput) {
   const p = await db.payment.findUnique({ where: { id: paymentId }, select: { mode: true } });
@@ -104,7 +123,7 @@ export async function payFromCheckout(db: Db, processors: Record<Mode, PaymentPr
           name: pay.card.name ?? null,
         }
       : pay;
-  const started = await startAttempt(db, processors[p.mode as Mode], paymentId, methodInput);
+  const started = await inCustomerWords(() => startAttempt(db, processors[p.mode as Mode], paymentId, methodInput));
   const state = await checkoutState(db, paymentId);
   // A live attempt's UPI link, QR or bank page, for the page to show or open.
   return "next" in started ? { ...state, next: started.next } : state;
@@ -119,7 +138,7 @@ export async function handOffCardFromCheckout(db: Db, processors: Record<Mode, P
   const p = await db.payment.findUnique({ where: { id: paymentId }, select: { mode: true } });
   if (!p) throw new AppError("PAYMENT_NOT_FOUND");
   if (p.mode !== "live") throw new AppError("VALIDATION_ERROR", "Enter the card on this page.", { field: "method" });
-  const started = await startAttempt(db, processors.live, paymentId, { method: "CARD", flow: "hosted" });
+  const started = await inCustomerWords(() => startAttempt(db, processors.live, paymentId, { method: "CARD", flow: "hosted" }));
   const next = "next" in started ? started.next : undefined;
   if (next?.kind !== "hosted-checkout") throw new AppError("SERVICE_UNAVAILABLE", "The payment processor's card page is not available.");
   return { ...(await checkoutState(db, paymentId)), paymentSessionId: next.sessionId };

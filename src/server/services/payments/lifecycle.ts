@@ -1,5 +1,5 @@
 import type { Db, DbTx } from "@/server/db/client";
-import { AppError } from "@/server/errors";
+import { AppError, isAppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
 import { attemptReconcileJob, attemptTimeoutJob, processorResultJob } from "@/server/jobs/registry";
 import { cardNetwork, luhnValid, normaliseCardNumber } from "@/lib/cards";
@@ -100,7 +100,7 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
     started = await processor.startAttempt(payment, input, prepared);
   } catch (err) {
     // The processor refused or could not be reached: the claimed attempt fails now, so the customer can retry.
-    const known = err instanceof AppError;
+    const known = isAppError(err);
     await completeAttempt(db, attemptId, {
       outcome: "FAILED",
       errorCode: known && err.code !== "INTERNAL_ERROR" ? err.code : "PROCESSOR_ERROR",
