@@ -72,6 +72,20 @@ describe.skipIf(!built)("the live hosted page in the production build", () => {
     expect(r.json.error.message).toMatch(/try again/i);
   });
 
+  it("leads an old link to the sandbox's bank page of a live payment to the bank's page the vendor named, else back to the checkout", async () => {
+    const { paymentId, token } = await create();
+    const bank = await request(env.server.url, `/checkout/${paymentId}/bank`);
+    expect(bank.status).toBe(307);
+    expect(bank.headers.location).toBe(`/checkout/${paymentId}`);
+    const paid = await pageCall("checkout.pay", { paymentId, token, payment: { method: "NETBANKING", bank: "ICICI Bank" } });
+    expect(paid.status, paid.text).toBe(200);
+    const action = paid.json.result.data.attempt.action;
+    expect(action).toEqual({ kind: "redirect", url: expect.stringMatching(new RegExp(`^${vendor.url}/view/redirecttobank/\\d+$`)) });
+    const pending = await request(env.server.url, `/checkout/${paymentId}/bank`);
+    expect(pending.status).toBe(307);
+    expect(pending.headers.location).toBe(action.url);
+  });
+
   it("answers a vendor that never answers with 504 SOURCE_TIMEOUT once the payments deadline (15 s) passes", async () => {
     const { paymentId, token } = await create();
     vendor.fail("hang", { operation: "PGCreateOrder", times: 1 });

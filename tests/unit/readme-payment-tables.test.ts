@@ -43,7 +43,16 @@ describe("the README's live payment tables", () => {
     );
     expect(readmeTable).toEqual(codeTable);
     // The rows the table states in words: another amount, and a status it does not name.
-    const payment = { cfPaymentId: "1", orderId: "pay_1", amountPaise: 100, group: "upi", bankReference: "R1", errorCode: null, errorDescription: null };
+    const payment = {
+      cfPaymentId: "1",
+      orderId: "pay_1",
+      amountPaise: 100,
+      group: "upi",
+      bankReference: "R1",
+      errorCode: null,
+      errorDescription: null,
+      startedAt: null,
+    };
     expect(attemptOutcome({ ...payment, status: "SUCCESS" }, 200)).toMatchObject({ result: "FAILED", errorCode: "AMOUNT_MISMATCH" });
     expect(readme).toContain("A `SUCCESS` for another amount than the payment's is `FAILED`, `AMOUNT_MISMATCH`");
     expect(attemptOutcome({ ...payment, status: "FLAGGED" }, 100)).toEqual({ result: "PENDING" });

@@ -30,13 +30,17 @@ export async function loadCheckoutPage(db: Db, paymentId: string) {
   return { payment: { ...payment, mode: payment.mode as Mode }, merchant: { ...merchant, label: merchant.displayName?.trim() || merchant.name } };
 }
 
-/** A stored UPI link or QR image; anything else stored there is not shown. */
-function customerActionOf(stored: string | null): { kind: "intent"; url: string } | { kind: "qr"; image: string } | null {
+type CustomerAction = { kind: "intent"; url: string } | { kind: "qr"; image: string } | { kind: "redirect"; url: string };
+
+/** A stored UPI link or QR image, or the bank's page of a netbanking attempt; anything else stored there is not shown. */
+function customerActionOf(stored: string | null): CustomerAction | null {
   if (!stored) return null;
   try {
     const v = JSON.parse(stored) as { kind?: unknown; url?: unknown; image?: unknown };
     if (v.kind === "intent" && typeof v.url === "string") return { kind: "intent", url: v.url };
     if (v.kind === "qr" && typeof v.image === "string") return { kind: "qr", image: v.image };
+    // Only a web page: the page puts this address in a link and sends the customer there.
+    if (v.kind === "redirect" && typeof v.url === "string" && /^https?:\/\//i.test(v.url)) return { kind: "redirect", url: v.url };
   } catch {
     // not JSON: nothing to show
   }
@@ -74,7 +78,7 @@ export async function checkoutState(db: Db, paymentId: string) {
           cardNetwork: a.cardNetwork,
           cardLast4: a.cardLast4,
           bank: a.bank,
-          // The processor's UPI link or QR of a pending live attempt, shown again after a reload.
+          // The processor's UPI link or QR, or the bank's page, of a pending live attempt: shown again after a reload.
           action: a.status === "PENDING" ? customerActionOf(a.customerAction) : null,
         }
       : null,
