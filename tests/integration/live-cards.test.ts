@@ -158,6 +158,37 @@ describe.each(DB_TARGETS)("live cards on the vendor's checkout page on %s", (tar
     expect(await db.refund.count({ where: { paymentId } })).toBe(0);
   });
 
+  it("leaves a webhook for an attempt still starting to that attempt, not to an earlier declined card hand-off", async () => {
+    const { summariseCashfreeWebhook, applyProcessorWebhook } = await import("@/server/services/payments/processor-webhooks");
+    const paymentId = await create();
+    const { caller, input } = page(paymentId);
+    await caller.cardHandOff(input);
+    vendor.payOnCheckoutPage(paymentId, "FAILED");
+    await hands.checkCardHandOff(db, processors, paymentId, { leaveUnpaid: true });
+    await checkout.payFromCheckout(db, processors, paymentId, { method: "UPI", flow: "collect", vpa: "asha@okbank" });
+    const upi = await db.paymentAttempt.findFirstOrThrow({ where: { paymentId, method: "UPI" } });
+    // Its webhook comes while the attempt's start has not yet stored the vendor's id.
+    await db.paymentAttempt.update({ where: { id: upi.id }, data: { processorRef: null } });
+    const webhook = vendor.settle(paymentId, "SUCCESS");
+    const { eventType, summary } = summariseCashfreeWebhook(webhook);
+    const row = await db.processorWebhook.create({
+      data: { id: `pwh_test_${seq++}`, provider: "cashfree", eventType, bodyHash: `test-${Date.now()}-${seq}`, summary: JSON.stringify(summary) },
+    });
+    const apply = () => applyProcessorWebhook({ db, atomicWriter: undefined as never }, processors, row.id);
+    await expect(apply()).rejects.toThrow(/not yet started/);
+    expect(await status(paymentId)).toMatchObject({ status: "PENDING" });
+    // Stored now: the job's next try pays through the UPI attempt, and nothing is refunded.
+    await db.paymentAttempt.update({ where: { id: upi.id }, data: { processorRef: upi.processorRef } });
+    await apply();
+    const done = await status(paymentId);
+    expect(done).toMatchObject({ status: "SUCCESS", method: "UPI" });
+    expect(done.attempts.map((a: { method: string; status: string }) => [a.method, a.status])).toEqual([
+      ["CARD", "FAILED"],
+      ["UPI", "SUCCESS"],
+    ]);
+    expect(await db.refund.count({ where: { paymentId } })).toBe(0);
+  });
+
   it("a failed card report while the customer pays with another card there is not applied", async () => {
     const paymentId = await create();
     const { caller, input } = page(paymentId);

@@ -215,7 +215,13 @@ describe.each(DB_TARGETS)("live payments through the vendor on %s", (target) => 
   it("answers the vendor's 5xx on the order with 503 and nothing half-made; the retry reuses the one order", async () => {
     const paymentId = await create();
     vendor.fail("500", { operation: "PGCreateOrder", times: 1, afterEffect: true });
-    await expect(payUpi(paymentId)).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE", status: 503 });
+    await expect(payUpi(paymentId)).rejects.toMatchObject({
+      code: "SERVICE_UNAVAILABLE",
+      status: 503,
+      retryAfterSeconds: 5,
+      // The customer's words, not the vendor's details.
+      message: "We couldn't reach the payment network just now. Please try again in a moment.",
+    });
     const untouched = await status(paymentId);
     expect(untouched).toMatchObject({ status: "CREATED", attempts: [] });
     expect(await db.paymentEvent.count({ where: { paymentId } })).toBe(1);
