@@ -115,9 +115,13 @@ for (const width of [1280, 390] as const) {
       await openLive(page, paymentId);
       await page.getByRole("tab", { name: /Netbanking/ }).click();
       await page.getByText("HDFC Bank").click();
+      // Straight to the bank's page: not through Parakh's sandbox bank route, not even by a client-side hop.
+      const viaSandboxBank: string[] = [];
+      page.on("request", (r) => new URL(r.url()).pathname === `/checkout/${paymentId}/bank` && viaSandboxBank.push(r.url()));
       await page.getByRole("button", { name: "Continue to HDFC Bank" }).click();
-      // The vendor's Order Pay answer named the bank's page (data.url): the customer is there, not on a Parakh page.
+      // The vendor's Order Pay answer named the bank's page (data.url): the customer goes straight there.
       await page.waitForURL(new RegExp(`^${VENDOR}/pg/view/redirecttobank/\\d+$`));
+      expect(viaSandboxBank).toEqual([]);
       await expect(page.getByRole("heading", { name: "HDFC Bank netbanking (test)" })).toBeVisible();
       const bankPage = page.url();
 

@@ -63,6 +63,15 @@ describe.skipIf(!built)("the live hosted page in the production build", () => {
     expect(again.json.result.data).toMatchObject({ status: "PENDING" });
   });
 
+  it("answers the vendor's own refusal as the upstream layer words it: 409 PAYMENT_NOT_PAYABLE for an expiry it will not take", async () => {
+    const { paymentId, token } = await create();
+    vendor.fail("expiry-refused", { operation: "PGCreateOrder", times: 1 });
+    const r = await pageCall("checkout.pay", { paymentId, token, payment: { method: "UPI", flow: "intent" } });
+    expect(r.status, r.text).toBe(409);
+    expect(r.json.error.data).toMatchObject({ code: "CONFLICT", httpStatus: 409, appCode: "PAYMENT_NOT_PAYABLE" });
+    expect(r.json.error.message).toBe("This payment expires too soon to be paid; create a new payment.");
+  });
+
   it("answers the same for the card hand-off", async () => {
     const { paymentId, token } = await create();
     vendor.fail("500", { operation: "PGCreateOrder", times: 1 });
