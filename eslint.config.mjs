@@ -27,6 +27,18 @@ const prismaAccess = [
   },
 ];
 
+/**
+ * Next bundles its own copy of the server's modules for the pages, beside the copy the services were
+ * built from: an AppError thrown by one copy is not `instanceof` the other's class. `isAppError`
+ * recognises both (src/server/errors.ts).
+ */
+const crossCopyErrors = [
+  {
+    selector: "BinaryExpression[operator='instanceof'][right.name='AppError']",
+    message: "Recognise an AppError with isAppError(): the pages' bundle has its own copy of the class.",
+  },
+];
+
 /** The Prisma client module; its types (Db, DbTx) may be named anywhere. */
 const prismaClientModule = {
   group: ["@/server/db/client", "**/db/client"],
@@ -165,9 +177,13 @@ const config = [
     },
   },
   {
+    files: ["src/**/*.{ts,tsx}", "scripts/**/*.ts", "server.ts"],
+    rules: { "no-restricted-syntax": ["error", ...crossCopyErrors] },
+  },
+  {
     // Doors (pages, routes, routers, the REST door, tRPC, the operator CLI) call services; they never query Prisma themselves.
     files: ["scripts/cli.ts", "src/app/**/*.{ts,tsx}", ...SERVER_DOORS, "src/components/**/*.{ts,tsx}"],
-    rules: { "no-restricted-syntax": ["error", ...prismaAccess] },
+    rules: { "no-restricted-syntax": ["error", ...prismaAccess, ...crossCopyErrors] },
   },
   {
     // Doors do not import the client either. The wiring of each process or thread opens and closes

@@ -110,6 +110,46 @@ for (const width of [1280, 390] as const) {
       await expect(heading(page, "Payment successful")).toBeVisible({ timeout: 15_000 });
     });
 
+    test("pays by netbanking on the bank's page the vendor gives, with a way back to it while it waits", async ({ page, request }, testInfo) => {
+      const { paymentId } = await createLive(request);
+      await openLive(page, paymentId);
+      await page.getByRole("tab", { name: /Netbanking/ }).click();
+      await page.getByText("HDFC Bank").click();
+      // Straight to the bank's page: not through Parakh's sandbox bank route, not even by a client-side hop.
+      const viaSandboxBank: string[] = [];
+      page.on("request", (r) => new URL(r.url()).pathname === `/checkout/${paymentId}/bank` && viaSandboxBank.push(r.url()));
+      await page.getByRole("button", { name: "Continue to HDFC Bank" }).click();
+      // The vendor's Order Pay answer named the bank's page (data.url): the customer goes straight there.
+      await page.waitForURL(new RegExp(`^${VENDOR}/pg/view/redirecttobank/\\d+$`));
+      expect(viaSandboxBank).toEqual([]);
+      await expect(page.getByRole("heading", { name: "HDFC Bank netbanking (test)" })).toBeVisible();
+      const bankPage = page.url();
+
+      // Reopened meanwhile, the payment waits for the bank and leads back to that page.
+      await openLive(page, paymentId);
+      await expect(heading(page, "Waiting for the bank")).toBeVisible();
+      await expect(page.getByText("Finish the payment of ₹499.00 on HDFC Bank's page.")).toBeVisible();
+      const back = page.getByRole("link", { name: "Go to HDFC Bank" });
+      await expect(back).toHaveAttribute("href", bankPage);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      const file = testInfo.outputPath(`live-netbanking-pending-${width}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      await testInfo.attach(`live netbanking pending at ${width} px`, { path: file, contentType: "image/png" });
+      // An old link to Parakh's sandbox bank page goes to the real one too.
+      await page.goto(`/checkout/${paymentId}/bank`);
+      await page.waitForURL(bankPage);
+
+      await page.getByRole("button", { name: "Authorise payment" }).click();
+      await page.waitForURL(new RegExp(`/checkout/${paymentId}$`));
+      await expect(heading(page, "Payment successful")).toBeVisible({ timeout: 15_000 });
+      await expect(page.locator("dl").last()).toContainText("Netbanking · HDFC Bank");
+      const paid = testInfo.outputPath(`live-netbanking-paid-${width}.png`);
+      await page.screenshot({ path: paid, fullPage: true });
+      await testInfo.attach(`live netbanking paid at ${width} px`, { path: paid, contentType: "image/png" });
+      const status = await (await request.get(`/api/payments/${paymentId}/status`, { headers: liveHeaders })).json();
+      expect(status.data).toMatchObject({ status: "SUCCESS", method: "NETBANKING", mode: "live" });
+    });
+
     test("pays by card on the vendor's page and comes back paid; Parakh's page has no card field", async ({ page, request }, testInfo) => {
       const { paymentId } = await createLive(request);
       await openLive(page, paymentId);
@@ -135,6 +175,41 @@ for (const width of [1280, 390] as const) {
       const status = await (await request.get(`/api/payments/${paymentId}/status`, { headers: liveHeaders })).json();
       expect(status.data).toMatchObject({ status: "SUCCESS", method: "CARD", mode: "live" });
       expect(JSON.stringify(status.data)).not.toContain("4111111111111111");
+    });
+
+    test("a card declined on the vendor's page comes back as a failed payment to try again", async ({ page, request }, testInfo) => {
+      const { paymentId } = await createLive(request);
+      await openLive(page, paymentId);
+      await page.getByRole("tab", { name: /Card/ }).click();
+      await page.getByRole("button", { name: "Continue to card payment of ₹499.00" }).click();
+      await page.waitForURL(`${VENDOR}/pg/view/sessions/checkout`);
+      await page.getByLabel("Card number").fill("4000 0000 0000 0002");
+      await page.getByLabel("Expiry (MM/YY)").fill("12/30");
+      await page.getByLabel("CVV").fill("123");
+      await page.getByRole("button", { name: "Pay now" }).click();
+
+      await page.waitForURL(new RegExp(`/checkout/${paymentId}$`));
+      // What the sandbox shows for a declined card, and no "we stopped waiting" note.
+      await expect(heading(page, "Payment failed")).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByText("Your card was declined by the bank that issued it.")).toBeVisible();
+      await expect(page.getByText(/We stopped waiting/)).toHaveCount(0);
+      const file = testInfo.outputPath(`live-card-declined-${width}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      await testInfo.attach(`live card declined at ${width} px`, { path: file, contentType: "image/png" });
+      const status = await (await request.get(`/api/payments/${paymentId}/status`, { headers: liveHeaders })).json();
+      expect(status.data).toMatchObject({ status: "FAILED", method: "CARD" });
+      expect(status.data.attempts).toEqual([expect.objectContaining({ method: "CARD", status: "FAILED", errorCode: "PAYMENT_DECLINED" })]);
+
+      // Try again: the same order's card page, and this time the card pays.
+      await page.getByRole("button", { name: "Try again" }).click();
+      await page.getByRole("button", { name: "Continue to card payment of ₹499.00" }).click();
+      await page.waitForURL(`${VENDOR}/pg/view/sessions/checkout`);
+      await page.getByLabel("Card number").fill("4111 1111 1111 1111");
+      await page.getByLabel("Expiry (MM/YY)").fill("12/30");
+      await page.getByLabel("CVV").fill("123");
+      await page.getByRole("button", { name: "Pay now" }).click();
+      await page.waitForURL(new RegExp(`/checkout/${paymentId}$`));
+      await expect(heading(page, "Payment successful")).toBeVisible({ timeout: 15_000 });
     });
   });
 }

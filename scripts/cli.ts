@@ -4,7 +4,7 @@ import { loadEnvFile } from "@/server/env-file";
 import { providerFromUrl, redactUrl } from "@/server/db/provider";
 import { closeDatabase, createPrismaClient, type Db } from "@/server/db/client";
 import { applyMigrations } from "@/server/db/migrate";
-import { AppError } from "@/server/errors";
+import { isAppError } from "@/server/errors";
 import { checkProviders, type ProvidersCheck, type ProvidersCheckSettings } from "@/server/providers/check";
 import { createApiKey, listAllKeys, revokeApiKey, rotateApiKey } from "@/server/services/auth/api-keys";
 import {
@@ -335,9 +335,9 @@ export async function runCli(
       io.stderr(`${err.message}\n\n${USAGE}\n`);
       return 2;
     }
-    const code = err instanceof AppError ? err.code : "INTERNAL_ERROR";
-    const message = err instanceof AppError ? err.message : "Unexpected failure; see the log above.";
-    if (!(err instanceof AppError)) io.stderr(`${(err as Error)?.stack ?? String(err)}\n`);
+    const code = isAppError(err) ? err.code : "INTERNAL_ERROR";
+    const message = isAppError(err) ? err.message : "Unexpected failure; see the log above.";
+    if (!isAppError(err)) io.stderr(`${(err as Error)?.stack ?? String(err)}\n`);
     if (json) io.stdout(`${JSON.stringify({ error: { code, message } })}\n`);
     else io.stderr(`Error (${code}): ${message}\n`);
     return 1;

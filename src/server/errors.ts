@@ -87,7 +87,7 @@ export const ERROR_CODES = {
   },
   SOURCE_UNAVAILABLE: { status: 503, trpc: "SERVICE_UNAVAILABLE", message: "The verification source is unavailable; retry later." },
   SERVICE_UNAVAILABLE: { status: 503, trpc: "SERVICE_UNAVAILABLE", message: "The service is unavailable; retry later." },
-  SOURCE_TIMEOUT: { status: 504, trpc: "TIMEOUT", message: "The verification source did not answer in time; retry later." },
+  SOURCE_TIMEOUT: { status: 504, trpc: "GATEWAY_TIMEOUT", message: "The verification source did not answer in time; retry later." },
 } as const satisfies Record<string, { status: number; trpc: TRPC_ERROR_CODE_KEY; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -105,6 +105,14 @@ export interface AppErrorOptions {
   extra?: Record<string, unknown>;
   cause?: unknown;
 }
+
+/**
+ * What marks an AppError. Next bundles its own copy of the server's modules for the pages, beside the
+ * copy the process's services (and their providers) were built from, so an error thrown by one copy's
+ * class is not `instanceof` the other's. `Symbol.for` is the same in both: recognise errors with
+ * `isAppError`, never `instanceof AppError`.
+ */
+const APP_ERROR_BRAND = Symbol.for("parakh.AppError");
 
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -126,8 +134,13 @@ export class AppError extends Error {
   }
 }
 
+Object.defineProperty(AppError.prototype, APP_ERROR_BRAND, { value: true });
+
+/** An AppError from either copy of this module (see APP_ERROR_BRAND), with a code of the registry. */
 export function isAppError(e: unknown): e is AppError {
-  return e instanceof AppError;
+  if (typeof e !== "object" || e === null || (e as { [APP_ERROR_BRAND]?: unknown })[APP_ERROR_BRAND] !== true) return false;
+  const code = (e as { code?: unknown }).code;
+  return typeof code === "string" && Object.hasOwn(ERROR_CODES, code);
 }
 
 export function errorStatus(code: ErrorCode): number {

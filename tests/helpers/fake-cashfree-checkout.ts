@@ -8,6 +8,10 @@
  * - `POST /pg/view/sessions/pay`: takes the test card, records the card payment on the order
  *   (`4000 0000 0000 0002` is declined, any other number pays), sends the vendor's signed webhook to the
  *   order's notify_url and redirects to its return_url, as the vendor does.
+ * - `GET /pg/view/redirecttobank/{cf_payment_id}`: the bank's page a netbanking attempt's Order Pay
+ *   answer sends the customer to (its `data.url`), where the customer authorises or declines.
+ * - `POST /pg/view/redirecttobank/{cf_payment_id}`: the bank's answer ends that payment, the vendor's
+ *   signed webhook goes to the order's notify_url and the customer goes back to its return_url.
  * - `POST /__control/settle` `{orderId, outcome}`: a test tells the vendor that the order's pending
  *   payment ended (a UPI QR scanned and approved), and the signed webhook goes out.
  * - `GET /__control/problems`: every request or answer that did not match the vendor's document.
@@ -53,6 +57,42 @@ function sdkScript(origin: string): string {
     };
   };
 })();`;
+}
+
+/** The vendor's bank names for the codes a live page offers (tests/fixtures/cashfree-pg/netbanking-codes.json). */
+const BANKS: Record<string, string> = { "3003": "Axis Bank", "3021": "HDFC Bank", "3022": "ICICI Bank" };
+
+/**
+ * The bank's page of a netbanking payment (the Order Pay answer's `data.url`): GET asks the customer,
+ * POST takes the answer, ends the payment, sends the vendor's webhook and goes back to the return_url.
+ */
+async function netbankingPage(fake: FakeCashfreePg, method: string, cfPaymentId: string, rawBody: Buffer, res: http.ServerResponse): Promise<true> {
+  const order = [...fake.orders.values()].find((o) => o.payments.some((p) => p.cf_payment_id === cfPaymentId));
+  const payment = order?.payments.find((p) => p.cf_payment_id === cfPaymentId);
+  if (!order || !payment?.payment_method?.netbanking || payment.payment_status !== "PENDING") {
+    return html(res, 400, "<h1>This bank session is not valid</h1>");
+  }
+  const orderId = String(order.entity.order_id);
+  const bank = BANKS[String(payment.payment_method.netbanking.netbanking_bank_code)] ?? "Your bank";
+  if (method === "GET") {
+    return html(
+      res,
+      200,
+      `<main style="font-family:sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem">
+  <h1>${escapeHtml(bank)} netbanking (test)</h1>
+  <p>Pay ₹${Number(payment.payment_amount).toFixed(2)} for order ${escapeHtml(orderId)}</p>
+  <form method="POST"><button type="submit" name="outcome" value="SUCCESS">Authorise payment</button>
+  <button type="submit" name="outcome" value="FAILED">Decline</button></form>
+</main>`,
+    );
+  }
+  const outcome = new URLSearchParams(rawBody.toString("utf8")).get("outcome") === "SUCCESS" ? "SUCCESS" : "FAILED";
+  const webhook = fake.settle(orderId, outcome, { cfPaymentId });
+  const meta = order.entity.order_meta as { notify_url: string | null; return_url: string | null };
+  if (meta.notify_url) await fake.sendWebhook(meta.notify_url, webhook).catch(() => undefined);
+  res.writeHead(303, { location: meta.return_url ?? "/" });
+  res.end();
+  return true;
 }
 
 /** Serves the fake vendor's browser pages on `fake`; `sdkModes` records the mode each checkout was opened in. */
@@ -105,6 +145,8 @@ export function serveFakeVendorCheckout(fake: FakeCashfreePg): { sdkModes: strin
       res.end();
       return true;
     }
+    const bankPage = /^\/pg\/view\/redirecttobank\/(\d+)$/.exec(url.pathname);
+    if (bankPage && (req.method === "GET" || req.method === "POST")) return netbankingPage(fake, req.method, bankPage[1]!, rawBody, res);
     if (req.method === "GET" && url.pathname === "/favicon.ico") {
       // The browser asks on the card page; the vendor's API document has nothing to say about it.
       res.writeHead(204);

@@ -18,7 +18,7 @@ export interface LivePayments {
 }
 
 /**
- * Starts it as an operator would run it (LIVE_PAYMENT_PROVIDER=cashfree): the merchant is approved
+ * Starts it as an operator would run it (LIVE_PAYMENT_PROVIDER=cashfree, plus `serverEnv`): the merchant is approved
  * for live, has a live key and this machine's address whitelisted. The hosted page's actions then
  * run in this process against the server's database (DATA_DIR points at the server's).
  */
@@ -26,9 +26,11 @@ export async function startLivePayments(
   target: DbTarget,
   merchantName: string,
   credentials: { clientId: string; clientSecret: string },
+  serverEnv: Record<string, string> = {},
 ): Promise<LivePayments> {
   const vendor = await startFakeCashfreePg(credentials);
   const env = await startFor(target, {
+    ...serverEnv,
     LIVE_PAYMENT_PROVIDER: "cashfree",
     CASHFREE_PG_BASE_URL: vendor.url,
     CASHFREE_PG_CLIENT_ID: credentials.clientId,

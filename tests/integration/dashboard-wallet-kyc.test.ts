@@ -386,7 +386,8 @@ describe.each(DB_TARGETS)("dashboard wallet, KYC and operator fees on %s", (targ
     it("list the merchant's own calls, masked: never the photo, the address or a full number", async () => {
       const r = await list();
       expect(r.items.map((i) => i.id)).toEqual([aadhaar.kycTransactionId, bank.kycTransactionId, pan.kycTransactionId]);
-      for (const i of r.items) expect(Object.keys(i).sort()).toEqual(["createdAt", "feePaise", "id", "kind", "nameMatchScore", "outcome", "reversedAt", "subjectMasked"]);
+      for (const i of r.items)
+        expect(Object.keys(i).sort()).toEqual(["createdAt", "feePaise", "id", "kind", "nameMatchScore", "outcome", "reversedAt", "subjectMasked"]);
       expect(r.items.map((i) => [i.kind, i.subjectMasked, i.outcome, i.feePaise])).toEqual([
         ["AADHAAR_OTP", "XXXXXXXX0009", "VERIFIED", 300],
         ["BANK", "XXXXXXXXXX6789 @ HDFC0001234", bank.accountStatus, 200],

@@ -75,12 +75,18 @@ describe.each(DB_TARGETS)("live cards on the vendor's checkout page on %s", (tar
     const attempt = await db.paymentAttempt.findFirstOrThrow({ where: { paymentId } });
     expect(attempt).toMatchObject({ processorRef: null, cardLast4: null, cardNetwork: null, vpa: null, customerAction: null });
 
-    // A declined card on the vendor's page ends nothing: the customer may try another one there.
-    const declined = await hook(vendor.payOnCheckoutPage(paymentId, "FAILED"));
-    expect(declined.status).toBe(200);
-    await sleep(1_500);
-    expect((await status(paymentId)).status).toBe("PENDING");
+    // A card declined on the vendor's page fails the attempt as a declined sandbox card does.
+    const declinedHook = vendor.payOnCheckoutPage(paymentId, "FAILED");
+    expect(declinedHook.type).toBe("PAYMENT_FAILED_WEBHOOK");
+    expect((await hook(declinedHook)).status).toBe(200);
+    await waitStatus(paymentId, "FAILED");
+    const declined = await status(paymentId);
+    expect(declined.attempts).toEqual([expect.objectContaining({ method: "CARD", status: "FAILED", errorCode: "PAYMENT_DECLINED" })]);
+    expect(await db.paymentAttempt.findFirstOrThrow({ where: { paymentId } })).toMatchObject({ processorRef: String(declinedHook.data.payment.cf_payment_id) });
+    expect(env.server.logs()).not.toContain("processor webhook for an unknown attempt");
+    expect(await db.webhookEvent.count({ where: { subjectId: paymentId, type: "payment.failed" } })).toBe(1);
 
+    // The customer stayed on the vendor's page and paid with another card: a late success of the same attempt.
     const paid = vendor.payOnCheckoutPage(paymentId, "SUCCESS");
     expect((await hook(paid)).status).toBe(200);
     await waitStatus(paymentId, "SUCCESS");
@@ -89,6 +95,116 @@ describe.each(DB_TARGETS)("live cards on the vendor's checkout page on %s", (tar
       status: "SUCCESS",
       processorRef: String(paid.data.payment.cf_payment_id),
     });
+    // The declined card's report again changes nothing.
+    expect((await hook(declinedHook)).status).toBe(200);
+    await sleep(1_000);
+    expect(await status(paymentId)).toMatchObject({ status: "SUCCESS" });
+    expect(await db.refund.count({ where: { paymentId } })).toBe(0);
+  });
+
+  it("shows a declined card when the customer comes back before the webhook; the late webhook is that attempt's", async () => {
+    const paymentId = await create();
+    const { caller, input } = page(paymentId);
+    await caller.cardHandOff(input);
+    const declined = vendor.payOnCheckoutPage(paymentId, "FAILED"); // its webhook is late
+    expect(await hands.checkCardHandOff(db, processors, paymentId, { leaveUnpaid: true })).toBe(true);
+    const back = await caller.state(input);
+    expect(back).toMatchObject({ status: "FAILED", attempt: { method: "CARD", status: "FAILED", errorCode: "PAYMENT_DECLINED" } });
+    expect((await hook(declined)).status).toBe(200);
+    await sleep(1_000);
+    expect(await caller.state(input)).toMatchObject({ status: "FAILED", attempt: { status: "FAILED", errorCode: "PAYMENT_DECLINED" } });
+    expect(env.server.logs()).not.toContain("processor webhook for an unknown attempt");
+
+    // Try again on the same order: the earlier visit's declined card neither fails nor holds the new attempt.
+    await caller.cardHandOff(input);
+    expect(await hands.checkCardHandOff(db, processors, paymentId, { leaveUnpaid: true })).toBe(true);
+    const attempts = await db.paymentAttempt.findMany({ where: { paymentId }, orderBy: { createdAt: "asc" } });
+    expect(attempts.map((a) => [a.status, a.errorCode])).toEqual([
+      ["FAILED", "PAYMENT_DECLINED"],
+      ["ABANDONED", "ATTEMPT_ABANDONED"],
+    ]);
+    expect(ordersFor(paymentId)).toEqual([paymentId]);
+  });
+
+  it("after two cards declined in one visit, a later visit that pays nothing is left, not declined", async () => {
+    const paymentId = await create();
+    const { caller, input } = page(paymentId);
+    await caller.cardHandOff(input);
+    // Two cards declined on the vendor's page, neither webhook delivered; the customer comes back.
+    vendor.payOnCheckoutPage(paymentId, "FAILED");
+    vendor.payOnCheckoutPage(paymentId, "FAILED");
+    expect(await hands.checkCardHandOff(db, processors, paymentId, { leaveUnpaid: true })).toBe(true);
+    expect((await caller.state(input)).attempt).toMatchObject({ status: "FAILED", errorCode: "PAYMENT_DECLINED" });
+    await sleep(5); // the vendor's clock moves on before the next visit begins
+    await caller.cardHandOff(input);
+    expect(await hands.checkCardHandOff(db, processors, paymentId, { leaveUnpaid: true })).toBe(true);
+    expect((await caller.state(input)).attempt).toMatchObject({ method: "CARD", status: "ABANDONED" });
+  });
+
+  it("leaves a paid UPI attempt's money to that attempt: the card hand-off never takes it, so it is not refunded", async () => {
+    const paymentId = await create();
+    const { caller, input } = page(paymentId);
+    await checkout.payFromCheckout(db, processors, paymentId, { method: "UPI", flow: "collect", vpa: "asha@okbank" });
+    await checkout.abandonFromCheckout(db, processors, paymentId, "retry");
+    await caller.cardHandOff(input);
+    // The UPI request is approved after all; its webhook is late, and the customer comes back from the card page unpaid.
+    const upi = vendor.settle(paymentId, "SUCCESS");
+    await hands.checkCardHandOff(db, processors, paymentId, { leaveUnpaid: true });
+    expect((await hook(upi)).status).toBe(200);
+    await waitStatus(paymentId, "SUCCESS");
+    await sleep(1_000);
+    const done = await status(paymentId);
+    expect(done).toMatchObject({ status: "SUCCESS", method: "UPI", bankReference: upi.data.payment.bank_reference });
+    expect(await db.refund.count({ where: { paymentId } })).toBe(0);
+  });
+
+  it("leaves a webhook for an attempt still starting to that attempt, not to an earlier declined card hand-off", async () => {
+    const { summariseCashfreeWebhook, applyProcessorWebhook } = await import("@/server/services/payments/processor-webhooks");
+    const paymentId = await create();
+    const { caller, input } = page(paymentId);
+    await caller.cardHandOff(input);
+    vendor.payOnCheckoutPage(paymentId, "FAILED");
+    await hands.checkCardHandOff(db, processors, paymentId, { leaveUnpaid: true });
+    await checkout.payFromCheckout(db, processors, paymentId, { method: "UPI", flow: "collect", vpa: "asha@okbank" });
+    const upi = await db.paymentAttempt.findFirstOrThrow({ where: { paymentId, method: "UPI" } });
+    // Its webhook comes while the attempt's start has not yet stored the vendor's id.
+    await db.paymentAttempt.update({ where: { id: upi.id }, data: { processorRef: null } });
+    const webhook = vendor.settle(paymentId, "SUCCESS");
+    const { eventType, summary } = summariseCashfreeWebhook(webhook);
+    const row = await db.processorWebhook.create({
+      data: { id: `pwh_test_${seq++}`, provider: "cashfree", eventType, bodyHash: `test-${Date.now()}-${seq}`, summary: JSON.stringify(summary) },
+    });
+    const apply = () => applyProcessorWebhook({ db, atomicWriter: undefined as never }, processors, row.id);
+    await expect(apply()).rejects.toThrow(/not yet started/);
+    expect(await status(paymentId)).toMatchObject({ status: "PENDING" });
+    // Stored now: the job's next try pays through the UPI attempt, and nothing is refunded.
+    await db.paymentAttempt.update({ where: { id: upi.id }, data: { processorRef: upi.processorRef } });
+    await apply();
+    const done = await status(paymentId);
+    expect(done).toMatchObject({ status: "SUCCESS", method: "UPI" });
+    expect(done.attempts.map((a: { method: string; status: string }) => [a.method, a.status])).toEqual([
+      ["CARD", "FAILED"],
+      ["UPI", "SUCCESS"],
+    ]);
+    expect(await db.refund.count({ where: { paymentId } })).toBe(0);
+  });
+
+  it("a failed card report while the customer pays with another card there is not applied", async () => {
+    const paymentId = await create();
+    const { caller, input } = page(paymentId);
+    await caller.cardHandOff(input);
+    const declined = vendor.payOnCheckoutPage(paymentId, "FAILED");
+    // Before the failure's webhook is delivered, the second card is already paid at the vendor.
+    const paid = vendor.payOnCheckoutPage(paymentId, "SUCCESS");
+    expect((await hook(declined)).status).toBe(200);
+    await waitStatus(paymentId, "SUCCESS");
+    expect((await hook(paid)).status).toBe(200);
+    await sleep(1_000);
+    const done = await status(paymentId);
+    expect(done).toMatchObject({ status: "SUCCESS", bankReference: paid.data.payment.bank_reference });
+    expect(done.attempts).toEqual([expect.objectContaining({ status: "SUCCESS" })]);
+    expect(await db.webhookEvent.count({ where: { subjectId: paymentId, type: "payment.failed" } })).toBe(0);
+    expect(await db.refund.count({ where: { paymentId } })).toBe(0);
   });
 
   it("reuses the payment's one order: after a UPI attempt failed, and again after the customer came back unpaid", async () => {
@@ -100,9 +216,10 @@ describe.each(DB_TARGETS)("live cards on the vendor's checkout page on %s", (tar
 
     const { caller, input } = page(paymentId);
     expect((await caller.cardHandOff(input)).paymentSessionId).toBe(session);
-    // Back on the hosted page with nothing paid and nothing under way: the attempt is left.
+    // Back on the hosted page with nothing paid and nothing under way: the attempt is left (the UPI attempt's failure is not its own).
     expect(await hands.checkCardHandOff(db, processors, paymentId, { leaveUnpaid: true })).toBe(true);
     expect(await status(paymentId)).toMatchObject({ status: "FAILED" });
+    expect((await db.paymentAttempt.findMany({ where: { paymentId }, orderBy: { createdAt: "asc" } })).map((a) => a.status)).toEqual(["FAILED", "ABANDONED"]);
     expect((await caller.cardHandOff(input)).paymentSessionId).toBe(session);
 
     expect(ordersFor(paymentId)).toEqual([paymentId]);

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/server/db/client";
 import type { PaymentProcessor } from "@/server/providers/payments/types";
+import { serveFakeVendorCheckout } from "../helpers/fake-cashfree-checkout";
 import { type FakeCashfreePg, type SendOptions } from "../helpers/fake-cashfree-pg";
 import { request } from "../helpers/http";
 import { checkVendorCalls, startLivePayments, stopLivePayments, type LivePayments } from "../helpers/live-payments";
@@ -26,6 +27,8 @@ describe.each(DB_TARGETS)("live payments through the vendor on %s", (target) => 
   beforeAll(async () => {
     live = await startLivePayments(target, "Live Shop", CREDENTIALS);
     ({ vendor, env, db, headers, processors } = live);
+    // The vendor's browser pages too: the bank's page a netbanking attempt goes to.
+    serveFakeVendorCheckout(vendor);
     checkout = await import("@/server/services/payments/checkout-page");
   }, 90_000);
   afterEach(() => checkVendorCalls(live));
@@ -75,6 +78,26 @@ describe.each(DB_TARGETS)("live payments through the vendor on %s", (target) => 
     const row = await db.processorWebhook.findFirstOrThrow({ orderBy: { receivedAt: "desc" } });
     expect(row.eventType).toBe("PAYMENT_SUCCESS_WEBHOOK");
     expect(row.summary).not.toMatch(/asha|9876543210|okbank/i);
+  });
+
+  it("sends a netbanking customer to the bank's page the vendor names, shown again after a reload; the bank's answer pays", async () => {
+    const paymentId = await create();
+    const started = await checkout.payFromCheckout(db, processors, paymentId, { method: "NETBANKING", bank: "HDFC Bank" });
+    const payRequest = vendor.requests.filter((r) => r.operation === "PGPayOrder").at(-1)!;
+    expect(payRequest.body.payment_method).toEqual({ netbanking: { channel: "link", netbanking_bank_code: 3021 } });
+    // The vendor's Order Pay answer: action "link", the bank's page in data.url.
+    const cfPaymentId = vendor.orders.get(paymentId)!.payments.at(-1)!.cf_payment_id as string;
+    const bankPage = `${vendor.url}/view/redirecttobank/${cfPaymentId}`;
+    expect(started).toMatchObject({ status: "PENDING", attempt: { method: "NETBANKING", bank: "HDFC Bank", action: { kind: "redirect", url: bankPage } } });
+    expect((await checkout.checkoutState(db, paymentId)).attempt?.action).toEqual({ kind: "redirect", url: bankPage });
+
+    // The customer authorises on the bank's page; the vendor sends its webhook and the customer back to the hosted page.
+    const answer = await fetch(bankPage, { method: "POST", body: new URLSearchParams({ outcome: "SUCCESS" }), redirect: "manual" });
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get("location")).toBe(`${env.server.url}/checkout/${paymentId}`);
+    await waitStatus(paymentId, "SUCCESS");
+    expect(await status(paymentId)).toMatchObject({ method: "NETBANKING", attempts: [expect.objectContaining({ status: "SUCCESS", method: "NETBANKING" })] });
+    expect((await checkout.checkoutState(db, paymentId)).attempt?.action).toBeNull();
   });
 
   it("refuses a card sent to a live payment's page before anything uses it: no attempt, no order", async () => {
@@ -253,7 +276,13 @@ describe.each(DB_TARGETS)("live payments through the vendor on %s", (target) => 
   it("answers the vendor's 5xx on the order with 503 and nothing half-made; the retry reuses the one order", async () => {
     const paymentId = await create();
     vendor.fail("500", { operation: "PGCreateOrder", times: 1, afterEffect: true });
-    await expect(payUpi(paymentId)).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE", status: 503 });
+    await expect(payUpi(paymentId)).rejects.toMatchObject({
+      code: "SERVICE_UNAVAILABLE",
+      status: 503,
+      retryAfterSeconds: 5,
+      // The customer's words, not the vendor's details.
+      message: "We couldn't reach the payment network just now. Please try again in a moment.",
+    });
     const untouched = await status(paymentId);
     expect(untouched).toMatchObject({ status: "CREATED", attempts: [] });
     expect(await db.paymentEvent.count({ where: { paymentId } })).toBe(1);

@@ -15,6 +15,7 @@ const payment = (status: string, amountPaise: number | null = 49_900, currency: 
   bankReference: status === "SUCCESS" ? "234928698581" : null,
   errorCode: null,
   errorDescription: null,
+  startedAt: null,
 });
 
 const refund = (status: string): PgRefund => ({ refundId: "rfnd_AbCdEfGh12345678", cfRefundId: "1553338", status, amountPaise: 100, statusDescription: null });

@@ -18,6 +18,8 @@ describe("customer words for failed attempts", () => {
   it("says where a decline happened when the method tells", () => {
     expect(failureReason("PAYMENT_DECLINED", "UPI")).toBe("The payment was declined in your UPI app.");
     expect(failureReason("PAYMENT_DECLINED", "NETBANKING")).toBe("Your bank declined the payment.");
+    // A live card declined on the processor's page: the words of the sandbox's declined card.
+    expect(failureReason("PAYMENT_DECLINED", "CARD")).toBe(failureReason("CARD_DECLINED", "CARD"));
   });
 
   it("falls back to plain words for unknown or missing codes", () => {

@@ -111,6 +111,28 @@ describe("doors never hold the Prisma client", () => {
   });
 });
 
+describe("errors are recognised by their brand, not by instanceof", () => {
+  const code = 'import { AppError } from "@/server/errors";\nexport const known = (err: unknown) => err instanceof AppError;';
+
+  it.each(["src/server/trpc/probe.ts", "src/server/services/payments/probe.ts", "src/app/probe/page.tsx", "scripts/probe.ts"])(
+    "%s may not ask instanceof AppError",
+    async (file) => {
+      const found = await broken(file, code);
+      expect(rulesOf(found)).toEqual(["no-restricted-syntax"]);
+      expect(found[0]!.message).toContain("isAppError");
+    },
+  );
+
+  it("isAppError passes, and a door keeps its Prisma rules beside it", async () => {
+    expect(
+      await broken("src/server/trpc/probe.ts", 'import { isAppError } from "@/server/errors";\nexport const known = (err: unknown) => isAppError(err);'),
+    ).toEqual([]);
+    expect(rulesOf(await broken("src/server/api/dashboard/probe.ts", "export const f = (db: any) => db.payment.findMany();"))).toContain(
+      "no-restricted-syntax",
+    );
+  });
+});
+
 describe("functions and files fit on a screen", () => {
   const lines = (n: number, line: string) => Array.from({ length: n }, () => line).join("\n");
   async function sizeRules(file: string, code: string) {

@@ -52,6 +52,7 @@ describe("the README's live payment tables", () => {
       bankReference: "R1",
       errorCode: null,
       errorDescription: null,
+      startedAt: null,
     };
     expect(attemptOutcome({ ...payment, status: "SUCCESS" }, 200)).toMatchObject({ result: "FAILED", errorCode: "AMOUNT_MISMATCH" });
     expect(attemptOutcome({ ...payment, status: "SUCCESS", currency: "USD" }, 100)).toMatchObject({ result: "FAILED", errorCode: "AMOUNT_MISMATCH" });

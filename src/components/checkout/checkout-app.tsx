@@ -190,7 +190,7 @@ export function CheckoutApp(props: CheckoutAppProps) {
   const stateQuery = useCheckoutState(input, props.initialState);
   const state = stateQuery.data;
   const linkInvalid = isForbidden(stateQuery.error);
-  const actions = useCheckoutActions({ input, state, refetchState: stateQuery.refetch });
+  const actions = useCheckoutActions({ input, state, sandbox: props.mode === "sandbox", refetchState: stateQuery.refetch });
   const [method, setMethod] = useState<Method>(() => (props.initialState.attempt?.method as Method | undefined) ?? "UPI");
 
   const view = viewFor(state, now, actions.dismissedAttempt);

@@ -3,11 +3,20 @@
 
 type Method = string | null | undefined;
 
+const CARD_DECLINED_WORDS = "Your card was declined by the bank that issued it.";
+
 const FAILURE_WORDS: Record<string, (method: Method) => string> = {
-  CARD_DECLINED: () => "Your card was declined by the bank that issued it.",
+  CARD_DECLINED: () => CARD_DECLINED_WORDS,
   INSUFFICIENT_FUNDS: () => "There isn’t enough balance on this card for the payment.",
+  // A live card declined on the processor's page reads as the sandbox's declined card.
   PAYMENT_DECLINED: (method) =>
-    method === "UPI" ? "The payment was declined in your UPI app." : method === "NETBANKING" ? "Your bank declined the payment." : "The payment was declined.",
+    method === "UPI"
+      ? "The payment was declined in your UPI app."
+      : method === "NETBANKING"
+        ? "Your bank declined the payment."
+        : method === "CARD"
+          ? CARD_DECLINED_WORDS
+          : "The payment was declined.",
   ATTEMPT_TIMEOUT: () => "Your bank didn’t confirm the payment in time, so this attempt was stopped.",
   // The customer chose "Use another method" or "Cancel payment" while it was waiting; nothing went wrong.
   ATTEMPT_ABANDONED: () => "You stopped this payment attempt before it finished.",

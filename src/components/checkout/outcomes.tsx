@@ -22,11 +22,17 @@ function Heading({ headingRef, children }: { headingRef: HeadingRef; children: R
 const ON_DESKTOP = "max-sm:hidden pointer-coarse:hidden";
 const ON_PHONE = "hidden max-sm:block pointer-coarse:block";
 
-/** A card or netbanking attempt: the bank is confirming (in sandbox, a link to the mock bank page). */
+const BANK_LINK = "mt-4 inline-flex rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700";
+
+/**
+ * A card or netbanking attempt: the bank is confirming. A netbanking customer gets a way back to the
+ * bank's page: Parakh's mock bank in sandbox, the page the processor gave for this attempt in live.
+ */
 function WaitingForBank({
   method,
   bank,
   sandbox,
+  bankPage,
   amountLabel,
   paymentId,
   headingRef,
@@ -34,10 +40,13 @@ function WaitingForBank({
   method: string;
   bank: string | null;
   sandbox: boolean;
+  /** Live: the bank's page on the processor's site for this attempt, if it gave one. */
+  bankPage: string | null;
   amountLabel: string;
   paymentId: string;
   headingRef: HeadingRef;
 }) {
+  const label = `Go to ${bank ?? "your bank"}`;
   return (
     <>
       <Heading headingRef={headingRef}>Waiting for the bank</Heading>
@@ -45,12 +54,14 @@ function WaitingForBank({
         {bank ? `Finish the payment of ${amountLabel} on ${bank}'s page.` : `Your bank is confirming the payment of ${amountLabel}.`}
       </p>
       {method === "NETBANKING" && sandbox && (
-        <Link
-          href={`/checkout/${paymentId}/bank`}
-          className="mt-4 inline-flex rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700"
-        >
-          Go to {bank ?? "your bank"}
+        <Link href={`/checkout/${paymentId}/bank`} className={BANK_LINK}>
+          {label}
         </Link>
+      )}
+      {method === "NETBANKING" && !sandbox && bankPage && (
+        <a href={bankPage} className={BANK_LINK}>
+          {label}
+        </a>
       )}
     </>
   );
@@ -231,7 +242,15 @@ export function PendingView({
       {method === "CARD" && !sandbox ? (
         <WaitingForCardPage amountLabel={amountLabel} headingRef={headingRef} />
       ) : method === "NETBANKING" || method === "CARD" ? (
-        <WaitingForBank method={method} bank={a?.bank ?? null} sandbox={sandbox} amountLabel={amountLabel} paymentId={paymentId} headingRef={headingRef} />
+        <WaitingForBank
+          method={method}
+          bank={a?.bank ?? null}
+          sandbox={sandbox}
+          bankPage={a?.action?.kind === "redirect" ? a.action.url : null}
+          amountLabel={amountLabel}
+          paymentId={paymentId}
+          headingRef={headingRef}
+        />
       ) : (
         <WaitingForUpi
           viaApp={viaApp}

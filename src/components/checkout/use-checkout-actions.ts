@@ -78,11 +78,13 @@ function useCancelFlow({
   return { confirmCancel, setConfirmCancel, cancelError, setCancelError, cancelPayment };
 }
 
+type ActionsOptions = { input: Input; state: CheckoutState; sandbox: boolean; refetchState: RefetchState };
+
 /**
  * What the customer can do on the checkout page (pay, simulate in sandbox, leave an attempt,
  * cancel), each answered with the payment's new state, and the errors and confirmation they show.
  */
-export function useCheckoutActions({ input, state, refetchState }: { input: Input; state: CheckoutState; refetchState: RefetchState }) {
+export function useCheckoutActions({ input, state, sandbox, refetchState }: ActionsOptions) {
   const trpc = useTRPC();
   const router = useRouter();
   const act = useStateAction(input, refetchState);
@@ -105,7 +107,12 @@ export function useCheckoutActions({ input, state, refetchState }: { input: Inpu
     const res = await act(() => pay.mutateAsync({ ...input, payment }));
     // Card details must not linger in the mutation cache.
     pay.reset();
-    if (res.ok && payment.method === "NETBANKING" && res.state.status === "PENDING") router.push(`/checkout/${input.paymentId}/bank`);
+    if (res.ok && payment.method === "NETBANKING" && res.state.status === "PENDING") {
+      const action = res.state.attempt?.action;
+      // Live: the bank's page the processor gave for this attempt, on the processor's site. Sandbox: Parakh's mock bank.
+      if (action?.kind === "redirect") window.location.assign(action.url);
+      else if (sandbox) router.push(`/checkout/${input.paymentId}/bank`);
+    }
     return res;
   }
 

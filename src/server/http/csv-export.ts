@@ -3,7 +3,7 @@ import type { NextRequest } from "next/server";
 import { MODES, type Mode } from "@/lib/mode";
 import type { Db } from "@/server/db/client";
 import { getConfig } from "@/server/config";
-import { AppError } from "@/server/errors";
+import { AppError, isAppError } from "@/server/errors";
 import { errorResponse } from "@/server/http/error-response";
 import { istDate } from "@/server/lib/ist";
 import { log } from "@/server/lib/logger";
@@ -70,7 +70,7 @@ export function csvExportRoute<F>(spec: CsvExport<F>) {
         },
       });
     } catch (err) {
-      if (err instanceof AppError) return errorResponse(err, requestId);
+      if (isAppError(err)) return errorResponse(err, requestId);
       log.error(`${spec.name} export failed`, { err });
       return errorResponse("INTERNAL_ERROR", requestId);
     }

@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { threadId as mainThreadId, Worker } from "node:worker_threads";
-import { AppError } from "@/server/errors";
+import { AppError, isAppError } from "@/server/errors";
 import { log } from "@/server/lib/logger";
 import { processMetrics } from "@/server/metrics/registry";
 import { readJsonBody, type ReadJsonBody } from "@/server/rest/json-body";
@@ -177,7 +177,7 @@ export function createBodyReader(size = Math.max(1, Math.min(2, os.availablePara
   const gate = new BodyGate();
   const counted = processMetrics().requestBodies;
   const refusedWhenBusy = (err: unknown) => {
-    if (err instanceof AppError && err.code === "SERVICE_UNAVAILABLE") counted.inc({ outcome: "refused_busy" });
+    if (isAppError(err) && err.code === "SERVICE_UNAVAILABLE") counted.inc({ outcome: "refused_busy" });
     throw err;
   };
   return {

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { AppError } from "@/server/errors";
+import { AppError, isAppError } from "@/server/errors";
 import { safeEqual } from "@/server/lib/crypto";
 import type { RestAuth } from "@/server/rest/context";
 import type { AppServices } from "@/server/services";
@@ -94,7 +94,7 @@ export async function knownCaller(services: AppServices, headers: IncomingHttpHe
     try {
       return { key: await identifyKey(services, scheme, headers), scheme };
     } catch (err) {
-      if (!(err instanceof AppError)) throw err;
+      if (!isAppError(err)) throw err;
     }
   }
   return null;

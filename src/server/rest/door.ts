@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RestOperation } from "@/server/rest/operations";
-import { AppError } from "@/server/errors";
+import { AppError, isAppError } from "@/server/errors";
 import { findUnstorableField } from "@/lib/stored-text";
 import { log } from "@/server/lib/logger";
 import { methodLabel, nameRoute, routeSeries } from "@/server/metrics/http";
@@ -103,7 +103,7 @@ export function createRestDoor(services: AppServices, operations: RestOperation[
       try {
         key = await identifyKey(services, scheme, req.headers);
       } catch (err) {
-        if (err instanceof AppError) return await refuseStranger(services, record, req, res, err);
+        if (isAppError(err)) return await refuseStranger(services, record, req, res, err);
         throw err;
       }
       // Known from here on, so refused calls (suspended, IP, rate limit) still show in the merchant's log.
@@ -111,7 +111,7 @@ export function createRestDoor(services: AppServices, operations: RestOperation[
       try {
         await admitKey(services, key, scheme, clientIp);
       } catch (err) {
-        if (err instanceof AppError) return refuse(services, record, req, res, errorAnswer(err, record));
+        if (isAppError(err)) return refuse(services, record, req, res, errorAnswer(err, record));
         throw err;
       }
       await send(services, record, res, await serve(record, req, match.route, match.params));
@@ -141,7 +141,7 @@ export function createRestDoor(services: AppServices, operations: RestOperation[
       // answer is not lost to the reset a close under a sender causes; anyone else's is not read.
       return refuse(services, record, req, res, errorAnswer(err, record), record.auth ? DRAIN_LIMIT : undefined);
     }
-    if (err instanceof AppError) return refuse(services, record, req, res, errorAnswer(err, record));
+    if (isAppError(err)) return refuse(services, record, req, res, errorAnswer(err, record));
     log.error("REST door failure", { requestId: record.requestId, err });
     refuse(services, record, req, res, errorAnswer(new AppError("INTERNAL_ERROR"), record));
   }

@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import type { ZodError } from "zod";
-import { AppError, ERROR_CODES, type ErrorCode, type FieldError } from "@/server/errors";
+import { isAppError, ERROR_CODES, type ErrorCode, type FieldError } from "@/server/errors";
 import { log } from "@/server/lib/logger";
 import { errorBody, type EnvelopeKind } from "@/server/rest/envelope";
 import type { RestMeta } from "@/server/rest/meta";
@@ -71,7 +71,7 @@ export function mapValidationError(zerr: ZodError, rawInput: unknown, meta: Rest
 
 export function mapError(error: unknown, rawInput: unknown, meta: RestMeta | undefined, requestId: string): MappedError {
   const cause = error instanceof TRPCError ? error.cause : error;
-  if (cause instanceof AppError) {
+  if (isAppError(cause)) {
     return {
       code: cause.code,
       message: cause.message,

@@ -1,7 +1,7 @@
 import { BATCH_MAX_ITEMS } from "@/lib/schemas/batches";
 import { validateBatchItems } from "@/server/api/batches/batch-items";
 import { batchCreateInput } from "@/server/api/batches/create-batch.schema";
-import { AppError, type ErrorCode, type FieldError } from "@/server/errors";
+import { isAppError, type ErrorCode, type FieldError } from "@/server/errors";
 import { findUnstorableField, mayHoldUnstorableEscapes } from "@/lib/stored-text";
 import { asJsonObject, parseJson } from "@/server/rest/body";
 import { REFUSED_BODY_BYTES } from "@/server/rest/request-record";
@@ -29,7 +29,7 @@ const BATCH_FIELDS = Object.keys(batchCreateInput("PAN").shape).filter((name) =>
 const CHECKED_AS_ITEMS = new Set(["items"]);
 
 function refusal(err: unknown, audit: AuditBodies): ReadJsonBody {
-  if (!(err instanceof AppError)) throw err;
+  if (!isAppError(err)) throw err;
   return { ok: false, code: err.code, message: err.message, audit };
 }
 

@@ -1,4 +1,4 @@
-import { AppError } from "@/server/errors";
+import { AppError, isAppError } from "@/server/errors";
 import type { AuditNote } from "@/server/rest/context";
 import type { VerificationRecord } from "@/server/services/audit/audit-writer";
 
@@ -16,7 +16,7 @@ export async function withVerificationRecord<T>(
     audit.verification = record({ result });
     return result;
   } catch (err) {
-    if (err instanceof AppError) audit.verification = record({ error: err });
+    if (isAppError(err)) audit.verification = record({ error: err });
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { AppError, ERROR_CODES } from "@/server/errors";
+import { AppError, isAppError, ERROR_CODES } from "@/server/errors";
 import { MODES, type Mode } from "@/lib/mode";
 import { resolveAdminContext, resolveMerchantContext, SESSION_ENDED_MESSAGE, type SessionRefusal } from "@/server/services/accounts/sessions";
 import { requireLiveEnabled } from "@/server/services/merchants/live-mode";
@@ -14,7 +14,7 @@ const appErrors = t.middleware(async ({ next, path }) => {
   const result = await next();
   if (result.ok) return result;
   const cause = result.error.cause;
-  if (cause instanceof AppError) {
+  if (isAppError(cause)) {
     throw new TRPCError({ code: ERROR_CODES[cause.code].trpc, message: cause.message, cause });
   }
   if (result.error.code === "INTERNAL_SERVER_ERROR") log.error("dashboard procedure failed", { path, err: cause ?? result.error });

@@ -1,6 +1,6 @@
 import { initTRPC } from "@trpc/server";
 import { ZodError } from "zod";
-import { AppError } from "@/server/errors";
+import { isAppError } from "@/server/errors";
 import type { AppServices } from "@/server/services";
 
 /** The signed-in dashboard user (from the next-auth session). */
@@ -26,11 +26,11 @@ export interface Context {
 export const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
     const cause = error.cause;
-    const appCode = cause instanceof AppError ? cause.code : undefined;
+    const appCode = isAppError(cause) ? cause.code : undefined;
     const fieldErrors =
       error.code === "BAD_REQUEST" && cause instanceof ZodError
         ? Object.fromEntries(cause.issues.map((i) => [i.path.join(".") || "form", i.message]))
-        : cause instanceof AppError && cause.field
+        : isAppError(cause) && cause.field
           ? { [cause.field]: cause.message }
           : undefined;
     const message =

@@ -159,6 +159,8 @@ export interface PgPayment {
   bankReference: string | null;
   errorCode: string | null;
   errorDescription: string | null;
+  /** When the payment began (`payment_time`), ms since the epoch; null when absent or unreadable. */
+  startedAt: number | null;
 }
 
 export type PgAttemptMethod = { kind: "upi-collect"; upiId: string } | { kind: "upi-intent" } | { kind: "upi-qr" } | { kind: "netbanking"; bankCode: number };
@@ -273,7 +275,16 @@ export function paymentFromWire(wire: WirePaymentEntity): PgPayment {
     bankReference: text(wire.bank_reference),
     errorCode: text(wire.error_details?.error_code),
     errorDescription: text(wire.error_details?.error_description),
+    startedAt: timeOf(wire.payment_time),
   };
+}
+
+/** The vendor's times carry their offset (`2021-10-07T19:42:44+05:30`); one without a date or an offset is not read. */
+function timeOf(value: unknown): number | null {
+  const t = text(value);
+  if (!t || !/^\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:?\d{2})$/.test(t)) return null;
+  const ms = Date.parse(t);
+  return Number.isFinite(ms) ? ms : null;
 }
 
 export function refundFromWire(wire: WireRefundEntity): PgRefund {

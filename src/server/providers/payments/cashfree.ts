@@ -136,8 +136,10 @@ export function createCashfreeProcessor(options: CashfreeProcessorOptions): Paym
       return payment ? attemptOutcome(payment, attempt.amountPaise) : { result: "PENDING" };
     },
 
-    async checkOrder({ paymentId, amountPaise }): Promise<ProcessorOrderResult> {
-      const payments = await client.getPayments(paymentId);
+    async checkOrder({ paymentId, amountPaise, startedAt, known }): Promise<ProcessorOrderResult> {
+      // The order's payments made on the vendor's page: Parakh's own attempts' payments are theirs to settle.
+      const payments = (await client.getPayments(paymentId)).filter((p) => !known.includes(p.cfPaymentId));
+      // Money is never passed over, whenever it was paid.
       const paid = payments.find((p) => p.status === "SUCCESS");
       if (paid) {
         const outcome = attemptOutcome(paid, amountPaise);
@@ -145,7 +147,17 @@ export function createCashfreeProcessor(options: CashfreeProcessorOptions): Paym
         if (outcome.result === "FAILED")
           return { result: "FAILED", errorCode: "AMOUNT_MISMATCH", errorMessage: outcome.errorMessage, processorRef: paid.cfPaymentId };
       }
-      return payments.some((p) => attemptOutcome(p, amountPaise).result === "PENDING") ? { result: "PENDING" } : { result: "UNPAID" };
+      // A payment begun before this attempt is an earlier visit's: it neither keeps this one waiting nor fails it.
+      const since = payments.filter((p) => p.startedAt === null || p.startedAt >= startedAt.getTime());
+      if (since.some((p) => attemptOutcome(p, amountPaise).result === "PENDING")) return { result: "PENDING" };
+      // Several cards may have been declined there: the latest one speaks.
+      const failures = since.flatMap((p) => {
+        const outcome = attemptOutcome(p, amountPaise);
+        return outcome.result === "FAILED" ? [{ ref: p.cfPaymentId, at: p.startedAt ?? 0, ...outcome }] : [];
+      });
+      const latest = failures.sort((a, b) => b.at - a.at)[0];
+      if (latest) return { result: "FAILED", processorRef: latest.ref, errorCode: latest.errorCode, errorMessage: latest.errorMessage };
+      return { result: "UNPAID" };
     },
 
     async cancelAttempt() {

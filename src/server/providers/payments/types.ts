@@ -57,13 +57,24 @@ export type ProcessorAttemptResult =
 /**
  * The processor's word on a payment as a whole, for an attempt made on its own checkout page (where
  * the customer may try several times): paid (by which of its payments), paid another amount, still
- * paying, or nothing paid and nothing under way.
+ * paying, failed (its latest payment there was declined or dropped, nothing else under way), or
+ * nothing paid and nothing under way.
  */
 export type ProcessorOrderResult =
   | { result: "SUCCESS"; processorRef: string; bankReference: string | null }
-  | { result: "FAILED"; processorRef: string; errorCode: "AMOUNT_MISMATCH"; errorMessage: string }
+  | { result: "FAILED"; processorRef: string; errorCode: string; errorMessage: string }
   | { result: "PENDING" }
   | { result: "UNPAID" };
+
+/** Which of the processor's payments of an order `checkOrder` weighs for the attempt on its own page. */
+export interface ProcessorOrderQuery {
+  paymentId: string;
+  amountPaise: number;
+  /** When the attempt started: a failed or pending payment begun before it belongs to an earlier visit. */
+  startedAt: Date;
+  /** The processor's ids Parakh's other attempts already account for (theirs to settle, never this attempt's). */
+  known: readonly string[];
+}
 
 /** What `prepareAttempt` found or made at the processor before an attempt is claimed (a live order's payment session). */
 export interface PreparedAttempt {
@@ -90,7 +101,7 @@ export interface PaymentProcessor {
    */
   checkAttempt?(attempt: { paymentId: string; processorRef: string; amountPaise: number }): Promise<ProcessorAttemptResult>;
   /** Reads the processor's record of a whole payment (every attempt on its own checkout page). */
-  checkOrder?(payment: { paymentId: string; amountPaise: number }): Promise<ProcessorOrderResult>;
+  checkOrder?(query: ProcessorOrderQuery): Promise<ProcessorOrderResult>;
   /** The payment was cancelled: nothing may pay it any more (a live order is terminated where the vendor allows). Best effort. */
   closePayment?(paymentId: string): Promise<void>;
 }

@@ -13,7 +13,7 @@
  */
 import { Agent } from "undici";
 import { ExponentialBackoff, handleWhen, retry, type RetryPolicy } from "cockatiel";
-import { AppError, type AppErrorOptions, type ErrorCode } from "@/server/errors";
+import { AppError, isAppError, type AppErrorOptions, type ErrorCode } from "@/server/errors";
 import { DEFAULT_BREAKER_RULE, type BreakerRule } from "./breaker";
 import { Deadline, exchange, type ExchangeLimits, type RawAnswer } from "./exchange";
 import { LocalGates, type Admission, type BreakerState, type CallEnd, type GateSettings, type GateView, type UpstreamGates } from "./gate";
@@ -349,7 +349,7 @@ export class UpstreamClient {
   }
 
   private toAppError(err: unknown): AppError {
-    if (err instanceof AppError) return err;
+    if (isAppError(err)) return err;
     return new UpstreamFailure("UPSTREAM_ERROR", "The upstream call failed unexpectedly.", { countsAsFailure: true, cause: err });
   }
 

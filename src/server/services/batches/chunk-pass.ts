@@ -8,7 +8,7 @@
  * on the event loop, where their breakers and bulkheads live.
  */
 import { verificationColumns, type BatchVerificationColumns, type BatchVerificationRow } from "@/server/db/verification-columns";
-import { AppError, type ErrorCode } from "@/server/errors";
+import { AppError, isAppError, type ErrorCode } from "@/server/errors";
 import { newSortableId } from "@/server/lib/ids";
 import type { ProviderSet } from "@/server/providers";
 import { nameMatchScore, type NameHolder } from "@/server/services/identity/name-match";
@@ -64,7 +64,7 @@ type RunOutcome = ItemOutcome & { transient?: number };
 
 /** An item's error as its outcome; a transient one also says how long its source asks to wait. */
 function failedOutcome(err: unknown): RunOutcome {
-  const e = err instanceof AppError ? err : new AppError("SOURCE_UNAVAILABLE");
+  const e = isAppError(err) ? err : new AppError("SOURCE_UNAVAILABLE");
   const error = { code: e.code, message: e.message };
   if (TRANSIENT.has(e.code)) return { result: null, error, transient: (e.retryAfterSeconds ?? 1) * 1000 };
   return { result: null, error };

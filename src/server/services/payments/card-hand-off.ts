@@ -2,38 +2,40 @@
  * Live card payments happen on the processor's own checkout page: the hosted page hands the customer
  * over with the order's payment session, and Parakh keeps an attempt with no card data at all. On
  * that page the customer may try several cards, each a payment of the processor's own, so the
- * attempt has no processor id until the processor reports the one that paid. Its result comes from
- * the order as a whole: a payment webhook reporting success, reconciliation, or the customer coming
- * back to the hosted page. A failed card alone ends nothing (the customer may try another there);
- * coming back with nothing paid and nothing under way leaves the attempt, so a late success is still
- * honoured or refunded like any other left attempt.
+ * attempt has no processor id until the processor reports one. Its result comes from the order as a
+ * whole (the payments made on that page since the attempt began): a payment webhook, reconciliation,
+ * or the customer coming back to the hosted page. A declined card fails the attempt as a declined
+ * sandbox card does, and another card paid there afterwards is still a late success of it; coming
+ * back with nothing paid, nothing declined and nothing under way leaves the attempt, so a late
+ * success is still honoured or refunded like any other left attempt.
  */
 import type { Mode } from "@/lib/mode";
 import type { Db } from "@/server/db/client";
 import { log } from "@/server/lib/logger";
 import type { PaymentProcessor, ProcessorOrderResult } from "@/server/providers/payments/types";
-import { abandonAttempt, completeAttempt, mayReportLate } from "@/server/services/payments/lifecycle";
+import { abandonAttempt, completeAttempt, isCardHandOff, mayReportLate } from "@/server/services/payments/lifecycle";
 
-/** A card attempt of a live payment: always made on the processor's page (live card numbers are refused). */
-export function isCardHandOff(mode: string, attempt: { method: string }): boolean {
-  return mode === "live" && attempt.method === "CARD";
-}
+export { isCardHandOff };
 
-/** The payment's latest card hand-off that may still take a result, not yet tied to a processor payment. */
+/**
+ * The payment's latest card hand-off if it may still take a result: pending (and not yet tied to a
+ * processor payment), or ended in a way that a late success may still follow.
+ */
 async function openHandOff(db: Db, paymentId: string) {
   const latest = await db.paymentAttempt.findFirst({
-    where: { paymentId, method: "CARD", processorRef: null, payment: { mode: "live" } },
+    where: { paymentId, method: "CARD", payment: { mode: "live" } },
     orderBy: { createdAt: "desc" },
-    select: { id: true, status: true, errorCode: true },
+    select: { id: true, status: true, errorCode: true, processorRef: true, createdAt: true },
   });
-  return latest && (latest.status === "PENDING" || mayReportLate(latest)) ? latest : null;
+  if (!latest) return null;
+  return (latest.status === "PENDING" && latest.processorRef === null) || mayReportLate(latest, { handOff: true }) ? latest : null;
 }
 
 /**
  * Applies the processor's word on the whole order to the payment's open hand-off attempt. A payment
- * (or one of another amount) ties the attempt to that processor payment and completes it; with
- * `leaveUnpaid`, nothing paid and nothing under way leaves a pending attempt. Returns whether the
- * attempt moved.
+ * (or one of another amount) ties the attempt to that processor payment and completes it, as does a
+ * declined one while the attempt is pending; with `leaveUnpaid`, nothing paid and nothing under way
+ * leaves a pending attempt. Returns whether the attempt moved.
  */
 export async function settleCardHandOff(
   db: Db,
@@ -49,9 +51,14 @@ export async function settleCardHandOff(
     return true;
   }
   if (found.result !== "SUCCESS" && found.result !== "FAILED") return false;
-  // Claimed once: a second report of the same processor payment finds it already tied.
-  await db.paymentAttempt.updateMany({ where: { id: attempt.id, processorRef: null }, data: { processorRef: found.processorRef } });
-  if (found.result === "FAILED") {
+  // A later decline changes nothing for an attempt that already ended (a late failure).
+  if (found.result === "FAILED" && found.errorCode !== "AMOUNT_MISMATCH" && attempt.status !== "PENDING") return false;
+  // Tied to the processor payment that decides it, once: a second report of it finds the attempt by that id.
+  await db.paymentAttempt.updateMany({
+    where: { id: attempt.id, status: attempt.status, processorRef: attempt.processorRef },
+    data: { processorRef: found.processorRef },
+  });
+  if (found.result === "FAILED" && found.errorCode === "AMOUNT_MISMATCH") {
     log.error("payment processor reported another amount", { paymentId, attemptId: attempt.id, cfPaymentId: found.processorRef });
   }
   const result =
@@ -62,19 +69,34 @@ export async function settleCardHandOff(
 }
 
 /**
- * Asks the processor about the payment's open hand-off, if it has one. The hosted page does this
- * when it is shown (the customer coming back from the processor's page), so the outcome shows at
- * once; reconciliation does it on its schedule. Processor failures are left for the next look.
+ * Asks the processor about the payment's pending hand-off, if it has one, and applies its answer.
+ * Throws what the processor call throws.
  */
-export async function checkCardHandOff(db: Db, processors: Record<Mode, PaymentProcessor>, paymentId: string, opts: { leaveUnpaid: boolean }) {
+export async function askAboutCardHandOff(db: Db, processors: Record<Mode, PaymentProcessor>, paymentId: string, opts: { leaveUnpaid: boolean }) {
   const payment = await db.payment.findUnique({ where: { id: paymentId }, select: { mode: true, amountPaise: true } });
   const processor = payment?.mode === "live" ? processors.live : undefined;
-  const open = payment && processor?.checkOrder ? await openHandOff(db, paymentId) : null;
-  // The page asks about a pending hand-off only; a left one is settled by the processor's webhook.
-  if (!payment || !processor?.checkOrder || !open || (opts.leaveUnpaid && open.status !== "PENDING")) return false;
+  if (!payment || !processor?.checkOrder) return false;
+  const open = await openHandOff(db, paymentId);
+  // Only a pending hand-off is asked about; an ended one hears of a late success from the processor's webhook.
+  if (open?.status !== "PENDING") return false;
+  const others = await db.paymentAttempt.findMany({ where: { paymentId, processorRef: { not: null } }, select: { processorRef: true } });
+  const found = await processor.checkOrder({
+    paymentId,
+    amountPaise: payment.amountPaise,
+    startedAt: open.createdAt,
+    known: others.map((a) => a.processorRef!),
+  });
+  return settleCardHandOff(db, processors, paymentId, found, opts);
+}
+
+/**
+ * The same, leaving processor failures for the next look. The hosted page does this when it is shown
+ * (the customer coming back from the processor's page), so the outcome shows at once; reconciliation
+ * does it on its schedule.
+ */
+export async function checkCardHandOff(db: Db, processors: Record<Mode, PaymentProcessor>, paymentId: string, opts: { leaveUnpaid: boolean }) {
   try {
-    const found = await processor.checkOrder({ paymentId, amountPaise: payment.amountPaise });
-    return await settleCardHandOff(db, processors, paymentId, found, opts);
+    return await askAboutCardHandOff(db, processors, paymentId, opts);
   } catch (err) {
     log.warn("card hand-off not checked", { paymentId, err: err instanceof Error ? err.message : String(err) });
     return false;

@@ -2,7 +2,7 @@ import type { Mode } from "@/lib/mode";
 import { formatPaise } from "@/lib/money";
 import type { PayInput } from "@/lib/schemas/checkout";
 import type { Db } from "@/server/db/client";
-import { AppError } from "@/server/errors";
+import { AppError, isAppError, type ErrorCode } from "@/server/errors";
 import { SANDBOX_BANKS } from "@/server/providers/payments/sandbox";
 import type { PaymentMethodInput, PaymentProcessor } from "@/server/providers/payments/types";
 import { verifyCheckoutToken } from "@/server/services/payments/checkout-token";
@@ -30,13 +30,17 @@ export async function loadCheckoutPage(db: Db, paymentId: string) {
   return { payment: { ...payment, mode: payment.mode as Mode }, merchant: { ...merchant, label: merchant.displayName?.trim() || merchant.name } };
 }
 
-/** A stored UPI link or QR image; anything else stored there is not shown. */
-function customerActionOf(stored: string | null): { kind: "intent"; url: string } | { kind: "qr"; image: string } | null {
+type CustomerAction = { kind: "intent"; url: string } | { kind: "qr"; image: string } | { kind: "redirect"; url: string };
+
+/** A stored UPI link or QR image, or the bank's page of a netbanking attempt; anything else stored there is not shown. */
+function customerActionOf(stored: string | null): CustomerAction | null {
   if (!stored) return null;
   try {
     const v = JSON.parse(stored) as { kind?: unknown; url?: unknown; image?: unknown };
     if (v.kind === "intent" && typeof v.url === "string") return { kind: "intent", url: v.url };
     if (v.kind === "qr" && typeof v.image === "string") return { kind: "qr", image: v.image };
+    // Only a web page: the page puts this address in a link and sends the customer there.
+    if (v.kind === "redirect" && typeof v.url === "string" && /^https?:\/\//i.test(v.url)) return { kind: "redirect", url: v.url };
   } catch {
     // not JSON: nothing to show
   }
@@ -74,7 +78,7 @@ export async function checkoutState(db: Db, paymentId: string) {
           cardNetwork: a.cardNetwork,
           cardLast4: a.cardLast4,
           bank: a.bank,
-          // The processor's UPI link or QR of a pending live attempt, shown again after a reload.
+          // The processor's UPI link or QR, or the bank's page, of a pending live attempt: shown again after a reload.
           action: a.status === "PENDING" ? customerActionOf(a.customerAction) : null,
         }
       : null,
@@ -83,6 +87,25 @@ export async function checkoutState(db: Db, paymentId: string) {
 }
 
 export type CheckoutState = Awaited<ReturnType<typeof checkoutState>>;
+
+/**
+ * What the customer reads when the payment processor could not be used: the code (and its HTTP
+ * status) and Retry-After stay; the vendor's own details are for the merchant and operators.
+ */
+const PROCESSOR_TROUBLE: Partial<Record<ErrorCode, string>> = {
+  SERVICE_UNAVAILABLE: "We couldn't reach the payment network just now. Please try again in a moment.",
+  SOURCE_TIMEOUT: "The payment network took too long to answer. Please try again in a moment.",
+  UPSTREAM_ERROR: "The payment network sent an answer we couldn't use. Please try again in a moment.",
+};
+
+async function inCustomerWords<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!isAppError(err) || !PROCESSOR_TROUBLE[err.code]) throw err;
+    throw new AppError(err.code, PROCESSOR_TROUBLE[err.code], { retryAfterSeconds: err.retryAfterSeconds, cause: err });
+  }
+}
 
 /** The customer pays on the hosted page with the mode's processor. */
 export async function payFromCheckout(db: Db, processors: Record<Mode, PaymentProcessor>, paymentId: string, pay: PayInput) {
@@ -104,7 +127,7 @@ export async function payFromCheckout(db: Db, processors: Record<Mode, PaymentPr
           name: pay.card.name ?? null,
         }
       : pay;
-  const started = await startAttempt(db, processors[p.mode as Mode], paymentId, methodInput);
+  const started = await inCustomerWords(() => startAttempt(db, processors[p.mode as Mode], paymentId, methodInput));
   const state = await checkoutState(db, paymentId);
   // A live attempt's UPI link, QR or bank page, for the page to show or open.
   return "next" in started ? { ...state, next: started.next } : state;
@@ -119,7 +142,7 @@ export async function handOffCardFromCheckout(db: Db, processors: Record<Mode, P
   const p = await db.payment.findUnique({ where: { id: paymentId }, select: { mode: true } });
   if (!p) throw new AppError("PAYMENT_NOT_FOUND");
   if (p.mode !== "live") throw new AppError("VALIDATION_ERROR", "Enter the card on this page.", { field: "method" });
-  const started = await startAttempt(db, processors.live, paymentId, { method: "CARD", flow: "hosted" });
+  const started = await inCustomerWords(() => startAttempt(db, processors.live, paymentId, { method: "CARD", flow: "hosted" }));
   const next = "next" in started ? started.next : undefined;
   if (next?.kind !== "hosted-checkout") throw new AppError("SERVICE_UNAVAILABLE", "The payment processor's card page is not available.");
   return { ...(await checkoutState(db, paymentId)), paymentSessionId: next.sessionId };

@@ -1,5 +1,5 @@
 import type { Db, DbTx } from "@/server/db/client";
-import { AppError } from "@/server/errors";
+import { AppError, isAppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
 import { attemptReconcileJob, attemptTimeoutJob, processorResultJob } from "@/server/jobs/registry";
 import { cardNetwork, luhnValid, normaliseCardNumber } from "@/lib/cards";
@@ -100,7 +100,7 @@ export async function startAttempt(db: Db, processor: PaymentProcessor, paymentI
     started = await processor.startAttempt(payment, input, prepared);
   } catch (err) {
     // The processor refused or could not be reached: the claimed attempt fails now, so the customer can retry.
-    const known = err instanceof AppError;
+    const known = isAppError(err);
     await completeAttempt(db, attemptId, {
       outcome: "FAILED",
       errorCode: known && err.code !== "INTERNAL_ERROR" ? err.code : "PROCESSOR_ERROR",
@@ -130,8 +130,8 @@ async function applyStart(db: Db, processor: PaymentProcessor, attempt: { id: st
   if (Object.values(details).some((v) => v !== undefined)) {
     await db.paymentAttempt.updateMany({ where: { id: attemptId }, data: Object.fromEntries(Object.entries(details).filter(([, v]) => v !== undefined)) });
   }
-  // The UPI link or QR the page shows again after a reload, kept only while the attempt is pending.
-  if (started.next?.kind === "intent" || started.next?.kind === "qr") {
+  // The UPI link, QR or bank page the page shows again after a reload, kept only while the attempt is pending.
+  if (started.next?.kind === "intent" || started.next?.kind === "qr" || started.next?.kind === "redirect") {
     await db.paymentAttempt.updateMany({ where: { id: attemptId, status: "PENDING" }, data: { customerAction: JSON.stringify(started.next) } });
   }
   const plan = started.plan;
@@ -154,9 +154,20 @@ export type AttemptResult = { outcome: "SUCCESS"; bankReference?: string } | { o
 export const ATTEMPT_ABANDONED = "ATTEMPT_ABANDONED";
 export const ATTEMPT_TIMEOUT = "ATTEMPT_TIMEOUT";
 
-/** An attempt that may still report a late result: the customer left it, or it timed out. */
-export function mayReportLate(a: { status: string; errorCode: string | null }): boolean {
-  return a.status === "ABANDONED" || (a.status === "FAILED" && a.errorCode === ATTEMPT_TIMEOUT);
+/** A card attempt of a live payment: always made on the processor's page (live card numbers are refused). */
+export function isCardHandOff(mode: string, attempt: { method: string }): boolean {
+  return mode === "live" && attempt.method === "CARD";
+}
+
+/**
+ * An attempt that may still report a late result: the customer left it, or it timed out. So may a
+ * card hand-off that failed: the card was declined on the processor's own page, where the customer
+ * may still pay with another one (a payment of another amount is not waited for).
+ */
+export function mayReportLate(a: { status: string; errorCode: string | null }, opts: { handOff?: boolean } = {}): boolean {
+  if (a.status === "ABANDONED") return true;
+  if (a.status !== "FAILED") return false;
+  return a.errorCode === ATTEMPT_TIMEOUT || (opts.handOff === true && a.errorCode !== "AMOUNT_MISMATCH");
 }
 
 /**
@@ -192,7 +203,7 @@ export async function completeAttempt(
     const attempt = await tx.paymentAttempt.findUnique({ where: { id: attemptId }, include: { payment: true } });
     if (!attempt) return null;
     const p = attempt.payment;
-    const late = mayReportLate(attempt);
+    const late = mayReportLate(attempt, { handOff: isCardHandOff(p.mode, attempt) });
     if (attempt.status !== "PENDING" && !late) return null;
     if (late && result.outcome === "FAILED") return null;
     const bankReference =

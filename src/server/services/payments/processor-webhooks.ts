@@ -5,6 +5,7 @@
  * machines as every other result, so duplicates, replays and reordering change nothing twice.
  */
 import crypto from "node:crypto";
+import type { Mode } from "@/lib/mode";
 import type { AtomicWriter } from "@/server/db/atomic-write";
 import type { Db } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
@@ -13,7 +14,7 @@ import { newId } from "@/server/lib/ids";
 import { log } from "@/server/lib/logger";
 import { attemptOutcome, refundOutcome } from "@/server/providers/payments/cashfree-outcomes";
 import { paiseFrom } from "@/server/providers/payments/cashfree-pg";
-import { isCardHandOff, settleCardHandOff } from "@/server/services/payments/card-hand-off";
+import { askAboutCardHandOff, isCardHandOff, settleCardHandOff } from "@/server/services/payments/card-hand-off";
 import { completeAttempt } from "@/server/services/payments/lifecycle";
 import { applyRefundOutcome } from "@/server/services/refunds/refunds";
 import type { PaymentProcessor, ProcessorAttemptResult } from "@/server/providers/payments/types";
@@ -117,7 +118,40 @@ function reportedPayment(s: ProcessorWebhookSummary) {
     bankReference: s.bankReference,
     errorCode: null,
     errorDescription: null,
+    startedAt: null,
   };
+}
+
+/**
+ * A payment made on the processor's own card page, which Parakh did not start: the order's card
+ * attempt takes it. A success (or another amount) is applied as reported; a failure only as the
+ * processor's current word on the order confirms it, since the customer may have paid with another
+ * card there meanwhile. Returns whether the report concerned a card hand-off (applied, or already
+ * applied: a second declined card, a duplicate).
+ */
+async function applyToCardHandOff(db: Db, processors: Record<string, PaymentProcessor>, paymentId: string, s: ProcessorWebhookSummary, amountPaise: number) {
+  const cfPaymentId = s.cfPaymentId!;
+  const reported = attemptOutcome(reportedPayment(s), amountPaise);
+  const live = processors as Record<Mode, PaymentProcessor>;
+  if (reported.result === "SUCCESS") {
+    return settleCardHandOff(
+      db,
+      live,
+      paymentId,
+      { result: "SUCCESS", processorRef: cfPaymentId, bankReference: reported.bankReference },
+      { leaveUnpaid: false },
+    );
+  }
+  if (reported.result === "FAILED" && reported.errorCode === "AMOUNT_MISMATCH") {
+    const found = { result: "FAILED" as const, processorRef: cfPaymentId, errorCode: reported.errorCode, errorMessage: reported.errorMessage };
+    return settleCardHandOff(db, live, paymentId, found, { leaveUnpaid: false });
+  }
+  if (reported.result !== "FAILED") return false;
+  const handOff = await db.paymentAttempt.findFirst({ where: { paymentId, method: "CARD" }, orderBy: { createdAt: "desc" }, select: { status: true } });
+  if (handOff?.status !== "PENDING") return handOff !== null;
+  // Asked again if the processor cannot say now (the job retries); reconciliation asks too.
+  await askAboutCardHandOff(db, live, paymentId, { leaveUnpaid: false });
+  return true;
 }
 
 async function applyPaymentWebhook(db: Db, processors: Record<string, PaymentProcessor>, s: ProcessorWebhookSummary) {
@@ -129,17 +163,9 @@ async function applyPaymentWebhook(db: Db, processors: Record<string, PaymentPro
   if (!payment || payment.mode !== "live") return log.warn("processor webhook for an unknown payment", { paymentId: s.orderId });
   const attempt = payment.attempts.find((a) => a.processorRef === s.cfPaymentId);
   if (!attempt) {
-    const reported = attemptOutcome(reportedPayment(s), payment.amountPaise);
-    // A payment made on the processor's own card page: the order's card attempt takes it.
-    if (reported.result !== "PENDING" && (reported.result === "SUCCESS" || reported.errorCode === "AMOUNT_MISMATCH")) {
-      const found =
-        reported.result === "SUCCESS"
-          ? { result: "SUCCESS" as const, processorRef: s.cfPaymentId, bankReference: reported.bankReference }
-          : { result: "FAILED" as const, processorRef: s.cfPaymentId, errorCode: "AMOUNT_MISMATCH" as const, errorMessage: reported.errorMessage };
-      if (await settleCardHandOff(db, processors, payment.id, found, { leaveUnpaid: false })) return;
-    }
+    // Most likely the payment of the attempt whose start is storing its id right now: asked again shortly.
     if (payment.attempts.some((a) => !isCardHandOff(payment.mode, a))) throw new AttemptNotYetKnown(`attempt of ${payment.id} not yet started`);
-    // Also a card declined on the processor's page: that ends nothing, the customer may try another card there.
+    if (await applyToCardHandOff(db, processors, payment.id, s, payment.amountPaise)) return;
     return log.warn("processor webhook for an unknown attempt", { paymentId: payment.id, cfPaymentId: s.cfPaymentId, status: s.paymentStatus });
   }
   let outcome: ProcessorAttemptResult = attemptOutcome(reportedPayment(s), payment.amountPaise);

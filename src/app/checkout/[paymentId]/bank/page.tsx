@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { MockBank } from "@/components/checkout/mock-bank";
 import { CheckoutFrame } from "@/components/checkout/frame";
 import { formatRupees } from "@/lib/money";
@@ -18,11 +18,13 @@ type Params = { params: Promise<{ paymentId: string }> };
 /** Sandbox stand-in for a bank's netbanking page: the customer decides the outcome. */
 export default async function MockBankPage({ params }: Params) {
   const data = await loadCheckoutPayment((await params).paymentId);
-  // Live payments go to real banks; this page exists for sandbox only.
-  if (!data || data.payment.mode !== "sandbox") notFound();
+  if (!data) notFound();
   const { payment, merchant } = data;
-  const token = issueCheckoutToken(payment.id, payment.expiresAt);
   const state = await checkoutState(getServices().db, payment.id);
+  // Live payments go to real banks: a link to this page leads to the bank's page of a pending attempt, else back to the checkout.
+  if (payment.mode !== "sandbox")
+    redirect(state.attempt?.action?.kind === "redirect" ? state.attempt.action.url : `/checkout/${encodeURIComponent(payment.id)}`);
+  const token = issueCheckoutToken(payment.id, payment.expiresAt);
   return (
     <CheckoutFrame sandbox>
       <TrpcProviders>
