@@ -20,8 +20,11 @@ const { createMerchant } = await import("@/server/services/merchants/merchants")
 
 type Services = import("@/server/services").AppServices;
 
-/** The dashboard refuses text no database stores as sent, naming the field, like the REST door (never a 500 on PostgreSQL). */
-describe.each(DB_TARGETS)("dashboard input with U+0000 on %s", (target) => {
+/**
+ * The dashboard refuses text no database stores as sent, naming the field, like the REST door (never a
+ * 500 on PostgreSQL), and stores the free text it takes redacted by value.
+ */
+describe.each(DB_TARGETS)("dashboard free text on %s", (target) => {
   let services: Services;
   let close: () => Promise<void> = async () => undefined;
 
@@ -54,5 +57,22 @@ describe.each(DB_TARGETS)("dashboard input with U+0000 on %s", (target) => {
     expect(await services.db.webhookEndpoint.count({ where: { merchantId: m.merchantId } })).toBe(0);
     // The same text without the byte is fine.
     await dash.whitelist.add({ ip: "203.0.113.7", label: "office" });
+  });
+
+  it("keeps no secret key or card number pasted into a label or description (B9 by value)", async () => {
+    const m = await createMerchant(services.db, { name: "Shop", email: `b9-${target}@example.com`, password: "a-long-password" });
+    const dash = dashboardRouter.createCaller(dashboardContext(services, merchantSession(m)));
+    const secret = "sk_live_AbCdEfGhIjKlMnOpQrStUvWx";
+    const key = await dash.keys.create({ mode: "sandbox", label: `ci ${secret}` });
+    expect(key.label).toBe("ci [REDACTED]");
+    await dash.whitelist.add({ ip: "198.51.100.9", label: "card 4111 1111 1111 1111" });
+    const hook = await dash.webhooks.create({ mode: "sandbox", url: "https://example.com/hook", events: ["payment.success"], description: `uses ${secret}` });
+    expect(hook.description).toBe("uses [REDACTED]");
+    const stored = JSON.stringify([
+      await services.db.apiKey.findMany({ where: { merchantId: m.merchantId }, select: { label: true } }),
+      await services.db.ipWhitelistEntry.findMany({ where: { merchantId: m.merchantId }, select: { label: true } }),
+      await services.db.webhookEndpoint.findMany({ where: { merchantId: m.merchantId }, select: { description: true } }),
+    ]);
+    expect(stored).not.toMatch(/sk_live_A|4111/);
   });
 });

@@ -131,7 +131,8 @@ describe.each<DbProvider>(DB_TARGETS)("job queue on %s", (provider) => {
       throw new Error("late failure from the lost worker");
     });
     const deadRun = dead.runOnce();
-    await waitFor(async () => (await dbA.job.findUnique({ where: { id } }))?.status === "RUNNING", 5_000, "claim");
+    // Its handler is running (the claim alone is not enough: the runner counts the job once the handler starts).
+    await waitFor(() => deadSignal !== undefined, 10_000, "the handler to start");
 
     const seen: RunningJob[] = [];
     const healthy = runner(dbB, { leaseMs: 60_000 }).register("slow", async (_p, job) => void seen.push(job));

@@ -144,7 +144,6 @@ describe.each(DB_TARGETS)("large request bodies on %s", (target) => {
     const body = Buffer.alloc(8 * 1024 * 1024 + 64 * 1024, " ");
     const url = new URL("/v1/identity/pan/batch", env.server.url);
     const seen = await new Promise<{ status: number; code: string; sentWhole: boolean }>((resolve, reject) => {
-      let sentWhole = false;
       const req = http.request(
         {
           hostname: url.hostname,
@@ -155,18 +154,21 @@ describe.each(DB_TARGETS)("large request bodies on %s", (target) => {
           headers: { Authorization: `Bearer ${a.sandbox.secretKey}`, "Content-Type": "application/json", "Content-Length": String(body.length) },
         },
         (res) => {
-          // Read before the end of the answer: had the server answered while the body was still on its way, this is false.
-          const whenAnswered = sentWhole;
           const chunks: Buffer[] = [];
           res.on("data", (c: Buffer) => chunks.push(c));
           res.on("end", () => {
             const json = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { error: { code: string } };
-            resolve({ status: res.statusCode ?? 0, code: json.error.code, sentWhole: whenAnswered });
+            // The whole body goes out only if the server reads it: had it answered and closed while the body
+            // was on its way, the rest could never be sent. (Its 'finish' may come just after the answer.)
+            void whole.then((done) => resolve({ status: res.statusCode ?? 0, code: json.error.code, sentWhole: done }));
           });
         },
       );
+      const whole = new Promise<boolean>((done) => {
+        req.on("finish", () => done(true));
+        setTimeout(() => done(false), 10_000).unref();
+      });
       req.on("error", reject);
-      req.on("finish", () => (sentWhole = true));
       req.end(body);
     });
     expect(seen).toEqual({ status: 413, code: "PAYLOAD_TOO_LARGE", sentWhole: true });

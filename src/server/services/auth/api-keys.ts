@@ -4,6 +4,7 @@ import { newId, randomToken } from "@/server/lib/ids";
 import { safeEqual, sha256Hex } from "@/server/lib/crypto";
 import type { Mode } from "@/lib/mode";
 import { bumpAuthEpoch } from "@/server/services/auth/auth-epoch";
+import { redactString } from "@/server/services/audit/redact";
 
 export function modeTag(mode: Mode): "test" | "live" {
   return mode === "sandbox" ? "test" : "live";
@@ -41,7 +42,8 @@ export async function createApiKey(db: DbTx, merchantId: string, mode: Mode, lab
   const secretKey = `sk_${tag}_${randomToken(32)}`;
   const secretHint = `${secretKey.slice(0, 12)}…${secretKey.slice(-4)}`;
   const row = await db.apiKey.create({
-    data: { id: newId("key"), merchantId, mode, publicKey, secretHash: hashSecretKey(secretKey), secretHint, label },
+    // A label is shown in lists for as long as the key lives: a secret pasted into it is not kept.
+    data: { id: newId("key"), merchantId, mode, publicKey, secretHash: hashSecretKey(secretKey), secretHint, label: redactString(label) },
   });
   return { id: row.id, mode, publicKey, secretKey, secretHint, label: row.label, createdAt: row.createdAt };
 }

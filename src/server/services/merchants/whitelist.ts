@@ -4,6 +4,7 @@ import { newId } from "@/server/lib/ids";
 import { wideRangeWarning } from "@/lib/schemas/whitelist";
 import { parseCidr } from "@/server/lib/ip";
 import { bumpAuthEpoch } from "@/server/services/auth/auth-epoch";
+import { redactString } from "@/server/services/audit/redact";
 
 export async function listWhitelist(db: Db, merchantId: string) {
   return db.ipWhitelistEntry.findMany({ where: { merchantId }, orderBy: { createdAt: "asc" } });
@@ -19,7 +20,7 @@ export async function addWhitelistEntry(db: Db, merchantId: string, input: strin
   if (label.length > 100) throw new AppError("VALIDATION_ERROR", "label must be at most 100 characters", { field: "label" });
   const exists = await db.ipWhitelistEntry.findUnique({ where: { merchantId_cidr: { merchantId, cidr: parsed.text } } });
   if (exists) return exists;
-  const entry = await db.ipWhitelistEntry.create({ data: { id: newId("wl"), merchantId, cidr: parsed.text, label } });
+  const entry = await db.ipWhitelistEntry.create({ data: { id: newId("wl"), merchantId, cidr: parsed.text, label: redactString(label) } });
   await bumpAuthEpoch(db);
   return entry;
 }

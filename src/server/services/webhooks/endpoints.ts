@@ -15,6 +15,7 @@ import { newestFirst } from "@/server/lib/pagination";
 import { emitWebhookEvent } from "@/server/services/webhooks/events";
 import { webhookUrlProblem } from "@/server/services/webhooks/ssrf";
 import { isoOrNull } from "@/server/lib/dates";
+import { storedFreeText } from "@/server/services/audit/redact";
 
 function endpointView(e: { id: string; url: string; events: string; description: string | null; enabled: boolean; createdAt: Date; updatedAt: Date }) {
   return {
@@ -98,7 +99,7 @@ export async function createEndpoint(db: Db, merchantId: string, mode: Mode, inp
         mode,
         url: input.url,
         events: eventsToStored(input.events),
-        description: input.description ?? null,
+        description: storedFreeText(input.description),
         enabled: true,
       },
     });
@@ -116,7 +117,7 @@ export async function updateEndpoint(db: Db, merchantId: string, mode: Mode, inp
       data: {
         ...(input.url !== undefined ? { url: input.url } : {}),
         ...(input.events !== undefined ? { events: eventsToStored(input.events) } : {}),
-        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.description !== undefined ? { description: storedFreeText(input.description) } : {}),
         ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
       },
     });
