@@ -192,15 +192,24 @@ function spawnNpm(args: string[], env: NodeJS.ProcessEnv) {
  * A secret key to call with, and the PAN to try: in production a merchant made with the README's
  * operator CLI (no demo merchant may exist); in development the banner's own key and example.
  */
-function smokeCredentials(env: NodeJS.ProcessEnv, dataDir: string, output: string): { secretKey: string; pan: { pan: string; name: string } } {
+async function smokeCredentials(env: NodeJS.ProcessEnv, dataDir: string, output: string): Promise<{ secretKey: string; pan: { pan: string; name: string } }> {
   if (mode === "start") {
     if (/sk_test_|Password/.test(output)) fail("the production log carries a secret or a password", output);
     if (fs.existsSync(path.join(dataDir, "demo-credentials.json"))) fail("production seeded a demo merchant without SEED_DEMO=true", output);
-    const created = spawnSync(
-      "npm",
-      ["run", "-s", "cli", "--", "merchant", "create", "--name", "Smoke Shop", "--email", "smoke@example.com", "--password", "a-long-password", "--json"],
-      { cwd: root, env, encoding: "utf8" },
-    );
+    // Not spawnSync: a blocked event loop cannot see the server close an idle keep-alive connection,
+    // and the next request would be sent on it (a busy machine made that "fetch failed").
+    const created = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(
+        "npm",
+        ["run", "-s", "cli", "--", "merchant", "create", "--name", "Smoke Shop", "--email", "smoke@example.com", "--password", "a-long-password", "--json"],
+        { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+      child.on("close", (status) => resolve({ status, stdout, stderr }));
+    });
     if (created.status !== 0) fail(`cli merchant create exited ${created.status}: ${created.stderr}`);
     return { secretKey: (JSON.parse(created.stdout) as { sandbox: { secretKey: string } }).sandbox.secretKey, pan: { pan: "ABCPK1234F", name: "" } };
   }
@@ -239,7 +248,7 @@ async function main() {
     if (login.status !== 200 || !/<form/i.test(html)) fail(`/login answered ${login.status}`, server.output());
     if (!/nonce-/.test(login.headers.get("content-security-policy") ?? "")) fail("/login has no nonce CSP", server.output());
 
-    const { secretKey, pan } = smokeCredentials(env, dataDir, server.output());
+    const { secretKey, pan } = await smokeCredentials(env, dataDir, server.output());
     const call = await fetch(`${base}/v1/identity/pan/verify`, {
       method: "POST",
       headers: { Authorization: `Bearer ${secretKey}`, "Content-Type": "application/json" },
