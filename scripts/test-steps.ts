@@ -26,11 +26,11 @@ export function stages(reports: { vitestUnit: string; vitestIntegration: string;
     // `npm start` and every other README command that needs a running server (CLI lines, curl examples),
     // beside the benchmark as a smoke run (one short SQLite round, so the command is known to work; its
     // figures mean nothing here, the numbers to quote come from a bench run alone).
-    // The fuzz harness beside them: requests generated from the API document, a minute a database.
+    // The fuzz harness beside them: requests generated from the API document, 30 s a database.
     [
       { name: "npm start", command: "npx tsx scripts/smoke.ts start", needs: "build" },
       { name: "bench", command: "npm run bench", env: { BENCH_SECONDS: "1", BENCH_DB: "sqlite", BENCH_CONNECTIONS: "10" }, needs: "build" },
-      { name: "fuzz", command: "npm run fuzz", env: { FUZZ_SECONDS: "45", VITEST_JSON_REPORT: reports.vitestFuzz } },
+      { name: "fuzz", command: "npm run fuzz", env: { FUZZ_SECONDS: "30", VITEST_JSON_REPORT: reports.vitestFuzz } },
     ],
     [{ name: "e2e", command: "npm run test:e2e", env: { PLAYWRIGHT_JSON_OUTPUT_FILE: reports.playwright }, needs: "chromium" }],
     [{ name: "npm run dev", command: "npx tsx scripts/smoke.ts dev" }],
@@ -80,5 +80,5 @@ export const README_COMMANDS_RUN_BY_STEPS: Record<string, string> = {
   "npm run lint": "the lint step",
   "npm run format:check": "the format step",
   "npm run bench": "the bench step (one short round)",
-  "npm run fuzz": "the fuzz step (FUZZ_SECONDS=45 a database)",
+  "npm run fuzz": "the fuzz step (FUZZ_SECONDS=30 a database)",
 };
