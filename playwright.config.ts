@@ -1,7 +1,22 @@
+import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
-const PORT = Number(process.env.E2E_PORT ?? 3100);
+/**
+ * A loopback port nobody listens on now. The config is read again by every worker, so the choice
+ * goes into the environment the workers inherit, and they all agree on it.
+ */
+function freePort(variable: string): number {
+  process.env[variable] ??= execFileSync(
+    process.execPath,
+    ["-e", "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { process.stdout.write(String(s.address().port)); s.close(); })"],
+    { encoding: "utf8" },
+  );
+  return Number(process.env[variable]);
+}
+
+// Ports of their own unless E2E_PORT / E2E_FAKE_PG_PORT name them, so a run never meets a server already there.
+const PORT = freePort("E2E_PORT");
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 // Playwright empties outputDir before it starts the web server, so a data folder inside it is
@@ -11,7 +26,7 @@ const E2E_DATA_DIR = path.join(OUTPUT_DIR, "e2e-data");
 
 // Live payments go to a loopback fake of the Cashfree Payment Gateway (e2e/fake-vendor-server.ts),
 // which also serves the vendor's JS checkout and card page to the browser.
-const FAKE_PG_PORT = Number(process.env.E2E_FAKE_PG_PORT ?? PORT + 1);
+const FAKE_PG_PORT = freePort("E2E_FAKE_PG_PORT");
 const FAKE_PG_URL = `http://127.0.0.1:${FAKE_PG_PORT}`;
 const FAKE_PG_CREDENTIALS = { CASHFREE_PG_CLIENT_ID: "CF_PG_E2E", CASHFREE_PG_CLIENT_SECRET: "cfsk_ma_pg_e2e_secret" };
 process.env.PARAKH_E2E_FAKE_PG_URL = FAKE_PG_URL;

@@ -4,6 +4,10 @@ import { startParakh } from "@/server/http/start";
 // Settings from .env under the real environment, before anything reads them.
 loadEnvFile();
 
+// Next reports usage to its makers unless told not to: a payments server calls no one it was not
+// configured to (NEXT_TELEMETRY_DISABLED=0 turns it back on).
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+
 // Everything this process creates (database, WAL files, secrets) is readable by its user only.
 process.umask(0o077);
 

@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page, type TestInfo } from "@playwright/test";
+import { startRedirectReceiver } from "./helpers/redirect-receiver";
 import { signUpThroughForm } from "./helpers/sign-up";
 
 // A new merchant's first day: the Overview's checklist, the lists at desktop width, the phone header.
@@ -92,11 +93,13 @@ test("the checklist ticks itself from real calls, and one click whitelists the r
   await expect(page.getByText("127.0.0.1", { exact: true }).first()).toBeVisible();
   await expect(page.getByText("Server (from a refused call)").first()).toBeVisible();
 
+  // The endpoint is a loopback stand-in of the test's own: whatever the server delivers reaches nothing else.
+  const hooks = await startRedirectReceiver();
   await page.goto("/dashboard/webhooks");
   await page.getByRole("button", { name: "Add endpoint" }).first().click();
-  await page.getByRole("dialog").getByLabel("Endpoint URL").fill("http://localhost:4000/hooks/first-day");
+  await page.getByRole("dialog").getByLabel("Endpoint URL").fill(`${hooks.origin}/hooks/first-day`);
   await page.getByRole("dialog").getByRole("button", { name: "Add endpoint" }).click();
-  await expect(page.getByRole("listitem").filter({ hasText: "localhost:4000/hooks/first-day" })).toBeVisible();
+  await expect(page.getByRole("listitem").filter({ hasText: `${new URL(hooks.origin).host}/hooks/first-day` })).toBeVisible();
   await page.goto("/dashboard");
   await expect(step(page, "Add a webhook endpoint")).toContainText("Done:");
   await expect(step(page, "Request go-live")).toHaveAttribute("aria-current", "step");
@@ -117,6 +120,7 @@ test("the checklist ticks itself from real calls, and one click whitelists the r
   await page.goto("/dashboard");
   await expect(page.getByRole("heading", { name: "Calls per day" })).toBeVisible();
   await expect(checklist(page)).toHaveCount(0);
+  await hooks.close();
 
   expect(await problems()).toEqual([]);
 });

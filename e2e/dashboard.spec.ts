@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { apiKeysOf, merchantIdByEmail, whitelistEntryCreatedAt } from "./helpers/db";
+import { startRedirectReceiver } from "./helpers/redirect-receiver";
 
 // One merchant's whole first day, in order: the steps share the account they create.
 test.describe.configure({ mode: "serial" });
@@ -230,10 +231,13 @@ test("a new webhook endpoint is sent every event unless the merchant narrows it"
       await dialog.getByRole("button", { name: "Cancel" }).click();
       continue;
     }
-    await dialog.getByLabel("Endpoint URL").fill("http://localhost:4000/hooks/every-event");
+    // A loopback stand-in of the test's own: whatever the server delivers reaches nothing else.
+    const hooks = await startRedirectReceiver();
+    await dialog.getByLabel("Endpoint URL").fill(`${hooks.origin}/hooks/every-event`);
     await dialog.getByRole("button", { name: "Add endpoint" }).click();
-    const row = page.getByRole("listitem").filter({ hasText: "localhost:4000/hooks/every-event" });
+    const row = page.getByRole("listitem").filter({ hasText: `${new URL(hooks.origin).host}/hooks/every-event` });
     await expect(row.getByText("All events")).toBeVisible();
+    await hooks.close();
   }
 });
 

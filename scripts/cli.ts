@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { getConfig } from "@/server/config";
+import { getConfig, liveSettingsFrom } from "@/server/config";
 import { loadEnvFile } from "@/server/env-file";
 import { providerFromUrl, redactUrl } from "@/server/db/provider";
 import { closeDatabase, createPrismaClient, type Db } from "@/server/db/client";
@@ -241,6 +241,7 @@ function providersCheckText(check: ProvidersCheck): string {
     lines.push(`Live payments: ${check.payments.provider} at ${check.payments.baseUrl}`);
   }
   if (payments) lines.push(checkRow(payments));
+  for (const warning of check.warnings) lines.push(`Warning: ${warning}`);
   const nothing = check.families.every((f) => f.status === "not-configured");
   lines.push(nothing ? "Nothing to check." : check.ok ? "All families ok." : "Not every family is ok: see the README's Going live section.");
   return lines.join("\n");
@@ -349,8 +350,8 @@ export async function runCli(
 /** The shell's settings, read from the environment and .env like the server's. */
 function configuredLiveSettings(): ProvidersCheckSettings {
   loadEnvFile();
-  const { liveVerification, livePayments, appUrl } = getConfig();
-  return { liveVerification, livePayments, appUrl };
+  // Only the vendors' settings: a check writes nothing, not even the data folder's secrets.
+  return liveSettingsFrom(process.env);
 }
 
 /** The shell's CLI: settings from the environment and .env, the database they name, migrated. */

@@ -70,11 +70,21 @@ async function waitFor(what: string, timeoutMs: number, done: () => Promise<bool
   }
 }
 
-async function answersReady(server: BackendServer): Promise<boolean> {
+/**
+ * The instance /api/ready names when it answers 200 (each start of Parakh has its own id), or null
+ * when it is not ready. Undefined: ready, from a version that names no instance.
+ */
+async function readyInstance(server: BackendServer): Promise<string | undefined | null> {
   const host = net.isIPv6(server.address) ? `[${server.address}]` : server.address;
   const res = await fetch(`http://${host}:${server.port}/api/ready`, { signal: AbortSignal.timeout(2000) });
-  await res.arrayBuffer();
-  return res.status === 200;
+  const text = await res.text();
+  if (res.status !== 200) return null;
+  try {
+    const instance = (JSON.parse(text) as { instance?: unknown }).instance;
+    return typeof instance === "string" ? instance : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface RestartOptions {
@@ -97,12 +107,26 @@ export async function rollingRestart(o: RestartOptions): Promise<{ server: strin
     for (const other of servers.filter((s) => s !== server)) {
       await waitFor(`${o.backend}/${other.name} is UP`, o.timeoutMs, async () => (await serverStatus(o.socket, o.backend, other.name)).status === "UP");
     }
+    // Which process answers now: after the restart the port must be answered by another one. A
+    // restart that failed while the old process kept serving would otherwise pass for a success.
+    const before = await readyInstance(server).catch(() => null);
     await command(o.socket, `set server ${id} state drain`);
     o.log(`${id}: draining`);
     await waitFor(`${id} has no sessions left`, o.timeoutMs, async () => (await serverStatus(o.socket, o.backend, server.name)).sessions === 0);
     o.log(`${id}: no sessions left; restarting`);
     await o.restart(server);
-    await waitFor(`${id} answers 200 on /api/ready`, o.timeoutMs, () => answersReady(server));
+    let now: string | undefined | null = null;
+    await waitFor(`${id} answers 200 on /api/ready from a new process`, o.timeoutMs, async () => {
+      now = await readyInstance(server);
+      return now !== null && (now === undefined || now !== before);
+    }).catch(async (err: unknown) => {
+      if (now === null || now !== before) throw err;
+      // The old process still serves: back into rotation as it was, and the operator is told.
+      await command(o.socket, `set server ${id} state ready`);
+      throw new Error(
+        `${id}: the old process (instance ${before}) still answers on ${server.address}:${server.port}; the restart did not replace it, so it is back in rotation unchanged`,
+      );
+    });
     await command(o.socket, `set server ${id} state ready`);
     await waitFor(`HAProxy sees ${id} UP`, o.timeoutMs, async () => (await serverStatus(o.socket, o.backend, server.name)).status === "UP");
     took.push({ server: server.name, ms: Date.now() - t0 });

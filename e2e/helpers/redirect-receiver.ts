@@ -1,9 +1,14 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-/** A stand-in for the merchant's return page: records each visit's query string. */
+/**
+ * A stand-in for the merchant's server on a loopback port of its own: records each visit to the
+ * return page's query string and answers 200 to anything else (webhook deliveries included).
+ */
 export interface RedirectReceiver {
   url: string;
+  /** `http://127.0.0.1:<port>`: for other paths on the same stand-in, such as a webhook endpoint. */
+  origin: string;
   visits: URLSearchParams[];
   close(): Promise<void>;
 }
@@ -20,6 +25,7 @@ export async function startRedirectReceiver(): Promise<RedirectReceiver> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/return`,
+    origin: `http://127.0.0.1:${port}`,
     visits,
     close: () =>
       new Promise<void>((resolve) => {

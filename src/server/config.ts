@@ -215,19 +215,52 @@ function liveSettings(env: z.infer<typeof EnvSchema>) {
   };
 }
 
-function buildConfig(source: NodeJS.ProcessEnv) {
+/** The settings checked, or the reasons they are not usable (thrown as one message). */
+function parseSettings(source: NodeJS.ProcessEnv): z.infer<typeof EnvSchema> {
   const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== "")));
   const lines = parsed.success ? liveSourceProblems(parsed.data).map((p) => `  ${p}`) : parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
   if (!parsed.success || lines.length > 0) {
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
-  const env = parsed.data;
+  return parsed.data;
+}
+
+/** The address customers and vendors reach this deployment at. */
+function appUrlOf(env: z.infer<typeof EnvSchema>): string {
+  const publicHost = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
+  return (env.APP_URL ?? env.NEXTAUTH_URL ?? `http://${publicHost}:${env.PORT}`).replace(/\/$/, "");
+}
+
+/**
+ * The live vendors' settings alone, for tools that only read them (`providers check`): nothing is
+ * written, the data folder and its secrets are not touched.
+ */
+export function liveSettingsFrom(source: NodeJS.ProcessEnv): Pick<Config, "liveVerification" | "livePayments" | "appUrl"> {
+  const env = parseSettings(source);
+  return { ...liveSettings(env), appUrl: appUrlOf(env) };
+}
+
+/**
+ * What a deployment will get wrong without failing to start: live payments need an address the
+ * vendor can post its webhooks to and send customers back to (`notify_url`, the return page), and
+ * the checkout link merchants hand out must open on a customer's phone.
+ */
+export function settingWarnings(config: Pick<Config, "livePayments" | "appUrl">): string[] {
+  if (config.livePayments.provider === "none") return [];
+  const url = new URL(config.appUrl);
+  if (url.protocol === "https:" && !isLoopbackHost(url.hostname)) return [];
+  return [
+    `APP_URL is ${config.appUrl}, but live payments are on (LIVE_PAYMENT_PROVIDER=${config.livePayments.provider}): the payment processor's webhooks (notify_url) and customers' returns go to that address, and checkout links carry it. Set APP_URL to this deployment's public https address.`,
+  ];
+}
+
+function buildConfig(source: NodeJS.ProcessEnv) {
+  const env = parseSettings(source);
   // The data folder is chosen at run time; the build must not trace the project through it.
   const storage = { DATA_DIR: env.DATA_DIR, DATABASE_URL: env.DATABASE_URL };
   const dataDir = dataDirFromEnv(storage);
   const databaseUrl = databaseUrlFromEnv(storage);
-  const publicHost = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
-  const appUrl = (env.APP_URL ?? env.NEXTAUTH_URL ?? `http://${publicHost}:${env.PORT}`).replace(/\/$/, "");
+  const appUrl = appUrlOf(env);
   const secrets = loadOrCreateSecrets(dataDir, env);
   restrictToOwner(dataDir, 0o700);
   return {

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -72,7 +73,14 @@ describe("operator CLI: providers check", () => {
     const json = await cliProcess(base, ["providers", "check", "--json"]);
     expect(json.code).toBe(0);
     expect(json.stdout.trim().split("\n")).toHaveLength(1);
-    expect(json.json).toEqual({ provider: "none", baseUrl: null, payments: { provider: "none", baseUrl: null }, ok: true, families: [PAYMENTS_NONE] });
+    expect(json.json).toEqual({
+      provider: "none",
+      baseUrl: null,
+      payments: { provider: "none", baseUrl: null },
+      ok: true,
+      families: [PAYMENTS_NONE],
+      warnings: [],
+    });
     expect(json.stderr).not.toContain("Database:");
     const text = await cli(base, ["providers", "check"]);
     expect(text.code).toBe(0);
@@ -128,6 +136,27 @@ describe("operator CLI: providers check", () => {
     ]);
     expect(payments(closed)).toMatchObject({ status: "unreachable", detail: expect.stringContaining("ECONNREFUSED") });
     for (const r of [ok, text, wrong, address, failing, closed]) expectNothingSecret(r);
+  });
+
+  it("warns when live payments are on and APP_URL is not a public https address, and writes nothing in the data folder", async () => {
+    const dataDir = tempDataDir("parakh-cli-providers-fresh-");
+    const fresh = { DATA_DIR: dataDir, DATABASE_URL: `file:${path.join(dataDir, "parakh.db")}` };
+    const local = await cliProcess(live({ LIVE_VERIFICATION_PROVIDER: "none", APP_URL: "http://localhost:3000", ...fresh }), ["providers", "check"]);
+    expect(local.code, local.stderr).toBe(0);
+    expect(local.stdout).toContain(
+      "Warning: APP_URL is http://localhost:3000, but live payments are on (LIVE_PAYMENT_PROVIDER=cashfree): the payment processor's webhooks (notify_url) and customers' returns go to that address",
+    );
+    // A check reads settings only: no secrets file, no database, nothing at all in the data folder.
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+
+    for (const appUrl of ["https://127.0.0.1:8443", "http://pay.example.com"]) {
+      const r = await cli(live({ LIVE_VERIFICATION_PROVIDER: "none", APP_URL: appUrl }), ["providers", "check", "--json"]);
+      expect(r.json.warnings).toEqual([expect.stringContaining(`APP_URL is ${appUrl}`)]);
+    }
+    const public_ = await cli(live({ LIVE_VERIFICATION_PROVIDER: "none", APP_URL: "https://pay.example.com" }), ["providers", "check", "--json"]);
+    expect(public_.json.warnings).toEqual([]);
+    const noPayments = await cli(live({ LIVE_PAYMENT_PROVIDER: "none", APP_URL: "http://localhost:3000" }), ["providers", "check", "--json"]);
+    expect(noPayments.json.warnings).toEqual([]);
   });
 
   it("reports every family ok against the vendor, exit 0, one JSON object", async () => {

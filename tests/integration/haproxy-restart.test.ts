@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
@@ -24,17 +25,26 @@ function freePort(): Promise<number> {
   });
 }
 
-/** An instance stand-in: /api/ready answers 200, anything else its name and the X-Forwarded-For it got. */
+/**
+ * An instance stand-in: /api/ready answers 200 with the id of this start (as Parakh does), anything
+ * else its name and the X-Forwarded-For it got.
+ */
 class Backend {
   server: http.Server | undefined;
+  instance = "";
   constructor(
     readonly name: string,
     readonly port: number,
   ) {}
   start(): Promise<void> {
+    this.instance = crypto.randomUUID();
     this.server = http.createServer((req, res) => {
       res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify(req.url === "/api/ready" ? { ready: true } : { name: this.name, forwardedFor: req.headers["x-forwarded-for"] ?? null }));
+      res.end(
+        JSON.stringify(
+          req.url === "/api/ready" ? { status: "ready", instance: this.instance } : { name: this.name, forwardedFor: req.headers["x-forwarded-for"] ?? null },
+        ),
+      );
     });
     return new Promise((r) => this.server!.listen(this.port, "127.0.0.1", () => r()));
   }
@@ -142,6 +152,15 @@ describe.skipIf(!installed)(`rolling restart behind HAProxy (${HAPROXY_BIN})`, (
     expect(outcomes.failed).toBe(0);
     expect(outcomes.ok).toBeGreaterThan(100);
     for (const name of ["app1", "app2"]) expect((await serverStatus(socket, "parakh", name)).status).toBe("UP");
+  });
+
+  it("fails, and puts the server back as it was, when the restart leaves the old process answering", async () => {
+    const restarted: string[] = [];
+    await expect(
+      rollingRestart({ socket, backend: "parakh", restart: async (s) => void restarted.push(s.name), timeoutMs: 1500, log: () => {} }),
+    ).rejects.toThrow(/parakh\/app1: the old process \(instance [0-9a-f-]{36}\) still answers .* the restart did not replace it/);
+    expect(restarted).toEqual(["app1"]);
+    await waitFor("HAProxy sees app1 UP again", async () => (await serverStatus(socket, "parakh", "app1")).status === "UP", 15_000);
   });
 
   it("takes no server out of rotation while another is down", async () => {

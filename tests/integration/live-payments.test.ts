@@ -53,6 +53,11 @@ describe.each(DB_TARGETS)("live payments through the vendor on %s", (target) => 
   const payUpi = (paymentId: string, vpa = "asha@okbank") => checkout.payFromCheckout(db, processors, paymentId, { method: "UPI", flow: "collect", vpa });
   const waitStatus = (paymentId: string, want: string) => waitFor(`payment ${want}`, async () => ((await status(paymentId)).status === want ? true : null));
 
+  it("warns once at start that live payments on a loopback APP_URL cannot get the vendor's webhooks", () => {
+    const warnings = env.server.logs().match(/"level":"warn"[^\n]*APP_URL is http:\/\/127\.0\.0\.1:\d+, but live payments are on/g) ?? [];
+    expect(warnings).toHaveLength(1);
+  });
+
   it("takes a UPI collect payment end to end: vendor webhook → SUCCESS, the merchant's event and signed redirect", async () => {
     const paymentId = await create();
     const pending = await payUpi(paymentId);

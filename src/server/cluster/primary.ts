@@ -1,7 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
 import { log } from "@/server/lib/logger";
 import { LocalLimitStore } from "@/server/services/limits/shared";
-import { isControl, WORKER_SLOT_ENV } from "./control";
+import { INSTANCE_ID_ENV, instanceId, isControl, WORKER_SLOT_ENV } from "./control";
 import { answerLimits, type Channel } from "./limits-ipc";
 import { aggregateClusterMetrics } from "@/server/metrics/cluster";
 
@@ -82,7 +82,7 @@ export class Primary {
   }
 
   private fork(index: number): Worker {
-    const worker = cluster.fork({ [WORKER_SLOT_ENV]: String(index) });
+    const worker = cluster.fork({ [WORKER_SLOT_ENV]: String(index), [INSTANCE_ID_ENV]: instanceId() });
     this.live.add(worker);
     const answering = answerLimits(channelOf(worker), this.limits);
     worker.on("error", (err) => log.warn("worker channel error", { worker: index, err }));

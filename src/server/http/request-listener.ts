@@ -2,6 +2,7 @@
 // readiness, the OpenAPI document, docs assets), and everything else handed to Next as a page.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { REST_OPERATIONS } from "@/server/api/rest-router";
+import { instanceId } from "@/server/cluster/control";
 import { checkReadiness } from "@/server/db/health";
 import { AppError } from "@/server/errors";
 import { errorPayload } from "@/server/http/error-response";
@@ -85,7 +86,7 @@ function serveOwnRoute(res: ServerResponse, pathname: string, requestId: string,
   if (pathname === "/api/ready") {
     void checkReadiness(services.db, readiness.ready).then((state) => {
       readiness.ready = state === "ready";
-      if (readiness.ready) return sendJson(res, 200, { status: "ready" });
+      if (readiness.ready) return sendJson(res, 200, { status: "ready", instance: instanceId() });
       const message = state === "migrations pending" ? "Database migrations are pending." : "The database is unreachable.";
       sendError(res, new AppError("SERVICE_UNAVAILABLE", message), requestId);
     });

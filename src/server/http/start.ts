@@ -2,11 +2,12 @@ import http from "node:http";
 import net from "node:net";
 import { Primary } from "@/server/cluster/primary";
 import { joinCluster, obeyPrimary, tellPrimary, workerSlot } from "@/server/cluster/worker";
-import { getConfig, type Config } from "@/server/config";
+import { getConfig, settingWarnings, type Config } from "@/server/config";
 import { closeDatabase, createPrismaClient, type Db } from "@/server/db/client";
 import { checkReadiness } from "@/server/db/health";
 import { applyMigrations } from "@/server/db/migrate";
 import { guardConnections } from "@/server/http/connection-guard";
+import { demoBanner } from "@/server/http/demo-banner";
 import { loadNext, type UpgradeHandler } from "@/server/http/next-app";
 import { PageThread } from "@/server/http/page-thread";
 import { createRequestListener, InFlightRequests, type PageHandler } from "@/server/http/request-listener";
@@ -18,7 +19,7 @@ import { log } from "@/server/lib/logger";
 import { TimedResponse } from "@/server/metrics/http";
 import { panVerifyRequestExample } from "@/server/rest/openapi-examples";
 import { getServices, type AppServices } from "@/server/services";
-import { ensureDemoMerchant, type DemoCredentials } from "@/server/services/merchants/demo";
+import { ensureDemoMerchant } from "@/server/services/merchants/demo";
 
 export { CLIENT_IP_HEADER, PAGE_PATH_HEADER } from "@/server/http/request-listener";
 
@@ -27,41 +28,6 @@ export interface StartOptions {
   /** False runs the API doors only (no pages): an API-only instance. */
   servePages: boolean;
   seedDemo: boolean;
-}
-
-/**
- * The demo merchant's banner. In development it carries the password and sandbox keys so the first
- * call is one copy away; in production it only says where they are kept, so logs never hold secrets.
- */
-function printDemo(creds: DemoCredentials, appUrl: string, withSecrets: boolean, example: { pan: string; name: string }) {
-  const file = "data folder, demo-credentials.json (mode 0600)";
-  const lines = withSecrets
-    ? [
-        "",
-        "  Parakh is running. Demo merchant (sandbox):",
-        `    Dashboard     ${appUrl}/login`,
-        `    Email         ${creds.email}`,
-        `    Password      ${creds.password}`,
-        `    Merchant id   ${creds.merchantId}`,
-        `    Public key    ${creds.sandbox.publicKey}`,
-        `    Secret key    ${creds.sandbox.secretKey}`,
-        `    Signing secret ${creds.sandbox.signingSecret}`,
-        `    API reference ${appUrl}/docs`,
-        "",
-        `  Try: curl -s ${appUrl}/v1/identity/pan/verify -H 'Authorization: Bearer ${creds.sandbox.secretKey}' \\`,
-        `         -H 'Content-Type: application/json' -d '${JSON.stringify(example)}'`,
-        "",
-      ]
-    : [
-        "",
-        "  Parakh is running with a demo merchant (SEED_DEMO=true):",
-        `    Dashboard     ${appUrl}/login`,
-        `    Email         ${creds.email}`,
-        `    Merchant id   ${creds.merchantId}`,
-        `    Password and sandbox keys: ${file}`,
-        "",
-      ];
-  process.stdout.write(lines.join("\n") + "\n");
 }
 
 /** Settings next-auth reads from the environment, and the process's services. */
@@ -82,7 +48,7 @@ async function migrate(config: Config) {
 /** The demo merchant, created if missing, and its banner. */
 async function seedDemo(config: Config, db: Db) {
   const creds = await ensureDemoMerchant(db, config.dataDir);
-  if (creds) printDemo(creds, config.appUrl, !config.isProduction, panVerifyRequestExample());
+  if (creds) process.stdout.write(demoBanner(creds, config.appUrl, !config.isProduction, panVerifyRequestExample()));
 }
 
 /** The cluster's primary seeds on a client of its own, closed before any worker opens the database. */
@@ -286,6 +252,8 @@ export async function startParakh(opts: StartOptions) {
     return serve(opts, { slot, jobs: slot === 0 });
   }
   const config = getConfig();
+  // Once per deployment, in the process that stays: settings that start but will not work as meant.
+  for (const warning of settingWarnings(config)) log.warn(warning);
   const workers = workerCount(opts, config);
   if (workers <= 1) return serve(opts, { slot: null, jobs: true });
   // Once, before any worker exists: the secrets file (getConfig), migrations, the demo merchant.

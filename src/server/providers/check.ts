@@ -5,7 +5,7 @@
  * retries: a check must not open or close a breaker that guards merchants' calls. Nothing is logged;
  * the report carries no credential.
  */
-import type { Config } from "@/server/config";
+import { settingWarnings, type Config } from "@/server/config";
 import { secureIdClients, type SecureIdFamily } from "@/server/providers/cashfree/secure-id";
 import { checkSecureIdFamily } from "@/server/providers/cashfree/secure-id-check";
 import { CashfreePgClient } from "@/server/providers/payments/cashfree-pg";
@@ -33,6 +33,8 @@ export interface ProvidersCheck {
   ok: boolean;
   /** The verification families when a verification provider is configured, then payments (always listed). */
   families: FamilyCheck[];
+  /** Settings that work but not as meant (live payments on a private APP_URL). */
+  warnings: string[];
 }
 
 export type ProvidersCheckSettings = Pick<Config, "liveVerification" | "livePayments" | "appUrl">;
@@ -72,5 +74,6 @@ export async function checkProviders(settings: ProvidersCheckSettings): Promise<
     payments: { provider: payments.provider, baseUrl: payments.provider === "none" ? null : payments.cashfree.baseUrl },
     ok: families.every((f) => f.status === "ok" || f.status === "not-configured"),
     families,
+    warnings: settingWarnings(settings),
   };
 }
