@@ -108,7 +108,7 @@ describe("README.md and docs/*.md", () => {
     const commands = documentedCommands(root);
     expect(commands.length).toBeGreaterThan(30);
     expect(commands.filter((c) => commandKind(c.command) === undefined).map((c) => `${c.file}: ${c.command}`)).toEqual([]);
-    // The quick start as the task promises it, exactly.
+    // The quick start's two commands, exactly as a newcomer types them.
     expect(readmeQuickStart()).toEqual(["npm install && npm run dev", "npm test"]);
   });
 });
