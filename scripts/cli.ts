@@ -243,7 +243,7 @@ function providersCheckText(check: ProvidersCheck): string {
   if (payments) lines.push(checkRow(payments));
   for (const warning of check.warnings) lines.push(`Warning: ${warning}`);
   const nothing = check.families.every((f) => f.status === "not-configured");
-  lines.push(nothing ? "Nothing to check." : check.ok ? "All families ok." : "Not every family is ok: see the README's Going live section.");
+  lines.push(nothing ? "Nothing to check." : check.ok ? "All families ok." : "Not every family is ok: see docs/going-live.md.");
   return lines.join("\n");
 }
 

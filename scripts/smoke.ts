@@ -1,9 +1,9 @@
 // The README's start commands, run exactly as written against a fresh data folder:
 //   tsx scripts/smoke.ts start   →  `npm start` (after `npm run build`): ready, /login, one API call,
 //                                    no demo merchant and no secret in the log; then every other
-//                                    command the README shows that is not a step of `npm test`
+//                                    command README.md and docs/*.md show that is not a step of `npm test`
 //                                    (operator CLI lines, curl examples checked against the answers
-//                                    the README prints, migrations); clean SIGTERM exit
+//                                    the documents print, migrations); clean SIGTERM exit
 //   tsx scripts/smoke.ts dev     →  `npm run dev`: the demo merchant's banner, ready, /login, its
 //                                    printed curl answers a full name match
 // Each command runs with only PORT and DATA_DIR chosen here (a free port, a temporary folder).
@@ -12,8 +12,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { readmeCommands } from "./readme-commands";
-import { README_COMMANDS_RUN_BY_STEPS } from "./test-steps";
+import { commandKind, documentedCommands } from "./readme-commands";
 
 const root = path.resolve(__dirname, "..");
 const mode = process.argv[2];
@@ -71,26 +70,26 @@ function stable(value: unknown): unknown {
 }
 
 /**
- * Every README command no step of `npm test` runs, run here exactly as written against this server
- * and its database. `$MERCHANT_ID`, `$KEY_ID`, `$PUBLIC_KEY` and `$SECRET_KEY` are what the README says
- * they are (from `merchant create` and `key create`), `$BATCH_ID` the batch its example made; curl
- * lines go to this server instead of port 3000.
+ * Every command the documents show (README.md and docs/*.md) that no step of `npm test` runs, run
+ * here exactly as written against this server and its database. `$MERCHANT_ID`, `$KEY_ID`,
+ * `$PUBLIC_KEY` and `$SECRET_KEY` are what the README says they are (from `merchant create` and
+ * `key create`), `$BATCH_ID` the batch its example made; curl lines go to this server instead of port 3000.
  */
-async function runReadmeCommands(base: string, env: NodeJS.ProcessEnv, output: () => string) {
-  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+async function runDocumentedCommands(base: string, env: NodeJS.ProcessEnv, output: () => string) {
   const vars: Record<string, string> = {};
   const migrations = () => spawnSync("git", ["status", "--porcelain", "prisma/migrations"], { cwd: root, encoding: "utf8" }).stdout;
   const migrationsBefore = migrations();
   let ran = 0;
   // The operator CLI lines first: they create the merchant whose keys the API examples use.
-  const all = readmeCommands(readme);
-  const isCli = (c: { command: string }) => c.command.startsWith("npm run -s cli -- ");
-  for (const { command, promised } of [...all.filter(isCli), ...all.filter((c) => !isCli(c))]) {
-    if (README_COMMANDS_RUN_BY_STEPS[command]) continue;
+  const all = documentedCommands(root);
+  const isCli = (c: { command: string }) => commandKind(c.command) === "cli";
+  for (const { command, promised, file } of [...all.filter(isCli), ...all.filter((c) => !isCli(c))]) {
+    const kind = commandKind(command);
+    if (kind === "step") continue;
     const cmdEnv = { ...env, ...vars };
-    if (command.startsWith("npm run -s cli -- ")) {
+    if (kind === "cli") {
       const r = bash(command, cmdEnv);
-      if (r.status !== 0) fail(`README command failed (exit ${r.status}): ${command}\n${r.stderr}${r.stdout}`);
+      if (r.status !== 0) fail(`${file} command failed (exit ${r.status}): ${command}\n${r.stderr}${r.stdout}`);
       if (command.includes("--json")) {
         const json = JSON.parse(r.stdout) as { merchantId?: string; keyId?: string; sandbox?: { publicKey: string; secretKey: string } };
         if (command.includes("merchant create")) {
@@ -103,48 +102,50 @@ async function runReadmeCommands(base: string, env: NodeJS.ProcessEnv, output: (
         }
         if (command.includes("key create")) vars.KEY_ID = json.keyId!;
       }
-    } else if (command.startsWith("curl ")) {
-      if (!vars.SECRET_KEY) fail(`README curl line before any merchant exists: ${command}`);
+    } else if (kind === "curl") {
+      if (!vars.SECRET_KEY) fail(`${file}: curl line before any merchant exists: ${command}`);
       const r = bash(command.replaceAll("http://localhost:3000", base), cmdEnv);
       let answer: { status?: string; success?: boolean; data?: unknown };
       try {
         answer = JSON.parse(r.stdout) as typeof answer;
       } catch {
-        fail(`README curl line did not answer JSON: ${command}\n${r.stdout}${r.stderr}`);
+        fail(`${file} curl line did not answer JSON: ${command}\n${r.stdout}${r.stderr}`);
       }
-      if (r.status !== 0 || (answer.status !== "success" && answer.success !== true)) fail(`README curl line failed: ${command}\n${r.stdout}`, output());
+      if (r.status !== 0 || (answer.status !== "success" && answer.success !== true)) fail(`${file} curl line failed: ${command}\n${r.stdout}`, output());
       const made = answer.data as { batch_id?: unknown } | undefined;
       if (typeof made?.batch_id === "string") vars.BATCH_ID = made.batch_id;
       if (promised !== undefined && JSON.stringify(stable((promised as { data?: unknown }).data)) !== JSON.stringify(stable(answer.data))) {
-        fail(`README promises ${JSON.stringify(promised)} but the server answered ${r.stdout}`);
+        fail(`${file} promises ${JSON.stringify(promised)} but the server answered ${r.stdout}`);
       }
-    } else if (/^(TEST_DB=\w+ )?npm test -- \S/.test(command)) {
+    } else if (kind === "focused-test") {
       // A focused run: it must pass and run at least one test.
       const r = bash(command, env);
       if (r.status !== 0 || !/\[test\] OK/.test(r.stderr + r.stdout)) fail(`${command} exited ${r.status}:\n${r.stderr}${r.stdout}`);
-    } else if (/^(PROFILE_DIR=\S+ )?npx tsx scripts\/bench\/pan-cpu\.ts$/.test(command)) {
+    } else if (kind === "pan-cpu") {
       // As written, scaled down to a short round as the bench step is.
       const r = bash(command, { ...env, BENCH_SECONDS: "1", BENCH_ROUNDS: "1", BENCH_CONNECTIONS: "10" });
       if (r.status !== 0 || !/ratio [\d.]+x/.test(r.stdout)) fail(`${command} exited ${r.status}:\n${r.stderr}${r.stdout}`);
-    } else if (/^(BENCH_DB=[\w-]+ )?npx tsx scripts\/bench\/batch-cpu\.ts$/.test(command)) {
+    } else if (kind === "batch-cpu") {
       // As written, one measured batch after the warm-up.
       const r = bash(command, { ...env, BENCH_BATCHES: "1" });
       if (r.status !== 0 || !/processing ms \d+/.test(r.stdout)) fail(`${command} exited ${r.status}:\n${r.stderr}${r.stdout}`);
-    } else if (command === "npm run db:migrate") {
+    } else if (kind === "migrate") {
       const r = bash(command, env);
       if (r.status !== 0) fail(`${command} exited ${r.status}: ${r.stderr}`);
-    } else if (command.startsWith("npm run db:migration -- ")) {
+    } else if (kind === "migration") {
       // With the models unchanged it must find nothing to write, for either database.
       const r = bash(command, env);
       if (r.status !== 0 || (r.stderr.match(/migrations already match the schema/g) ?? []).length !== 2 || migrations() !== migrationsBefore) {
         fail(`${command} did not find the migrations up to date (exit ${r.status}):\n${r.stderr}`);
       }
     } else {
-      fail(`the README shows a command that npm test does not run: ${command} (add it to scripts/smoke.ts or scripts/test-steps.ts)`);
+      fail(
+        `${file} shows a command that npm test does not run: ${command} (add it to scripts/readme-commands.ts and scripts/smoke.ts, or scripts/test-steps.ts)`,
+      );
     }
     ran++;
   }
-  process.stderr.write(`[smoke start] ran ${ran} README commands\n`);
+  process.stderr.write(`[smoke start] ran ${ran} documented commands\n`);
 }
 
 /** `npm <args>` with its output kept; `stop()` sends SIGTERM to the node server.ts under npm and waits. */
@@ -258,7 +259,7 @@ async function main() {
     if (call.status !== 200 || body.data?.status !== "VALID") fail(`PAN verify answered ${call.status}: ${JSON.stringify(body)}`, server.output());
     if (mode === "dev" && body.data?.name_match_result !== "MATCH") fail(`the banner's example is not a full match: ${JSON.stringify(body)}`, server.output());
 
-    if (mode === "start") await runReadmeCommands(base, env, server.output);
+    if (mode === "start") await runDocumentedCommands(base, env, server.output);
 
     const code = await server.stop();
     if (code !== 0) fail(`SIGTERM ended the server with ${code}`, server.output());

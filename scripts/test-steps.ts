@@ -1,5 +1,5 @@
 // What `npm test` runs, stage by stage: steps of one stage run side by side, stages one after the
-// other. Each step is a command the README shows, run exactly as written (the environment only
+// other. Each step is a command the README or docs/ show, run exactly as written (the environment only
 // picks ports, folders and report files, or scales the benchmark down to a smoke run).
 
 export interface Step {
@@ -65,7 +65,7 @@ export function focusedStages(patterns: string[], reports: { vitestUnit: string;
   return plan;
 }
 
-/** README commands run by a step of `npm test` itself (the rest are run by `scripts/smoke.ts start`). */
+/** Commands of README.md and docs/*.md run by a step of `npm test` itself (the rest are run by `scripts/smoke.ts start`). */
 export const README_COMMANDS_RUN_BY_STEPS: Record<string, string> = {
   "npm install && npm run dev":
     ".ci/run installs with `npm ci`, then runs `npm install` and fails if it changes the lockfile; the `npm run dev` step starts the quick start",

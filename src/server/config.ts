@@ -21,7 +21,7 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   DATA_DIR: z.string().min(1).default("data"),
   DATABASE_URL: z.string().min(1).optional(),
-  /** FULL: a committed record survives a power loss too (measured in the README); NORMAL: a process crash only. */
+  /** FULL: a committed record survives a power loss too (measured in docs/performance.md); NORMAL: a process crash only. */
   SQLITE_SYNCHRONOUS: z.enum(["FULL", "NORMAL"]).default("FULL"),
   /** Public origin of this app; the API's four base URLs default to it. */
   APP_URL: z.url().optional(),

@@ -5,7 +5,7 @@ import { createPrismaClient, type Db } from "@/server/db/client";
 import { createMerchantViaCli, startServer, type MerchantFixture, type TestServer } from "../helpers/server";
 import { waitFor } from "../helpers/wait";
 
-/** After the first attempt, in minutes (README, Webhooks): then the delivery is marked failed. */
+/** After the first attempt, in minutes (docs/api.md, Webhooks): then the delivery is marked failed. */
 const RETRY_SCHEDULE_MINUTES = [1, 5, 10, 30, 60, 120, 240, 360, 360];
 const DELIVERY_TIMEOUT_MS = 5_000;
 

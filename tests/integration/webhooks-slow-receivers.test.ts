@@ -7,7 +7,7 @@ import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
 import { waitFor } from "../helpers/wait";
 import { startMisbehavingReceiver, startWebhookReceiver } from "../helpers/webhook-receiver";
 
-/** README, Webhooks: one 5 s deadline per attempt, 64 KiB of the answer read, two at a time per endpoint. */
+/** docs/api.md, Webhooks: one 5 s deadline per attempt, 64 KiB of the answer read, two at a time per endpoint. */
 const DELIVERY_TIMEOUT_MS = 5_000;
 const PER_ENDPOINT = 2;
 /** Half of the instance's eight delivery workers. */

@@ -5,7 +5,7 @@ import { prepareBatchItems } from "@/server/services/batches/batches";
 import { ChunkThread } from "@/server/services/batches/chunk-thread";
 
 /**
- * A chunk as a submission stores it, with the README's sandbox PAN fixtures: serial 1234 VALID,
+ * A chunk as a submission stores it, with the sandbox PAN fixtures of docs/api.md: serial 1234 VALID,
  * 9991 INVALID, 9992 DEACTIVATED, 9997 SOURCE_TIMEOUT (Retry-After 5 s); an item stored without its
  * PAN (cannot be run), and one rejected at submission.
  */

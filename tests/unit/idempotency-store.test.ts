@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { shouldStoreResponse } from "@/server/services/idempotency/idempotency";
 
 /**
- * Which answers an Idempotency-Key keeps for replay (README, Idempotency): validation failures
+ * Which answers an Idempotency-Key keeps for replay (docs/api.md, Conventions): validation failures
  * (400, 413, 415), an empty wallet (402), rate limits (429) and server or source failures (5xx) are
  * not stored, so a retry with the same key runs again; a finished business answer is. The HTTP-level
  * counterparts are in tests/integration/idempotency.test.ts, kyc.test.ts (402) and rate-limit.test.ts;

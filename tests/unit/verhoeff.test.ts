@@ -70,7 +70,7 @@ describe("Verhoeff against published and independent vectors", () => {
     expect(isValidAadhaar("424727073345")).toBe(true);
   });
 
-  it("the README's sandbox Aadhaar numbers are valid, and each with a changed last digit is refused", () => {
+  it("the sandbox Aadhaar numbers of docs/kyc.md are valid, and each with a changed last digit is refused", () => {
     for (const n of ["234567890009", "999999990019", "234567899917", "234567899929", "234567899986"]) {
       expect(isValidAadhaar(n), n).toBe(true);
       const changed = n.slice(0, 11) + String((Number(n[11]) + 1) % 10);

@@ -128,7 +128,7 @@ function UpstreamBody({ health }: { health: Health }) {
       {!health.liveVerificationConfigured && (
         <Notice tone="warning">
           <span className="font-medium">Live verification is not configured</span> (LIVE_VERIFICATION_PROVIDER is none): live PAN, EPFO and KYC calls answer 503
-          SOURCE_UNAVAILABLE. The README&apos;s &ldquo;Going live&rdquo; section says how to connect the vendor.
+          SOURCE_UNAVAILABLE. docs/going-live.md says how to connect the vendor.
         </Notice>
       )}
       {health.families.length > 0 ? (

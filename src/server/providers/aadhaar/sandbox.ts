@@ -1,5 +1,5 @@
 /**
- * Sandbox Aadhaar OTP source (the README's sandbox fixtures). Any valid number works and the OTP is always 123456.
+ * Sandbox Aadhaar OTP source (docs/kyc.md, Sandbox KYC). Any valid number works and the OTP is always 123456.
  * The four digits before the check digit (digits 8–11) pick the special outcomes:
  *
  *   9991 throws AADHAAR_MOBILE_NOT_LINKED   9992 throws AADHAAR_LOCKED   9998 throws SOURCE_UNAVAILABLE

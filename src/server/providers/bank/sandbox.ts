@@ -1,5 +1,5 @@
 /**
- * Sandbox bank account source (the README's sandbox fixtures). Any valid IFSC and account number answers, the same
+ * Sandbox bank account source (docs/kyc.md, Sandbox KYC). Any valid IFSC and account number answers, the same
  * pair always the same way; the account's last four digits pick the special outcomes:
  *
  *   0000 not found (INVALID, no name)   1111 BLOCKED   2222 PENDING (no name yet)   9998 throws SOURCE_UNAVAILABLE

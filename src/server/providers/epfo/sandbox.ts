@@ -1,5 +1,5 @@
 /**
- * Sandbox EPFO source (the README's sandbox fixtures). Every well-formed UAN and PF number answers deterministically;
+ * Sandbox EPFO source (docs/api.md, Sandbox fixtures). Every well-formed UAN and PF number answers deterministically;
  * the last four digits of the UAN, or of the PF number's member part, pick the outcome:
  *
  *   9991 not found (null)   9992 EXITED   9993 INACTIVE   9998 throws SOURCE_UNAVAILABLE

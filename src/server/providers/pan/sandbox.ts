@@ -1,5 +1,5 @@
 /**
- * Sandbox PAN source (the README's sandbox fixtures): every well-formed PAN answers, the same PAN always with the
+ * Sandbox PAN source (docs/api.md, Sandbox fixtures): every well-formed PAN answers, the same PAN always with the
  * same record, and the serial (digits 6–9) picks the special outcomes:
  *
  *   9991 INVALID (not on record, name null)   9992 DEACTIVATED   9993 DELETED
@@ -45,7 +45,7 @@ export function sandboxPanRecord(pan: string): PanRecord {
     name: status === "INVALID" ? null : entityName(category, pan.charAt(4), fnv1a32(pan)),
     category,
     aadhaarSeedingStatus,
-    // One date for every sandbox record, so PAN KYC's dobMatch is predictable (README fixtures).
+    // One date for every sandbox record, so PAN KYC's dobMatch is predictable (docs/kyc.md, Sandbox KYC).
     dob: status === "INVALID" ? null : SANDBOX_PAN_DOB,
     remarks: null,
   };

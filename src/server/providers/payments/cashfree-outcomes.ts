@@ -1,7 +1,7 @@
 /**
  * What the vendor's payment and refund statuses mean for Parakh, whether they arrive by webhook or
  * by a poll (both read into `PgPayment` / `PgRefund`). The two tables below are the whole mapping;
- * the README's "Going live" tables are checked against them by a test.
+ * the tables of docs/going-live.md are checked against them by a test.
  *
  * A SUCCESS of another amount than the payment's, or in another currency than INR (every Parakh
  * payment's), is never a success (AMOUNT_MISMATCH); a status the tables do not name leaves the attempt

@@ -10,7 +10,7 @@ export const SANDBOX_BANKS = ["HDFC Bank", "ICICI Bank", "State Bank of India", 
 /** A refund whose reason contains this ends FAILED in sandbox. */
 export const SANDBOX_REFUND_FAILURE = "fail_refund";
 
-/** The sandbox payment fixtures (UPI ids and test cards, listed in the README); never calls out. */
+/** The sandbox payment fixtures (UPI ids and test cards, listed in docs/payments.md); never calls out. */
 export const sandboxProcessor: PaymentProcessor = {
   configured: true,
   async startAttempt(_payment, input: PaymentMethodInput): Promise<AttemptStart> {

@@ -2,7 +2,7 @@ import { hmacSha256Hex, safeEqual } from "@/server/lib/crypto";
 
 /**
  * `X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC_SHA256(secret, t + "." + raw_body)>`, one v1 per valid secret
- * (two during a rotation). Used by delivery and shown in the README as the receiver's check.
+ * (two during a rotation). Used by delivery and shown in docs/api.md (Webhooks) as the receiver's check.
  */
 export function webhookSignatureHeader(secrets: string[], timestampSeconds: number, rawBody: string): string {
   const parts = [`t=${timestampSeconds}`];

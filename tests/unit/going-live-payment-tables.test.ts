@@ -3,15 +3,15 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { PAYMENT_STATUS_OUTCOMES, REFUND_STATUS_OUTCOMES, attemptOutcome, refundOutcome } from "@/server/providers/payments/cashfree-outcomes";
 
-// The README's "Going live" tables of the vendor's payment and refund statuses, read as an operator
+// The tables of the vendor's payment and refund statuses in docs/going-live.md, read as an operator
 // reads them and held equal to the tables the code applies, so neither can change without the other.
-const readme = fs.readFileSync(path.join(__dirname, "../../README.md"), "utf8");
+const doc = fs.readFileSync(path.join(__dirname, "../../docs/going-live.md"), "utf8");
 
 /** The rows of the first table after `marker`: each row's cells, header and rule left out. */
 function tableAfter(marker: string): string[][] {
-  const at = readme.indexOf(marker);
+  const at = doc.indexOf(marker);
   expect(at, marker).toBeGreaterThanOrEqual(0);
-  const lines = readme.slice(at).split("\n");
+  const lines = doc.slice(at).split("\n");
   const start = lines.findIndex((l) => l.startsWith("|"));
   const rows: string[][] = [];
   for (const line of lines.slice(start + 2)) {
@@ -29,7 +29,7 @@ function tableAfter(marker: string): string[][] {
 /** `A`, `B` in a cell → ["A", "B"]; "any other" → []. */
 const codes = (cell: string) => [...cell.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]!);
 
-describe("the README's live payment tables", () => {
+describe("the live payment tables of docs/going-live.md", () => {
   it("name every vendor payment status the code maps, each to the attempt result the code gives", () => {
     const rows = tableAfter("**Payment status**");
     const readmeTable: Record<string, string> = {};
@@ -56,7 +56,7 @@ describe("the README's live payment tables", () => {
     };
     expect(attemptOutcome({ ...payment, status: "SUCCESS" }, 200)).toMatchObject({ result: "FAILED", errorCode: "AMOUNT_MISMATCH" });
     expect(attemptOutcome({ ...payment, status: "SUCCESS", currency: "USD" }, 100)).toMatchObject({ result: "FAILED", errorCode: "AMOUNT_MISMATCH" });
-    expect(readme).toContain("A `SUCCESS` for another amount than the payment's, or in another currency than INR, is `FAILED`, `AMOUNT_MISMATCH`");
+    expect(doc).toContain("A `SUCCESS` for another amount than the payment's, or in another currency than INR, is `FAILED`, `AMOUNT_MISMATCH`");
     expect(attemptOutcome({ ...payment, status: "FLAGGED" }, 100)).toEqual({ result: "PENDING" });
   });
 
@@ -77,8 +77,9 @@ describe("the README's live payment tables", () => {
     expect(refundOutcome(refund("SOMETHING_NEW"))).toBeNull();
   });
 
-  it("give the webhook URL the code registers with the vendor", async () => {
-    const { CASHFREE_WEBHOOK_PATH } = await import("@/server/providers/payments/cashfree-pg");
-    expect(readme).toContain(`\`{APP_URL}${CASHFREE_WEBHOOK_PATH}\``);
+  it("give the webhook URL the code registers with the vendor, and the webhook version of the API it calls", async () => {
+    const { CASHFREE_WEBHOOK_PATH, PG_API_VERSION } = await import("@/server/providers/payments/cashfree-pg");
+    expect(doc).toContain(`\`{APP_URL}${CASHFREE_WEBHOOK_PATH}\``);
+    expect(doc).toContain(`Choose webhook version \`${PG_API_VERSION}\``);
   });
 });
