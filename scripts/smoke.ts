@@ -248,6 +248,8 @@ async function main() {
     const html = await login.text();
     if (login.status !== 200 || !/<form/i.test(html)) fail(`/login answered ${login.status}`, server.output());
     if (!/nonce-/.test(login.headers.get("content-security-policy") ?? "")) fail("/login has no nonce CSP", server.output());
+    // Next's own chatter (its config's load time, the telemetry notice) is not the server's output.
+    if (/Running next\.config|telemetry/i.test(server.output())) fail("Next printed lines of its own", server.output());
 
     const { secretKey, pan } = await smokeCredentials(env, dataDir, server.output());
     const call = await fetch(`${base}/v1/identity/pan/verify`, {
