@@ -1,4 +1,4 @@
-import { changedRows, rowsOf, sql, sqlJoined, sqlPlannedEachRun, type Statement } from "./atomic-write";
+import { changedRows, rowsOf, sql, sqlJoined, sqlPlannedEachRun, sqlWithParts, type Statement } from "./atomic-write";
 import { postgresWriter } from "./atomic-write-postgres";
 import { DEFAULT_SQLITE_SYNCHRONOUS, postgresPool, type Db, type SqliteSynchronous } from "./client";
 import { providerFromUrl } from "./provider";
@@ -104,11 +104,23 @@ export interface BatchStore {
 
 const VERIFICATION_COLUMNS = `"id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","errorCode","batchId","createdAt"`;
 const MARK_DONE = `UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL, "results" = ?, "succeeded" = ?, "failed" = ?, "completedAt" = ? WHERE "id" = ? AND "status" = 'RUNNING' AND "leaseToken" = ?`;
-// The same rule as the job queue's leases (src/server/jobs/lease.ts), in SQL: the outer test keeps a
-// claim from taking a row another worker changed after this statement's subquery chose it.
-const CLAIMABLE = `(("status" = 'PENDING' AND "availableAt" <= ?) OR ("status" = 'RUNNING' AND "leaseUntil" < ?))`;
-const CLAIM_SQLITE = `UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ?, "leaseUntil" = ?
-  WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ? AND ${CLAIMABLE} ORDER BY "seq" LIMIT 1) AND ${CLAIMABLE}
+
+/**
+ * The chunks' lease (src/server/jobs/lease.ts, LeasedRows over BatchChunk): which chunks a worker may
+ * claim, as the SQL condition every claim below uses.
+ */
+export interface ChunkLeases {
+  claimableSql(now: Date): Statement;
+}
+
+/**
+ * SQLite's claim: the batch's first claimable chunk. The outer test keeps a claim from taking a row
+ * another worker changed after this statement's subquery chose it.
+ */
+const claimSqlite = (leases: ChunkLeases, batchId: string, leaseToken: string, leaseUntil: Date, now: Date) =>
+  sqlWithParts`UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${leaseToken}, "leaseUntil" = ${leaseUntil}
+  WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${batchId} AND ${leases.claimableSql(now)} ORDER BY "seq" LIMIT 1)
+    AND ${leases.claimableSql(now)}
   RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed"`;
 const ITEMS_SQLITE = `SELECT "items" FROM "BatchChunkItems" WHERE "chunkId" = ?`;
 const ANY_OPEN_SQLITE = `SELECT 1 FROM "BatchChunk" WHERE "batchId" = ? AND "status" <> 'DONE' LIMIT 1`;
@@ -130,18 +142,19 @@ function prismaReads(db: Db): Pick<BatchStore, "batchForTurn" | "openChunks"> {
   };
 }
 
-function sqliteStore(db: Db, databaseUrl: string, synchronous: SqliteSynchronous): BatchStore {
+function sqliteStore(db: Db, databaseUrl: string, leases: ChunkLeases, synchronous: SqliteSynchronous): BatchStore {
   const { conn, write, release } = acquireHotConnection(databaseUrl, synchronous);
   const markDone = conn.prepare(MARK_DONE);
   const count = conn.prepare(COUNT);
   const insertVerification = conn.prepare(`INSERT INTO "Verification" (${VERIFICATION_COLUMNS}) VALUES (${VERIFICATION_COLUMNS.replace(/"\w+"/g, "?")})`);
-  const claimStatement = conn.prepare(CLAIM_SQLITE);
+  const claimStatement = conn.prepare(claimSqlite(leases, "", "", new Date(0), new Date(0)).strings.join("?"));
   const itemsStatement = conn.prepare(ITEMS_SQLITE);
   const startStatement = conn.prepare(START);
   const anyOpenStatement = conn.prepare(ANY_OPEN_SQLITE);
   const claim = (batchId: string, leaseToken: string, leaseUntil: Date) => {
-    const now = sqliteValue(new Date());
-    const row = claimStatement.get(leaseToken, sqliteValue(leaseUntil), batchId, now, now, now, now) as Record<string, unknown> | undefined;
+    const row = claimStatement.get(claimSqlite(leases, batchId, leaseToken, leaseUntil, new Date()).values.map(sqliteValue)) as
+      | Record<string, unknown>
+      | undefined;
     if (!row) return null;
     const items = itemsStatement.get(row.id) as { items: string } | undefined;
     return claimedRow({ ...row, items: items?.items });
@@ -208,18 +221,17 @@ function claimedRow(row: Record<string, unknown>): ClaimedChunkRow {
  * PostgreSQL: pg directly on Prisma's pool (the atomic writer), not Prisma's raw queries, which cost
  * tens of ms of client time on a chunk's few hundred KB of parameters.
  */
-function postgresStore(db: Db): BatchStore {
+function postgresStore(db: Db, leases: ChunkLeases): BatchStore {
   const writer = postgresWriter(postgresPool(db));
   // SKIP LOCKED: a worker passes over the chunk another is claiming this instant and takes the next.
   // With `start`, the batch, if still QUEUED, becomes PROCESSING in the same statement.
   const claim = (batchId: string, leaseToken: string, leaseUntil: Date, start?: BatchStart, now = new Date()) =>
-    rowsOf<Record<string, unknown>>(sql`WITH "started" AS (UPDATE "Batch" SET "status" = 'PROCESSING', "startedAt" = ${start?.startedAt ?? null}
+    rowsOf<Record<string, unknown>>(sqlWithParts`WITH "started" AS (UPDATE "Batch" SET "status" = 'PROCESSING', "startedAt" = ${start?.startedAt ?? null}
         WHERE ${start !== undefined} AND "id" = ${batchId} AND "status" = 'QUEUED'),
       "claimed" AS (UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${leaseToken}, "leaseUntil" = ${leaseUntil}
-      WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${batchId}
-        AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
+      WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${batchId} AND ${leases.claimableSql(now)}
         ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
-      AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
+      AND ${leases.claimableSql(now)}
       RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed")
       SELECT "claimed".*, "BatchChunkItems"."items" FROM "claimed" LEFT JOIN "BatchChunkItems" ON "BatchChunkItems"."chunkId" = "claimed"."id"`);
   /**
@@ -239,7 +251,7 @@ function postgresStore(db: Db): BatchStore {
     // chunk's thousands of bound values cost more in the client than the insert does in the server,
     // and PostgreSQL reads typed arrays for less than the same rows as JSON.
     const r = v.rows;
-    return rowsOf<Record<string, unknown>>(sql`WITH "done" AS (UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL,
+    return rowsOf<Record<string, unknown>>(sqlWithParts`WITH "done" AS (UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL,
         "results" = ${c.results}, "succeeded" = ${c.succeeded}, "failed" = ${c.failed}, "completedAt" = ${c.completedAt}
         WHERE "id" = ${c.chunkId} AND "status" = 'RUNNING' AND "leaseToken" = ${c.leaseToken} RETURNING "id"),
       "rows" AS (INSERT INTO "Verification" ("id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","errorCode","batchId","createdAt")
@@ -252,9 +264,8 @@ function postgresStore(db: Db): BatchStore {
         "failed" = "failed" + ${add.failed} WHERE "id" = ${c.batchId} AND EXISTS (SELECT 1 FROM "done") AND (SELECT count(*) FROM "rows") >= 0),
       "claimed" AS (UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${next?.leaseToken ?? null}, "leaseUntil" = ${next?.leaseUntil ?? null}
         WHERE ${next !== null} AND "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${c.batchId} AND "id" <> ${c.chunkId}
-          AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
-          ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
-        AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
+          AND ${leases.claimableSql(now)} ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
+        AND ${leases.claimableSql(now)}
         RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed")
       SELECT (SELECT count(*) FROM "done")::int AS "committed",
         NOT EXISTS (SELECT 1 FROM "BatchChunk" WHERE "batchId" = ${c.batchId} AND "id" <> ${c.chunkId} AND "status" <> 'DONE') AS "othersDone",
@@ -416,6 +427,12 @@ export async function admitAndQueueNewBatch(
   return { open: row!.open, used: row!.used, queued: row!.queued === 1 };
 }
 
-export function createBatchStore(db: Db, databaseUrl: string, sqliteSynchronous: SqliteSynchronous = DEFAULT_SQLITE_SYNCHRONOUS): BatchStore {
-  return providerFromUrl(databaseUrl) === "sqlite" ? sqliteStore(db, databaseUrl, sqliteSynchronous) : postgresStore(db);
+/** The batch store of a client; `leases` is the chunks' lease (chunkLeases, src/server/services/batches/batch-worker.ts). */
+export function createBatchStore(
+  db: Db,
+  databaseUrl: string,
+  leases: ChunkLeases,
+  sqliteSynchronous: SqliteSynchronous = DEFAULT_SQLITE_SYNCHRONOUS,
+): BatchStore {
+  return providerFromUrl(databaseUrl) === "sqlite" ? sqliteStore(db, databaseUrl, leases, sqliteSynchronous) : postgresStore(db, leases);
 }
