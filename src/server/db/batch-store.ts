@@ -153,8 +153,7 @@ function sqliteStore(db: Db, databaseUrl: string, leases: ChunkLeases, synchrono
   const anyOpenStatement = conn.prepare(ANY_OPEN_SQLITE);
   const claim = (batchId: string, leaseToken: string, leaseUntil: Date) => {
     const row = claimStatement.get(claimSqlite(leases, batchId, leaseToken, leaseUntil, new Date()).values.map(sqliteValue)) as
-      | Record<string, unknown>
-      | undefined;
+      Record<string, unknown> | undefined;
     if (!row) return null;
     const items = itemsStatement.get(row.id) as { items: string } | undefined;
     return claimedRow({ ...row, items: items?.items });
