@@ -9,7 +9,7 @@
  */
 import type { Mode } from "@/lib/mode";
 import { BATCH_MAX_ITEMS, type BatchItemStatus, type BatchStatusValue as BatchStatus } from "@/lib/schemas/batches";
-import type { NewBatchRow } from "@/server/db/batch-store";
+import type { NewBatchRow } from "@/server/db/new-batch";
 import type { Db, DbTx } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
 import { isoOrNull } from "@/server/lib/dates";
