@@ -46,16 +46,53 @@ const prismaClientModule = {
   message: `${PRISMA_OWNERS}: doors call services, which take the client from getServices().`,
 };
 
-/** The dialect modules: only src/server/db knows which database it talks to. */
+const DIALECT_OWNER = "Only src/server/db knows the database dialect";
+
+/**
+ * The dialect modules and the accessors that say which database a client or URL is: only src/server/db
+ * knows which database it talks to. Code elsewhere calls a store function of src/server/db, which
+ * holds one rule for both databases (and is tested on both).
+ */
 const dialect = {
   paths: [
-    { name: "better-sqlite3", message: "Only src/server/db knows the database dialect." },
-    { name: "pg", message: "Only src/server/db knows the database dialect." },
-    { name: "@prisma/adapter-better-sqlite3", message: "Only src/server/db knows the database dialect." },
-    { name: "@prisma/adapter-pg", message: "Only src/server/db knows the database dialect." },
+    { name: "better-sqlite3", message: `${DIALECT_OWNER}.` },
+    { name: "pg", message: `${DIALECT_OWNER}.` },
+    { name: "@prisma/adapter-better-sqlite3", message: `${DIALECT_OWNER}.` },
+    { name: "@prisma/adapter-pg", message: `${DIALECT_OWNER}.` },
   ],
-  patterns: [{ group: ["**/generated/prisma*", "**/generated/prisma*/**"], message: "Import the client from @/server/db/client." }],
+  patterns: [
+    { group: ["**/generated/prisma*", "**/generated/prisma*/**"], message: "Import the client from @/server/db/client." },
+    {
+      group: ["@/server/db/provider", "**/db/provider"],
+      importNames: ["providerFromUrl"],
+      message: `${DIALECT_OWNER}: branch on the database inside a store function there.`,
+    },
+    {
+      group: ["@/server/db/client", "**/db/client"],
+      importNames: ["dbProvider", "postgresPool"],
+      message: `${DIALECT_OWNER}: branch on the database inside a store function there.`,
+    },
+  ],
 };
+
+/**
+ * Raw SQL through Prisma, and a branch on the database's name: only src/server/db (SQL both databases
+ * accept goes through the atomic writer's `sql` tag, src/server/db/atomic-write.ts).
+ */
+const dialectSyntax = [
+  {
+    selector: "MemberExpression[property.name=/^\\$(queryRaw|executeRaw)(Unsafe)?$/]",
+    message: `${DIALECT_OWNER}: raw SQL through Prisma goes in a store function there.`,
+  },
+  {
+    selector: "BinaryExpression[operator=/^[!=]==?$/] > Literal[value=/^(sqlite|postgresql)$/]",
+    message: `${DIALECT_OWNER}: branch on the database inside a store function there.`,
+  },
+  {
+    selector: "SwitchCase > Literal.test[value=/^(sqlite|postgresql)$/]",
+    message: `${DIALECT_OWNER}: branch on the database inside a store function there.`,
+  },
+];
 
 const httpPackages = { group: ["next", "next/**", "@trpc/**"], message: "Services know no HTTP." };
 
@@ -177,13 +214,18 @@ const config = [
     },
   },
   {
-    files: ["src/**/*.{ts,tsx}", "scripts/**/*.ts", "server.ts"],
+    files: ["src/**/*.{ts,tsx}"],
+    ignores: ["src/server/db/**"],
+    rules: { "no-restricted-syntax": ["error", ...crossCopyErrors, ...dialectSyntax] },
+  },
+  {
+    files: ["src/server/db/**/*.ts", "scripts/**/*.ts", "server.ts"],
     rules: { "no-restricted-syntax": ["error", ...crossCopyErrors] },
   },
   {
     // Doors (pages, routes, routers, the REST door, tRPC, the operator CLI) call services; they never query Prisma themselves.
     files: ["scripts/cli.ts", "src/app/**/*.{ts,tsx}", ...SERVER_DOORS, "src/components/**/*.{ts,tsx}"],
-    rules: { "no-restricted-syntax": ["error", ...prismaAccess, ...crossCopyErrors] },
+    rules: { "no-restricted-syntax": ["error", ...prismaAccess, ...crossCopyErrors, ...dialectSyntax] },
   },
   {
     // Doors do not import the client either. The wiring of each process or thread opens and closes

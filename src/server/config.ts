@@ -4,7 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { dataDirFromEnv, databaseUrlFromEnv, providerFromUrl } from "@/server/db/provider";
+import { dataDirFromEnv, databaseUrlFromEnv, oneWriterProcess } from "@/server/db/provider";
 
 /**
  * Every setting in one place, validated at start-up. Each has a default that serves the embedded
@@ -329,11 +329,10 @@ export function configFrom(env: NodeJS.ProcessEnv): Config {
 }
 
 /**
- * Every core in production on PostgreSQL. One process on SQLite (and in development): SQLite has one
- * write lock per file, and processes contending for it served PAN verify at 0.28× one worker's rate
- * in the bench (PostgreSQL: 1.25×). WEB_CONCURRENCY set explicitly always wins.
+ * Every core in production on PostgreSQL. One process on SQLite (and in development): see
+ * oneWriterProcess. WEB_CONCURRENCY set explicitly always wins.
  */
 export function defaultWebConcurrency(nodeEnv: string | undefined, databaseUrl: string): number {
-  if (nodeEnv !== "production" || providerFromUrl(databaseUrl) === "sqlite") return 1;
+  if (nodeEnv !== "production" || oneWriterProcess(databaseUrl)) return 1;
   return os.availableParallelism();
 }

@@ -12,6 +12,7 @@ import type { UpstreamGates } from "@/server/providers/upstream/gate";
 import type { Mode } from "@/lib/mode";
 import { AuditWriter } from "@/server/services/audit/audit-writer";
 import { AuthCache } from "@/server/services/auth/auth-cache";
+import { chunkLeases } from "@/server/services/batches/batch-worker";
 import { ChunkThread } from "@/server/services/batches/chunk-thread";
 import { FailedAuthLimiter } from "@/server/services/auth/failed-auth-limiter";
 import { sharedLimits } from "@/server/services/limits/shared";
@@ -59,7 +60,7 @@ export function createServices(config: Config): AppServices {
     auditWriter: new AuditWriter(bulk, config.auditFlushMs),
     bulk,
     atomicWriter: createAtomicWriter(db, config.databaseUrl, config.sqliteSynchronous),
-    batchStore: createBatchStore(db, config.databaseUrl, config.sqliteSynchronous),
+    batchStore: createBatchStore(db, config.databaseUrl, chunkLeases(db), config.sqliteSynchronous),
     batchChunkThread: new ChunkThread(),
     // Both count in the process's limit store: with several workers, the primary's.
     rateLimiter: new RateLimiter(config.rateLimitPerSecond, sharedLimits()),

@@ -18,11 +18,12 @@ export interface TwoInstances {
 export async function openTwoInstances(target: "sqlite" | "postgresql", prefix: string, merchantId: string): Promise<TwoInstances> {
   const { createPrismaClient } = await import("@/server/db/client");
   const { createBatchStore } = await import("@/server/db/batch-store");
+  const { chunkLeases } = await import("@/server/services/batches/batch-worker");
   const database = await openTestDatabase(target, prefix);
   const dbA = createPrismaClient(database.url);
   const dbB = createPrismaClient(database.url);
-  const storeA = createBatchStore(dbA, database.url);
-  const storeB = createBatchStore(dbB, database.url);
+  const storeA = createBatchStore(dbA, database.url, chunkLeases(dbA));
+  const storeB = createBatchStore(dbB, database.url, chunkLeases(dbB));
   await dbA.merchant.create({ data: { id: merchantId, name: "Batch instances", email: `${merchantId}@example.com`, passwordHash: "x" } });
   return {
     url: database.url,

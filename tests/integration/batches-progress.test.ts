@@ -5,7 +5,7 @@ import { AppError } from "@/server/errors";
 import { newId } from "@/server/lib/ids";
 import { sandboxProviders, type ProviderSet } from "@/server/providers";
 import type { PanProvider } from "@/server/providers/pan/types";
-import { chunkPassesRan, workBatch, type BatchWorkDeps } from "@/server/services/batches/batch-worker";
+import { chunkLeases, chunkPassesRan, workBatch, type BatchWorkDeps } from "@/server/services/batches/batch-worker";
 import { ChunkThread } from "@/server/services/batches/chunk-thread";
 import { createBatch, getBatch, listBatchResults, type BatchResultItem } from "@/server/services/batches/batches";
 import { getDashboardBatch } from "@/server/services/batches/dashboard";
@@ -91,7 +91,7 @@ describe.each(DB_TARGETS)("batch progress and results agree on %s", (target) => 
     url = database.url;
     stopDatabase = database.stop;
     db = createPrismaClient(url);
-    store = createBatchStore(db, url);
+    store = createBatchStore(db, url, chunkLeases(db));
     await db.merchant.create({ data: { id: merchantId, name: "Progress Store", email: `${merchantId}@example.com`, passwordHash: "x" } });
   });
   afterAll(async () => {

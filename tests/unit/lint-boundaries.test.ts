@@ -111,6 +111,50 @@ describe("doors never hold the Prisma client", () => {
   });
 });
 
+describe("only src/server/db knows the database dialect", () => {
+  it.each([
+    ["src/server/services/audit/probe.ts", 'import { dbProvider } from "@/server/db/client";\nexport const p = dbProvider;', "no-restricted-imports"],
+    ["src/server/services/wallet/probe.ts", 'import { postgresPool } from "../../db/client";\nexport const p = postgresPool;', "no-restricted-imports"],
+    ["src/server/jobs/probe.ts", 'import { providerFromUrl } from "@/server/db/provider";\nexport const p = providerFromUrl;', "no-restricted-imports"],
+    ["src/server/config-probe.ts", 'import { providerFromUrl } from "./db/provider";\nexport const p = providerFromUrl;', "no-restricted-imports"],
+    ["src/app/probe/page.tsx", 'import { dbProvider } from "@/server/db/client";\nexport const p = dbProvider;', "@typescript-eslint/no-restricted-imports"],
+    [
+      "src/server/services/batches/probe.ts",
+      'export const f = (tx: any, id: string) => tx.$executeRaw`UPDATE "Merchant" SET "id" = "id" WHERE "id" = ${id}`;',
+      "no-restricted-syntax",
+    ],
+    ["src/server/jobs/probe.ts", 'export const f = (db: any) => db.$queryRawUnsafe("SELECT 1");', "no-restricted-syntax"],
+    ["src/server/services/wallet/probe.ts", 'export const f = (w: { provider: string }) => (w.provider === "postgresql" ? 1 : 2);', "no-restricted-syntax"],
+    ["src/server/providers/probe.ts", 'export const f = (p: string) => (p !== "sqlite" ? 1 : 2);', "no-restricted-syntax"],
+    [
+      "src/server/services/probe.ts",
+      'export function f(p: string) {\n  switch (p) {\n    case "sqlite":\n      return 1;\n  }\n  return 2;\n}',
+      "no-restricted-syntax",
+    ],
+  ])("%s: %s", async (file, code, rule) => {
+    const found = await broken(file, code);
+    expect(rulesOf(found)).toContain(rule);
+    expect(found.filter((f) => f.rule === rule).map((f) => f.message)).toContainEqual(expect.stringContaining("Only src/server/db knows the database dialect"));
+  });
+
+  it("src/server/db may; elsewhere the dialect's type and the URL helpers pass", async () => {
+    const code = [
+      'import { dbProvider } from "./client";',
+      'import { providerFromUrl } from "./provider";',
+      'export const a = (db: any) => (dbProvider(db) === "postgresql" ? db.$queryRaw`SELECT 1` : db.$executeRawUnsafe("SELECT 1"));',
+      'export const b = (url: string) => providerFromUrl(url) === "sqlite";',
+    ].join("\n");
+    expect(await broken("src/server/db/probe.ts", code)).toEqual([]);
+    const elsewhere = [
+      'import type { DbProvider } from "@/server/db/provider";',
+      'import { databaseUrlFromEnv, oneWriterProcess } from "@/server/db/provider";',
+      "export const one = (): boolean => oneWriterProcess(databaseUrlFromEnv());",
+      "export type P = DbProvider;",
+    ].join("\n");
+    expect(await broken("src/server/services/probe.ts", elsewhere)).toEqual([]);
+  });
+});
+
 describe("errors are recognised by their brand, not by instanceof", () => {
   const code = 'import { AppError } from "@/server/errors";\nexport const known = (err: unknown) => err instanceof AppError;';
 

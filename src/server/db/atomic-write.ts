@@ -71,6 +71,42 @@ export function sqlWithText(strings: TemplateStringsArray, ...values: unknown[])
   return { strings: merged, values: values.filter((v) => !(v instanceof SqlText)) };
 }
 
+/** A piece of SQL written into another statement with its own values (`sqlWithParts`). */
+const isStatement = (v: unknown): v is Statement =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && Array.isArray((v as Statement).strings) && Array.isArray((v as Statement).values);
+
+type PartTexts = { merged?: TemplateStringsArray; next: WeakMap<TemplateStringsArray, PartTexts> };
+const partTexts = new WeakMap<TemplateStringsArray, PartTexts>();
+
+/**
+ * As `sql`, but a `${}` holding a Statement is written into the text with its values bound in their
+ * place: for a condition several statements share (a lease's claimable rule, a batch's admission).
+ * The text is made once per call site and per text of the pieces spliced, so SQLite and PostgreSQL
+ * still find their prepared statements by it.
+ */
+export function sqlWithParts(strings: TemplateStringsArray, ...values: unknown[]): Statement {
+  let node: PartTexts | undefined = partTexts.get(strings);
+  if (!node) partTexts.set(strings, (node = { next: new WeakMap() }));
+  for (const v of values) {
+    if (!isStatement(v)) continue;
+    let child: PartTexts | undefined = node.next.get(v.strings);
+    if (!child) node.next.set(v.strings, (child = { next: new WeakMap() }));
+    node = child;
+  }
+  if (!node.merged) {
+    const parts = [strings[0]!];
+    values.forEach((v, i) => {
+      if (isStatement(v)) {
+        parts[parts.length - 1] += v.strings[0]!;
+        parts.push(...v.strings.slice(1));
+        parts[parts.length - 1] += strings[i + 1]!;
+      } else parts.push(strings[i + 1]!);
+    });
+    node.merged = Object.freeze(Object.assign([...parts], { raw: parts })) as TemplateStringsArray;
+  }
+  return { strings: node.merged, values: values.flatMap((v) => (isStatement(v) ? v.values : [v])) };
+}
+
 const joinedTexts = new WeakMap<TemplateStringsArray, WeakMap<TemplateStringsArray, TemplateStringsArray>>();
 
 /**

@@ -1,4 +1,4 @@
-import { changedRows, rowsOf, sql, sqlJoined, sqlPlannedEachRun, type Statement } from "./atomic-write";
+import { rowsOf, sql, sqlWithParts, type Statement } from "./atomic-write";
 import { postgresWriter } from "./atomic-write-postgres";
 import { DEFAULT_SQLITE_SYNCHRONOUS, postgresPool, type Db, type SqliteSynchronous } from "./client";
 import { providerFromUrl } from "./provider";
@@ -104,11 +104,23 @@ export interface BatchStore {
 
 const VERIFICATION_COLUMNS = `"id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","errorCode","batchId","createdAt"`;
 const MARK_DONE = `UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL, "results" = ?, "succeeded" = ?, "failed" = ?, "completedAt" = ? WHERE "id" = ? AND "status" = 'RUNNING' AND "leaseToken" = ?`;
-// The same rule as the job queue's leases (src/server/jobs/lease.ts), in SQL: the outer test keeps a
-// claim from taking a row another worker changed after this statement's subquery chose it.
-const CLAIMABLE = `(("status" = 'PENDING' AND "availableAt" <= ?) OR ("status" = 'RUNNING' AND "leaseUntil" < ?))`;
-const CLAIM_SQLITE = `UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ?, "leaseUntil" = ?
-  WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ? AND ${CLAIMABLE} ORDER BY "seq" LIMIT 1) AND ${CLAIMABLE}
+
+/**
+ * The chunks' lease (src/server/jobs/lease.ts, LeasedRows over BatchChunk): which chunks a worker may
+ * claim, as the SQL condition every claim below uses.
+ */
+export interface ChunkLeases {
+  claimableSql(now: Date): Statement;
+}
+
+/**
+ * SQLite's claim: the batch's first claimable chunk. The outer test keeps a claim from taking a row
+ * another worker changed after this statement's subquery chose it.
+ */
+const claimSqlite = (leases: ChunkLeases, batchId: string, leaseToken: string, leaseUntil: Date, now: Date) =>
+  sqlWithParts`UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${leaseToken}, "leaseUntil" = ${leaseUntil}
+  WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${batchId} AND ${leases.claimableSql(now)} ORDER BY "seq" LIMIT 1)
+    AND ${leases.claimableSql(now)}
   RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed"`;
 const ITEMS_SQLITE = `SELECT "items" FROM "BatchChunkItems" WHERE "chunkId" = ?`;
 const ANY_OPEN_SQLITE = `SELECT 1 FROM "BatchChunk" WHERE "batchId" = ? AND "status" <> 'DONE' LIMIT 1`;
@@ -130,18 +142,18 @@ function prismaReads(db: Db): Pick<BatchStore, "batchForTurn" | "openChunks"> {
   };
 }
 
-function sqliteStore(db: Db, databaseUrl: string, synchronous: SqliteSynchronous): BatchStore {
+function sqliteStore(db: Db, databaseUrl: string, leases: ChunkLeases, synchronous: SqliteSynchronous): BatchStore {
   const { conn, write, release } = acquireHotConnection(databaseUrl, synchronous);
   const markDone = conn.prepare(MARK_DONE);
   const count = conn.prepare(COUNT);
   const insertVerification = conn.prepare(`INSERT INTO "Verification" (${VERIFICATION_COLUMNS}) VALUES (${VERIFICATION_COLUMNS.replace(/"\w+"/g, "?")})`);
-  const claimStatement = conn.prepare(CLAIM_SQLITE);
+  const claimStatement = conn.prepare(claimSqlite(leases, "", "", new Date(0), new Date(0)).strings.join("?"));
   const itemsStatement = conn.prepare(ITEMS_SQLITE);
   const startStatement = conn.prepare(START);
   const anyOpenStatement = conn.prepare(ANY_OPEN_SQLITE);
   const claim = (batchId: string, leaseToken: string, leaseUntil: Date) => {
-    const now = sqliteValue(new Date());
-    const row = claimStatement.get(leaseToken, sqliteValue(leaseUntil), batchId, now, now, now, now) as Record<string, unknown> | undefined;
+    const row = claimStatement.get(claimSqlite(leases, batchId, leaseToken, leaseUntil, new Date()).values.map(sqliteValue)) as
+      Record<string, unknown> | undefined;
     if (!row) return null;
     const items = itemsStatement.get(row.id) as { items: string } | undefined;
     return claimedRow({ ...row, items: items?.items });
@@ -208,18 +220,17 @@ function claimedRow(row: Record<string, unknown>): ClaimedChunkRow {
  * PostgreSQL: pg directly on Prisma's pool (the atomic writer), not Prisma's raw queries, which cost
  * tens of ms of client time on a chunk's few hundred KB of parameters.
  */
-function postgresStore(db: Db): BatchStore {
+function postgresStore(db: Db, leases: ChunkLeases): BatchStore {
   const writer = postgresWriter(postgresPool(db));
   // SKIP LOCKED: a worker passes over the chunk another is claiming this instant and takes the next.
   // With `start`, the batch, if still QUEUED, becomes PROCESSING in the same statement.
   const claim = (batchId: string, leaseToken: string, leaseUntil: Date, start?: BatchStart, now = new Date()) =>
-    rowsOf<Record<string, unknown>>(sql`WITH "started" AS (UPDATE "Batch" SET "status" = 'PROCESSING', "startedAt" = ${start?.startedAt ?? null}
+    rowsOf<Record<string, unknown>>(sqlWithParts`WITH "started" AS (UPDATE "Batch" SET "status" = 'PROCESSING', "startedAt" = ${start?.startedAt ?? null}
         WHERE ${start !== undefined} AND "id" = ${batchId} AND "status" = 'QUEUED'),
       "claimed" AS (UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${leaseToken}, "leaseUntil" = ${leaseUntil}
-      WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${batchId}
-        AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
+      WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${batchId} AND ${leases.claimableSql(now)}
         ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
-      AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
+      AND ${leases.claimableSql(now)}
       RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed")
       SELECT "claimed".*, "BatchChunkItems"."items" FROM "claimed" LEFT JOIN "BatchChunkItems" ON "BatchChunkItems"."chunkId" = "claimed"."id"`);
   /**
@@ -239,7 +250,7 @@ function postgresStore(db: Db): BatchStore {
     // chunk's thousands of bound values cost more in the client than the insert does in the server,
     // and PostgreSQL reads typed arrays for less than the same rows as JSON.
     const r = v.rows;
-    return rowsOf<Record<string, unknown>>(sql`WITH "done" AS (UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL,
+    return rowsOf<Record<string, unknown>>(sqlWithParts`WITH "done" AS (UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL,
         "results" = ${c.results}, "succeeded" = ${c.succeeded}, "failed" = ${c.failed}, "completedAt" = ${c.completedAt}
         WHERE "id" = ${c.chunkId} AND "status" = 'RUNNING' AND "leaseToken" = ${c.leaseToken} RETURNING "id"),
       "rows" AS (INSERT INTO "Verification" ("id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","errorCode","batchId","createdAt")
@@ -252,9 +263,8 @@ function postgresStore(db: Db): BatchStore {
         "failed" = "failed" + ${add.failed} WHERE "id" = ${c.batchId} AND EXISTS (SELECT 1 FROM "done") AND (SELECT count(*) FROM "rows") >= 0),
       "claimed" AS (UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${next?.leaseToken ?? null}, "leaseUntil" = ${next?.leaseUntil ?? null}
         WHERE ${next !== null} AND "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${c.batchId} AND "id" <> ${c.chunkId}
-          AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
-          ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
-        AND (("status" = 'PENDING' AND "availableAt" <= ${now}) OR ("status" = 'RUNNING' AND "leaseUntil" < ${now}))
+          AND ${leases.claimableSql(now)} ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
+        AND ${leases.claimableSql(now)}
         RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed")
       SELECT (SELECT count(*) FROM "done")::int AS "committed",
         NOT EXISTS (SELECT 1 FROM "BatchChunk" WHERE "batchId" = ${c.batchId} AND "id" <> ${c.chunkId} AND "status" <> 'DONE') AS "othersDone",
@@ -292,130 +302,12 @@ function postgresStore(db: Db): BatchStore {
   };
 }
 
-/** A new chunk's row and the row of its items, as a new batch stores them. */
-export interface NewChunkRow {
-  id: string;
-  batchId: string;
-  seq: number;
-  status: string;
-  results: string;
-  availableAt: Date;
-  completedAt: Date | null;
-  items: string;
-}
-
-/** A queue job's row as a new batch adds its workers (the job queue's own row, src/server/jobs/queue.ts). */
-export interface NewJobRow {
-  id: string;
-  type: string;
-  payload: string;
-  status: string;
-  runAt: Date;
-  maxAttempts: number;
-  subjectId: string | null;
-}
-
-const iso = (d: Date | null) => d && d.toISOString();
-
-/** `(${chunkId}::text, ${items}::text), …` for `n` chunks: the text made once per count. */
-const itemsValuesTexts = new Map<number, TemplateStringsArray>();
-function chunkItemsValues(chunks: NewChunkRow[]): Statement {
-  let strings = itemsValuesTexts.get(chunks.length);
-  if (!strings) {
-    const parts = ["(", ...chunks.flatMap((_, i) => ["::text, ", i === chunks.length - 1 ? "::text)" : "::text), ("])];
-    strings = Object.freeze(Object.assign([...parts], { raw: parts })) as TemplateStringsArray;
-    itemsValuesTexts.set(chunks.length, strings);
-  }
-  return { strings, values: chunks.flatMap((c) => [c.id, c.items]) };
-}
-
-/** A new batch's row as stored. */
-export interface NewBatchRow {
-  id: string;
-  merchantId: string;
-  mode: string;
-  kind: string;
-  total: number;
-  accepted: number;
-  rejected: number;
-  processed: number;
-  succeeded: number;
-  failed: number;
-  chunkSize: number;
-  chunkCount: number;
-  webhookUrl: string | null;
-  clientBatchId: string | null;
-  requestId: string;
-  apiKeyId: string | null;
-  createdAt: Date;
-}
-
-/** What a new batch's admission check saw: the merchant's unfinished batches in the mode, and its sandbox items in the window. */
-export interface BatchAdmissionSeen {
-  open: number;
-  used: number;
-}
-
-/**
- * PostgreSQL: a new batch's row (QUEUED) with its chunks, their items rows and its worker jobs, in one
- * statement on pg directly, written only if the merchant has fewer than `maxOpen` unfinished batches
- * in the mode and, in sandbox, its batches since `allowanceSince` leave room for this one's items. In
- * sandbox the merchant's row is locked first, in the same transaction: the statement after it sees
- * every racing submission that got the lock before. Through Prisma, a 10,000-item batch's megabyte of
- * items JSON and the transactions around it cost about 30 ms before its first chunk could run. Each
- * chunk's items go as a text parameter of their own: as one text[] they were escaped by the client and
- * parsed back by PostgreSQL's array reader, about 50 ms for a megabyte against 5. Times go as ISO text:
- * PostgreSQL reads them as UTC.
- */
-export async function admitAndQueueNewBatch(
+/** The batch store of a client; `leases` is the chunks' lease (chunkLeases, src/server/services/batches/batch-worker.ts). */
+export function createBatchStore(
   db: Db,
-  batch: NewBatchRow,
-  chunks: NewChunkRow[],
-  jobs: NewJobRow[],
-  admission: { maxOpen: number; sandboxItemsPerDay: number | null; allowanceSince: Date },
-): Promise<BatchAdmissionSeen & { queued: boolean }> {
-  const b = batch;
-  const perDay = admission.sandboxItemsPerDay;
-  // Planned each run, so the statement is not kept prepared: its text differs with the chunk count.
-  const head = sqlPlannedEachRun`WITH "seen" AS (SELECT
-        (SELECT count(*) FROM "Batch" WHERE "merchantId" = ${b.merchantId} AND "mode" = ${b.mode} AND "status" IN ('QUEUED', 'PROCESSING'))::int AS "open",
-        (SELECT coalesce(sum("total"), 0) FROM "Batch" WHERE ${perDay !== null} AND "merchantId" = ${b.merchantId} AND "mode" = 'sandbox'
-          AND "createdAt" > ${iso(admission.allowanceSince)}::timestamp(3))::int AS "used"),
-      "queued" AS (INSERT INTO "Batch" ("id","merchantId","mode","kind","status","total","accepted","rejected","processed","succeeded","failed",
-          "chunkSize","chunkCount","webhookUrl","clientBatchId","requestId","apiKeyId","createdAt")
-        SELECT ${b.id}, ${b.merchantId}, ${b.mode}, ${b.kind}, 'QUEUED', ${b.total}, ${b.accepted}, ${b.rejected}, ${b.processed}, ${b.succeeded}, ${b.failed},
-          ${b.chunkSize}, ${b.chunkCount}, ${b.webhookUrl}, ${b.clientBatchId}, ${b.requestId}, ${b.apiKeyId}, ${iso(b.createdAt)}::timestamp(3)
-        FROM "seen" WHERE "seen"."open" < ${admission.maxOpen} AND (${perDay === null} OR "seen"."used" + ${b.total} <= ${perDay ?? 0})
-        RETURNING "id"),
-      "chunks" AS (INSERT INTO "BatchChunk" ("id","batchId","seq","status","results","availableAt","completedAt")
-        SELECT c."id", ${b.id}, c."seq", c."status", c."results", c."availableAt"::timestamp(3), c."completedAt"::timestamp(3)
-        FROM unnest(${chunks.map((c) => c.id)}::text[], ${chunks.map((c) => c.seq)}::int[], ${chunks.map((c) => c.status)}::text[],
-          ${chunks.map((c) => c.results)}::text[], ${chunks.map((c) => iso(c.availableAt))}::text[], ${chunks.map((c) => iso(c.completedAt))}::text[])
-          AS c("id", "seq", "status", "results", "availableAt", "completedAt")
-        WHERE EXISTS (SELECT 1 FROM "queued")),
-      "items" AS (INSERT INTO "BatchChunkItems" ("chunkId","items") SELECT * FROM (VALUES `;
-  const tail = sql`) AS i("chunkId", "items") WHERE EXISTS (SELECT 1 FROM "queued")),
-      "jobs" AS (INSERT INTO "Job" ("id","type","payload","status","runAt","maxAttempts","subjectId","attempts","createdAt","updatedAt")
-        SELECT j."id", j."type", j."payload", j."status", j."runAt"::timestamp(3), j."maxAttempts", j."subjectId", 0, ${b.createdAt}, ${b.createdAt}
-        FROM unnest(${jobs.map((j) => j.id)}::text[], ${jobs.map((j) => j.type)}::text[], ${jobs.map((j) => j.payload)}::text[], ${jobs.map((j) => j.status)}::text[],
-          ${jobs.map((j) => iso(j.runAt))}::text[], ${jobs.map((j) => j.maxAttempts)}::int[], ${jobs.map((j) => j.subjectId)}::text[])
-          AS j("id", "type", "payload", "status", "runAt", "maxAttempts", "subjectId")
-        WHERE EXISTS (SELECT 1 FROM "queued"))
-      SELECT "open", "used", (SELECT count(*) FROM "queued")::int AS "queued" FROM "seen"`;
-  const statement = rowsOf<{ open: number; used: number; queued: number }>(sqlJoined(sqlJoined(head, chunkItemsValues(chunks)), tail));
-  const writer = postgresWriter(postgresPool(db));
-  const [row] =
-    perDay === null
-      ? await writer.run(statement)
-      : await writer.transaction(
-          (function* () {
-            yield changedRows(sql`UPDATE "Merchant" SET "id" = "id" WHERE "id" = ${b.merchantId}`);
-            return (yield statement) as { open: number; used: number; queued: number }[];
-          })(),
-        );
-  return { open: row!.open, used: row!.used, queued: row!.queued === 1 };
-}
-
-export function createBatchStore(db: Db, databaseUrl: string, sqliteSynchronous: SqliteSynchronous = DEFAULT_SQLITE_SYNCHRONOUS): BatchStore {
-  return providerFromUrl(databaseUrl) === "sqlite" ? sqliteStore(db, databaseUrl, sqliteSynchronous) : postgresStore(db);
+  databaseUrl: string,
+  leases: ChunkLeases,
+  sqliteSynchronous: SqliteSynchronous = DEFAULT_SQLITE_SYNCHRONOUS,
+): BatchStore {
+  return providerFromUrl(databaseUrl) === "sqlite" ? sqliteStore(db, databaseUrl, leases, sqliteSynchronous) : postgresStore(db, leases);
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import type { SqlDriverAdapter } from "@prisma/driver-adapter-utils";
+import { DriverAdapterError, type SqlDriverAdapter, type SqlQuery, type Transaction } from "@prisma/driver-adapter-utils";
 import { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "../../generated/prisma-postgres/client";
 import { providerFromUrl, sqliteFilePath, type DbProvider } from "./provider";
@@ -65,25 +65,11 @@ export class ParakhSqliteAdapter extends PrismaBetterSqlite3 {
   }
   override async connect(): Promise<SqlDriverAdapter> {
     const conn = await super.connect();
-    beginImmediate(conn);
-    takeTurnsForTransactions(conn, sqliteWriteTurns(this.#file));
+    immediateTransactions(conn, sqliteWriteTurns(this.#file));
     await conn.executeScript(this.#pragmas);
     restrictSqliteFiles(this.#file);
     return conn;
   }
-}
-
-/**
- * The adapter begins transactions DEFERRED: a transaction that reads, awaits, then writes fails at
- * once with SQLITE_BUSY ("Operation has timed out") when another connection committed in between,
- * such as the request log's group commit. IMMEDIATE takes the write lock at BEGIN (waiting up to
- * the busy timeout), so such a transaction is never overtaken.
- */
-function beginImmediate(conn: SqlDriverAdapter) {
-  const client = (conn as unknown as { client?: { prepare: (sql: string) => unknown } }).client;
-  if (!client || typeof client.prepare !== "function") throw new Error("The SQLite adapter no longer exposes its connection; revisit beginImmediate.");
-  const prepare = client.prepare.bind(client);
-  client.prepare = (sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql);
 }
 
 /**
@@ -92,22 +78,52 @@ function beginImmediate(conn: SqlDriverAdapter) {
  */
 const TRANSACTION_TURN_WAIT_MS = 10_000;
 
-function takeTurnsForTransactions(conn: SqlDriverAdapter, turns: WriteTurns) {
-  const start = conn.startTransaction.bind(conn);
+/**
+ * The adapter begins transactions DEFERRED: a transaction that reads, awaits, then writes fails at
+ * once with SQLITE_BUSY ("Operation has timed out") when another connection committed in between,
+ * such as the request log's group commit. IMMEDIATE takes the write lock at BEGIN (waiting up to
+ * the busy timeout), so such a transaction is never overtaken. The transaction is the adapter's own,
+ * made of its public queries: one at a time on the connection (as its lock does), COMMIT and ROLLBACK
+ * sent by Prisma's engine as queries (`usePhantomQuery: false`, as the adapter says).
+ */
+function immediateTransactions(conn: SqlDriverAdapter, turns: WriteTurns) {
+  let last = Promise.resolve();
+  const query = (sql: string): SqlQuery => ({ sql, args: [], argTypes: [] });
   conn.startTransaction = async (isolationLevel) => {
+    if (isolationLevel && isolationLevel !== "SERIALIZABLE") throw new DriverAdapterError({ kind: "InvalidIsolationLevel", level: isolationLevel });
     // A turn held past the limit is a bug elsewhere (a transaction waiting on another): go on and let SQLite decide.
-    const release = (await turns.take(TRANSACTION_TURN_WAIT_MS)) ?? (() => {});
+    const releaseTurn = (await turns.take(TRANSACTION_TURN_WAIT_MS)) ?? (() => {});
+    let unlock = () => {};
+    const before = last;
+    last = new Promise<void>((resolve) => (unlock = resolve));
+    let released = false;
+    const release = async () => {
+      if (released) return;
+      released = true;
+      unlock();
+      releaseTurn();
+    };
     try {
-      const tx = await start(isolationLevel);
-      const commit = tx.commit.bind(tx);
-      const rollback = tx.rollback.bind(tx);
-      tx.commit = () => commit().finally(release);
-      tx.rollback = () => rollback().finally(release);
-      return tx;
+      await before;
+      await conn.executeRaw(query("BEGIN IMMEDIATE"));
     } catch (err) {
-      release();
+      await release();
       throw err;
     }
+    const savepoint = async (sql: string) => void (await conn.executeRaw(query(sql)));
+    const tx: Transaction = {
+      provider: conn.provider,
+      adapterName: conn.adapterName,
+      options: { usePhantomQuery: false },
+      queryRaw: (q) => conn.queryRaw(q),
+      executeRaw: (q) => conn.executeRaw(q),
+      commit: release,
+      rollback: release,
+      createSavepoint: (name) => savepoint(`SAVEPOINT ${name}`),
+      rollbackToSavepoint: (name) => savepoint(`ROLLBACK TO ${name}`),
+      releaseSavepoint: (name) => savepoint(`RELEASE SAVEPOINT ${name}`),
+    };
+    return tx;
   };
 }
 
@@ -161,16 +177,30 @@ export function createPrismaClient(databaseUrl: string, options: CreatePrismaCli
     sqliteTurns.set(db, sqliteWriteTurns(sqliteFilePath(databaseUrl)));
   }
   providers.set(db, provider);
+  recordTransactionProviders(db, provider);
   return db;
+}
+
+/**
+ * An interactive transaction's client is an object of its own: it is recorded as the transaction
+ * starts, so dbProvider answers for it too.
+ */
+function recordTransactionProviders(db: Db, provider: DbProvider) {
+  const transaction = db.$transaction.bind(db) as (arg: unknown, options?: unknown) => Promise<unknown>;
+  const recorded = (arg: unknown, options?: unknown) =>
+    typeof arg === "function"
+      ? transaction((tx: DbTx) => {
+          providers.set(tx, provider);
+          return (arg as (tx: DbTx) => unknown)(tx);
+        }, options)
+      : transaction(arg, options);
+  db.$transaction = recorded as Db["$transaction"];
 }
 
 /** The provider a client from `createPrismaClient` talks to. */
 export function dbProvider(db: Db | DbTx): DbProvider {
   const p = providers.get(db);
   if (p) return p;
-  // Transaction clients are separate objects; the generated runtime records the provider.
-  const internal = (db as unknown as { _engineConfig?: { activeProvider?: string } })._engineConfig;
-  if (internal?.activeProvider === "postgresql" || internal?.activeProvider === "sqlite") return internal.activeProvider;
   throw new Error("dbProvider: not a client from createPrismaClient");
 }
 

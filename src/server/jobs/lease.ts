@@ -8,6 +8,8 @@
  *
  * Leases use each instance's clock: keep clocks in sync (NTP) to well under the lease length.
  */
+import type { Statement } from "@/server/db/atomic-write";
+import { quoteIdent } from "@/server/db/sql-encoding";
 import { randomToken } from "@/server/lib/ids";
 
 /** How a table names its lease: the status values and the columns the conditional updates use. */
@@ -40,10 +42,17 @@ export interface Lease {
 
 /** Rows of one table taken by leases. `rows` is read at each call (a test may swap the client's table). */
 export class LeasedRows {
+  /** The text of claimableSql, made once: prepared statements are found by it. */
+  private readonly claimableText: TemplateStringsArray;
+
   constructor(
     private readonly rows: () => ConditionalUpdates,
     private readonly columns: LeaseColumns,
-  ) {}
+  ) {
+    const [status, due, until] = ["status", columns.due, columns.until].map(quoteIdent);
+    const parts = [`((${status} = `, ` AND ${due} <= `, `) OR (${status} = `, ` AND ${until} < `, "))"];
+    this.claimableText = Object.freeze(Object.assign([...parts], { raw: parts })) as TemplateStringsArray;
+  }
 
   /** Free rows due at `now`. */
   dueWhere(now: Date) {
@@ -58,6 +67,15 @@ export class LeasedRows {
   /** Rows a worker may claim at `now`. */
   claimableWhere(now: Date) {
     return { OR: [this.dueWhere(now), this.expiredWhere(now)] };
+  }
+
+  /**
+   * claimableWhere as a SQL condition on the table's columns, for a store that claims in a statement
+   * of its own (batch chunks: the first claimable chunk of a batch, in one statement). Written into
+   * the statement with `sqlWithParts`.
+   */
+  claimableSql(now: Date): Statement {
+    return { strings: this.claimableText, values: [this.columns.free, now, this.columns.held, now] };
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { LogFilters, StatusClass } from "@/lib/schemas/logs";
 import type { Mode } from "@/lib/mode";
-import { dbProvider, type Db } from "@/server/db/client";
+import type { Db } from "@/server/db/client";
+import { containsIgnoringAsciiCase } from "@/server/db/text-search";
 import { AppError } from "@/server/errors";
 import { istDayRange } from "@/server/lib/ist";
 import { afterCursor, encodeCursor, newestFirst, toPage } from "@/server/lib/pagination";
@@ -15,8 +16,7 @@ const STATUS_RANGES: Record<StatusClass, { gte: number; lt: number }> = {
  * The path search ignores the case of ASCII letters (`/V1/IDENTITY` finds `/v1/identity/pan`) and
  * matches every other character literally. LIKE treats % and _ as wildcards (and a backslash as an
  * escape on PostgreSQL), so the database only narrows by the longest plain run of the text, without
- * case (SQLite's LIKE ignores ASCII case; PostgreSQL needs ILIKE), and the match is checked here:
- * the same answers on both databases.
+ * case (containsIgnoringAsciiCase), and the match is checked here: the same answers on both databases.
  */
 function pathPrefilter(text: string): string | null {
   const runs = text.split(/[%_\\]/).sort((a, b) => b.length - a.length);
@@ -32,10 +32,10 @@ function pathMatches(path: string, text: string): boolean {
   return foldAscii(path).includes(foldAscii(text));
 }
 
-function logFilterWhere(f: LogFilters, postgres: boolean) {
+function logFilterWhere(db: Db, f: LogFilters) {
   const pathRun = f.path ? pathPrefilter(f.path) : null;
   return {
-    ...(pathRun ? { path: postgres ? { contains: pathRun, mode: "insensitive" as const } : { contains: pathRun } } : {}),
+    ...(pathRun ? { path: containsIgnoringAsciiCase(db, pathRun) } : {}),
     ...(f.statusClass ? { status: STATUS_RANGES[f.statusClass] } : {}),
     ...istDayRange(f.from, f.to),
     ...(f.requestId ? { requestId: f.requestId } : {}),
@@ -59,7 +59,7 @@ const listColumns = {
 
 /** A merchant's REST calls in one mode, newest first. */
 export async function listRequestLogs(db: Db, merchantId: string, mode: Mode, input: LogFilters & { cursor?: string; limit: number }) {
-  const where = { merchantId, mode, ...logFilterWhere(input, dbProvider(db) === "postgresql") };
+  const where = { merchantId, mode, ...logFilterWhere(db, input) };
   const fetch = (after: string | undefined, take: number) =>
     db.auditLog.findMany({ where: { ...where, AND: [afterCursor(after)] }, orderBy: newestFirst, take, select: listColumns });
   const { limit, path: text } = input;

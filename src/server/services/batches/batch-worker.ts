@@ -62,8 +62,11 @@ interface RunningBatch {
 
 type ClaimedChunk = ClaimedChunkRow & { lease: Lease };
 
-/** The BatchChunk table's lease: PENDING until availableAt, RUNNING under `leaseToken` until `leaseUntil`. */
-function chunkLeases(db: Pick<Db | DbTx, "batchChunk">): LeasedRows {
+/**
+ * The BatchChunk table's lease: PENDING until availableAt, RUNNING under `leaseToken` until `leaseUntil`.
+ * The batch store claims by its claimableSql (src/server/db/batch-store.ts).
+ */
+export function chunkLeases(db: Pick<Db | DbTx, "batchChunk">): LeasedRows {
   return new LeasedRows(() => db.batchChunk, { free: "PENDING", held: "RUNNING", token: "leaseToken", until: "leaseUntil", due: "availableAt" });
 }
 

@@ -9,7 +9,7 @@
  */
 import type { Mode } from "@/lib/mode";
 import { BATCH_MAX_ITEMS, type BatchItemStatus, type BatchStatusValue as BatchStatus } from "@/lib/schemas/batches";
-import type { NewBatchRow } from "@/server/db/batch-store";
+import type { NewBatchRow } from "@/server/db/new-batch";
 import type { Db, DbTx } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
 import { isoOrNull } from "@/server/lib/dates";
@@ -252,7 +252,7 @@ function chunkRows(batchId: string, prepared: PreparedBatchItems, now: Date): Ch
 }
 
 /**
- * Stores a batch, its chunks and its worker jobs (in pieces, shown only whole: ./batch-pieces.ts), and answers its summary.
+ * Stores a batch, its chunks and its worker jobs (in pieces, shown only whole: src/server/db/new-batch.ts), and answers its summary.
  * Rejected items count as processed and failed from the start. In sandbox, every submitted item
  * counts against the merchant's daily allowance.
  */

@@ -1,24 +1,17 @@
 import { chainReturning, linked, sql, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
 import type { Db } from "@/server/db/client";
-import { JoiningCombiner, KeyedCombiner } from "@/server/db/combiner";
-import { captureHoldGroup, captureHoldScript, placeHoldGroup, placeHoldScript } from "@/server/services/wallet/hold-groups";
+import { walletGroupsOf, type CapturedRow, type HoldCapture, type KycTransactionRow, type NewHold } from "@/server/db/wallet-groups";
+
+export type { CapturedRow, HoldCapture, KycTransactionRow, NewHold };
 
 /**
  * Holds: how a charged call pays. A hold takes the fee from the wallet's available balance before
  * the call (HELD); the answer captures it (CAPTURED: the balance is debited with its ledger entry)
  * and anything else releases it (RELEASED: the fee is available again). Every move is conditional
- * on the hold still being HELD, so a hold is settled once however many callers race.
+ * on the hold still being HELD, so a hold is settled once however many callers race. The holds and
+ * captures of one wallet asked for at about the same time are written together (walletGroupsOf,
+ * src/server/db/wallet-groups.ts).
  */
-export interface NewHold {
-  id: string;
-  merchantId: string;
-  mode: string;
-  amountPaise: number;
-  /** The ledger reason of the capture, e.g. KYC_PAN. */
-  reason: string;
-  requestId: string | null;
-  createdAt: Date;
-}
 
 /** What a capture charged. */
 export interface Charged {
@@ -26,69 +19,10 @@ export interface Charged {
   balanceAfterPaise: number;
 }
 
-/** The KYC transaction a capture pays for; its merchant, mode, fee and balance after are the capture's. */
-export interface KycTransactionRow {
-  id: string;
-  kind: string;
-  requestId: string;
-  otpRequestId: string | null;
-  subjectMasked: string;
-  outcome: string;
-  nameMatchScore: number | null;
-  resultEnc: string | null;
-  resultExpiresAt: Date | null;
-  createdAt: Date;
-}
-
-export interface HoldCapture {
-  holdId: string;
-  /** The wallet the hold is on (its merchant and mode): captures of one wallet are written together. */
-  merchantId: string;
-  mode: string;
-  ledgerId: string;
-  /** Ledger reference: what was paid for. */
-  reference: string;
-  at: Date;
-  /** Writes that must commit with the capture; throwing refuses the capture and rolls it back. */
-  alsoCommit?: () => WriteScript<void>;
-  /** Written with the capture, with the hold's fee and the balance after this capture's debit. */
-  kycTransaction?: KycTransactionRow;
-}
-
 export interface Captured extends Charged {
   walletId: string;
   lowBalanceThresholdPaise: number | null;
   lowBalanceAlerted: boolean;
-}
-
-/**
- * The holds and the captures of one wallet asked for at about the same time are written together
- * (hold-groups.ts). On PostgreSQL, those that arrive while one of the wallet's writes is in flight go
- * in the next: every charge took the wallet's row lock, and one at a time they queued on it. On
- * SQLite, those that arrive before the next group commit go in one script of it.
- */
-interface Combiners {
-  holds: { submit(key: string, h: NewHold): Promise<boolean> };
-  captures: { submit(key: string, c: HoldCapture): Promise<CapturedRow | null> };
-}
-const combinersByWriter = new WeakMap<AtomicWriter, Combiners>();
-
-function combinersOf(writer: AtomicWriter): Combiners {
-  let c = combinersByWriter.get(writer);
-  if (!c) {
-    c =
-      writer.provider === "postgresql"
-        ? {
-            holds: new KeyedCombiner((_, holds) => placeHoldGroup(writer, holds[0]!.merchantId, holds[0]!.mode, holds)),
-            captures: new KeyedCombiner((_, captures) => captureHoldGroup(writer, captures[0]!.merchantId, captures[0]!.mode, captures)),
-          }
-        : {
-            holds: new JoiningCombiner((_, take) => writer.transaction(placeHoldScript(take))),
-            captures: new JoiningCombiner((_, take) => writer.transaction(captureHoldScript(take))),
-          };
-    combinersByWriter.set(writer, c);
-  }
-  return c;
 }
 
 const walletKey = (merchantId: string, mode: string) => `${mode}:${merchantId}`;
@@ -98,15 +32,7 @@ const walletKey = (merchantId: string, mode: string) => `${mode}:${merchantId}`;
  * False when the balance does not cover it (nothing written).
  */
 export function placeHold(writer: AtomicWriter, h: NewHold): Promise<boolean> {
-  return combinersOf(writer).holds.submit(walletKey(h.merchantId, h.mode), h);
-}
-
-export interface CapturedRow {
-  walletId: string;
-  amountPaise: number;
-  balanceAfterPaise: number;
-  lowBalanceThresholdPaise: number | null;
-  lowBalanceAlerted: unknown;
+  return walletGroupsOf(writer).holds.submit(walletKey(h.merchantId, h.mode), h);
 }
 
 /** A capture on its own, as one linked write: for the captures whose writes of their own commit with them. */
@@ -162,7 +88,7 @@ export async function captureHold(writer: AtomicWriter, c: HoldCapture): Promise
   try {
     if (c.alsoCommit) rows = await writer.transaction(captureWithWrites(c, c.alsoCommit));
     else {
-      const row = await combinersOf(writer).captures.submit(walletKey(c.merchantId, c.mode), c);
+      const row = await walletGroupsOf(writer).captures.submit(walletKey(c.merchantId, c.mode), c);
       rows = row ? [row] : [];
     }
   } catch (err) {

@@ -10,17 +10,66 @@ import {
   type AtomicWriter,
   type Statement,
   type WriteScript,
-} from "@/server/db/atomic-write";
-import type { CapturedRow, HoldCapture, KycTransactionRow, NewHold } from "@/server/services/wallet/holds";
+} from "./atomic-write";
+import { JoiningCombiner, KeyedCombiner } from "./combiner";
 
 /**
- * Holds and captures of one wallet written together for a whole group of requests (the combiners
- * in holds.ts gather them), and every result what running them one by one in the order they were
+ * Holds, captures and charges of one wallet written together for a whole group of requests (the
+ * combiners of walletGroupsOf gather them), and every result what running them one by one in the order they were
  * asked for would have given. On PostgreSQL, one statement per group, so the wallet row is locked
  * once per group, not once per call: the requests go in as arrays (unnest … WITH ORDINALITY keeps
  * their order). On SQLite, one script per group inside the group commit: the wallet row is read and
  * written once, and the per-write savepoints and statements are fewer.
  */
+
+/** A hold to place: the fee taken from the wallet's available balance (src/server/services/wallet/holds.ts). */
+export interface NewHold {
+  id: string;
+  merchantId: string;
+  mode: string;
+  amountPaise: number;
+  /** The ledger reason of the capture, e.g. KYC_PAN. */
+  reason: string;
+  requestId: string | null;
+  createdAt: Date;
+}
+
+/** The KYC transaction a capture pays for; its merchant, mode, fee and balance after are the capture's. */
+export interface KycTransactionRow {
+  id: string;
+  kind: string;
+  requestId: string;
+  otpRequestId: string | null;
+  subjectMasked: string;
+  outcome: string;
+  nameMatchScore: number | null;
+  resultEnc: string | null;
+  resultExpiresAt: Date | null;
+  createdAt: Date;
+}
+
+export interface HoldCapture {
+  holdId: string;
+  /** The wallet the hold is on (its merchant and mode): captures of one wallet are written together. */
+  merchantId: string;
+  mode: string;
+  ledgerId: string;
+  /** Ledger reference: what was paid for. */
+  reference: string;
+  at: Date;
+  /** Writes that must commit with the capture; throwing refuses the capture and rolls it back. */
+  alsoCommit?: () => WriteScript<void>;
+  /** Written with the capture, with the hold's fee and the balance after this capture's debit. */
+  kycTransaction?: KycTransactionRow;
+}
+
+export interface CapturedRow {
+  walletId: string;
+  amountPaise: number;
+  balanceAfterPaise: number;
+  lowBalanceThresholdPaise: number | null;
+  lowBalanceAlerted: unknown;
+}
 
 // Arrays of Dates would be sent in the process's time zone: ISO text is read as UTC, as single values are.
 export const iso = (d: Date | null) => (d === null ? null : d.toISOString());
@@ -252,4 +301,104 @@ export function* writeDebits(
     { table: "KycTransaction", columns: KYC_COLUMNS, rows: kyc },
   ]);
   return results;
+}
+
+/** A charge without a hold (src/server/services/wallet/direct-charges.ts): a debit whose wallet is found by its merchant and mode. */
+export type DirectCharge = Omit<GroupDebit, "walletId">;
+
+/** PostgreSQL: one statement per group; the wallet row is locked once, then the walk decides in arrival order. */
+async function chargeGroup(writer: AtomicWriter, merchantId: string, mode: string, charges: DirectCharge[]): Promise<(CapturedRow | null)[]> {
+  const at = charges[charges.length - 1]!.at;
+  const kyc = charges.map((c) => c.kycTransaction ?? null);
+  const rows = await writer.run(
+    rowsOf<CapturedRow & { ord: bigint }>(
+      sqlJoined(
+        sqlWithText`WITH RECURSIVE "req" AS (
+          SELECT * FROM unnest(${charges.map((c) => c.amountPaise)}::int[], ${charges.map((c) => c.reason)}::text[], ${charges.map((c) => c.ledgerId)}::text[],
+            ${charges.map((c) => c.reference)}::text[], ${charges.map((c) => iso(c.at))}::timestamp(3)[])
+            WITH ORDINALITY AS r("amountPaise", "reason", "ledgerId", "reference", "at", "ord")
+        ),
+        "wallet" AS (SELECT "id", "availablePaise" FROM "Wallet" WHERE "merchantId" = ${merchantId} AND "mode" = ${mode} FOR UPDATE),
+        ${WALK_IN_ARRIVAL_ORDER},
+        "charged" AS (
+          UPDATE "Wallet" SET "balancePaise" = "balancePaise" - (SELECT sum("amountPaise") FROM "held"),
+            "availablePaise" = "availablePaise" - (SELECT sum("amountPaise") FROM "held"), "updatedAt" = ${at}
+          WHERE "id" = (SELECT "id" FROM "wallet") AND EXISTS (SELECT 1 FROM "held")
+          RETURNING "id", "balancePaise", "lowBalanceThresholdPaise", "lowBalanceAlerted"
+        ),
+        "entry" AS (
+          SELECT "held".*, "charged"."id" AS "walletId",
+            "charged"."balancePaise" + (SELECT sum("amountPaise") FROM "held") - sum("held"."amountPaise") OVER (ORDER BY "held"."ord") AS "balanceAfterPaise",
+            "charged"."lowBalanceThresholdPaise", "charged"."lowBalanceAlerted"
+          FROM "held", "charged"
+        ),
+`,
+        ledgerAndKycFromEntries(merchantId, mode, kyc),
+      ),
+    ),
+  );
+  const byOrd = new Map(rows.map((r) => [Number(r.ord), r]));
+  return charges.map((_, i) => byOrd.get(i + 1) ?? null);
+}
+
+/**
+ * SQLite: one script of the group commit, which runs on the one writing connection with the write
+ * lock held, so the balance it reads cannot move before it writes.
+ */
+export function* chargeScript(take: () => DirectCharge[]): WriteScript<(CapturedRow | null)[]> {
+  const charges = take();
+  const { merchantId, mode } = charges[0]!;
+  const [wallet] = yield* rowsOf<{ id: string; availablePaise: number }>(
+    sql`SELECT "id", "availablePaise" FROM "Wallet" WHERE "merchantId" = ${merchantId} AND "mode" = ${mode}`,
+  );
+  if (!wallet) return charges.map(() => null);
+  const { taken, leftPaise } = inArrivalOrder(
+    Number(wallet.availablePaise),
+    charges.map((c) => c.amountPaise),
+  );
+  const total = Number(wallet.availablePaise) - leftPaise;
+  if (total === 0) return charges.map(() => null);
+  // Conditional on the balance read: should anything have moved it, the group fails and each charge is tried alone.
+  const [after] = yield* rowsOf<{ balancePaise: number; lowBalanceThresholdPaise: number | null; lowBalanceAlerted: unknown }>(
+    sql`UPDATE "Wallet" SET "availablePaise" = ${leftPaise}, "balancePaise" = "balancePaise" - ${total}, "updatedAt" = ${charges[charges.length - 1]!.at}
+      WHERE "id" = ${wallet.id} AND "availablePaise" = ${wallet.availablePaise} RETURNING "balancePaise", "lowBalanceThresholdPaise", "lowBalanceAlerted"`,
+  );
+  if (!after) throw new Error("wallet balance moved during a charge group");
+  const debits = charges.map((c, i) => (taken[i] ? { ...c, walletId: wallet.id } : null));
+  return yield* writeDebits(debits, Number(after.balancePaise) + total, after);
+}
+
+/**
+ * The holds, the captures and the charges of one wallet asked for at about the same time, written
+ * together. On PostgreSQL, those that arrive while one of the wallet's writes is in flight go in the
+ * next: every charge took the wallet's row lock, and one at a time they queued on it. On SQLite, those
+ * that arrive before the next group commit go in one script of it. Each gets what writing them one by
+ * one in the order asked would have given (inArrivalOrder).
+ */
+export interface WalletGroups {
+  holds: { submit(key: string, h: NewHold): Promise<boolean> };
+  captures: { submit(key: string, c: HoldCapture): Promise<CapturedRow | null> };
+  charges: { submit(key: string, c: DirectCharge): Promise<CapturedRow | null> };
+}
+const groupsByWriter = new WeakMap<AtomicWriter, WalletGroups>();
+
+/** The group writers of `writer`'s database, made once per writer. */
+export function walletGroupsOf(writer: AtomicWriter): WalletGroups {
+  let g = groupsByWriter.get(writer);
+  if (!g) {
+    g =
+      writer.provider === "postgresql"
+        ? {
+            holds: new KeyedCombiner((_, holds) => placeHoldGroup(writer, holds[0]!.merchantId, holds[0]!.mode, holds)),
+            captures: new KeyedCombiner((_, captures) => captureHoldGroup(writer, captures[0]!.merchantId, captures[0]!.mode, captures)),
+            charges: new KeyedCombiner((_, charges) => chargeGroup(writer, charges[0]!.merchantId, charges[0]!.mode, charges)),
+          }
+        : {
+            holds: new JoiningCombiner((_, take) => writer.transaction(placeHoldScript(take))),
+            captures: new JoiningCombiner((_, take) => writer.transaction(captureHoldScript(take))),
+            charges: new JoiningCombiner((_, take) => writer.transaction(chargeScript(take))),
+          };
+    groupsByWriter.set(writer, g);
+  }
+  return g;
 }
