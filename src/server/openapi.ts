@@ -6,6 +6,7 @@ import type { RestMeta } from "@/server/rest/meta";
 import { SANDBOX_TABLES, sandboxTableMarkdown } from "@/server/providers/sandbox-catalog";
 import { operationExamples, type OperationExample } from "@/server/rest/openapi-examples";
 import { z } from "zod";
+import { BATCH_MAX_ITEMS, countText } from "@/lib/limits";
 
 /** Codes the door itself can answer for any operation, by auth scheme. */
 const COMMON: Record<RestMeta["auth"], ErrorCode[]> = {
@@ -53,7 +54,7 @@ const ERROR_SCHEMA_NAMES = { v1: "V1Error", api: "ApiError" } as const;
 
 /** The operations' tags, declared with what each group does (in the order the reference shows them). */
 const TAGS = [
-  { name: "Identity", description: "PAN verification, single and in batches of up to 10,000 (results by webhook)." },
+  { name: "Identity", description: `PAN verification, single and in batches of up to ${countText(BATCH_MAX_ITEMS)} (results by webhook).` },
   { name: "Employment", description: "EPFO member accounts by UAN or PF number, single and in batches." },
   { name: "Payments", description: "Hosted checkout: create a payment, verify its signed redirect, read its status." },
   { name: "Refunds", description: "Full and partial refunds of successful payments." },
