@@ -54,7 +54,9 @@ describe("the API's figures, in the rules and in the words", () => {
       const d = op("post", createBatchMetas[kind].openapi.path).description as string;
       expect(d).toContain("Queues up to 10,000 ");
       expect(d).toContain("Bodies up to 8 MiB;");
-      expect(op("post", createBatchMetas[kind].openapi.path).requestBody.content["application/json"].schema.properties.items.maxItems).toBe(10_000);
+      const items = op("post", createBatchMetas[kind].openapi.path).requestBody.content["application/json"].schema.properties.items;
+      expect(items.maxItems).toBe(10_000);
+      expect(items.description).toMatch(/^Up to 10,000 items /);
     }
     expect(doc.tags.find((t: { name: string }) => t.name === "Identity").description).toContain("batches of up to 10,000 ");
     expect(UPLOAD_BODY_LIMIT).toBe(8 * MiB);

@@ -39,8 +39,8 @@ function documentedItems(kind: BatchKind) {
 }
 
 const itemDescriptions: Record<BatchKind, string> = {
-  PAN: "Up to 10,000 items `{pan, name?, reference_id?}`, validated like single calls; an invalid item is rejected on its own (counted in `rejected`, reported in the results) and never fails the batch.",
-  EPFO: "Up to 10,000 items `{uan?, pf_number?, reference_id?}` (exactly one of uan or pf_number), validated like single calls; an invalid item is rejected on its own and never fails the batch.",
+  PAN: `Up to ${countText(BATCH_MAX_ITEMS)} items \`{pan, name?, reference_id?}\`, validated like single calls; an invalid item is rejected on its own (counted in \`rejected\`, reported in the results) and never fails the batch.`,
+  EPFO: `Up to ${countText(BATCH_MAX_ITEMS)} items \`{uan?, pf_number?, reference_id?}\` (exactly one of uan or pf_number), validated like single calls; an invalid item is rejected on its own and never fails the batch.`,
 };
 
 export function batchCreateInput(kind: BatchKind) {
