@@ -13,12 +13,10 @@ const paymentEvent = z.object({
 
 const batchEvent = batchStatusData
   .extend({
-    results_url: z
-      .url()
-      .meta({
-        description: "Absolute URL of the batch's results (GET /v1/{kind}/batch/{batch_id}/results).",
-        example: "https://api.parakh.in/v1/identity/pan/batch/batch_8fK2mQ7xLp3Rt9Za/results",
-      }),
+    results_url: z.url().meta({
+      description: "Absolute URL of the batch's results (GET /v1/{kind}/batch/{batch_id}/results).",
+      example: "https://api.parakh.in/v1/identity/pan/batch/batch_8fK2mQ7xLp3Rt9Za/results",
+    }),
   })
   .meta({ description: "The batch's final status (as GET /v1/{kind}/batch/{batch_id} answers it) and where to read its results." });
 

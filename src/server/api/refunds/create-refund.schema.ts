@@ -10,12 +10,10 @@ export const createRefundInput = z.object({
   paymentId: paymentPathIdField,
   // Only an absent amount means "all that is left": null is a bad amount, not a full refund.
   amount: refundAmountField.optional(),
-  reason: refundReasonSchema
-    .nullish()
-    .meta({
-      description: `Shown in the dashboard and sent in refund webhooks. At most ${REFUND_REASON_MAX} characters.`,
-      example: "Customer returned the item",
-    }),
+  reason: refundReasonSchema.nullish().meta({
+    description: `Shown in the dashboard and sent in refund webhooks. At most ${REFUND_REASON_MAX} characters.`,
+    example: "Customer returned the item",
+  }),
   merchantRefundId: z
     .string()
     .max(64, "must be at most 64 characters")
