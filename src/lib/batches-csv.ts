@@ -3,6 +3,7 @@
 // file's shape is checked here; each item is then validated by the server exactly like the single
 // API call, so a bad PAN is a rejected row, not a broken file.
 
+import { BATCH_BODY_MAX_BYTES } from "@/lib/limits";
 import type { BatchKindValue } from "@/lib/schemas/batches";
 
 /** The columns each kind reads, in template order. Other columns are ignored (and reported). */
@@ -11,8 +12,8 @@ export const BATCH_CSV_COLUMNS = {
   EPFO: ["uan", "pf_number", "reference_id"],
 } as const satisfies Record<BatchKindValue, readonly string[]>;
 
-/** Largest file the page reads: the server takes request bodies of up to 8 MiB for a batch. */
-export const BATCH_CSV_MAX_BYTES = 8 * 1024 * 1024;
+/** Largest file the page reads: the server takes request bodies of up to this size for a batch. */
+export const BATCH_CSV_MAX_BYTES = BATCH_BODY_MAX_BYTES;
 
 /** Sandbox-friendly examples; a merchant can upload the template as it is. */
 export const BATCH_CSV_TEMPLATES: Record<BatchKindValue, string> = {

@@ -4,6 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_JOB_LEASE_MS, MAX_BATCH_RETRY_BUDGET_MS } from "@/lib/limits";
 import { dataDirFromEnv, databaseUrlFromEnv, oneWriterProcess } from "@/server/db/provider";
 
 /**
@@ -86,9 +87,9 @@ const EnvSchema = z.object({
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
   JOBS_ENABLED: bool.default(true),
   /** How long a background job (and a batch chunk) stays claimed by a worker that stopped answering. */
-  JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
-  /** How long a batch item's transient source errors (503/504) are retried; at most 30 s. */
-  BATCH_RETRY_BUDGET_MS: z.coerce.number().int().min(0).max(30_000).default(30_000),
+  JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(DEFAULT_JOB_LEASE_MS),
+  /** How long a batch item's transient source errors (503/504) are retried (default and most: MAX_BATCH_RETRY_BUDGET_MS). */
+  BATCH_RETRY_BUDGET_MS: z.coerce.number().int().min(0).max(MAX_BATCH_RETRY_BUDGET_MS).default(MAX_BATCH_RETRY_BUDGET_MS),
   /** Sandbox webhooks may go to loopback addresses (local development and tests); live never may. */
   WEBHOOK_SANDBOX_ALLOW_LOOPBACK: bool.optional(),
   /** Outgoing email (password resets), e.g. smtps://user:pass@smtp.example.com:465; unset keeps mail in the /admin outbox. */

@@ -1,4 +1,6 @@
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server";
+import { BATCH_MAX_ITEMS, MAX_PAYMENT_AMOUNT_PAISE, MIN_PAYMENT_AMOUNT_PAISE, REFUND_WINDOW_DAYS, countText } from "@/lib/limits";
+import { formatPaise } from "@/lib/money";
 
 /**
  * The one error-code registry (every code is listed in /docs per operation). Services throw `AppError(code)`; the REST door turns it
@@ -23,10 +25,14 @@ export const ERROR_CODES = {
   INVALID_IFSC: { status: 400, trpc: "BAD_REQUEST", message: "The IFSC is not valid." },
   INVALID_ACCOUNT_NUMBER: { status: 400, trpc: "BAD_REQUEST", message: "The account number must be 9 to 18 digits." },
   INVALID_ORDER_ID: { status: 400, trpc: "BAD_REQUEST", message: "The orderId must start with ORDER_ and be at most 64 characters of A-Z, a-z, 0-9, _ and -." },
-  INVALID_AMOUNT: { status: 400, trpc: "BAD_REQUEST", message: "The amount must be a number of at least 1.00 with at most two fraction digits." },
-  AMOUNT_LIMIT_EXCEEDED: { status: 400, trpc: "BAD_REQUEST", message: "The amount must not exceed 100000.00." },
+  INVALID_AMOUNT: {
+    status: 400,
+    trpc: "BAD_REQUEST",
+    message: `The amount must be a number of at least ${formatPaise(MIN_PAYMENT_AMOUNT_PAISE)} with at most two fraction digits.`,
+  },
+  AMOUNT_LIMIT_EXCEEDED: { status: 400, trpc: "BAD_REQUEST", message: `The amount must not exceed ${formatPaise(MAX_PAYMENT_AMOUNT_PAISE)}.` },
   INVALID_REDIRECT_URL: { status: 400, trpc: "BAD_REQUEST", message: "The redirectUrl must be an absolute http or https URL." },
-  BATCH_TOO_LARGE: { status: 400, trpc: "BAD_REQUEST", message: "A batch holds at most 10,000 items." },
+  BATCH_TOO_LARGE: { status: 400, trpc: "BAD_REQUEST", message: `A batch holds at most ${countText(BATCH_MAX_ITEMS)} items.` },
   SIGNATURE_INVALID: { status: 400, trpc: "BAD_REQUEST", message: "The signature does not match." },
   ORDER_MISMATCH: { status: 400, trpc: "BAD_REQUEST", message: "The orderId does not belong to this payment." },
   REFUND_EXCEEDS_AMOUNT: { status: 400, trpc: "BAD_REQUEST", message: "The refund is more than what is still refundable on this payment." },
@@ -58,7 +64,11 @@ export const ERROR_CODES = {
     trpc: "CONFLICT",
     message: "Another verification of this OTP request is running; retry after the time in Retry-After.",
   },
-  PAYMENT_NOT_REFUNDABLE: { status: 409, trpc: "CONFLICT", message: "Only a successful payment can be refunded, within 180 days of payment." },
+  PAYMENT_NOT_REFUNDABLE: {
+    status: 409,
+    trpc: "CONFLICT",
+    message: `Only a successful payment can be refunded, within ${REFUND_WINDOW_DAYS} days of payment.`,
+  },
   DUPLICATE_REFUND_ID: { status: 409, trpc: "CONFLICT", message: "This merchantRefundId was used for another refund request." },
   PAYMENT_NOT_PAYABLE: { status: 409, trpc: "CONFLICT", message: "This payment cannot take a new attempt now." },
   CONFLICT: { status: 409, trpc: "CONFLICT", message: "The request conflicts with the current state." },

@@ -1,11 +1,15 @@
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
+import { createSchema } from "zod-openapi";
 import { ERROR_CODES, type ErrorCode } from "@/server/errors";
 import { apiErrorSchema, v1ErrorSchema } from "@/server/rest/envelope";
 import { REST_OPERATIONS, restRouter } from "@/server/api/rest-router";
 import type { RestMeta } from "@/server/rest/meta";
+import { DELIVERY_TIMEOUT_MS, RETRY_DELAYS_MS } from "@/server/services/webhooks/deliver";
 import { SANDBOX_TABLES, sandboxTableMarkdown } from "@/server/providers/sandbox-catalog";
 import { operationExamples, type OperationExample } from "@/server/rest/openapi-examples";
 import { z } from "zod";
+import { BATCH_MAX_ITEMS, countText } from "@/lib/limits";
+import { WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_SCHEMAS, type WebhookEventName } from "@/lib/schemas/webhook-events";
 
 /** Codes the door itself can answer for any operation, by auth scheme. */
 const COMMON: Record<RestMeta["auth"], ErrorCode[]> = {
@@ -53,12 +57,17 @@ const ERROR_SCHEMA_NAMES = { v1: "V1Error", api: "ApiError" } as const;
 
 /** The operations' tags, declared with what each group does (in the order the reference shows them). */
 const TAGS = [
-  { name: "Identity", description: "PAN verification, single and in batches of up to 10,000 (results by webhook)." },
+  { name: "Identity", description: `PAN verification, single and in batches of up to ${countText(BATCH_MAX_ITEMS)} (results by webhook).` },
   { name: "Employment", description: "EPFO member accounts by UAN or PF number, single and in batches." },
   { name: "Payments", description: "Hosted checkout: create a payment, verify its signed redirect, read its status." },
   { name: "Refunds", description: "Full and partial refunds of successful payments." },
   { name: "Sandbox", description: "Sandbox keys only: move a test payment as a customer would." },
   { name: "KYC", description: "Aadhaar OTP, PAN and bank-account KYC, each charged once from the prepaid wallet." },
+  {
+    name: "Webhooks",
+    description:
+      "Events Parakh POSTs to your registered endpoints (and to a batch's webhook_url): signed, retried until a 2xx answers, at least once and unordered, so dedupe on the event id.",
+  },
 ];
 
 /** Codes whose answers carry Retry-After (seconds to wait before trying again). */
@@ -140,7 +149,8 @@ export async function buildOpenApiDocument(baseUrl: string): Promise<OpenAPIObje
   const generated = Object.entries(doc.components?.schemas ?? {}).filter(([name]) => !name.startsWith("error."));
   doc.components = { ...doc.components, schemas: { ...Object.fromEntries(generated), ...errorComponents() }, headers: structuredClone(HEADERS) };
   const tagged = new Set(REST_OPERATIONS.flatMap(({ meta }) => meta.openapi.tags ?? []));
-  doc.tags = TAGS.filter((t) => tagged.has(t.name));
+  doc.webhooks = webhooks(doc) as OpenAPIObject["webhooks"];
+  doc.tags = TAGS.filter((t) => tagged.has(t.name) || (t.name === "Webhooks" && doc.webhooks));
   const byPath = new Map<string, RestMeta>(REST_OPERATIONS.map(({ meta }) => [`${meta.openapi.method} ${meta.openapi.path}`, meta.rest]));
 
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
@@ -152,6 +162,62 @@ export async function buildOpenApiDocument(baseUrl: string): Promise<OpenAPIObje
   }
   doc.info.description = [doc.info.description, errorCodesMarkdown(doc)].filter(Boolean).join("\n\n");
   return doc;
+}
+
+const WEBHOOK_HEADERS = [
+  { name: "X-Webhook-Id", description: "The event's id (`evt_…`), as in the body's `id`.", schema: { type: "string", pattern: "^evt_[A-Za-z0-9]+$" } },
+  { name: "X-Webhook-Event", description: "The event's type, as in the body's `type`.", schema: { type: "string" } },
+  { name: "X-Webhook-Timestamp", description: "Unix seconds when this attempt was signed.", schema: { type: "string", pattern: "^[0-9]+$" } },
+  {
+    name: "X-Webhook-Signature",
+    description:
+      '`t=<X-Webhook-Timestamp>,v1=<hex HMAC-SHA256(signing secret, t + "." + raw body)>`; during a secret rotation a second `v1=` signs with the old secret. Compare in constant time and refuse old timestamps.',
+    schema: { type: "string", pattern: "^t=[0-9]+(,v1=[0-9a-f]{64})+$" },
+  },
+].map((h) => ({ ...h, in: "header", required: true }));
+
+/**
+ * The `webhooks` section (OpenAPI 3.1): one POST per event type, whose body is the event's schema
+ * (the one the emitter builds every delivery through), named `WebhookEvent.<type>` in the components.
+ */
+function webhooks(doc: OpenAPIObject): Record<string, unknown> {
+  const schemas = (doc.components!.schemas ??= {}) as Record<string, unknown>;
+  const section: Record<string, unknown> = {};
+  for (const type of WEBHOOK_EVENT_NAMES) {
+    const { schema, components } = createSchema(WEBHOOK_EVENT_SCHEMAS[type], { io: "output", openapiVersion: doc.openapi as "3.1.0" });
+    for (const [name, component] of Object.entries(components ?? {})) {
+      // The API's objects (PaymentStatus, Refund, BatchStatus) are already there from the operations: they must be the same object.
+      if (schemas[name] !== undefined && JSON.stringify(schemas[name]) !== JSON.stringify(component)) throw new Error(`Two different schemas named ${name}`);
+      schemas[name] = component;
+    }
+    section[type] = { post: webhookOperation(type, schema) };
+  }
+  return section;
+}
+
+/** 1 m, 5 m, … 6 h and 6 h: the retry schedule as the reference states it. */
+function retryText() {
+  const steps = RETRY_DELAYS_MS.map((ms) => (ms < 3_600_000 ? `${ms / 60_000} m` : `${ms / 3_600_000} h`));
+  return `${steps.slice(0, -1).join(", ")} and ${steps.at(-1)}`;
+}
+
+function webhookOperation(type: WebhookEventName, schema: unknown) {
+  const meta = WEBHOOK_EVENT_SCHEMAS[type].meta() as { title: string; description: string };
+  return {
+    operationId: `webhook.${type}`,
+    tags: ["Webhooks"],
+    summary: meta.title,
+    description: `${meta.description} Sent with type \`${type}\`.`,
+    security: [],
+    parameters: WEBHOOK_HEADERS,
+    requestBody: { required: true, content: { "application/json": { schema } } },
+    responses: {
+      "200": { description: `Any 2xx answer within ${DELIVERY_TIMEOUT_MS / 1000} s marks the delivery delivered.` },
+      "400": {
+        description: `Any other answer, a redirect or a timeout is a failed attempt: retried after ${retryText()}, then the delivery is marked failed.`,
+      },
+    },
+  };
 }
 
 /** Every code some operation can answer, with its HTTP status and what it means, for the reference's front page. */

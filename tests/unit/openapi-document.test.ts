@@ -237,7 +237,63 @@ describe("the OpenAPI document", () => {
   });
 
   it("keeps only the components it uses", () => {
-    const text = JSON.stringify(doc.paths);
+    const text = JSON.stringify({ paths: doc.paths, webhooks: doc.webhooks });
     for (const name of Object.keys(doc.components.schemas)) expect(text, name).toContain(`"#/components/schemas/${name}"`);
+  });
+
+  it("publishes every webhook event of the contract (B4, B7, B11) under webhooks, each body a named schema of the contract's shape", () => {
+    // The contract's list, by hand, and the dashboard's test event.
+    const types = [
+      "payment.success",
+      "payment.failed",
+      "payment.expired",
+      "payment.cancelled",
+      "pan.batch.completed",
+      "epfo.batch.completed",
+      "wallet.low_balance",
+      "refund.processed",
+      "refund.failed",
+      "webhook.test",
+    ];
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...types].sort());
+    const schema = (name: string) => doc.components.schemas[name];
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    for (const type of types) {
+      const post = doc.webhooks[type].post;
+      expect(post.requestBody.content["application/json"].schema, type).toEqual(ref(`WebhookEvent.${type}`));
+      expect(post.parameters.map((p: { name: string }) => p.name).sort(), type).toEqual([
+        "X-Webhook-Event",
+        "X-Webhook-Id",
+        "X-Webhook-Signature",
+        "X-Webhook-Timestamp",
+      ]);
+      const body = schema(`WebhookEvent.${type}`);
+      // Body: {id:"evt_…", type, created_at, mode, data} and nothing else.
+      expect([...body.required].sort(), type).toEqual(["created_at", "data", "id", "mode", "type"]);
+      expect(body.additionalProperties, type).toBe(false);
+      expect(body.properties.type, type).toMatchObject({ const: type });
+      expect(body.properties.mode.enum, type).toEqual(["sandbox", "live"]);
+      expect(matches(body.properties.id.pattern, "evt_Jd8s2LqP0xZk3Vb9TmW4rY7n")).toBe(true);
+    }
+    const data = (type: string) => schema(`WebhookEvent.${type}`).properties.data;
+    for (const type of ["payment.success", "payment.failed", "payment.expired", "payment.cancelled"]) {
+      expect(data(type).required, type).toEqual(["payment"]);
+      expect(data(type).properties.payment.$ref, type).toBe("#/components/schemas/PaymentStatus");
+    }
+    for (const type of ["refund.processed", "refund.failed"]) {
+      expect([...data(type).required].sort(), type).toEqual(["payment", "refund"]);
+      expect(data(type).properties.refund.$ref).toBe("#/components/schemas/Refund");
+      expect(data(type).properties.payment.$ref).toBe("#/components/schemas/PaymentStatus");
+    }
+    // The GET status object with its final counts, plus results_url.
+    const status = ["batch_id", "status", "total", "processed", "succeeded", "failed", "created_at", "started_at", "completed_at"];
+    for (const type of ["pan.batch.completed", "epfo.batch.completed"]) {
+      expect(data(type).required, type).toEqual(expect.arrayContaining([...status, "results_url"]));
+      expect(data(type).properties.results_url).toMatchObject({ type: "string", format: "uri" });
+    }
+    expect(data("wallet.low_balance").properties.wallet.required).toEqual(expect.arrayContaining(["balance", "threshold", "currency"]));
+    // The objects the events carry are the operations' own.
+    expect(doc.paths["/api/payments/{paymentId}/status"].get.responses["200"].content["application/json"].schema.properties.data).toEqual(ref("PaymentStatus"));
   });
 });

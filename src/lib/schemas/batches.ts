@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BATCH_MAX_ITEMS, countText } from "@/lib/limits";
 import { withPage } from "@/lib/schemas/logs";
 import { webhookUrlSchema } from "@/lib/schemas/webhooks";
 import { filtersFromQuery, filtersToQuery } from "@/lib/url-filters";
@@ -26,7 +27,7 @@ export const BATCH_ITEM_STATUSES = ["SUCCEEDED", "FAILED", "PENDING"] as const;
 export type BatchItemStatus = (typeof BATCH_ITEM_STATUSES)[number];
 
 /** Items per batch, from the API or the dashboard. */
-export const BATCH_MAX_ITEMS = 10_000;
+export { BATCH_MAX_ITEMS } from "@/lib/limits";
 
 /** Results per page on the batch detail. */
 export const BATCH_RESULTS_PAGE_SIZE = 50;
@@ -66,7 +67,7 @@ export const batchResultsInput = z.object({
 const batchItemsField = z
   .array(z.unknown())
   .min(1, "The file has no rows to verify")
-  .max(BATCH_MAX_ITEMS, `A batch takes at most ${BATCH_MAX_ITEMS.toLocaleString("en-IN")} rows: split the file`);
+  .max(BATCH_MAX_ITEMS, `A batch takes at most ${countText(BATCH_MAX_ITEMS)} rows: split the file`);
 
 export const batchPreviewInput = z.object({ kind: batchKindSchema, items: batchItemsField });
 

@@ -9,6 +9,9 @@ export const PAYMENT_STATUSES = ["CREATED", "PENDING", "SUCCESS", "FAILED", "EXP
 export const paymentStatusSchema = z.enum(PAYMENT_STATUSES, { error: "Choose a status from the list" });
 export type PaymentStatusValue = z.infer<typeof paymentStatusSchema>;
 
+/** How much of a payment its refunds that are not FAILED return. */
+export const REFUND_SUMMARY_STATUSES = ["NONE", "PARTIAL", "FULL"] as const;
+
 export { PAGE_SIZE };
 
 /** The merchant's orderId (as POST /api/checkout takes it); matched exactly. */

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { BATCH_BODY_MAX_BYTES } from "@/lib/limits";
 import { AppError } from "@/server/errors";
 
 /** Largest body the dashboard's endpoints (tRPC, sign-in) accept: their forms are small. */
@@ -9,7 +10,7 @@ export const APP_BODY_LIMIT = 64 * 1024;
  * POST /v1/{kind}/batch, whose limit this is. Only these procedures, called alone or together, and
  * only with a session cookie and the dashboard's CSRF header: nobody else gets to send megabytes.
  */
-export const UPLOAD_BODY_LIMIT = 8 * 1024 * 1024;
+export const UPLOAD_BODY_LIMIT = BATCH_BODY_MAX_BYTES;
 const UPLOAD_PROCEDURES: ReadonlySet<string> = new Set(["batches.preview", "batches.create"]);
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?next-auth\.session-token(?:\.\d+)?=/;
 

@@ -5,6 +5,7 @@
  * out, and an outcome is written only by the claim that still holds the job.
  */
 import os from "node:os";
+import { DEFAULT_JOB_LEASE_MS } from "@/lib/limits";
 import type { Db } from "@/server/db/client";
 import { randomToken } from "@/server/lib/ids";
 import { log as defaultLogger } from "@/server/lib/logger";
@@ -63,7 +64,7 @@ export interface JobRunnerOptions {
   /** Idle wait between claim cycles (default 500 ms). */
   pollMs?: number;
   /**
-   * How long a claim holds a job; renewed every leaseMs/3 while the handler runs (default 30 s).
+   * How long a claim holds a job; renewed every leaseMs/3 while the handler runs (default DEFAULT_JOB_LEASE_MS).
    * A dead worker's job is taken over once the lease ends (plus up to min(leaseMs/2, 5 s)).
    */
   leaseMs?: number;
@@ -168,7 +169,7 @@ export class JobRunner {
   ) {
     this.workerId = options.workerId ?? `${os.hostname()}:${process.pid}:${randomToken(6)}`;
     this.pollMs = options.pollMs ?? 500;
-    this.leaseMs = options.leaseMs ?? 30_000;
+    this.leaseMs = options.leaseMs ?? DEFAULT_JOB_LEASE_MS;
     this.batchSize = options.batchSize ?? 10;
     this.concurrency = options.concurrency ?? 4;
     this.stopTimeoutMs = options.stopTimeoutMs ?? 10_000;

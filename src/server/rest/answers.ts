@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { SINGLE_BODY_MAX_BYTES } from "@/lib/limits";
 import { AppError } from "@/server/errors";
 import { log } from "@/server/lib/logger";
 import { afterUnreadBody, hasUnreadBody } from "@/server/rest/body";
 import { errorResponse } from "@/server/rest/errors";
 import { auditRecord, type Answer, type RequestRecord } from "@/server/rest/request-record";
-import { SINGLE_BODY_LIMIT, type RestRoute } from "@/server/rest/routes";
+import type { RestRoute } from "@/server/rest/routes";
 import type { AppServices } from "@/server/services";
 import { reverseKycCharge } from "@/server/services/kyc/charge";
 
@@ -69,7 +70,7 @@ export function refuse(
   req: IncomingMessage,
   res: ServerResponse,
   answer: Answer,
-  drainLimit = SINGLE_BODY_LIMIT,
+  drainLimit = SINGLE_BODY_MAX_BYTES,
 ) {
   if (record.rawBody === null && hasUnreadBody(req)) return afterUnreadBody(req, res, drainLimit, () => void send(services, record, res, answer));
   void send(services, record, res, answer);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RestOperation } from "@/server/rest/operations";
 import { AppError, isAppError } from "@/server/errors";
+import { SINGLE_BODY_MAX_BYTES } from "@/lib/limits";
 import { findUnstorableField } from "@/lib/stored-text";
 import { log } from "@/server/lib/logger";
 import { methodLabel, nameRoute, routeSeries } from "@/server/metrics/http";
@@ -11,7 +12,7 @@ import { admitKey, identifyKey, knownCaller, restAuthOf } from "@/server/rest/cr
 import { withIdempotency } from "@/server/rest/idempotency";
 import { hasDotSegment } from "@/server/rest/paths";
 import { newRecord, type Answer, type RequestRecord } from "@/server/rest/request-record";
-import { matchRoute, routeTable, SINGLE_BODY_LIMIT, type RestRoute } from "@/server/rest/routes";
+import { matchRoute, routeTable, type RestRoute } from "@/server/rest/routes";
 import { refuseOtherMerchant } from "@/server/rest/trpc";
 import type { AppServices } from "@/server/services";
 import { CHUNK_SIZES } from "@/server/services/batches/batches";
@@ -59,8 +60,8 @@ export function createRestDoor(services: AppServices, operations: RestOperation[
 
   /** With a valid key: the body, then the operation (once per Idempotency-Key), as an answer. */
   async function serve(record: RequestRecord, req: IncomingMessage, route: RestRoute, params: Record<string, string>): Promise<Answer> {
-    const limit = route.rest.bodyLimit ?? SINGLE_BODY_LIMIT;
-    return inBodySlot(bodies, record.method === "POST" && limit > SINGLE_BODY_LIMIT, async () => {
+    const limit = route.rest.bodyLimit ?? SINGLE_BODY_MAX_BYTES;
+    return inBodySlot(bodies, record.method === "POST" && limit > SINGLE_BODY_MAX_BYTES, async () => {
       const read = record.method === "POST" ? await readJson(bodies, record, req, route, limit) : { input: checkedQuery(req.url), preparedBatch: null };
       // Path parameters, decoded once when the route matched, are the ones validated and used.
       const input = { ...read.input, ...params };

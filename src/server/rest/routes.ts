@@ -13,9 +13,6 @@ export interface RestRoute {
   series: RouteSeries;
 }
 
-export const SINGLE_BODY_LIMIT = 1024 * 1024;
-export const BATCH_BODY_LIMIT = 8 * 1024 * 1024;
-
 /** One route of the table: its OpenAPI path (e.g. `/api/payments/{paymentId}/status`) as a pattern. */
 function restRoute(operation: RestOperation): RestRoute {
   const { method, path } = operation.meta.openapi;

@@ -1,13 +1,12 @@
 import { z } from "zod";
 import { createSchema } from "zod-openapi";
-import { BATCH_MAX_ITEMS } from "@/lib/schemas/batches";
+import { BATCH_BODY_MAX_BYTES, BATCH_MAX_ITEMS, countText, mebibytesText } from "@/lib/limits";
 import { REFERENCE_MAX_CHARS } from "@/server/api/batches/batch-items";
 import { NOUN, PATH, TAG } from "@/server/api/batches/batch.schema";
 import { epfoLookupFields, exactlyOneLookup } from "@/server/api/employment/verify-epfo.schema";
 import { verifyPanInput } from "@/server/api/identity/verify-pan.schema";
 import { v1Envelope } from "@/server/rest/envelope";
 import type { RestOperationMeta } from "@/server/rest/meta";
-import { BATCH_BODY_LIMIT } from "@/server/rest/routes";
 import type { BatchKind } from "@/server/services/batches/batches";
 
 const itemsField = z
@@ -40,8 +39,8 @@ function documentedItems(kind: BatchKind) {
 }
 
 const itemDescriptions: Record<BatchKind, string> = {
-  PAN: "Up to 10,000 items `{pan, name?, reference_id?}`, validated like single calls; an invalid item is rejected on its own (counted in `rejected`, reported in the results) and never fails the batch.",
-  EPFO: "Up to 10,000 items `{uan?, pf_number?, reference_id?}` (exactly one of uan or pf_number), validated like single calls; an invalid item is rejected on its own and never fails the batch.",
+  PAN: `Up to ${countText(BATCH_MAX_ITEMS)} items \`{pan, name?, reference_id?}\`, validated like single calls; an invalid item is rejected on its own (counted in \`rejected\`, reported in the results) and never fails the batch.`,
+  EPFO: `Up to ${countText(BATCH_MAX_ITEMS)} items \`{uan?, pf_number?, reference_id?}\` (exactly one of uan or pf_number), validated like single calls; an invalid item is rejected on its own and never fails the batch.`,
 };
 
 export function batchCreateInput(kind: BatchKind) {
@@ -77,14 +76,14 @@ function createBatchMeta(kind: BatchKind) {
       path: PATH[kind],
       tags: [TAG[kind]],
       summary: `Submit a ${NOUN[kind]} batch`,
-      description: `Queues up to 10,000 ${NOUN[kind]} checks and answers 202 at once. Poll the batch, page through its results, or wait for the \`${event}\` webhook (sent to webhook_url and to endpoints subscribed to it). Bodies up to 8 MiB; while the server has too many large bodies in hand, 503 SERVICE_UNAVAILABLE with Retry-After. In sandbox a merchant may submit 100,000 items (SANDBOX_BATCH_ITEMS_PER_DAY) in any 24 hours; a batch past that answers 429 RATE_LIMITED with Retry-After.`,
+      description: `Queues up to ${countText(BATCH_MAX_ITEMS)} ${NOUN[kind]} checks and answers 202 at once. Poll the batch, page through its results, or wait for the \`${event}\` webhook (sent to webhook_url and to endpoints subscribed to it). Bodies up to ${mebibytesText(BATCH_BODY_MAX_BYTES)}; while the server has too many large bodies in hand, 503 SERVICE_UNAVAILABLE with Retry-After. In sandbox a merchant may submit 100,000 items (SANDBOX_BATCH_ITEMS_PER_DAY) in any 24 hours; a batch past that answers 429 RATE_LIMITED with Retry-After.`,
       successDescription: "Accepted: the batch is queued.",
     },
     rest: {
       auth: "bearer",
       errors: ["VALIDATION_ERROR", "BATCH_TOO_LARGE", "PAYLOAD_TOO_LARGE", "SERVICE_UNAVAILABLE"],
       successStatus: 202,
-      bodyLimit: BATCH_BODY_LIMIT,
+      bodyLimit: BATCH_BODY_MAX_BYTES,
       batchKind: kind,
     },
   } satisfies RestOperationMeta;

@@ -14,6 +14,7 @@
  * time for at most SLICE_MS, then gives its slot back (rescheduled for now, behind any job that
  * waited longer), so one merchant's 10,000 items never hold the queue from another merchant's one.
  */
+import { DEFAULT_JOB_LEASE_MS, MAX_BATCH_RETRY_BUDGET_MS } from "@/lib/limits";
 import type { Mode } from "@/lib/mode";
 import type { BatchStart, BatchStore, ClaimedChunkRow } from "@/server/db/batch-store";
 import type { Db, DbTx } from "@/server/db/client";
@@ -29,12 +30,8 @@ import type { ChunkThread } from "./chunk-thread";
 
 /** How long a job works a batch before giving its runner slot to whatever waited longer. */
 const SLICE_MS = 250;
-/** A chunk's lease (default): a worker that died holding one loses it after this. */
-const CHUNK_LEASE_MS = 30_000;
 /** Renewals of a chunk's lease come no closer together than this. */
 const CHUNK_RENEW_MIN_MS = 100;
-/** Transient source errors are retried for at most this long per item, whatever Retry-After says. */
-export const DEFAULT_RETRY_BUDGET_MS = 30_000;
 /** A chunk's retries back off 1 s, 2 s, 4 s … up to 32 s (or what Retry-After asks). */
 const CHUNK_BACKOFF = { baseMs: 1_000, maxMs: 32_000 };
 
@@ -44,8 +41,9 @@ export interface BatchWorkDeps {
   providers: Record<Mode, ProviderSet>;
   /** Absolute origin of the /v1 API, for the event's results_url. */
   baseUrl: string;
+  /** How long an item's transient source errors are retried (default and most: MAX_BATCH_RETRY_BUDGET_MS). */
   retryBudgetMs?: number;
-  /** How long a claimed chunk stays with its worker (the job lease; default 30 s). */
+  /** How long a claimed chunk stays with its worker (the job lease; default DEFAULT_JOB_LEASE_MS). */
   leaseMs?: number;
   now?: () => number;
   /** Where chunks of sandbox batches run their items; without it, on the event loop. */
@@ -81,7 +79,8 @@ export async function workBatch(deps: BatchWorkDeps, batchId: string, signal?: A
   if (!found || found.status === "COMPLETED" || found.status === "FAILED") return null;
   const batch = { id: batchId, ...found };
   const leases = chunkLeases(db);
-  const leaseMs = deps.leaseMs ?? CHUNK_LEASE_MS;
+  // A chunk is leased like a job: a worker that died holding one loses it after the lease.
+  const leaseMs = deps.leaseMs ?? DEFAULT_JOB_LEASE_MS;
   const sliceEnd = Date.now() + SLICE_MS;
   const turnGoesOn = () => !signal?.aborted && Date.now() < sliceEnd;
   if (signal?.aborted) return new Date();
@@ -148,7 +147,7 @@ async function claimChunk(store: BatchStore, batchId: string, leaseMs: number, s
  * retry, or no `claimNextMs`).
  */
 async function runChunk(deps: BatchWorkDeps, batch: RunningBatch, chunk: ClaimedChunk, claimNextMs: number | null) {
-  const budget = deps.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS;
+  const budget = deps.retryBudgetMs ?? MAX_BATCH_RETRY_BUDGET_MS;
   const job: ChunkPassJob = {
     kind: batch.kind,
     items: chunk.items,

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { PAYMENT_AMOUNT_PATTERN, parseAmountToPaise } from "@/lib/money";
+import { MAX_PAYMENT_AMOUNT_PAISE, MIN_PAYMENT_AMOUNT_PAISE } from "@/lib/limits";
+import { PAYMENT_AMOUNT_PATTERN, formatPaise, parseAmountToPaise } from "@/lib/money";
 
 // The create-payment input, shared by the REST operation (validation, OpenAPI) and the service (its type).
 
-export const MAX_AMOUNT_PAISE = 100_000 * 100;
-export const MIN_AMOUNT_PAISE = 100;
+const MIN = formatPaise(MIN_PAYMENT_AMOUNT_PAISE);
+const MAX = formatPaise(MAX_PAYMENT_AMOUNT_PAISE);
 
 export const orderIdField = z
   .string()
@@ -15,17 +16,20 @@ export const orderIdField = z
 /** Number or numeric string, two fraction digits at most; parsed to paise. */
 export const amountField = z
   // The bounds and pattern are for the document: the rules below decide, with their own codes.
-  .union([z.number().meta({ minimum: 1, maximum: 100_000 }), z.string().max(32).meta({ pattern: PAYMENT_AMOUNT_PATTERN })])
+  .union([
+    z.number().meta({ minimum: MIN_PAYMENT_AMOUNT_PAISE / 100, maximum: MAX_PAYMENT_AMOUNT_PAISE / 100 }),
+    z.string().max(32).meta({ pattern: PAYMENT_AMOUNT_PATTERN }),
+  ])
   .superRefine((v, ctx) => {
     const paise = parseAmountToPaise(v);
-    if (paise === null || paise < MIN_AMOUNT_PAISE) {
-      ctx.addIssue({ code: "custom", message: "must be a number of at least 1.00 with at most two fraction digits", params: { code: "INVALID_AMOUNT" } });
-    } else if (paise > MAX_AMOUNT_PAISE) {
-      ctx.addIssue({ code: "custom", message: "must not exceed 100000.00", params: { code: "AMOUNT_LIMIT_EXCEEDED" } });
+    if (paise === null || paise < MIN_PAYMENT_AMOUNT_PAISE) {
+      ctx.addIssue({ code: "custom", message: `must be a number of at least ${MIN} with at most two fraction digits`, params: { code: "INVALID_AMOUNT" } });
+    } else if (paise > MAX_PAYMENT_AMOUNT_PAISE) {
+      ctx.addIssue({ code: "custom", message: `must not exceed ${MAX}`, params: { code: "AMOUNT_LIMIT_EXCEEDED" } });
     }
   })
   .transform((v) => parseAmountToPaise(v)!)
-  .meta({ description: "Rupees, as a number or numeric string with at most two fraction digits; 1.00 to 100000.00.", example: "499.00" });
+  .meta({ description: `Rupees, as a number or numeric string with at most two fraction digits; ${MIN} to ${MAX}.`, example: "499.00" });
 
 export const redirectUrlField = z
   .string()

@@ -4,6 +4,7 @@ import { dateFromSql } from "@/server/db/sql-encoding";
 import { isUniqueViolation } from "@/server/db/errors";
 import type { Db, DbTx } from "@/server/db/client";
 import { formatPaise } from "@/lib/money";
+import type { REFUND_SUMMARY_STATUSES } from "@/lib/schemas/payments";
 import { getConfig } from "@/server/config";
 import { AppError } from "@/server/errors";
 import { newPaymentId } from "@/server/lib/ids";
@@ -231,8 +232,6 @@ export function statusView(p: PaymentWithAttempts) {
     refundStatus: refundStatusOf(p),
   };
 }
-
-export const REFUND_SUMMARY_STATUSES = ["NONE", "PARTIAL", "FULL"] as const;
 
 /** Counted on the merchant refunds that are not FAILED (automatic refunds of late attempts excluded). */
 export function refundStatusOf(p: { refundedPaise: number; amountPaise: number }): (typeof REFUND_SUMMARY_STATUSES)[number] {

@@ -2,6 +2,7 @@
  * The dashboard's refunds: a payment's refunds and what is left to refund on its page, the mode's
  * Refunds list and its CSV export. Refunds are created through `createRefund`, as the API does.
  */
+import { REFUND_WINDOW_MS } from "@/lib/limits";
 import type { Mode } from "@/lib/mode";
 import { formatPaise } from "@/lib/money";
 import type { RefundFilters } from "@/lib/schemas/refunds";
@@ -12,7 +13,7 @@ import { isoOrNull } from "@/server/lib/dates";
 import { istDayRange } from "@/server/lib/ist";
 import { afterCursor, encodeCursor, newestFirst, toPage } from "@/server/lib/pagination";
 import { refundStatusOf } from "@/server/services/payments/payments";
-import { REFUND_WINDOW_DAYS, refundView } from "@/server/services/refunds/refunds";
+import { refundView } from "@/server/services/refunds/refunds";
 
 type RefundRow = NonNullable<Awaited<ReturnType<Db["refund"]["findUnique"]>>>;
 
@@ -41,7 +42,7 @@ export async function listDashboardPaymentRefunds(db: Db, merchantId: string, mo
  * and until when. Automatic refunds of late attempts are money beyond the payment and count in neither.
  */
 export function refundSummary(p: { status: string; amountPaise: number; refundedPaise: number; paidAt: Date | null }, now = new Date()) {
-  const until = p.status === "SUCCESS" && p.paidAt ? new Date(p.paidAt.getTime() + REFUND_WINDOW_DAYS * 86_400_000) : null;
+  const until = p.status === "SUCCESS" && p.paidAt ? new Date(p.paidAt.getTime() + REFUND_WINDOW_MS) : null;
   const refundablePaise = until && until > now ? Math.max(0, p.amountPaise - p.refundedPaise) : 0;
   return {
     refundedPaise: p.refundedPaise,

@@ -1,6 +1,7 @@
 import type { Mode } from "@/lib/mode";
 import { AUTO_REFUND_REASON, type REFUND_STATUSES } from "@/lib/schemas/refunds";
 import { formatPaise } from "@/lib/money";
+import { REFUND_WINDOW_DAYS, REFUND_WINDOW_MS } from "@/lib/limits";
 import { changedRows, insertFrom, insertMany, linked, rowsOf, sql, type AtomicWriter, type WriteScript } from "@/server/db/atomic-write";
 import type { Db, DbTx } from "@/server/db/client";
 import { dateFromSql } from "@/server/db/sql-encoding";
@@ -17,7 +18,6 @@ import { storedFreeText } from "@/server/services/audit/redact";
 
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
-export const REFUND_WINDOW_DAYS = 180;
 /** Refunds per payment, FAILED ones included: a FAILED refund frees its amount, so without a cap one payment could take rows forever. */
 export const MAX_REFUNDS_PER_PAYMENT = 100;
 /**
@@ -165,7 +165,7 @@ export async function createRefund(
   if (!processor.configured) throw new AppError("SERVICE_UNAVAILABLE", "No payment processor is configured for live mode yet.");
   if (payment.status !== "SUCCESS") throw new AppError("PAYMENT_NOT_REFUNDABLE", `Only a successful payment can be refunded; this one is ${payment.status}.`);
   const paidAt = dateFromSql(payment.paidAt);
-  if (!paidAt || now.getTime() - paidAt.getTime() > REFUND_WINDOW_DAYS * 86_400_000) {
+  if (!paidAt || now.getTime() - paidAt.getTime() > REFUND_WINDOW_MS) {
     throw new AppError("PAYMENT_NOT_REFUNDABLE", `This payment was made more than ${REFUND_WINDOW_DAYS} days ago and can no longer be refunded.`);
   }
 

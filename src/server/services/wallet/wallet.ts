@@ -65,7 +65,7 @@ async function checkLowBalance(tx: DbTx, walletId: string) {
         mode: w.mode,
         type: "wallet.low_balance",
         subjectId: w.id,
-        data: { wallet: { mode: w.mode, balance: formatPaise(w.balancePaise), threshold: formatPaise(threshold), currency: "INR" } },
+        data: { wallet: { mode: w.mode as Mode, balance: formatPaise(w.balancePaise), threshold: formatPaise(threshold), currency: "INR" } },
       });
     }
   } else if (w.balancePaise >= threshold && w.lowBalanceAlerted) {

@@ -12,6 +12,7 @@ import type { Db, DbTx } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { randomToken } from "@/server/lib/ids";
 import { newestFirst } from "@/server/lib/pagination";
+import type { WebhookEventData } from "@/lib/schemas/webhook-events";
 import { emitWebhookEvent } from "@/server/services/webhooks/events";
 import { webhookUrlProblem } from "@/server/services/webhooks/ssrf";
 import { isoOrNull } from "@/server/lib/dates";
@@ -140,7 +141,8 @@ export async function deleteEndpoint(db: Db, merchantId: string, mode: Mode, end
 }
 
 /** A clearly fake payment in the status shape, so a receiver can exercise its parsing. */
-function samplePayment(mode: Mode, now: Date) {
+/** A sample shaped exactly like the status object (its refunds included), so a receiver can parse it as payment events' data.payment. */
+function samplePayment(mode: Mode, now: Date): WebhookEventData<typeof WEBHOOK_TEST_EVENT_TYPE>["payment"] {
   return {
     paymentId: "pay_0_TestEventSample",
     merchantOrderId: "ORDER_TEST_EVENT",
@@ -158,6 +160,8 @@ function samplePayment(mode: Mode, now: Date) {
     paidAt: now.toISOString(),
     bankReference: null,
     mode,
+    amountRefunded: "0.00",
+    refundStatus: "NONE",
   };
 }
 
@@ -175,7 +179,12 @@ export async function sendTestEvent(db: Db, merchantId: string, mode: Mode, endp
   });
   if (recent >= TEST_EVENTS_PER_MINUTE)
     throw new AppError("RATE_LIMITED", `At most ${TEST_EVENTS_PER_MINUTE} test events a minute; try again shortly.`, { retryAfterSeconds: 60 });
-  const data = { test: true, endpoint_id: endpoint.id, message: "A test event sent from the Parakh dashboard.", payment: samplePayment(mode, now) };
+  const data: WebhookEventData<typeof WEBHOOK_TEST_EVENT_TYPE> = {
+    test: true,
+    endpoint_id: endpoint.id,
+    message: "A test event sent from the Parakh dashboard.",
+    payment: samplePayment(mode, now),
+  };
   const { eventId, deliveryIds } = await db.$transaction((tx) =>
     emitWebhookEvent(tx, { merchantId, mode, type: WEBHOOK_TEST_EVENT_TYPE, data, only: { endpointId: endpoint.id, url: endpoint.url }, at: now }),
   );

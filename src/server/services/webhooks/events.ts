@@ -2,7 +2,9 @@ import { rowsOf, sql, type BulkRows, type WriteScript } from "@/server/db/atomic
 import type { DbTx } from "@/server/db/client";
 import { newId } from "@/server/lib/ids";
 import { webhookDeliveryJob } from "@/server/jobs/registry";
-import { WEBHOOK_TEST_EVENT_TYPE, type WebhookEventTypeValue } from "@/lib/schemas/webhooks";
+import { z } from "zod";
+import { WEBHOOK_EVENT_SCHEMAS, type WebhookEventData, type WebhookEventName } from "@/lib/schemas/webhook-events";
+import type { WebhookEventTypeValue } from "@/lib/schemas/webhooks";
 
 export type WebhookEventType = WebhookEventTypeValue;
 
@@ -16,12 +18,13 @@ export function endpointWants(events: string, type: string): boolean {
   );
 }
 
-interface EventInput {
+interface EventInput<T extends WebhookEventName = WebhookEventName> {
   merchantId: string;
   mode: string;
-  type: WebhookEventType | typeof WEBHOOK_TEST_EVENT_TYPE;
+  type: T;
   subjectId?: string | null;
-  data: unknown;
+  /** What the event's schema (src/lib/schemas/webhook-events.ts) says `data` holds for this type. */
+  data: WebhookEventData<T>;
   extraUrl?: string | null;
   only?: { endpointId: string; url: string };
   at?: Date;
@@ -32,11 +35,23 @@ interface Target {
   url: string;
 }
 
+/**
+ * The body every delivery of the event sends, built through its type's schema. A body the schema
+ * refuses is a programming error (the service built the wrong object): it throws, so the state
+ * change it belongs to does not commit with a notification its receivers could not read.
+ */
+function eventBody(e: EventInput, id: string, createdAt: Date): string {
+  const schema: z.ZodType = WEBHOOK_EVENT_SCHEMAS[e.type];
+  const parsed = schema.safeParse({ id, type: e.type, created_at: createdAt.toISOString(), mode: e.mode, data: e.data });
+  if (!parsed.success) throw new Error(`A ${e.type} event does not match its schema:\n${z.prettifyError(parsed.error)}`);
+  return JSON.stringify(parsed.data);
+}
+
 /** The event's row and one delivery per target, with the exact body every delivery will sign and send. */
 function eventRows(e: EventInput, targets: Target[]) {
   const id = newId("evt", 24);
   const createdAt = e.at ?? new Date();
-  const body = JSON.stringify({ id, type: e.type, created_at: createdAt.toISOString(), mode: e.mode, data: e.data });
+  const body = eventBody(e, id, createdAt);
   const event = { id, merchantId: e.merchantId, mode: e.mode, type: e.type, body, subjectId: e.subjectId ?? null, createdAt };
   const deliveries = targets.map((t) => ({ id: newId("del"), eventId: id, endpointId: t.endpointId, url: t.url, status: "PENDING", nextAttemptAt: createdAt }));
   return { event, deliveries };
@@ -55,7 +70,7 @@ function targetsOf(e: EventInput, endpoints: { id: string; url: string; events: 
  * all in the caller's transaction: the state change and its notification commit together.
  * `only` sends it to that one endpoint instead, subscribed or not (a test event).
  */
-export async function emitWebhookEvent(tx: DbTx, e: EventInput): Promise<{ eventId: string; deliveryIds: string[] }> {
+export async function emitWebhookEvent<T extends WebhookEventName>(tx: DbTx, e: EventInput<T>): Promise<{ eventId: string; deliveryIds: string[] }> {
   const endpoints = e.only ? [] : await tx.webhookEndpoint.findMany({ where: { merchantId: e.merchantId, mode: e.mode, enabled: true } });
   const { event, deliveries } = eventRows(e, targetsOf(e, endpoints));
   await tx.webhookEvent.create({ data: event });
@@ -73,7 +88,7 @@ const rowsFor = (table: string, records: Record<string, unknown>[]): BulkRows[] 
  * The same event as `emitWebhookEvent`, in an atomic-writer script: reads the endpoints and gives
  * back the rows to insert with the caller's own (event, deliveries and their jobs).
  */
-export function* webhookEventScript(e: EventInput): WriteScript<BulkRows[]> {
+export function* webhookEventScript<T extends WebhookEventName>(e: EventInput<T>): WriteScript<BulkRows[]> {
   const endpoints = e.only
     ? []
     : yield* rowsOf<{ id: string; url: string; events: string }>(

@@ -7,6 +7,7 @@ import { InvalidFiltersNotice, ListBody, RefreshButton, useUrlFilters } from "@/
 import { useMode } from "@/components/dashboard/mode";
 import { MiddleTruncate, PageHeader, Table, Td, Th, cx } from "@/components/ui";
 import { IstStamp } from "@/components/dashboard/ist-stamp";
+import { BATCH_MAX_ITEMS, countText } from "@/lib/limits";
 import { PAGE_SIZE } from "@/lib/schemas/logs";
 import { BATCH_KINDS, batchFiltersFromQuery, batchFiltersToQuery, isBatchRunning, type BatchFilters } from "@/lib/schemas/batches";
 import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
@@ -160,7 +161,7 @@ export function BatchesView() {
     <>
       <PageHeader
         title="Batches"
-        description={`Verify up to 10,000 PANs or EPFO members from one CSV file with your ${modeName} data. Results stay here to browse and download.`}
+        description={`Verify up to ${countText(BATCH_MAX_ITEMS)} PANs or EPFO members from one CSV file with your ${modeName} data. Results stay here to browse and download.`}
         actions={<RefreshButton query={batches} />}
       />
       <NewBatch />

@@ -3,6 +3,7 @@
 import { useEffect, useId, useState } from "react";
 import { Button, Segmented, cx } from "@/components/ui";
 import { BATCH_CSV_MAX_BYTES } from "@/lib/batches-csv";
+import { mebibytesText } from "@/lib/limits";
 import { BATCH_MAX_ITEMS } from "@/lib/schemas/batches";
 
 const SOURCES = [
@@ -79,7 +80,7 @@ export function CsvSource({ onCsv, resetKey }: { onCsv: (csv: Csv | null, error?
   const [source, setSource] = useState<"file" | "paste">("file");
   async function readFile(file: File | undefined) {
     if (!file) return onCsv(null);
-    if (file.size > BATCH_CSV_MAX_BYTES) return onCsv(null, `${file.name} is larger than 8 MB. Split it into smaller files.`);
+    if (file.size > BATCH_CSV_MAX_BYTES) return onCsv(null, `${file.name} is larger than ${mebibytesText(BATCH_CSV_MAX_BYTES)}. Split it into smaller files.`);
     try {
       onCsv({ text: await file.text(), fileName: file.name });
     } catch {

@@ -2,6 +2,7 @@
 
 import { Card, CopyButton } from "@/components/ui";
 import { DetailList, DetailRow, noValue } from "@/components/dashboard/detail-page";
+import { REFUND_WINDOW_DAYS } from "@/lib/limits";
 import { formatRupees } from "@/lib/money";
 import { formatIst } from "../../logs/parts";
 import { RefundSummaryBadge } from "../../refunds/parts";
@@ -28,7 +29,7 @@ function RefundFacts({ p }: { p: Payment }) {
           </>
         ) : (
           <span className="text-slate-500">
-            {p.refundedPaise >= p.amountPaise ? "Nothing: refunded in full" : "Nothing: the 180-day refund window has closed"}
+            {p.refundedPaise >= p.amountPaise ? "Nothing: refunded in full" : `Nothing: the ${REFUND_WINDOW_DAYS}-day refund window has closed`}
           </span>
         )}
       </DetailRow>

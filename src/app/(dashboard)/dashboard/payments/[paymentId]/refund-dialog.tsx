@@ -6,7 +6,8 @@ import { Button, Dialog, Field, Notice, useToast } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
 import { fieldErrors } from "@/components/dashboard/list-page";
 import { formatPaise, formatRupees, parseAmountToPaise } from "@/lib/money";
-import { REFUND_REASON_MAX, refundCreateInput } from "@/lib/schemas/refunds";
+import { REFUND_REASON_MAX } from "@/lib/limits";
+import { refundCreateInput } from "@/lib/schemas/refunds";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 
 export interface RefundTarget {
