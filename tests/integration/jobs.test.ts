@@ -4,7 +4,8 @@ import { createAtomicWriter, type AtomicWriter } from "@/server/db/atomic-write"
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { openTestDatabase } from "../helpers/test-db";
 import type { DbProvider } from "@/server/db/provider";
-import { enqueueJob, JobRunner, PermanentJobError, purgeFinishedJobs, type JobLogger, type JobRunnerOptions, type RunningJob } from "@/server/jobs/queue";
+import { enqueueJob, purgeFinishedJobs } from "@/server/jobs/queue";
+import { JobRunner, PermanentJobError, type JobLogger, type JobRunnerOptions, type RunningJob } from "@/server/jobs/runner";
 
 // Two Prisma clients on one database stand for two app instances: each has its own connections,
 // so claims race exactly as they would across processes.
