@@ -66,7 +66,10 @@ export const JOB_HANDLERS: BoundJob[] = [
   // Webhooks
   bindJob(webhookDeliveryJob, {
     handler: async ({ deliveryId }, _job, { services, deliverySlots }) => {
-      const next = await attemptDelivery(services.db, deliveryId, { allowLoopbackInSandbox: services.config.webhookSandboxAllowLoopback, slots: deliverySlots });
+      const next = await attemptDelivery(services.db, deliveryId, {
+        allowLoopbackInSandbox: services.config.webhookSandboxAllowLoopback,
+        slots: deliverySlots,
+      });
       return next ? { retryAt: next } : undefined;
     },
   }),
