@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { ErrorCode } from "@/server/errors";
-import { requestIdFrom } from "@/server/lib/ids";
+import { requestIdFrom } from "@/server/rest/request-id";
 import type { AuditNote, RestAuth } from "@/server/rest/context";
 import type { EnvelopeKind } from "@/server/rest/envelope";
 import type { AuditBodies } from "@/server/rest/json-body";
