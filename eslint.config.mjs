@@ -123,6 +123,12 @@ const layerZones = [
     message: "src/server/lib is used by every layer: it imports none of them.",
   },
   {
+    // Operations are built from the REST kit (meta, envelopes, procedures); the door that serves them is in src/server/http.
+    target: "./src/server/rest",
+    from: ["./src/server/api", "./src/server/http"],
+    message: "src/server/rest is the kit REST operations are built from: it imports no operation and no door (the door is src/server/http/rest-door.ts).",
+  },
+  {
     // The doors count requests through the metrics; the metrics know no door (GET /metrics itself is in src/server/http).
     target: "./src/server/metrics",
     from: ["./src/server/rest", "./src/server/api", "./src/server/http", "./src/server/trpc", "./src/server/auth"],

@@ -15,7 +15,7 @@ delete process.env.BASE_URL;
 
 const { migrateTestDatabase } = await import("../helpers/test-db");
 const { getServices } = await import("@/server/services");
-const { createRestDoor, isRestPath } = await import("@/server/rest/door");
+const { createRestDoor, isRestPath } = await import("@/server/http/rest-door");
 const { restProcedure, restRouterOf, restCallerFactory } = await import("@/server/rest/trpc");
 const { restOperation } = await import("@/server/rest/operations");
 type RestOperationMeta = import("@/server/rest/meta").RestOperationMeta;

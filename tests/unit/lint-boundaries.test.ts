@@ -61,6 +61,8 @@ describe("no import runs back up", () => {
     ["src/server/lib/probe.ts", 'export { refundJob } from "@/server/jobs/registry";'],
     ["src/server/metrics/probe.ts", 'export { hasUnreadBody } from "@/server/rest/body";'],
     ["src/server/metrics/probe.ts", 'export { errorPayload } from "../http/error-response";'],
+    ["src/server/rest/probe.ts", 'export { validateBatchItems } from "@/server/api/batches/batch-items";'],
+    ["src/server/rest/probe.ts", 'export { createRestDoor } from "../http/rest-door";'],
   ])("%s may not import %s", async (file, code) => {
     expect(rulesOf(await broken(file, code))).toEqual(["import/no-restricted-paths"]);
   });

@@ -17,7 +17,7 @@ import { createMetricsEndpoint, METRICS_PATH } from "@/server/http/metrics-endpo
 import { pageSeries, timeRequest } from "@/server/metrics/http";
 import { buildOpenApiDocument } from "@/server/openapi";
 import { vendorCheckoutForPage } from "@/server/providers/payments/cashfree-checkout";
-import { createRestDoor, isRestPath } from "@/server/rest/door";
+import { createRestDoor, isRestPath } from "@/server/http/rest-door";
 import type { AppServices } from "@/server/services";
 import { checkoutPageFacts } from "@/server/services/merchants/checkout-framing";
 
