@@ -104,7 +104,7 @@ const layerZones = [
   {
     // Providers may call out over HTTP (they are the adapters to upstreams and to merchants' webhook
     // endpoints), but like services and jobs they know nothing of the doors.
-    target: ["./src/server/services", "./src/server/providers", "./src/server/jobs"],
+    target: ["./src/server/services", "./src/server/providers", "./src/server/jobs", "./src/server/job-handlers"],
     // The metrics read them (counts, hooks), never the other way round.
     from: [
       "./src/server/rest",
@@ -117,6 +117,59 @@ const layerZones = [
       "./src/components",
     ],
     message: "Services, providers and jobs know no HTTP and no door: they take plain arguments and throw AppError.",
+  },
+  {
+    // The job queue and its declarations sit below the services, which enqueue through them.
+    target: "./src/server/jobs",
+    from: ["./src/server/services", "./src/server/services.ts", "./src/server/job-handlers"],
+    message:
+      "The job queue and its declarations (type, payload, lane) sit below the services: what a job does is bound above them, in src/server/job-handlers.",
+  },
+  {
+    // Handlers call the services; only the start of the runners reads them.
+    target: [
+      "./src/server/services",
+      "./src/server/services.ts",
+      "./src/server/providers",
+      "./src/server/lib",
+      "./src/server/db",
+      "./src/server/api",
+      "./src/server/rest",
+      "./src/server/trpc",
+      "./src/server/metrics",
+      "./src/app",
+      "./src/components",
+    ],
+    from: "./src/server/job-handlers",
+    message: "Enqueue a job through its declaration in src/server/jobs/registry.ts; its handler is for the runners alone.",
+  },
+  {
+    // The pieces every layer uses: ids, crypto, logging, addresses.
+    target: "./src/server/lib",
+    from: [
+      "./src/server/services",
+      "./src/server/services.ts",
+      "./src/server/providers",
+      "./src/server/jobs",
+      "./src/server/job-handlers",
+      "./src/server/rest",
+      "./src/server/api",
+      "./src/server/http",
+      "./src/server/metrics",
+    ],
+    message: "src/server/lib is used by every layer: it imports none of them.",
+  },
+  {
+    // Operations are built from the REST kit (meta, envelopes, procedures); the door that serves them is in src/server/http.
+    target: "./src/server/rest",
+    from: ["./src/server/api", "./src/server/http"],
+    message: "src/server/rest is the kit REST operations are built from: it imports no operation and no door (the door is src/server/http/rest-door.ts).",
+  },
+  {
+    // The doors count requests through the metrics; the metrics know no door (GET /metrics itself is in src/server/http).
+    target: "./src/server/metrics",
+    from: ["./src/server/rest", "./src/server/api", "./src/server/http", "./src/server/trpc", "./src/server/auth"],
+    message: "The doors count requests through the metrics, never the other way round.",
   },
   {
     // src/lib runs in the browser as well: the dashboard router is the one server module it names,
@@ -172,7 +225,7 @@ const config = [
     rules: { "no-restricted-imports": ["error", { paths: dialect.paths, patterns: [...dialect.patterns, httpPackages] }] },
   },
   {
-    files: ["src/server/services/**/*.ts", "src/server/jobs/**/*.ts"],
+    files: ["src/server/services/**/*.ts", "src/server/jobs/**/*.ts", "src/server/job-handlers/**/*.ts"],
     rules: {
       "no-restricted-imports": [
         "error",

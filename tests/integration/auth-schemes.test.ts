@@ -15,8 +15,8 @@ delete process.env.BASE_URL;
 
 const { migrateTestDatabase } = await import("../helpers/test-db");
 const { getServices } = await import("@/server/services");
-const { createRestDoor, isRestPath } = await import("@/server/rest/door");
-const { merchantProcedure, kycProcedure, bearerProcedure, restRouterOf, restCallerFactory } = await import("@/server/rest/trpc");
+const { createRestDoor, isRestPath } = await import("@/server/http/rest-door");
+const { restProcedure, restRouterOf, restCallerFactory } = await import("@/server/rest/trpc");
 const { restOperation } = await import("@/server/rest/operations");
 type RestOperationMeta = import("@/server/rest/meta").RestOperationMeta;
 const { apiOk, v1Ok, apiEnvelope, v1Envelope } = await import("@/server/rest/envelope");
@@ -34,18 +34,15 @@ const metas = {
   v1: { openapi: { method: "POST", path: "/v1/echo" }, rest: { auth: "bearer", errors: [] } },
 } satisfies Record<string, RestOperationMeta>;
 const testRouter = restRouterOf({
-  pay: merchantProcedure
-    .meta(metas.pay)
+  pay: restProcedure(metas.pay)
     .input(z.object({ note: z.string().max(10).optional() }))
     .output(apiEnvelope(echo))
     .mutation(({ ctx }) => apiOk({ merchantId: ctx.auth.merchantId, mode: ctx.auth.mode })),
-  kyc: kycProcedure
-    .meta(metas.kyc)
+  kyc: restProcedure(metas.kyc)
     .input(z.object({ merchantId: z.string() }))
     .output(apiEnvelope(echo))
     .mutation(({ ctx }) => apiOk({ merchantId: ctx.auth.merchantId, mode: ctx.auth.mode })),
-  v1: bearerProcedure
-    .meta(metas.v1)
+  v1: restProcedure(metas.v1)
     .input(z.object({}))
     .output(v1Envelope(echo))
     .mutation(({ ctx }) => v1Ok({ merchantId: ctx.auth.merchantId, mode: ctx.auth.mode })),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import type { DbProvider } from "@/server/db/provider";
-import type { JobDeps } from "@/server/jobs/define";
+import { bindRecurringJob, type JobDeps } from "@/server/job-handlers/bind";
 import { defineRecurringJob } from "@/server/jobs/recurring";
 import { JobRunner, type JobLogger } from "@/server/jobs/runner";
 import type { AppServices } from "@/server/services";
@@ -35,17 +35,14 @@ describe.each<DbProvider>(DB_TARGETS)("recurring jobs on %s", (provider) => {
   it("runs a recurring task once per period across two instances; instances starting together share one start-up run", async () => {
     const PERIOD_MS = 400;
     const runs: { period: string; by: string }[] = [];
-    const task = defineRecurringJob("test.recurring", {
-      periodMs: PERIOD_MS,
-      runAfterStartMs: 0,
-      run: async (deps, periodStart) => {
-        runs.push({ period: periodStart?.toISOString() ?? "start-up", by: deps.services.db === dbA ? "a" : "b" });
-        await sleep(20); // long enough for the other instance to look for the same work meanwhile
-      },
+    const task = defineRecurringJob("test.recurring", { periodMs: PERIOD_MS, runAfterStartMs: 0 });
+    const work = bindRecurringJob(task, async (deps, periodStart) => {
+      runs.push({ period: periodStart?.toISOString() ?? "start-up", by: deps.services.db === dbA ? "a" : "b" });
+      await sleep(20); // long enough for the other instance to look for the same work meanwhile
     });
     const instance = (db: Db, name: string) => {
       const runner = new JobRunner(db, { workerId: name, pollMs: 10, leaseMs: 5_000, logger: quiet });
-      task.register(runner, { services: { db } as AppServices } as JobDeps);
+      work.register(runner, { services: { db } as AppServices } as JobDeps);
       return runner;
     };
     const a = instance(dbA, "a");

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/server/db/client";
-import { enqueueJob, JobRunner } from "@/server/jobs/queue";
+import { enqueueJob } from "@/server/jobs/queue";
+import { JobRunner } from "@/server/jobs/runner";
 import { wakeLane, wakeOnEnqueue } from "@/server/jobs/wake";
 import { openTestDatabase } from "../helpers/test-db";
 import { DB_TARGETS } from "../helpers/targets";

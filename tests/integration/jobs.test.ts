@@ -1,10 +1,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { DB_TARGETS } from "../helpers/db-targets";
 import { createAtomicWriter, type AtomicWriter } from "@/server/db/atomic-write";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { openTestDatabase } from "../helpers/test-db";
 import type { DbProvider } from "@/server/db/provider";
-import { enqueueJob, JobRunner, PermanentJobError, purgeFinishedJobs, type JobLogger, type JobRunnerOptions, type RunningJob } from "@/server/jobs/queue";
+import { JOB_HANDLERS } from "@/server/job-handlers/handlers";
+import { enqueueJob, purgeFinishedJobs } from "@/server/jobs/queue";
+import { JobRunner, PermanentJobError, type JobLogger, type JobRunnerOptions, type RunningJob } from "@/server/jobs/runner";
 
 // Two Prisma clients on one database stand for two app instances: each has its own connections,
 // so claims race exactly as they would across processes.
@@ -253,6 +256,47 @@ describe.each<DbProvider>(DB_TARGETS)("job queue on %s", (provider) => {
       status: "DEAD",
       lastError: "payload is not valid JSON",
     });
+  });
+
+  it("checks each claimed payload against the job's schema: one that does not fit is DEAD at once, its handler never called", async () => {
+    const good = await enqueueJob(dbA, { type: "s", payload: { n: 1 } });
+    const bad = await enqueueJob(dbA, { type: "s", payload: { n: "1", m: true } });
+    const seen: unknown[] = [];
+    const r = runner(dbA).register("s", async (p) => void seen.push(p), { payload: z.object({ n: z.number() }) });
+    expect(await r.runOnce()).toBe(2);
+    // The handler gets the parsed payload (unknown keys dropped), and only the one that fits.
+    expect(seen).toEqual([{ n: 1 }]);
+    expect(await dbA.job.findUniqueOrThrow({ where: { id: good } })).toMatchObject({ status: "DONE" });
+    expect(await dbA.job.findUniqueOrThrow({ where: { id: bad } })).toMatchObject({
+      status: "DEAD",
+      attempts: 1,
+      lastError: "payload does not fit the job's schema: n: Invalid input: expected number, received string",
+    });
+    expect(r.logger.lines.filter((l) => l.level === "error").map((l) => l.msg)).toEqual(["job dead"]);
+  });
+
+  it("the app's jobs refuse a payload that does not fit: DEAD with the reason, no retry, no give-up step", async () => {
+    const r = runner(dbA);
+    // Services that note every reach for them: neither a handler nor a give-up step may get that far.
+    const reached: PropertyKey[] = [];
+    const services = new Proxy({}, { get: (_, key) => void reached.push(key) });
+    for (const type of ["payment.expire", "refund.process"]) {
+      JOB_HANDLERS.find((h) => h.job.type === type)!.register(r, { services, deliverySlots: services } as never);
+    }
+    const expiry = await enqueueJob(dbA, { type: "payment.expire", payload: { paymentId: 42 } });
+    const refund = await enqueueJob(dbA, { type: "refund.process", payload: {} });
+    expect(await r.runOnce()).toBe(2);
+    expect(await dbA.job.findUniqueOrThrow({ where: { id: expiry } })).toMatchObject({
+      status: "DEAD",
+      attempts: 1,
+      lastError: "payload does not fit the job's schema: paymentId: Invalid input: expected string, received number",
+    });
+    expect(await dbA.job.findUniqueOrThrow({ where: { id: refund } })).toMatchObject({
+      status: "DEAD",
+      attempts: 1,
+      lastError: "payload does not fit the job's schema: refundId: Invalid input: expected string, received undefined",
+    });
+    expect(reached).toEqual([]);
   });
 
   it("reschedules on { retryAt } without spending attempts", async () => {

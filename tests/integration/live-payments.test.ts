@@ -136,7 +136,8 @@ describe.each(DB_TARGETS)("live payments through the vendor on %s", (target) => 
 
   it("polls a pending attempt through the job queue at 2, 5, 10 and 15 minutes, then stops (the test moves the clock)", async () => {
     const { JobRunner } = await import("@/server/jobs/runner");
-    const { attemptReconcileJob } = await import("@/server/jobs/registry");
+    const { JOB_HANDLERS } = await import("@/server/job-handlers/handlers");
+    const reconcile = JOB_HANDLERS.find((h) => h.job.type === "payment.reconcile")!;
     const paymentId = await create();
     await payUpi(paymentId);
     const attempt = await db.paymentAttempt.findFirstOrThrow({ where: { paymentId } });
@@ -146,7 +147,7 @@ describe.each(DB_TARGETS)("live payments through the vendor on %s", (target) => 
     // A runner of this job alone, in this process, on a clock the test moves (the server's runner
     // keeps the real time, at which none of these polls is due yet).
     const runner = new JobRunner(db, { pollMs: 20, leaseMs: 5_000 });
-    attemptReconcileJob.register(runner, { services: { db, paymentProcessors: processors }, deliverySlots: undefined } as never);
+    reconcile.register(runner, { services: { db, paymentProcessors: processors }, deliverySlots: undefined } as never);
     /** waitFor's own deadline reads the faked clock: this one reads the real time. */
     const until = async (what: string, done: () => Promise<boolean>) => {
       const end = performance.now() + 15_000;

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { AppError } from "@/server/errors";
-import { BodyGate, BodyPool } from "@/server/rest/body-pool";
+import { BodyGate, BodyPool } from "@/server/http/body-pool";
 
 const refusedBusy = (err: unknown) => err instanceof AppError && err.code === "SERVICE_UNAVAILABLE" && err.status === 503 && err.retryAfterSeconds! > 0;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { newId, newPaymentId, newSortableId, randomToken, requestIdFrom } from "@/server/lib/ids";
+import { newId, newPaymentId, newSortableId, randomToken } from "@/server/lib/ids";
+import { requestIdFrom } from "@/server/rest/request-id";
 
 describe("randomToken", () => {
   it("defaults to 16 characters of [A-Za-z0-9]", () => {

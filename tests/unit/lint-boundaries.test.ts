@@ -50,6 +50,36 @@ describe("services, providers and jobs know no door", () => {
   });
 });
 
+describe("no import runs back up", () => {
+  it.each([
+    ["src/server/jobs/probe.ts", 'export { expirePayment } from "../services/payments/lifecycle";'],
+    ["src/server/jobs/probe.ts", 'export type { AppServices } from "@/server/services";'],
+    ["src/server/jobs/probe.ts", 'export { JOB_HANDLERS } from "@/server/job-handlers/handlers";'],
+    ["src/server/services/payments/probe.ts", 'export { JOB_HANDLERS } from "@/server/job-handlers/handlers";'],
+    ["src/server/api/dashboard/probe.ts", 'export { createJobRunners } from "@/server/job-handlers/runners";'],
+    ["src/server/lib/probe.ts", 'export { redactString } from "@/server/services/audit/redact";'],
+    ["src/server/lib/probe.ts", 'export { refundJob } from "@/server/jobs/registry";'],
+    ["src/server/metrics/probe.ts", 'export { hasUnreadBody } from "@/server/rest/body";'],
+    ["src/server/metrics/probe.ts", 'export { errorPayload } from "../http/error-response";'],
+    ["src/server/rest/probe.ts", 'export { validateBatchItems } from "@/server/api/batches/batch-items";'],
+    ["src/server/rest/probe.ts", 'export { createRestDoor } from "../http/rest-door";'],
+  ])("%s may not import %s", async (file, code) => {
+    expect(rulesOf(await broken(file, code))).toEqual(["import/no-restricted-paths"]);
+  });
+
+  it("services enqueue through the job declarations and hold leases; the handlers call the services", async () => {
+    const service = [
+      'export { refundJob } from "@/server/jobs/registry";',
+      'export { LeasedRows } from "@/server/jobs/lease";',
+      'export { backoffCeiling } from "../../jobs/policy";',
+    ];
+    expect(await broken("src/server/services/refunds/probe.ts", service.join("\n"))).toEqual([]);
+    const handlers = ['export { processRefund } from "@/server/services/refunds/refunds";', 'export type { AppServices } from "@/server/services";'];
+    expect(await broken("src/server/job-handlers/probe.ts", handlers.join("\n"))).toEqual([]);
+    expect(await broken("src/server/http/probe.ts", 'export { createJobRunners } from "@/server/job-handlers/runners";')).toEqual([]);
+  });
+});
+
 describe("src/lib is shared with the browser", () => {
   it.each([
     ['export { getServices } from "../server/services";', "import/no-restricted-paths"],

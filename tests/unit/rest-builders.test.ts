@@ -1,29 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import { bearerProcedure, kycProcedure, merchantProcedure, restRouterOf } from "@/server/rest/trpc";
-import type { RestOperationMeta } from "@/server/rest/meta";
+import { REST_OPERATIONS } from "@/server/api/rest-router";
+import type { AuthScheme } from "@/server/rest/meta";
 
-const meta = (auth: "bearer" | "merchant" | "kyc"): RestOperationMeta => ({ openapi: { method: "POST", path: "/v1/x" }, rest: { auth, errors: [] } });
-const builders = { bearer: bearerProcedure, merchant: merchantProcedure, kyc: kycProcedure };
-const procedureOf = (builder: keyof typeof builders, declared: keyof typeof builders) =>
-  builders[builder]
-    .meta(meta(declared))
-    .input(z.object({}))
-    .output(z.object({}))
-    .mutation(() => ({}));
+// A REST procedure is built from its operation's meta (`restProcedure(meta)`): the credentials it
+// takes are stated once, in `meta.rest.auth`, which the door and the document read. These are the
+// contract's schemes by path, written out here.
+const SCHEME_BY_PATH: [RegExp, AuthScheme][] = [
+  [/^\/v1\//, "bearer"],
+  [/^\/api\/kyc\//, "kyc"],
+  [/^\/api\/(checkout|payments|refunds|sandbox)(\/|$)/, "merchant"],
+];
 
-describe("REST procedure builders", () => {
-  it("build a router when every procedure declares its builder's credentials", () => {
-    expect(() => restRouterOf({ a: procedureOf("bearer", "bearer"), b: procedureOf("merchant", "merchant"), c: procedureOf("kyc", "kyc") })).not.toThrow();
-  });
-
-  it("refuse to build a router with a procedure that declares other credentials than its builder's", () => {
-    expect(() => restRouterOf({ a: procedureOf("bearer", "merchant") })).toThrow(/a declares merchant credentials but was built for bearer/);
-    expect(() => restRouterOf({ nested: restRouterOf({}), b: procedureOf("kyc", "bearer") })).toThrow(/b declares bearer/);
-  });
-
-  it("hold for the product's own REST router", async () => {
-    const { restRouter } = await import("@/server/api/rest-router");
-    expect(Object.keys(restRouter._def.procedures).length).toBeGreaterThan(10);
-  });
+describe("REST operations", () => {
+  it.each(REST_OPERATIONS.map((op) => [`${op.meta.openapi.method} ${op.meta.openapi.path}`, op] as const))(
+    "%s takes the credentials of its path",
+    (_name, op) => {
+      const scheme = SCHEME_BY_PATH.find(([pattern]) => pattern.test(op.meta.openapi.path))?.[1];
+      expect(scheme).toBeDefined();
+      expect(op.meta.rest.auth).toBe(scheme);
+    },
+  );
 });

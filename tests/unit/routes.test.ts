@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isRestPath } from "@/server/rest/door";
+import { isRestPath } from "@/server/http/rest-door";
 import type { RestMeta } from "@/server/rest/meta";
 import type { RestOperation } from "@/server/rest/operations";
 import { matchRoute, routeTable } from "@/server/rest/routes";

@@ -19,7 +19,7 @@ import { answerLimits, type Channel } from "@/server/cluster/limits-ipc";
 import { restartDelay } from "@/server/cluster/primary";
 import { AppError } from "@/server/errors";
 import { errorPayload } from "@/server/http/error-response";
-import type { JobLane } from "@/server/jobs/define";
+import type { JobLane } from "@/server/jobs/wake";
 import { wakeLane } from "@/server/jobs/wake";
 import { log } from "@/server/lib/logger";
 import { localUpstreamSnapshot, setUpstreamPeer, type UpstreamSnapshot } from "@/server/providers/upstream/peer";

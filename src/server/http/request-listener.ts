@@ -10,15 +10,15 @@ import { pageRequestProblem } from "@/server/http/page-guard";
 import { isProcessorWebhookPath, serveProcessorWebhook } from "@/server/http/processor-webhook-door";
 import { API_CONTENT_SECURITY_POLICY, baseSecurityHeaders, checkoutPaymentIdOf, newNonce, pageSecurityHeaders } from "@/server/http/security-headers";
 import { serveDocsAsset } from "@/server/http/static-docs";
-import { requestIdFrom } from "@/server/lib/ids";
+import { requestIdFrom } from "@/server/rest/request-id";
 import { IpMatcher, resolveClientIp } from "@/server/lib/ip";
 import { log } from "@/server/lib/logger";
 import { watchServices } from "@/server/metrics/collectors";
-import { createMetricsEndpoint, METRICS_PATH } from "@/server/metrics/endpoint";
+import { createMetricsEndpoint, METRICS_PATH } from "@/server/http/metrics-endpoint";
 import { pageSeries, timeRequest } from "@/server/metrics/http";
 import { buildOpenApiDocument } from "@/server/openapi";
 import { vendorCheckoutForPage } from "@/server/providers/payments/cashfree-checkout";
-import { createRestDoor, isRestPath } from "@/server/rest/door";
+import { createRestDoor, isRestPath } from "@/server/http/rest-door";
 import type { AppServices } from "@/server/services";
 import { checkoutPageFacts } from "@/server/services/merchants/checkout-framing";
 

@@ -14,7 +14,7 @@ import { createRequestListener, InFlightRequests, type PageHandler } from "@/ser
 import { answerUnparsedRequests } from "@/server/http/unparsed-requests";
 import { warmFirstSignup } from "@/server/http/warm-up";
 import type { JobRunner } from "@/server/jobs/runner";
-import { createJobRunners, scheduleRecurringJobs } from "@/server/jobs/runners";
+import { createJobRunners, scheduleRecurringJobs } from "@/server/job-handlers/runners";
 import { log } from "@/server/lib/logger";
 import { TimedResponse } from "@/server/metrics/http";
 import { panVerifyRequestExample } from "@/server/rest/openapi-examples";

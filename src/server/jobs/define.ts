@@ -1,40 +1,25 @@
 /**
- * A typed job: one object names the job, enqueues it with a checked payload and runs it. Every job
- * of the app is defined in ./registry.ts; services enqueue through the definitions found there.
+ * A typed job: one object names the job, its payload's schema, its lane and its retry policy, and
+ * enqueues it with a checked payload. Every job of the app is declared in ./registry.ts; services
+ * enqueue through the declarations found there. What a job does is bound apart, above the services
+ * (src/server/job-handlers), so the services that enqueue a job never import the code that runs it.
  */
+import type { z } from "zod";
 import type { Db, DbTx } from "@/server/db/client";
-import type { AppServices } from "@/server/services";
-import type { DeliverySlots } from "@/server/services/webhooks/slots";
 import type { Backoff } from "./policy";
 import { enqueueJob, newJobRow, type JobStatus } from "./queue";
-import { PermanentJobError, type JobResult, type JobRunner, type RunningJob } from "./runner";
-import { wakeLane } from "./wake";
+import { wakeLane, type JobLane } from "./wake";
 
-/** What a handler is given besides its payload: the app's services and this instance's shared state. */
-export interface JobDeps {
-  services: AppServices;
-  /** Webhook deliveries running per endpoint and per merchant in this instance. */
-  deliverySlots: DeliverySlots;
-}
-
-/**
- * The runner a job runs on: webhook deliveries and batches have their own, so payment expiry,
- * attempt timeouts and refunds never wait behind a slow receiver or a big batch.
- */
-export type JobLane = "main" | "deliveries" | "batches";
-
-export interface JobSpec<P> {
+export interface JobSpec<S extends z.ZodType> {
+  /** What a payload holds: checked when the job is claimed, so a handler is given only what fits. */
+  payload: S;
   /** Default "main". */
   lane?: JobLane;
   /** The record the payload is about, stored as the job's subjectId so that record's jobs can be found. */
-  subject?: (payload: P) => string;
+  subject?: (payload: z.output<S>) => string;
   /** Failed or lost attempts before the job is DEAD (default 10). */
   maxAttempts?: number;
   backoff?: Backoff;
-  /** Runs the job; must be idempotent (a job may run again after its worker was lost). */
-  handler: (payload: P, job: RunningJob, deps: JobDeps) => Promise<JobResult>;
-  /** Called once the job fails for good (its last attempt failed, or PermanentJobError); its own errors are ignored. */
-  onGiveUp?: (payload: P, deps: JobDeps) => Promise<void>;
 }
 
 export interface EnqueueOptions {
@@ -50,21 +35,24 @@ export interface EnqueueOptions {
 export interface JobDefinition<P> {
   readonly type: string;
   readonly lane: JobLane;
+  /** The payload's schema; the runner checks each claimed job's payload against it. */
+  readonly payload: z.ZodType<P>;
+  /** Delay before retrying a failed attempt (undefined: the runner's default). */
+  readonly backoff: Backoff | undefined;
   /** Adds the job (in the caller's transaction when given one) and returns its id. */
   enqueue(db: Db | DbTx, payload: P, options?: EnqueueOptions): Promise<string>;
   /** The job's row, for a caller that inserts it with other rows in one write (createMany, the bulk inserter). */
   row(payload: P, options?: Pick<EnqueueOptions, "runAt" | "maxAttempts">): ReturnType<typeof newJobRow>;
   /** Jobs of this type about `subjectId` that are still waiting or running. */
   countLive(db: Db | DbTx, subjectId: string): Promise<number>;
-  /** Adds the handler to a runner. */
-  register(runner: JobRunner, deps: JobDeps): void;
   /** After the commit that enqueued jobs of this type: this process's runners of its lane claim them now. */
   wake(): void;
 }
 
 const LIVE: JobStatus[] = ["QUEUED", "RUNNING"];
 
-export function defineJob<P>(type: string, spec: JobSpec<P>): JobDefinition<P> {
+export function defineJob<S extends z.ZodType>(type: string, spec: JobSpec<S>): JobDefinition<z.output<S>> {
+  type P = z.output<S>;
   const base = (payload: P, options: Pick<EnqueueOptions, "runAt" | "maxAttempts">) => ({
     type,
     payload,
@@ -72,27 +60,15 @@ export function defineJob<P>(type: string, spec: JobSpec<P>): JobDefinition<P> {
     maxAttempts: options.maxAttempts ?? spec.maxAttempts,
     subjectId: spec.subject?.(payload),
   });
+  const lane = spec.lane ?? "main";
   return {
     type,
-    lane: spec.lane ?? "main",
+    lane,
+    payload: spec.payload as z.ZodType<P>,
+    backoff: spec.backoff,
     enqueue: (db, payload, options = {}) => enqueueJob(db, { ...base(payload, options), uniqueKey: options.uniqueKey, periodKey: options.periodKey }),
     row: (payload, options = {}) => newJobRow(base(payload, options)),
     countLive: (db, subjectId) => db.job.count({ where: { type, subjectId, status: { in: LIVE } } }),
-    wake: () => wakeLane(spec.lane ?? "main"),
-    register(runner, deps) {
-      runner.register<P>(
-        type,
-        async (payload, job) => {
-          try {
-            return await spec.handler(payload, job, deps);
-          } catch (err) {
-            const givingUp = err instanceof PermanentJobError || job.attempts >= job.maxAttempts;
-            if (givingUp && spec.onGiveUp) await spec.onGiveUp(payload, deps).catch(() => undefined);
-            throw err;
-          }
-        },
-        { backoff: spec.backoff },
-      );
-    },
+    wake: () => wakeLane(lane),
   };
 }

@@ -1,4 +1,5 @@
 // Pure pieces of the job queue: retry delays and what of an error may be stored.
+import type { z } from "zod";
 
 export interface BackoffOptions {
   /** Delay after the first failure, before jitter (default 1 s). */
@@ -67,4 +68,10 @@ export function jobErrorText(err: unknown): string {
   for (const [pattern, replacement] of SECRET_PATTERNS) text = text.replace(pattern, replacement);
   if (text.length > MAX_LAST_ERROR_CHARS) text = `${text.slice(0, MAX_LAST_ERROR_CHARS - 1)}…`;
   return text || "unknown error";
+}
+
+/** Why a payload does not fit its job's schema, field by field, as `Job.lastError` stores it. */
+export function payloadErrorText(error: z.ZodError): string {
+  const issues = error.issues.map((issue) => `${issue.path.join(".") || "(payload)"}: ${issue.message}`);
+  return jobErrorText(`payload does not fit the job's schema: ${issues.join("; ")}`);
 }

@@ -17,18 +17,6 @@
 import type { Db, DbTx } from "@/server/db/client";
 import { newId } from "@/server/lib/ids";
 
-export { exponentialBackoff, defaultBackoff, jobErrorText, type Backoff, type BackoffOptions } from "./policy";
-export {
-  JobRunner,
-  PermanentJobError,
-  type JobHandler,
-  type JobLogger,
-  type JobResult,
-  type JobRunnerOptions,
-  type JobTypeOptions,
-  type RunningJob,
-} from "./runner";
-
 export type JobStatus = "QUEUED" | "RUNNING" | "DONE" | "DEAD";
 
 /** Schema default for `Job.maxAttempts`. */

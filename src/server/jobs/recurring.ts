@@ -6,10 +6,12 @@
  * unique and kept after the run), so however many instances schedule a period, one row exists
  * and one runner claims it. A run books the next period's row before it works, so the chain goes
  * on if the work fails; periods missed while no instance ran are skipped, not caught up. Each
- * instance books the next period at start-up, which also mends a broken chain.
+ * instance books the next period at start-up, which also mends a broken chain. The work itself is
+ * bound apart (src/server/job-handlers), like every job's.
  */
+import { z } from "zod";
 import type { Db } from "@/server/db/client";
-import { defineJob, type JobDefinition, type JobDeps } from "./define";
+import { defineJob, type JobDefinition } from "./define";
 
 export interface RecurringSpec {
   periodMs: number;
@@ -18,17 +20,18 @@ export interface RecurringSpec {
    * out the period (instances starting together share that run). Default: none.
    */
   runAfterStartMs?: number;
-  /** The work; `periodStart` is null for a start-up run. */
-  run: (deps: JobDeps, periodStart: Date | null) => Promise<void>;
 }
 
 /** A period run names its period; a start-up run has none. */
-export type RecurringPayload = { periodStart: string | null };
+const recurringPayload = z.object({ periodStart: z.iso.datetime().nullable() });
+export type RecurringPayload = z.output<typeof recurringPayload>;
 
 export interface RecurringJob extends JobDefinition<RecurringPayload> {
   readonly periodMs: number;
   /** Books the next period's run (and the start-up run, for a task that has one). */
   schedule(db: Db, now?: Date): Promise<void>;
+  /** Books the run after the period `periodStart` (at the earliest after now): the first step of a period's run. */
+  bookNext(db: Db, periodStart: string): Promise<void>;
 }
 
 /** The start of the period after the one holding `at`: periods are aligned to the epoch. */
@@ -38,17 +41,11 @@ function nextPeriodStart(at: number, periodMs: number): number {
 
 export function defineRecurringJob(type: string, spec: RecurringSpec): RecurringJob {
   if (!Number.isInteger(spec.periodMs) || spec.periodMs < 1) throw new Error(`${type}: periodMs must be a positive integer`);
-  const bookPeriod = (db: Db, start: number) => {
+  const job = defineJob(type, { payload: recurringPayload });
+  const bookPeriod = async (db: Db, start: number) => {
     const periodStart = new Date(start).toISOString();
-    return job.enqueue(db, { periodStart }, { runAt: new Date(start), periodKey: `${type}@${periodStart}` });
+    await job.enqueue(db, { periodStart }, { runAt: new Date(start), periodKey: `${type}@${periodStart}` });
   };
-  const job = defineJob<RecurringPayload>(type, {
-    handler: async ({ periodStart }, _job, deps) => {
-      // After the period being run (it may run late), never before: two runs of one chain book the same row.
-      if (periodStart !== null) await bookPeriod(deps.services.db, nextPeriodStart(Math.max(Date.now(), Date.parse(periodStart)), spec.periodMs));
-      await spec.run(deps, periodStart === null ? null : new Date(periodStart));
-    },
-  });
   return {
     ...job,
     periodMs: spec.periodMs,
@@ -58,5 +55,7 @@ export function defineRecurringJob(type: string, spec: RecurringSpec): Recurring
         await job.enqueue(db, { periodStart: null }, { runAt: new Date(now.getTime() + spec.runAfterStartMs), uniqueKey: `${type}@start` });
       }
     },
+    // After the period being run (it may run late), never before: two runs of one chain book the same row.
+    bookNext: (db, periodStart) => bookPeriod(db, nextPeriodStart(Math.max(Date.now(), Date.parse(periodStart)), spec.periodMs)),
   };
 }

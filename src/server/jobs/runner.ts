@@ -5,6 +5,7 @@
  * out, and an outcome is written only by the claim that still holds the job.
  */
 import os from "node:os";
+import type { z } from "zod";
 import { DEFAULT_JOB_LEASE_MS } from "@/lib/limits";
 import type { Db } from "@/server/db/client";
 import { randomToken } from "@/server/lib/ids";
@@ -12,7 +13,7 @@ import { log as defaultLogger } from "@/server/lib/logger";
 import type { AtomicWriter } from "@/server/db/atomic-write";
 import { conditionalUpdates } from "@/server/db/conditional-update";
 import { keepLease, LeasedRows, type Lease } from "./lease";
-import { defaultBackoff, jobErrorText, type Backoff } from "./policy";
+import { defaultBackoff, jobErrorText, payloadErrorText, type Backoff } from "./policy";
 import type { JobStatus } from "./queue";
 
 /** Thrown by a handler for a failure that retrying cannot fix: the job goes DEAD at once. */
@@ -47,9 +48,14 @@ export type JobResult = void | { retryAt: Date };
 
 export type JobHandler<P = unknown> = (payload: P, job: RunningJob) => Promise<JobResult>;
 
-export interface JobTypeOptions {
+export interface JobTypeOptions<P = unknown> {
   /** Delay before retrying a failed attempt (default: exponential from 1 s, capped at 1 h, jittered). */
   backoff?: Backoff;
+  /**
+   * What a payload must hold. A claimed job whose payload does not fit is DEAD at once with the
+   * reason recorded, and its handler is never called: no retry can mend a payload.
+   */
+  payload?: z.ZodType<P>;
 }
 
 export interface JobLogger {
@@ -86,6 +92,7 @@ export interface JobRunnerOptions {
 interface Registration {
   handler: JobHandler<unknown>;
   backoff: Backoff;
+  payload: z.ZodType | undefined;
 }
 
 interface Candidate {
@@ -180,10 +187,10 @@ export class JobRunner {
     if (this.concurrency < 1 || this.batchSize < 1) throw new Error("JobRunner: concurrency and batchSize must be ≥ 1");
   }
 
-  /** Adds the handler for a job type. The payload type is not checked: validate it in the handler. */
-  register<P = unknown>(type: string, handler: JobHandler<P>, options: JobTypeOptions = {}): this {
+  /** Adds the handler for a job type; with `options.payload`, each payload is checked against it before the handler sees it. */
+  register<P = unknown>(type: string, handler: JobHandler<P>, options: JobTypeOptions<P> = {}): this {
     if (this.handlers.has(type)) throw new Error(`JobRunner: a handler for "${type}" is already registered`);
-    this.handlers.set(type, { handler: handler as JobHandler<unknown>, backoff: options.backoff ?? defaultBackoff });
+    this.handlers.set(type, { handler: handler as JobHandler<unknown>, backoff: options.backoff ?? defaultBackoff, payload: options.payload });
     return this;
   }
 
@@ -374,6 +381,14 @@ export class JobRunner {
     } catch {
       await this.finish(run, { status: "DEAD", lastError: "payload is not valid JSON", uniqueKey: null });
       return;
+    }
+    if (registration.payload) {
+      const checked = registration.payload.safeParse(payload);
+      if (!checked.success) {
+        await this.finish(run, { status: "DEAD", lastError: payloadErrorText(checked.error), uniqueKey: null });
+        return;
+      }
+      payload = checked.data;
     }
 
     this.keepLease(run);

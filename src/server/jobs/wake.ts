@@ -4,7 +4,12 @@
  * by polling. Kept on globalThis: Next bundles its own copy of server modules, and a batch
  * submitted from the dashboard must wake the runners the server started.
  */
-import type { JobLane } from "./define";
+
+/**
+ * The runner a job runs on: webhook deliveries and batches have their own, so payment expiry,
+ * attempt timeouts and refunds never wait behind a slow receiver or a big batch.
+ */
+export type JobLane = "main" | "deliveries" | "batches";
 
 interface Pokeable {
   poke(): void;

@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import { redactString } from "@/server/services/audit/redact";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -75,15 +74,4 @@ export function newSortableId(prefix: IdPrefix, now = Date.now()): string {
 /** `pay_<ms timestamp>_<random>`, the payment id format of the original interface. */
 export function newPaymentId(): string {
   return `pay_${Date.now()}_${randomToken(14)}`;
-}
-
-const CLIENT_REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-/**
- * A sane client-supplied X-Request-Id is echoed; otherwise a fresh `req_…`. One that holds a card
- * or Aadhaar number or a secret key is replaced too: the id is stored and shown as it is.
- */
-export function requestIdFrom(header: string | string[] | undefined): string {
-  if (typeof header === "string" && CLIENT_REQUEST_ID.test(header) && redactString(header) === header) return header;
-  return newId("req");
 }

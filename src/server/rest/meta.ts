@@ -30,4 +30,4 @@ export type AuthScheme = RestMeta["auth"];
 export type RestOperationMeta = OpenApiMeta<{ rest: RestMeta }> & { openapi: NonNullable<OpenApiMeta["openapi"]> };
 
 /** The REST tRPC instance's meta type: the shape trpc-to-openapi's generator accepts. */
-export type RestProcedureMeta = OpenApiMeta<{ rest?: RestMeta; /** The credentials the procedure's builder is for. */ builtFor?: AuthScheme }>;
+export type RestProcedureMeta = OpenApiMeta<{ rest?: RestMeta }>;

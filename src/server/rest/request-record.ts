@@ -1,9 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import type { ErrorCode } from "@/server/errors";
-import { requestIdFrom } from "@/server/lib/ids";
+import { requestIdFrom } from "@/server/rest/request-id";
 import type { AuditNote, RestAuth } from "@/server/rest/context";
 import type { EnvelopeKind } from "@/server/rest/envelope";
-import type { AuditBodies } from "@/server/rest/json-body";
 import { restKindOf } from "@/server/rest/paths";
 import { redactedBodyText, redactString } from "@/server/services/audit/redact";
 
@@ -15,6 +14,12 @@ const AUDIT_PATH_CHARS = 1024;
 const STRANGER_PATH_CHARS = 256;
 const STRANGER_AGENT_CHARS = 256;
 export const REFUSED_BODY_BYTES = 8 * 1024;
+
+/** The body's text in the audit record, for a served answer and for a refused one (4xx and up). */
+export interface AuditBodies {
+  served: string | null;
+  refused: string | null;
+}
 
 /** Everything the door knows about one request, for its answer and its audit record. */
 export interface RequestRecord {

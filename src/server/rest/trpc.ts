@@ -1,7 +1,7 @@
 import { initTRPC } from "@trpc/server";
 import { AppError } from "@/server/errors";
 import type { RestContext } from "@/server/rest/context";
-import type { AuthScheme, RestProcedureMeta } from "@/server/rest/meta";
+import type { RestOperationMeta, RestProcedureMeta } from "@/server/rest/meta";
 
 /**
  * The REST operations' tRPC instance, apart from the dashboard's: its context is the door's. The
@@ -10,43 +10,19 @@ import type { AuthScheme, RestProcedureMeta } from "@/server/rest/meta";
  */
 const t = initTRPC.context<RestContext>().meta<RestProcedureMeta>().create();
 
-type AnyRouter = { _def: { procedures: Record<string, { _def: { meta?: unknown } }> } };
+export const restRouterOf = t.router;
 
 /**
- * The builder's promise about its callers holds: every procedure's declared scheme is its builder's.
- * Checked once, when the router is built (a mismatch stops the server from starting), rather than
- * by a middleware on every call: each tRPC middleware level costs microseconds of object copying.
+ * A REST operation's procedure, built from its meta: the credentials it takes are the ones its
+ * `rest.auth` names, which the door checks (headers, before any body is read) before it calls the
+ * procedure, so they are stated once. `/v1/*` takes the secret key as a bearer token; `/api/checkout`,
+ * `/api/payments/*`, `/api/refunds/*` and `/api/sandbox/*` the merchant id and key pair headers from
+ * a whitelisted IP; `/api/kyc/*` a server-only key pair, and a body's `merchantId` must be the key's
+ * merchant (`refuseOtherMerchant`, below, also checked by the door).
  */
-function checkSchemes(router: AnyRouter) {
-  for (const [path, procedure] of Object.entries(router._def.procedures)) {
-    const meta = procedure._def.meta as RestProcedureMeta | undefined;
-    if (meta?.rest && meta.builtFor !== meta.rest.auth) {
-      throw new Error(`The REST procedure ${path} declares ${meta.rest.auth} credentials but was built for ${meta.builtFor ?? "none"}.`);
-    }
-  }
+export function restProcedure(meta: RestOperationMeta) {
+  return t.procedure.meta(meta);
 }
-
-export const restRouterOf: typeof t.router = (record) => {
-  const router = t.router(record);
-  checkSchemes(router as unknown as AnyRouter);
-  return router;
-};
-
-/** A builder for one credential scheme: its procedures' meta says which (merged with their own `.meta()`). */
-const builtFor = (scheme: AuthScheme) => t.procedure.meta({ builtFor: scheme });
-
-/** `/v1/*`: the secret key as a bearer token. */
-export const bearerProcedure = builtFor("bearer");
-
-/** `/api/checkout`, `/api/payments/*`, `/api/refunds/*`, `/api/sandbox/*`: merchant id and key pair headers, from a whitelisted IP. */
-export const merchantProcedure = builtFor("merchant");
-
-/**
- * `/api/kyc/*`: a server-only key pair, and the body's `merchantId` must be the key's merchant. The
- * REST door checks the latter (`refuseOtherMerchant`) before it calls the procedure, as checkSchemes
- * does at start rather than a middleware on every call.
- */
-export const kycProcedure = builtFor("kyc");
 
 /** A KYC body's `merchantId`, when it has one, must be its key's merchant. */
 export function refuseOtherMerchant(rawInput: unknown, keyMerchantId: string) {

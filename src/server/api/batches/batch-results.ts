@@ -1,14 +1,13 @@
 import type { z } from "zod";
 import { batchResultsData, batchResultsInput, batchResultsMetas, batchResultsOutput, RESULTS_DEFAULT_LIMIT } from "@/server/api/batches/batch-results.schema";
 import { v1Ok } from "@/server/rest/envelope";
-import { bearerProcedure } from "@/server/rest/trpc";
+import { restProcedure } from "@/server/rest/trpc";
 import { getBatch, listBatchResults, type BatchKind } from "@/server/services/batches/batches";
 import { decodeResultsCursor, encodeResultsCursor } from "@/server/services/batches/cursor";
 
 /** GET a page of a batch's results, in index order, optionally only the items in one state. */
 function batchResultsProcedure(kind: BatchKind) {
-  return bearerProcedure
-    .meta(batchResultsMetas[kind])
+  return restProcedure(batchResultsMetas[kind])
     .input(batchResultsInput)
     .output(batchResultsOutput(kind))
     .query(async ({ ctx, input }) => {

@@ -1,12 +1,11 @@
 import { batchStatusInput, batchStatusMetas, batchStatusOutput } from "@/server/api/batches/batch-status.schema";
 import { v1Ok } from "@/server/rest/envelope";
-import { bearerProcedure } from "@/server/rest/trpc";
+import { restProcedure } from "@/server/rest/trpc";
 import { getBatch, type BatchKind } from "@/server/services/batches/batches";
 
 /** GET a batch's progress, under its own kind's path only. */
 function batchStatusProcedure(kind: BatchKind) {
-  return bearerProcedure
-    .meta(batchStatusMetas[kind])
+  return restProcedure(batchStatusMetas[kind])
     .input(batchStatusInput)
     .output(batchStatusOutput)
     .query(async ({ ctx, input }) => v1Ok(await getBatch(ctx.services.db, ctx.auth.merchantId, ctx.auth.mode, kind, input.batch_id)));

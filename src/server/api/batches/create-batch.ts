@@ -1,13 +1,12 @@
 import { validateBatchItems } from "@/server/api/batches/batch-items";
 import { batchCreateInput, batchSummaryOutput, createBatchMetas } from "@/server/api/batches/create-batch.schema";
 import { v1Ok } from "@/server/rest/envelope";
-import { bearerProcedure } from "@/server/rest/trpc";
+import { restProcedure } from "@/server/rest/trpc";
 import { createBatch, type BatchKind } from "@/server/services/batches/batches";
 
 /** POST a batch: the two kinds differ only in their items. */
 function createBatchProcedure(kind: BatchKind) {
-  return bearerProcedure
-    .meta(createBatchMetas[kind])
+  return restProcedure(createBatchMetas[kind])
     .input(batchCreateInput(kind))
     .output(batchSummaryOutput)
     .mutation(async ({ ctx, input }) => {

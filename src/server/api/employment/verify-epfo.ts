@@ -1,11 +1,10 @@
 import { v1OkNoTimestamp } from "@/server/rest/envelope";
 import { withVerificationRecord } from "@/server/rest/verification-record";
 import { epfoVerificationRecord, verifyEpfo } from "@/server/services/employment/verify-epfo";
-import { bearerProcedure } from "@/server/rest/trpc";
+import { restProcedure } from "@/server/rest/trpc";
 import { verifyEpfoInput, verifyEpfoMeta, verifyEpfoOutput } from "@/server/api/employment/verify-epfo.schema";
 
-export const verifyEpfoProcedure = bearerProcedure
-  .meta(verifyEpfoMeta)
+export const verifyEpfoProcedure = restProcedure(verifyEpfoMeta)
   .input(verifyEpfoInput)
   .output(verifyEpfoOutput)
   .mutation(async ({ ctx, input }) => {

@@ -1,11 +1,10 @@
 import { v1Ok } from "@/server/rest/envelope";
 import { withVerificationRecord } from "@/server/rest/verification-record";
 import { checkPan, panVerificationRecord } from "@/server/services/identity/verify-pan";
-import { bearerProcedure } from "@/server/rest/trpc";
+import { restProcedure } from "@/server/rest/trpc";
 import { verifyPanInput, verifyPanMeta, verifyPanOutput } from "@/server/api/identity/verify-pan.schema";
 
-export const verifyPanProcedure = bearerProcedure
-  .meta(verifyPanMeta)
+export const verifyPanProcedure = restProcedure(verifyPanMeta)
   .input(verifyPanInput)
   .output(verifyPanOutput)
   .mutation(async ({ ctx, input }) => {

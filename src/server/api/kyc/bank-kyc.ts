@@ -1,11 +1,10 @@
 import { apiOkWithMessage } from "@/server/rest/envelope";
-import { kycProcedure } from "@/server/rest/trpc";
+import { restProcedure } from "@/server/rest/trpc";
 import { bankKyc } from "@/server/services/kyc/bank-kyc";
 import { callerOf, noteCharge, vaultOf } from "@/server/api/kyc/kyc-caller";
 import { bankKycInput, bankKycMeta, bankKycOutput } from "@/server/api/kyc/bank-kyc.schema";
 
-export const bankKycProcedure = kycProcedure
-  .meta(bankKycMeta)
+export const bankKycProcedure = restProcedure(bankKycMeta)
   .input(bankKycInput)
   .output(bankKycOutput)
   .mutation(async ({ ctx, input }) => {

@@ -1,11 +1,10 @@
 import { apiOkWithMessage } from "@/server/rest/envelope";
-import { kycProcedure } from "@/server/rest/trpc";
+import { restProcedure } from "@/server/rest/trpc";
 import { generateAadhaarOtp } from "@/server/services/kyc/aadhaar-otp";
 import { callerOf } from "@/server/api/kyc/kyc-caller";
 import { generateOtpInput, generateOtpMeta, generateOtpOutput } from "@/server/api/kyc/generate-otp.schema";
 
-export const generateOtpProcedure = kycProcedure
-  .meta(generateOtpMeta)
+export const generateOtpProcedure = restProcedure(generateOtpMeta)
   .input(generateOtpInput)
   .output(generateOtpOutput)
   .mutation(async ({ ctx, input }) => {

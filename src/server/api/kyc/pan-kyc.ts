@@ -1,11 +1,10 @@
 import { apiOkWithMessage } from "@/server/rest/envelope";
-import { kycProcedure } from "@/server/rest/trpc";
+import { restProcedure } from "@/server/rest/trpc";
 import { panKyc } from "@/server/services/kyc/pan-kyc";
 import { callerOf, noteCharge, vaultOf } from "@/server/api/kyc/kyc-caller";
 import { panKycInput, panKycMeta, panKycOutput } from "@/server/api/kyc/pan-kyc.schema";
 
-export const panKycProcedure = kycProcedure
-  .meta(panKycMeta)
+export const panKycProcedure = restProcedure(panKycMeta)
   .input(panKycInput)
   .output(panKycOutput)
   .mutation(async ({ ctx, input }) => {

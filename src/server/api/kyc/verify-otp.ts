@@ -1,11 +1,10 @@
 import { apiOkWithMessage } from "@/server/rest/envelope";
-import { kycProcedure } from "@/server/rest/trpc";
+import { restProcedure } from "@/server/rest/trpc";
 import { verifyAadhaarOtp } from "@/server/services/kyc/aadhaar-otp";
 import { callerOf, noteCharge, vaultOf } from "@/server/api/kyc/kyc-caller";
 import { verifyOtpInput, verifyOtpMeta, verifyOtpOutput } from "@/server/api/kyc/verify-otp.schema";
 
-export const verifyOtpProcedure = kycProcedure
-  .meta(verifyOtpMeta)
+export const verifyOtpProcedure = restProcedure(verifyOtpMeta)
   .input(verifyOtpInput)
   .output(verifyOtpOutput)
   .mutation(async ({ ctx, input }) => {

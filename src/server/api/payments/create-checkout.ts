@@ -1,10 +1,9 @@
 import { apiOk } from "@/server/rest/envelope";
 import { openCheckout } from "@/server/services/payments/payments";
-import { merchantProcedure } from "@/server/rest/trpc";
+import { restProcedure } from "@/server/rest/trpc";
 import { createCheckoutInput, createCheckoutMeta, createCheckoutOutput } from "@/server/api/payments/create-checkout.schema";
 
-export const createCheckoutProcedure = merchantProcedure
-  .meta(createCheckoutMeta)
+export const createCheckoutProcedure = restProcedure(createCheckoutMeta)
   .input(createCheckoutInput)
   .output(createCheckoutOutput)
   .mutation(async ({ ctx, input }) => {

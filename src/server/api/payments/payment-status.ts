@@ -1,10 +1,9 @@
 import { apiOk } from "@/server/rest/envelope";
 import { findMerchantPaymentStatus } from "@/server/services/payments/payments";
-import { merchantProcedure } from "@/server/rest/trpc";
+import { restProcedure } from "@/server/rest/trpc";
 import { paymentStatusInput, paymentStatusMeta, paymentStatusOutput } from "@/server/api/payments/payment-status.schema";
 
-export const paymentStatusProcedure = merchantProcedure
-  .meta(paymentStatusMeta)
+export const paymentStatusProcedure = restProcedure(paymentStatusMeta)
   .input(paymentStatusInput)
   .output(paymentStatusOutput)
   .query(async ({ ctx, input }) => {

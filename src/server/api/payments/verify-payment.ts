@@ -1,10 +1,9 @@
 import { apiOk } from "@/server/rest/envelope";
 import { verifyPayment } from "@/server/services/payments/verify";
-import { merchantProcedure } from "@/server/rest/trpc";
+import { restProcedure } from "@/server/rest/trpc";
 import { verifyPaymentInput, verifyPaymentMeta, verifyPaymentOutput } from "@/server/api/payments/verify-payment.schema";
 
-export const verifyPaymentProcedure = merchantProcedure
-  .meta(verifyPaymentMeta)
+export const verifyPaymentProcedure = restProcedure(verifyPaymentMeta)
   .input(verifyPaymentInput)
   .output(verifyPaymentOutput)
   .mutation(async ({ ctx, input }) => apiOk(await verifyPayment(ctx.services.db, ctx.auth.merchantId, ctx.auth.mode, input)));

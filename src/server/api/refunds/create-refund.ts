@@ -1,10 +1,9 @@
 import { apiOk } from "@/server/rest/envelope";
 import { createRefund } from "@/server/services/refunds/refunds";
-import { merchantProcedure } from "@/server/rest/trpc";
+import { restProcedure } from "@/server/rest/trpc";
 import { createRefundInput, createRefundMeta, createRefundOutput } from "@/server/api/refunds/create-refund.schema";
 
-export const createRefundProcedure = merchantProcedure
-  .meta(createRefundMeta)
+export const createRefundProcedure = restProcedure(createRefundMeta)
   .input(createRefundInput)
   .output(createRefundOutput)
   .mutation(async ({ ctx, input }) => {

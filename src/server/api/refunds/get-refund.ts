@@ -1,10 +1,9 @@
 import { apiOk } from "@/server/rest/envelope";
 import { getRefund } from "@/server/services/refunds/refunds";
-import { merchantProcedure } from "@/server/rest/trpc";
+import { restProcedure } from "@/server/rest/trpc";
 import { getRefundInput, getRefundMeta, getRefundOutput } from "@/server/api/refunds/get-refund.schema";
 
-export const getRefundProcedure = merchantProcedure
-  .meta(getRefundMeta)
+export const getRefundProcedure = restProcedure(getRefundMeta)
   .input(getRefundInput)
   .output(getRefundOutput)
   .query(async ({ ctx, input }) => apiOk(await getRefund(ctx.services.db, ctx.auth.merchantId, ctx.auth.mode, input.refundId)));

@@ -1,10 +1,9 @@
 import { apiOk } from "@/server/rest/envelope";
 import { listPaymentRefunds } from "@/server/services/refunds/refunds";
-import { merchantProcedure } from "@/server/rest/trpc";
+import { restProcedure } from "@/server/rest/trpc";
 import { listRefundsInput, listRefundsMeta, listRefundsOutput } from "@/server/api/refunds/list-refunds.schema";
 
-export const listRefundsProcedure = merchantProcedure
-  .meta(listRefundsMeta)
+export const listRefundsProcedure = restProcedure(listRefundsMeta)
   .input(listRefundsInput)
   .output(listRefundsOutput)
   .query(async ({ ctx, input }) => apiOk({ items: await listPaymentRefunds(ctx.services.db, ctx.auth.merchantId, ctx.auth.mode, input.paymentId) }));

@@ -1,10 +1,9 @@
 import { apiOk } from "@/server/rest/envelope";
 import { simulatePayment } from "@/server/services/payments/simulate";
-import { merchantProcedure } from "@/server/rest/trpc";
+import { restProcedure } from "@/server/rest/trpc";
 import { simulatePaymentInput, simulatePaymentMeta, simulatePaymentOutput } from "@/server/api/sandbox/simulate.schema";
 
-export const simulatePaymentProcedure = merchantProcedure
-  .meta(simulatePaymentMeta)
+export const simulatePaymentProcedure = restProcedure(simulatePaymentMeta)
   .input(simulatePaymentInput)
   .output(simulatePaymentOutput)
   .mutation(async ({ ctx, input }) => {

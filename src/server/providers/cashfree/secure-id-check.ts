@@ -16,7 +16,6 @@
  */
 import { UpstreamAccountRefused, UpstreamFailure, vendorErrorCode, type UpstreamClient, type UpstreamRequest } from "@/server/providers/upstream/client";
 import { isAccountProblem, type SecureIdFamily } from "@/server/providers/cashfree/secure-id";
-import type { FamilyCheck } from "@/server/providers/check";
 import { PAN_API_VERSION } from "@/server/providers/pan/cashfree";
 
 /** A reference id that names no verification. */
@@ -31,7 +30,16 @@ export const SECURE_ID_CHECK_REQUESTS: Record<SecureIdFamily, UpstreamRequest> =
   bank: { method: "GET", path: `/bank-account?reference_id=${UNUSED_REFERENCE_ID}` },
 };
 
-export async function checkSecureIdFamily(family: SecureIdFamily, client: UpstreamClient): Promise<FamilyCheck> {
+/** One family's answer to its check (a family of src/server/providers/check.ts's report). */
+export interface SecureIdCheck {
+  family: SecureIdFamily;
+  status: "ok" | "misconfigured" | "unreachable";
+  /** The HTTP status and the vendor's error code, or the transport fault; never a credential or a vendor message. */
+  detail: string;
+  ms: number;
+}
+
+export async function checkSecureIdFamily(family: SecureIdFamily, client: UpstreamClient): Promise<SecureIdCheck> {
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   try {

@@ -1,10 +1,12 @@
+import type { JobLane } from "@/server/jobs/wake";
+import { ALL_JOBS, RECURRING_JOBS } from "@/server/jobs/registry";
+import { JobRunner, type JobRunnerOptions } from "@/server/jobs/runner";
+import { wakeOnEnqueue } from "@/server/jobs/wake";
 import type { AppServices } from "@/server/services";
 import { WORKERS_PER_BATCH } from "@/server/services/batches/batches";
 import { DeliverySlots } from "@/server/services/webhooks/slots";
-import type { JobDeps, JobLane } from "./define";
-import { ALL_JOBS, RECURRING_JOBS } from "./registry";
-import { JobRunner, type JobRunnerOptions } from "./runner";
-import { wakeOnEnqueue } from "./wake";
+import type { BoundJob, JobDeps } from "./bind";
+import { JOB_HANDLERS } from "./handlers";
 
 /** Webhook deliveries running at once per instance; each holds its slot at most about 5 s. */
 export const DELIVERY_WORKERS = 8;
@@ -25,8 +27,19 @@ const LANES: Record<JobLane, Pick<JobRunnerOptions, "concurrency">> = {
   batches: { concurrency: WORKERS_PER_BATCH + 1 },
 };
 
+/** The handlers, checked against the registry: every declared job has one, and only declared jobs do. */
+function handlersOfRegistry(handlers: BoundJob[]): BoundJob[] {
+  const declared = new Set<string>(ALL_JOBS.map((job) => job.type));
+  const bound = new Set(handlers.map(({ job }) => job.type));
+  for (const type of declared) if (!bound.has(type)) throw new Error(`The job ${type} is declared but has no handler.`);
+  for (const { job } of handlers) if (!declared.has(job.type)) throw new Error(`The job ${job.type} has a handler but is not in the registry.`);
+  if (bound.size !== handlers.length) throw new Error("A job has two handlers.");
+  return handlers;
+}
+
 /** This instance's runners for every job in the registry (not started). */
-export function createJobRunners(services: AppServices): JobRunner[] {
+export function createJobRunners(services: AppServices, handlers: BoundJob[] = JOB_HANDLERS): JobRunner[] {
+  const bound = handlersOfRegistry(handlers);
   const deps: JobDeps = {
     services,
     deliverySlots: new DeliverySlots({ perDestination: DELIVERIES_PER_ENDPOINT, perMerchant: DELIVERIES_PER_MERCHANT }),
@@ -35,7 +48,7 @@ export function createJobRunners(services: AppServices): JobRunner[] {
   services.batchChunkThread.early.enable();
   return (Object.keys(LANES) as JobLane[]).map((lane) => {
     const runner = new JobRunner(services.db, { pollMs: 250, leaseMs: services.config.jobLeaseMs, writer: services.atomicWriter, ...LANES[lane] });
-    for (const job of ALL_JOBS) if (job.lane === lane) job.register(runner, deps);
+    for (const handler of bound) if (handler.job.lane === lane) handler.register(runner, deps);
     wakeOnEnqueue(lane, runner);
     return runner;
   });

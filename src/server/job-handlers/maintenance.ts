@@ -1,4 +1,4 @@
-// The work of the recurring maintenance jobs (scheduled in ./registry.ts). A failure is logged and
+// The work of the recurring maintenance jobs (declared in src/server/jobs/registry.ts). A failure is logged and
 // waits for the next period, as a missed purge or sweep is caught up by the next one.
 import { log } from "@/server/lib/logger";
 import type { AppServices } from "@/server/services";
@@ -10,7 +10,7 @@ import { purgeKycData, sweepUnfinishedKyc } from "@/server/services/kyc/maintena
 import { purgeOldProcessorWebhooks } from "@/server/services/payments/processor-webhooks";
 import { requeueStalledRefunds } from "@/server/services/refunds/refunds";
 import { purgeSandboxData } from "@/server/services/sandbox-retention";
-import { purgeFinishedJobs } from "./queue";
+import { purgeFinishedJobs } from "@/server/jobs/queue";
 
 /** Finished jobs are only history (every payment leaves an expiry job); DEAD ones stay for inspection. */
 const FINISHED_JOB_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;

@@ -4,15 +4,9 @@ import { batchCreateInput } from "@/server/api/batches/create-batch.schema";
 import { isAppError, type ErrorCode, type FieldError } from "@/server/errors";
 import { findUnstorableField, mayHoldUnstorableEscapes } from "@/lib/stored-text";
 import { asJsonObject, parseJson } from "@/server/rest/body";
-import { REFUSED_BODY_BYTES } from "@/server/rest/request-record";
+import { REFUSED_BODY_BYTES, type AuditBodies } from "@/server/rest/request-record";
 import { MAX_STORED_BYTES, redactedJsonUnderCaps, unparsedBodyText } from "@/server/services/audit/redact";
 import { prepareBatchItems, type BatchKind, type PreparedBatchItems } from "@/server/services/batches/batches";
-
-/** The body's text in the audit record, for a served answer and for a refused one (4xx and up). */
-export interface AuditBodies {
-  served: string | null;
-  refused: string | null;
-}
 
 /**
  * A request body read for its operation: the input, and for a batch route its items validated and

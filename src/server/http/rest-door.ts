@@ -7,7 +7,7 @@ import { log } from "@/server/lib/logger";
 import { methodLabel, nameRoute, routeSeries } from "@/server/metrics/http";
 import { errorAnswer, recordAnswer, refuse, refuseStranger, send, withHeaders } from "@/server/rest/answers";
 import { BodyError, DRAIN_LIMIT, isJsonContentType, queryInput, readBody } from "@/server/rest/body";
-import { createBodyReader, type BodyReader } from "@/server/rest/body-pool";
+import { createBodyReader, type BodyReader } from "@/server/http/body-pool";
 import { admitKey, identifyKey, knownCaller, restAuthOf } from "@/server/rest/credentials";
 import { withIdempotency } from "@/server/rest/idempotency";
 import { hasDotSegment } from "@/server/rest/paths";

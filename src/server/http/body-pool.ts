@@ -4,7 +4,7 @@ import { threadId as mainThreadId, Worker } from "node:worker_threads";
 import { AppError, isAppError } from "@/server/errors";
 import { log } from "@/server/lib/logger";
 import { processMetrics } from "@/server/metrics/registry";
-import { readJsonBody, type ReadJsonBody } from "@/server/rest/json-body";
+import { readJsonBody, type ReadJsonBody } from "@/server/http/json-body";
 import type { BatchKind } from "@/server/services/batches/batches";
 
 /**

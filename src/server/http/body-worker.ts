@@ -1,7 +1,7 @@
 import { parentPort, threadId } from "node:worker_threads";
 import { lowerThisThreadsPriority } from "@/server/lib/thread-priority";
-import { readJsonBody } from "@/server/rest/json-body";
-import type { BodyJob } from "@/server/rest/body-pool";
+import { readJsonBody } from "@/server/http/json-body";
+import type { BodyJob } from "@/server/http/body-pool";
 
 lowerThisThreadsPriority();
 
