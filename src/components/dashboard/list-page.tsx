@@ -1,10 +1,13 @@
 "use client";
 
+import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { Suspense, useMemo, useState } from "react";
 import type { z } from "zod";
 import { useMode } from "@/components/dashboard/mode";
+import { CsvDownloadButton } from "@/components/dashboard/csv-download-button";
 import { DateRangeFields, SelectField } from "@/components/dashboard/filter-fields";
+import { DataTable, PhoneList, type Column } from "@/components/dashboard/list-rows";
 import { Button, Card, EmptyState, ErrorState, Field, LoadMoreFooter, LoadingState, Notice, cx } from "@/components/ui";
 import { PAGE_SIZE } from "@/lib/schemas/logs";
 import { errorInfo } from "@/lib/trpc/client";
@@ -283,9 +286,19 @@ function FilterForm<F extends Record<string, unknown>>({ spec, page }: { spec: F
   );
 }
 
+/** How a list's rows show: the table's caption (also the phone list's label), columns, key, the record's page, and a phone block. */
+export interface RowsSpec<T> {
+  caption: string;
+  columns: Column<T>[];
+  rowKey: (row: T) => string;
+  href?: (row: T) => string;
+  testId?: string;
+  card: (row: T) => React.ReactNode;
+}
+
 /**
  * Below a list page's header: its filters (a declared form, or `filterForm` of its own), a notice for
- * filters of a link that were not valid, and the list's card.
+ * filters of a link that were not valid, and the list's card with its rows.
  */
 export function FilteredList<F extends Record<string, unknown>, T>({
   page,
@@ -293,6 +306,7 @@ export function FilteredList<F extends Record<string, unknown>, T>({
   filterForm,
   query,
   empty,
+  rows: { card, ...rows },
   ...body
 }: {
   page: UrlFilters<F>;
@@ -301,7 +315,8 @@ export function FilteredList<F extends Record<string, unknown>, T>({
   query: ListQuery & { data?: { pages: { items: T[] }[] } };
   /** The empty list's title with filters applied (and its button's label), and without. */
   empty: { filtered: string; clearLabel?: string; none: string; children: React.ReactNode };
-} & Pick<Parameters<typeof ListBody<T>>[0], "loadingLabel" | "table" | "list" | "noun" | "note">) {
+  rows: RowsSpec<T>;
+} & Pick<Parameters<typeof ListBody<T>>[0], "loadingLabel" | "noun" | "note">) {
   const items = query.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <>
@@ -314,20 +329,35 @@ export function FilteredList<F extends Record<string, unknown>, T>({
         filtered={page.hasFilters}
         emptyFiltered={{ title: empty.filtered, clearLabel: empty.clearLabel, onClear: page.clear }}
         emptyNone={{ title: empty.none, children: empty.children }}
+        table={(items) => <DataTable {...rows} rows={items} />}
+        list={(items) => (
+          <PhoneList {...rows} label={rows.caption} rows={items}>
+            {card}
+          </PhoneList>
+        )}
         {...body}
       />
     </>
   );
 }
 
-/** A list page's header buttons: an optional CSV export, and Refresh. */
-export function ListActions({ query, children }: { query: ListQuery; children?: React.ReactNode }) {
-  return children ? (
+/** A list page's header buttons: its CSV export, if it has one, and Refresh. */
+export function ListActions({ query, exportCsv }: { query: ListQuery; exportCsv?: { url: string; fallbackName: string } }) {
+  return exportCsv ? (
     <div className="flex flex-wrap gap-2">
-      {children}
+      <CsvDownloadButton url={exportCsv.url} fallbackName={exportCsv.fallbackName} label="Export CSV" action="Export" />
       <RefreshButton query={query} />
     </div>
   ) : (
     <RefreshButton query={query} />
+  );
+}
+
+/** The link to the API docs that empty lists end with. */
+export function ApiDocsLink() {
+  return (
+    <Link href="/docs" className="text-brand-600 hover:underline">
+      API docs
+    </Link>
   );
 }

@@ -2,8 +2,17 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { FilteredList, ListActions, nextPage, useUrlFilters, withUrlFilters, type FilterSpec } from "@/components/dashboard/list-page";
-import { DataTable, PhoneCard, PhoneList, type Column } from "@/components/dashboard/list-rows";
+import {
+  ApiDocsLink,
+  FilteredList,
+  ListActions,
+  nextPage,
+  useUrlFilters,
+  withUrlFilters,
+  type FilterSpec,
+  type RowsSpec,
+} from "@/components/dashboard/list-page";
+import { PhoneCard, type Column } from "@/components/dashboard/list-rows";
 import { PageHeader } from "@/components/ui";
 import { KYC_KINDS, KYC_KIND_LABELS } from "@/lib/kyc";
 import { formatRupees } from "@/lib/money";
@@ -83,11 +92,18 @@ function KycCard({ t }: { t: KycItem }) {
   );
 }
 
+const ROWS: RowsSpec<KycItem> = {
+  caption: "KYC transactions, newest first",
+  columns: COLUMNS,
+  rowKey: kycKey,
+  href: detailHref,
+  card: (t) => <KycCard t={t} />,
+};
+
 export const KycView = withUrlFilters("Loading KYC transactions…", function Kyc() {
   const trpc = useTRPC();
   const page = useUrlFilters(kycFiltersFromQuery, kycFiltersToQuery);
   const list = useInfiniteQuery(trpc.kyc.list.infiniteQueryOptions(page.input, nextPage));
-  const caption = "KYC transactions, newest first";
   return (
     <>
       <PageHeader
@@ -110,20 +126,11 @@ export const KycView = withUrlFilters("Loading KYC transactions…", function Ky
               <Link href="/dashboard/wallet" className="text-brand-600 hover:underline">
                 wallet ledger
               </Link>
-              . See the{" "}
-              <Link href="/docs" className="text-brand-600 hover:underline">
-                API docs
-              </Link>
-              .
+              . See the <ApiDocsLink />.
             </p>
           ),
         }}
-        table={(rows) => <DataTable caption={caption} columns={COLUMNS} rows={rows} rowKey={kycKey} href={detailHref} />}
-        list={(rows) => (
-          <PhoneList label={caption} rows={rows} rowKey={kycKey} href={detailHref}>
-            {(t) => <KycCard t={t} />}
-          </PhoneList>
-        )}
+        rows={ROWS}
         noun={["transaction", "transactions"]}
       />
     </>

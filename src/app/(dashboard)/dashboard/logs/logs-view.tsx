@@ -2,8 +2,17 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { FilteredList, ListActions, nextPage, useUrlFilters, withUrlFilters, type FilterSpec } from "@/components/dashboard/list-page";
-import { DataTable, PhoneCard, PhoneList, type Column } from "@/components/dashboard/list-rows";
+import {
+  ApiDocsLink,
+  FilteredList,
+  ListActions,
+  nextPage,
+  useUrlFilters,
+  withUrlFilters,
+  type FilterSpec,
+  type RowsSpec,
+} from "@/components/dashboard/list-page";
+import { PhoneCard, type Column } from "@/components/dashboard/list-rows";
 import { PageHeader } from "@/components/ui";
 import { logFiltersFromQuery, logFiltersSchema, logFiltersToQuery, type LogFilters } from "@/lib/schemas/logs";
 import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
@@ -105,11 +114,18 @@ function LogCard({ item }: { item: LogItem }) {
   );
 }
 
+const ROWS: RowsSpec<LogItem> = {
+  caption: "API requests, newest first",
+  columns: COLUMNS,
+  rowKey: logKey,
+  href: detailHref,
+  card: (item) => <LogCard item={item} />,
+};
+
 export const LogsView = withUrlFilters("Loading request logs…", function Logs() {
   const trpc = useTRPC();
   const page = useUrlFilters(logFiltersFromQuery, logFiltersToQuery);
   const logs = useInfiniteQuery(trpc.logs.list.infiniteQueryOptions(page.input, nextPage));
-  const caption = "API requests, newest first";
   return (
     <>
       <PageHeader
@@ -131,20 +147,11 @@ export const LogsView = withUrlFilters("Loading request logs…", function Logs(
               <Link href="/dashboard/keys" className="text-brand-600 hover:underline">
                 API keys
               </Link>{" "}
-              page and see the{" "}
-              <Link href="/docs" className="text-brand-600 hover:underline">
-                API docs
-              </Link>
-              .
+              page and see the <ApiDocsLink />.
             </p>
           ),
         }}
-        table={(rows) => <DataTable caption={caption} columns={COLUMNS} rows={rows} rowKey={logKey} href={detailHref} />}
-        list={(rows) => (
-          <PhoneList label={caption} rows={rows} rowKey={logKey} href={detailHref}>
-            {(item) => <LogCard item={item} />}
-          </PhoneList>
-        )}
+        rows={ROWS}
         noun={["request", "requests"]}
       />
     </>

@@ -2,9 +2,17 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { FilteredList, ListActions, nextPage, useUrlFilters, withUrlFilters, type FilterSpec } from "@/components/dashboard/list-page";
-import { DataTable, PhoneCard, PhoneList, type Column } from "@/components/dashboard/list-rows";
-import { CsvDownloadButton } from "@/components/dashboard/csv-download-button";
+import {
+  ApiDocsLink,
+  FilteredList,
+  ListActions,
+  nextPage,
+  useUrlFilters,
+  withUrlFilters,
+  type FilterSpec,
+  type RowsSpec,
+} from "@/components/dashboard/list-page";
+import { PhoneCard, type Column } from "@/components/dashboard/list-rows";
 import { MiddleTruncate, PageHeader } from "@/components/ui";
 import { IstStamp } from "@/components/dashboard/ist-stamp";
 import { formatRupees } from "@/lib/money";
@@ -111,25 +119,28 @@ function PaymentCard({ p }: { p: PaymentItem }) {
   );
 }
 
+const ROWS: RowsSpec<PaymentItem> = {
+  caption: "Payments, newest first",
+  columns: COLUMNS,
+  rowKey: paymentKey,
+  href: detailHref,
+  card: (p) => <PaymentCard p={p} />,
+};
+
 export const PaymentsView = withUrlFilters("Loading payments…", function Payments() {
   const trpc = useTRPC();
   const page = useUrlFilters(paymentFiltersFromQuery, paymentFiltersToQuery);
   const payments = useInfiniteQuery(trpc.payments.list.infiniteQueryOptions(page.input, nextPage));
-  const caption = "Payments, newest first";
   return (
     <>
       <PageHeader
         title="Payments"
         description={`Payments created with your ${page.modeName} keys, newest first.`}
         actions={
-          <ListActions query={payments}>
-            <CsvDownloadButton
-              url={`/api/dashboard/payments/export${paymentFiltersToQuery(page.filters, { mode: page.mode })}`}
-              fallbackName="payments.csv"
-              label="Export CSV"
-              action="Export"
-            />
-          </ListActions>
+          <ListActions
+            query={payments}
+            exportCsv={{ url: `/api/dashboard/payments/export${paymentFiltersToQuery(page.filters, { mode: page.mode })}`, fallbackName: "payments.csv" }}
+          />
         }
       />
       <FilteredList
@@ -143,20 +154,11 @@ export const PaymentsView = withUrlFilters("Loading payments…", function Payme
           children: (
             <p>
               Create one from your server with <code className="font-mono text-xs">POST /api/checkout</code> and your {page.modeName} keys; it appears here at
-              once. See the{" "}
-              <Link href="/docs" className="text-brand-600 hover:underline">
-                API docs
-              </Link>
-              .
+              once. See the <ApiDocsLink />.
             </p>
           ),
         }}
-        table={(rows) => <DataTable caption={caption} columns={COLUMNS} rows={rows} rowKey={paymentKey} href={detailHref} />}
-        list={(rows) => (
-          <PhoneList label={caption} rows={rows} rowKey={paymentKey} href={detailHref}>
-            {(p) => <PaymentCard p={p} />}
-          </PhoneList>
-        )}
+        rows={ROWS}
         noun={["payment", "payments"]}
       />
     </>

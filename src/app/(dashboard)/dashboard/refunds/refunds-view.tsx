@@ -2,9 +2,8 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { FilteredList, ListActions, nextPage, useUrlFilters, withUrlFilters, type FilterSpec } from "@/components/dashboard/list-page";
-import { DataTable, PhoneCard, PhoneList, type Column } from "@/components/dashboard/list-rows";
-import { CsvDownloadButton } from "@/components/dashboard/csv-download-button";
+import { FilteredList, ListActions, nextPage, useUrlFilters, withUrlFilters, type FilterSpec, type RowsSpec } from "@/components/dashboard/list-page";
+import { PhoneCard, type Column } from "@/components/dashboard/list-rows";
 import { PageHeader } from "@/components/ui";
 import { formatRupees } from "@/lib/money";
 import {
@@ -111,6 +110,15 @@ function RefundCard({ r }: { r: RefundItem }) {
   );
 }
 
+const ROWS: RowsSpec<RefundItem> = {
+  caption: "Refunds, newest first",
+  columns: COLUMNS,
+  rowKey: refundKey,
+  href: paymentHref,
+  testId: "refund-row",
+  card: (r) => <RefundCard r={r} />,
+};
+
 export const RefundsView = withUrlFilters("Loading refunds…", function Refunds() {
   const trpc = useTRPC();
   const page = useUrlFilters(refundFiltersFromQuery, refundFiltersToQuery);
@@ -121,21 +129,16 @@ export const RefundsView = withUrlFilters("Loading refunds…", function Refunds
       refetchInterval: (q) => (q.state.data?.pages.some((p) => p.items.some((i) => i.status === "PENDING")) ? 5000 : false),
     }),
   );
-  const caption = "Refunds, newest first";
   return (
     <>
       <PageHeader
         title="Refunds"
         description={`Refunds of your ${page.modeName} payments, newest first, automatic refunds of late attempts included.`}
         actions={
-          <ListActions query={refunds}>
-            <CsvDownloadButton
-              url={`/api/dashboard/refunds/export${refundFiltersToQuery(page.filters, { mode: page.mode })}`}
-              fallbackName="refunds.csv"
-              label="Export CSV"
-              action="Export"
-            />
-          </ListActions>
+          <ListActions
+            query={refunds}
+            exportCsv={{ url: `/api/dashboard/refunds/export${refundFiltersToQuery(page.filters, { mode: page.mode })}`, fallbackName: "refunds.csv" }}
+          />
         }
       />
       <FilteredList
@@ -156,12 +159,7 @@ export const RefundsView = withUrlFilters("Loading refunds…", function Refunds
             </p>
           ),
         }}
-        table={(rows) => <DataTable caption={caption} columns={COLUMNS} rows={rows} rowKey={refundKey} testId="refund-row" />}
-        list={(rows) => (
-          <PhoneList label={caption} rows={rows} rowKey={refundKey} href={paymentHref} testId="refund-row">
-            {(r) => <RefundCard r={r} />}
-          </PhoneList>
-        )}
+        rows={ROWS}
         noun={["refund", "refunds"]}
       />
     </>

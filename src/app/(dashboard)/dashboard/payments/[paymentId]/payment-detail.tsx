@@ -8,18 +8,17 @@ import { BackLink, DetailLoading, DetailUnavailable, NotFoundHint, retryUnlessMi
 import { useMode } from "@/components/dashboard/mode";
 import { WebhookEvents } from "@/components/dashboard/webhook-events";
 import { formatRupees } from "@/lib/money";
-import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { useTRPC } from "@/lib/trpc/client";
 import { formatIst } from "../../logs/parts";
 import { RefundSummaryBadge } from "../../refunds/parts";
 import { PaymentStatusBadge } from "../parts";
 import { AttemptsSection } from "./attempts-section";
+import type { PaymentDetailData } from "./payment-detail-data";
 import { LateResultNote } from "./late-result-note";
 import { PaymentFacts } from "./payment-facts";
 import { PaymentTimeline } from "./payment-timeline";
 import { RefundDialog } from "./refund-dialog";
 import { RefundsSection } from "./refunds-section";
-
-export type PaymentDetailData = RouterOutputs["payments"]["get"];
 
 const back = <BackLink href="/dashboard/payments">Payments</BackLink>;
 

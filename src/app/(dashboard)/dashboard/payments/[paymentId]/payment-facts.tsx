@@ -6,7 +6,7 @@ import { formatRupees } from "@/lib/money";
 import { formatIst } from "../../logs/parts";
 import { RefundSummaryBadge } from "../../refunds/parts";
 import { PaymentStatusBadge, methodLabel } from "../parts";
-import type { PaymentDetailData } from "./payment-detail";
+import type { PaymentDetailData } from "./payment-detail-data";
 
 type Payment = PaymentDetailData["payment"];
 
