@@ -2,7 +2,8 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { Badge, Button, EmptyState, ErrorState, LoadingState, Table, Td, Th, formatDateTime } from "@/components/ui";
+import { Badge, Button, EmptyState, ErrorState, LoadingState, formatDateTime } from "@/components/ui";
+import { DataTable, type Column } from "@/components/dashboard/list-rows";
 import { formatIst } from "@/lib/ist";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 
@@ -59,42 +60,31 @@ type Activity = RouterOutputs["admin"]["actions"]["items"][number];
 
 /** Wide screens: one row per action; the Merchant column only on the all-merchants feed. */
 function ActivityTable({ items, merchantId }: { items: Activity[]; merchantId?: string }) {
+  const merchantColumn: Column<Activity> = {
+    head: "Merchant",
+    cell: (a) =>
+      a.merchantId ? (
+        <Link href={`/admin/merchants/${a.merchantId}`} className="font-medium text-brand-700 hover:underline">
+          {a.merchantName ?? a.merchantId}
+        </Link>
+      ) : (
+        "—"
+      ),
+  };
   return (
     <div className="hidden md:block">
-      <Table
+      <DataTable
         caption="Operator actions"
-        head={
-          <tr>
-            <Th>When</Th>
-            <Th>Action</Th>
-            {!merchantId && <Th>Merchant</Th>}
-            <Th>Operator</Th>
-            <Th>Details</Th>
-          </tr>
-        }
-      >
-        {items.map((a) => (
-          <tr key={a.id}>
-            <Td>{formatInstant(a.createdAt)}</Td>
-            <Td>
-              <ActionBadge action={a.action} />
-            </Td>
-            {!merchantId && (
-              <Td>
-                {a.merchantId ? (
-                  <Link href={`/admin/merchants/${a.merchantId}`} className="font-medium text-brand-700 hover:underline">
-                    {a.merchantName ?? a.merchantId}
-                  </Link>
-                ) : (
-                  "—"
-                )}
-              </Td>
-            )}
-            <Td>{a.adminEmail}</Td>
-            <Td className="max-w-sm whitespace-normal break-words">{readableDetails(a.details)}</Td>
-          </tr>
-        ))}
-      </Table>
+        rowKey={(a) => a.id}
+        rows={items}
+        columns={[
+          { head: "When", cell: (a) => formatInstant(a.createdAt) },
+          { head: "Action", cell: (a) => <ActionBadge action={a.action} /> },
+          ...(merchantId ? [] : [merchantColumn]),
+          { head: "Operator", cell: (a) => a.adminEmail },
+          { head: "Details", className: "max-w-sm whitespace-normal break-words", cell: (a) => readableDetails(a.details) },
+        ]}
+      />
     </div>
   );
 }

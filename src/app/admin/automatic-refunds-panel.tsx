@@ -1,7 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { Badge, Card, EmptyState, ErrorState, LoadingState, Table, Td, Th, formatDateTime } from "@/components/ui";
+import { Badge, Card, EmptyState, ErrorState, LoadingState, formatDateTime } from "@/components/ui";
+import { DataTable } from "@/components/dashboard/list-rows";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 
 type Row = RouterOutputs["admin"]["automaticRefunds"][number];
@@ -38,37 +39,33 @@ export function AutomaticRefundsPanel() {
         ) : q.data.length === 0 ? (
           <EmptyState title="No automatic refund needs attention" />
         ) : (
-          <Table
+          <DataTable
             caption="Automatic refunds that failed or wait on the processor"
-            head={
-              <tr>
-                <Th>Refund</Th>
-                <Th>Merchant</Th>
-                <Th>Amount</Th>
-                <Th>Status</Th>
-                <Th>Reason</Th>
-              </tr>
-            }
-          >
-            {q.data.map((r) => (
-              <tr key={r.refundId}>
-                <Td>
-                  <span className="block font-mono text-xs">{r.refundId}</span>
-                  <span className="block font-mono text-xs text-slate-500">{r.paymentId}</span>
-                </Td>
-                <Td>
-                  {r.merchantName} <span className="text-xs text-slate-500">({r.mode})</span>
-                </Td>
-                <Td>₹{r.amount}</Td>
-                <Td>
-                  <RefundStatus row={r} />
-                </Td>
-                <Td>
-                  <Reason row={r} />
-                </Td>
-              </tr>
-            ))}
-          </Table>
+            rowKey={(r) => r.refundId}
+            rows={q.data}
+            columns={[
+              {
+                head: "Refund",
+                cell: (r) => (
+                  <>
+                    <span className="block font-mono text-xs">{r.refundId}</span>
+                    <span className="block font-mono text-xs text-slate-500">{r.paymentId}</span>
+                  </>
+                ),
+              },
+              {
+                head: "Merchant",
+                cell: (r) => (
+                  <>
+                    {r.merchantName} <span className="text-xs text-slate-500">({r.mode})</span>
+                  </>
+                ),
+              },
+              { head: "Amount", cell: (r) => `₹${r.amount}` },
+              { head: "Status", cell: (r) => <RefundStatus row={r} /> },
+              { head: "Reason", cell: (r) => <Reason row={r} /> },
+            ]}
+          />
         )}
       </div>
     </Card>

@@ -1,7 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { Badge, Card, EmptyState, ErrorState, LoadingState, Notice, Table, Td, Th, formatDateTime } from "@/components/ui";
+import { Badge, Card, EmptyState, ErrorState, LoadingState, Notice, formatDateTime } from "@/components/ui";
+import { DataTable } from "@/components/dashboard/list-rows";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { formatCount } from "./admin-ui";
 
@@ -86,37 +87,27 @@ function FamilyRows({ health }: { health: Health }) {
         ))}
       </ul>
       <div className="hidden md:block">
-        <Table
+        <DataTable
           caption="Upstream vendors on this server instance"
-          head={
-            <tr>
-              <Th>Family</Th>
-              <Th>Status</Th>
-              <Th>Calls (5 min)</Th>
-              <Th>Failures (5 min)</Th>
-              <Th>p95</Th>
-              <Th>Last error</Th>
-            </tr>
-          }
-        >
-          {health.families.map((f) => (
-            <tr key={f.family}>
-              <Td className="font-medium text-slate-900">{f.label}</Td>
-              <Td>
-                <FamilyStatus row={f} at={health.at} />
-              </Td>
-              <Td>{formatCount(f.callsLast5Min)}</Td>
-              <Td>{formatCount(f.failuresLast5Min)}</Td>
-              <Td>{latency(f.p95LatencyMs)}</Td>
-              <Td>
-                {/* The cell's own width and wrapping lose to the table's; its content's hold. */}
+          rowKey={(f) => f.family}
+          rows={health.families}
+          columns={[
+            { head: "Family", className: "font-medium text-slate-900", cell: (f) => f.label },
+            { head: "Status", cell: (f) => <FamilyStatus row={f} at={health.at} /> },
+            { head: "Calls (5 min)", cell: (f) => formatCount(f.callsLast5Min) },
+            { head: "Failures (5 min)", cell: (f) => formatCount(f.failuresLast5Min) },
+            { head: "p95", cell: (f) => latency(f.p95LatencyMs) },
+            {
+              head: "Last error",
+              // The cell's own width and wrapping lose to the table's; its content's hold.
+              cell: (f) => (
                 <div className="max-w-xs whitespace-normal">
                   <LastError row={f} />
                 </div>
-              </Td>
-            </tr>
-          ))}
-        </Table>
+              ),
+            },
+          ]}
+        />
       </div>
     </>
   );

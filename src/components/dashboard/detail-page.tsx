@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { createContext, useContext } from "react";
 import { useMode } from "@/components/dashboard/mode";
-import { EmptyState, ErrorState, LoadingState, PageHeader, cx } from "@/components/ui";
+import { CopyButton, EmptyState, ErrorState, LoadingState, PageHeader, cx } from "@/components/ui";
 import { errorInfo } from "@/lib/trpc/client";
 
 // Pieces every dashboard detail page (payment, batch, KYC check, request log) is built from.
@@ -55,6 +55,23 @@ export function DetailRow({ label, children }: { label: string; children: React.
   );
 }
 
+/** A DetailRow of the record's id, in full, with a Copy button. */
+export function IdRow({ label, id }: { label: string; id: string }) {
+  return (
+    <DetailRow label={label}>
+      <span className="inline-flex flex-wrap items-center gap-2">
+        <code className="break-all font-mono text-[13px]">{id}</code>
+        <CopyButton value={id} label="Copy" />
+      </span>
+    </DetailRow>
+  );
+}
+
+/** A detail page header's line of facts under the title: a status badge, the id, when. */
+export function HeaderFacts({ children }: { children: React.ReactNode }) {
+  return <span className="inline-flex flex-wrap items-center gap-2">{children}</span>;
+}
+
 /** A detail row's value when there is none. */
 export const noValue = <span className="text-slate-400">—</span>;
 
@@ -99,6 +116,25 @@ export function DetailUnavailable({
       )}
     </>
   );
+}
+
+/** The detail page until its record is there: loading, then not found (or an error to retry). */
+export function DetailPending({
+  query,
+  back,
+  label,
+  title,
+  notFound,
+}: {
+  query: { isLoading: boolean; error: unknown; refetch: () => unknown };
+  back: React.ReactNode;
+  /** Shown while loading. */
+  label: string;
+  title: string;
+  notFound: { title: string; children: React.ReactNode };
+}) {
+  if (query.isLoading) return <DetailLoading back={back} label={label} />;
+  return <DetailUnavailable back={back} title={title} error={query.error} onRetry={() => void query.refetch()} notFound={notFound} />;
 }
 
 /** What to try when a record is not found: the other mode (when Live is on), or the list. */

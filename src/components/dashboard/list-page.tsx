@@ -1,9 +1,15 @@
 "use client";
 
+import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useMemo, useState } from "react";
+import { Suspense, useMemo, useState } from "react";
 import type { z } from "zod";
-import { Button, Card, EmptyState, ErrorState, LoadMoreFooter, LoadingState, Notice, cx } from "@/components/ui";
+import { useMode } from "@/components/dashboard/mode";
+import { CsvDownloadButton } from "@/components/dashboard/csv-download-button";
+import { DateRangeFields, SelectField } from "@/components/dashboard/filter-fields";
+import { DataTable, PhoneList, type Column } from "@/components/dashboard/list-rows";
+import { Button, Card, EmptyState, ErrorState, Field, LoadMoreFooter, LoadingState, Notice, cx } from "@/components/ui";
+import { PAGE_SIZE } from "@/lib/schemas/logs";
 import { errorInfo } from "@/lib/trpc/client";
 
 /**
@@ -21,13 +27,34 @@ export function useUrlFilters<F extends Record<string, unknown>>(
   const searchParams = useSearchParams();
   const queryKey = searchParams.toString();
   const { filters, errors } = useMemo(() => fromQuery(new URLSearchParams(queryKey)), [fromQuery, queryKey]);
+  const { mode } = useMode();
   return {
+    mode,
+    modeName: mode === "live" ? "live" : "sandbox",
+    /** The list query's input: this mode, the filters in effect, a page of PAGE_SIZE. */
+    input: { mode, ...filters, limit: PAGE_SIZE },
     filters,
     urlErrors: errors,
     queryKey,
     hasFilters: Object.values(filters).some(Boolean),
     apply: (f: F) => router.push(`${pathname}${toQuery(f)}`),
     clear: () => router.push(pathname),
+  };
+}
+
+export type UrlFilters<F extends Record<string, unknown>> = ReturnType<typeof useUrlFilters<F>>;
+
+/** The next page's cursor of a list query (`infiniteQueryOptions(input, nextPage)`). */
+export const nextPage = { getNextPageParam: (last: { nextCursor?: string | null }) => last.nextCursor ?? undefined };
+
+/** A list view that reads its filters from the URL: useSearchParams needs a Suspense boundary above it. */
+export function withUrlFilters(loadingLabel: string, View: () => React.ReactNode) {
+  return function UrlFilteredView() {
+    return (
+      <Suspense fallback={<LoadingState label={loadingLabel} />}>
+        <View />
+      </Suspense>
+    );
   };
 }
 
@@ -189,5 +216,148 @@ export function ListBody<T>({
         </>
       )}
     </Card>
+  );
+}
+
+/** One field of a declared filter form: a select, a text field (exact ids, no spell check), or the IST date range. */
+export type FilterField =
+  | { select: string; name?: string; label: string; options: { value: string; label: string }[] }
+  | { text: string; label: string; placeholder: string; autoComplete?: string }
+  | "dates";
+
+/** A list's filter form, declared: its fields, its layout on wide screens, and the schema it is checked with. */
+export interface FilterSpec<F> {
+  id: string;
+  label: string;
+  hint: string;
+  /** The grid's columns on wide screens (lg:grid-cols-…). */
+  columns: string;
+  fields: FilterField[];
+  schema: z.ZodType<F>;
+}
+
+const fieldKeys = (f: FilterField) => (f === "dates" ? ["from", "to"] : ["select" in f ? f.select : f.text]);
+
+/** The filter form of a FilterSpec, seeded from the filters in effect. */
+function FilterForm<F extends Record<string, unknown>>({ spec, page }: { spec: FilterSpec<F>; page: UrlFilters<F> }) {
+  const initial = Object.fromEntries(spec.fields.flatMap(fieldKeys).map((k) => [k, String(page.filters[k] ?? "")]));
+  const { draft, errors, set, setValue, submit } = useFilterDraft<Record<string, string>, F>(initial, spec.schema, page.apply);
+  return (
+    <FilterPanel
+      id={spec.id}
+      label={spec.label}
+      activeCount={Object.values(page.filters).filter(Boolean).length}
+      onSubmit={submit}
+      onClear={page.clear}
+      hint={spec.hint}
+    >
+      <div className={cx("grid grid-cols-2 gap-3", spec.columns)}>
+        {spec.fields.map((f) =>
+          f === "dates" ? (
+            <DateRangeFields key="dates" from={draft.from} to={draft.to} errors={errors} set={set} />
+          ) : "select" in f ? (
+            <SelectField
+              key={f.select}
+              className="col-span-2 lg:col-span-1"
+              label={f.label}
+              name={f.name ?? f.select}
+              value={draft[f.select]}
+              onChange={setValue(f.select)}
+              options={f.options}
+              error={errors[f.select]}
+            />
+          ) : (
+            <Field
+              key={f.text}
+              className="col-span-2 lg:col-span-1"
+              label={f.label}
+              name={f.text}
+              placeholder={f.placeholder}
+              value={draft[f.text]}
+              onChange={set(f.text)}
+              error={errors[f.text]}
+              spellCheck={false}
+              autoComplete={f.autoComplete}
+            />
+          ),
+        )}
+      </div>
+    </FilterPanel>
+  );
+}
+
+/** How a list's rows show: the table's caption (also the phone list's label), columns, key, the record's page, and a phone block. */
+export interface RowsSpec<T> {
+  caption: string;
+  columns: Column<T>[];
+  rowKey: (row: T) => string;
+  href?: (row: T) => string;
+  testId?: string;
+  card: (row: T) => React.ReactNode;
+}
+
+/**
+ * Below a list page's header: its filters (a declared form, or `filterForm` of its own), a notice for
+ * filters of a link that were not valid, and the list's card with its rows.
+ */
+export function FilteredList<F extends Record<string, unknown>, T>({
+  page,
+  filters,
+  filterForm,
+  query,
+  empty,
+  rows: { card, ...rows },
+  ...body
+}: {
+  page: UrlFilters<F>;
+  filters?: FilterSpec<F>;
+  filterForm?: React.ReactNode;
+  query: ListQuery & { data?: { pages: { items: T[] }[] } };
+  /** The empty list's title with filters applied (and its button's label), and without. */
+  empty: { filtered: string; clearLabel?: string; none: string; children: React.ReactNode };
+  rows: RowsSpec<T>;
+} & Pick<Parameters<typeof ListBody<T>>[0], "loadingLabel" | "noun" | "note">) {
+  const items = query.data?.pages.flatMap((p) => p.items) ?? [];
+  return (
+    <>
+      {/* Re-mounted when the URL changes so the form always shows the filters in effect. */}
+      {filters ? <FilterForm key={page.queryKey} spec={filters} page={page} /> : filterForm}
+      <InvalidFiltersNotice errors={page.urlErrors} />
+      <ListBody
+        query={query}
+        items={items}
+        filtered={page.hasFilters}
+        emptyFiltered={{ title: empty.filtered, clearLabel: empty.clearLabel, onClear: page.clear }}
+        emptyNone={{ title: empty.none, children: empty.children }}
+        table={(items) => <DataTable {...rows} rows={items} />}
+        list={(items) => (
+          <PhoneList {...rows} label={rows.caption} rows={items}>
+            {card}
+          </PhoneList>
+        )}
+        {...body}
+      />
+    </>
+  );
+}
+
+/** A list page's header buttons: its CSV export, if it has one, and Refresh. */
+export function ListActions({ query, exportCsv }: { query: ListQuery; exportCsv?: { url: string; fallbackName: string } }) {
+  return exportCsv ? (
+    <div className="flex flex-wrap gap-2">
+      <CsvDownloadButton url={exportCsv.url} fallbackName={exportCsv.fallbackName} label="Export CSV" action="Export" />
+      <RefreshButton query={query} />
+    </div>
+  ) : (
+    <RefreshButton query={query} />
+  );
+}
+
+/** The link to the API docs that empty lists end with. */
+export function ApiDocsLink() {
+  return (
+    <Link href="/docs" className="text-brand-600 hover:underline">
+      API docs
+    </Link>
   );
 }

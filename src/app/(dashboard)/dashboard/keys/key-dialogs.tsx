@@ -6,6 +6,7 @@ import { Button, Dialog, Field, Notice, useToast } from "@/components/ui";
 import type { Mode } from "@/components/dashboard/mode";
 import { createKeyInput, ROTATION_GRACE_OPTIONS } from "@/lib/schemas/keys";
 import { isReauthCancelled, useReauth } from "@/components/dashboard/reauth";
+import { ConfirmDialog } from "@/components/dashboard/confirm-dialog";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import type { ShownOnceKey } from "@/components/dashboard/secret-once-dialog";
 
@@ -200,49 +201,30 @@ export function RevokeKeyDialog({
   const toast = useToast();
   const refresh = useRefreshKeys();
   const revoke = useMutation(trpc.keys.revoke.mutationOptions());
-  const [error, setError] = useState<string | null>(null);
-
-  function close() {
-    setError(null);
-    onClose();
-  }
-
   return (
-    <Dialog open={target !== null} onClose={close} title="Revoke key">
-      {target && (
-        <div className="space-y-4">
-          {error && <Notice tone="error">{error}</Notice>}
+    <ConfirmDialog
+      target={target}
+      title="Revoke key"
+      confirmLabel="Revoke key"
+      pending={revoke.isPending}
+      onClose={onClose}
+      onFailed={() => void refresh()}
+      onConfirm={async (t, close) => {
+        await revoke.mutateAsync({ mode, keyId: t.id });
+        void refresh();
+        close();
+        toast("success", `“${t.label}” revoked.`);
+      }}
+    >
+      {(t) => (
+        <>
           <p className="text-sm text-slate-600">
-            Revoke <strong className="font-medium text-slate-900">{target.label}</strong> (
-            <code className="break-all font-mono text-xs">{target.secretHint}</code>)? Requests using it will fail with{" "}
-            <code className="font-mono text-xs">401 UNAUTHORIZED</code> within a second. This cannot be undone.
+            Revoke <strong className="font-medium text-slate-900">{t.label}</strong> (<code className="break-all font-mono text-xs">{t.secretHint}</code>)?
+            Requests using it will fail with <code className="font-mono text-xs">401 UNAUTHORIZED</code> within a second. This cannot be undone.
           </p>
           {isLastWorking && <Notice tone="warning">This is your only working {mode} key: your integration will stop until you create a new one.</Notice>}
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              loading={revoke.isPending}
-              onClick={async () => {
-                setError(null);
-                try {
-                  await revoke.mutateAsync({ mode, keyId: target.id });
-                  void refresh();
-                  close();
-                  toast("success", `“${target.label}” revoked.`);
-                } catch (err) {
-                  setError(errorInfo(err).message);
-                  void refresh();
-                }
-              }}
-            >
-              Revoke key
-            </Button>
-          </div>
-        </div>
+        </>
       )}
-    </Dialog>
+    </ConfirmDialog>
   );
 }

@@ -3,11 +3,10 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { InvalidFiltersNotice, ListBody, RefreshButton, fieldErrors, useUrlFilters } from "@/components/dashboard/list-page";
-import { Badge, Button, Field, PageHeader, Table, Td, Th } from "@/components/ui";
-import { useMode } from "@/components/dashboard/mode";
+import { ApiDocsLink, FilteredList, ListActions, fieldErrors, nextPage, useUrlFilters, withUrlFilters, type RowsSpec } from "@/components/dashboard/list-page";
+import { type Column } from "@/components/dashboard/list-rows";
+import { Badge, Button, Field, PageHeader } from "@/components/ui";
 import { maskPan } from "@/lib/pan";
-import { PAGE_SIZE } from "@/lib/schemas/logs";
 import { verificationFiltersFromQuery, verificationFiltersSchema, verificationFiltersToQuery, type VerificationFilters } from "@/lib/schemas/verifications";
 import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { formatIst } from "../logs/parts";
@@ -92,165 +91,129 @@ function SearchForm({ initial, onApply, onClear }: { initial: VerificationFilter
   );
 }
 
-function VerificationsTable({ items }: { items: VerificationItem[] }) {
-  return (
-    <Table
-      caption="PAN and EPFO checks, newest first"
-      head={
-        <tr>
-          <Th>Time (IST)</Th>
-          <Th>Checked</Th>
-          <Th>Outcome</Th>
-          <Th>Name queried and match</Th>
-          <Th>Request or batch</Th>
-        </tr>
-      }
-    >
-      {items.map((v) => (
-        <tr key={v.id}>
-          <Td>{formatIst(v.createdAt, true)}</Td>
-          <Td>
-            <div className="text-[11px] font-medium text-slate-500">{v.kind}</div>
-            <Link
-              href={subjectHref(v.subject)}
-              className="font-mono text-xs text-slate-900 hover:text-brand-700 hover:underline"
-              title={`All checks of ${shownSubject(v)}`}
-            >
-              {shownSubject(v)}
-            </Link>
-          </Td>
-          <Td>
-            <OutcomeBadge outcome={v.outcome} errorCode={v.errorCode} />
-          </Td>
-          <Td>
-            {v.nameQueried === null && v.nameMatch === null ? (
-              <span className="text-slate-400">—</span>
-            ) : (
-              <>
-                <div className="max-w-[12rem] truncate" title={v.nameQueried ?? undefined}>
-                  {v.nameQueried ?? <span className="text-slate-400">No name sent</span>}
-                </div>
-                {v.nameMatch !== null && (
-                  <div className="mt-0.5">
-                    <NameMatch score={v.nameMatch} band={v.nameMatchResult} />
-                  </div>
-                )}
-              </>
-            )}
-          </Td>
-          <Td>
-            {v.batchId ? (
-              <Link
-                href={batchHref(v.batchId)}
-                className="block max-w-[12rem] truncate font-mono text-xs text-brand-600 hover:underline"
-                title={`Open batch ${v.batchId}`}
-              >
-                {v.batchId}
-              </Link>
-            ) : (
-              <Link
-                href={logHref(v.requestId)}
-                className="block max-w-[12rem] truncate font-mono text-xs text-brand-600 hover:underline"
-                title={`Open request ${v.requestId}`}
-              >
-                {v.requestId}
-              </Link>
-            )}
-          </Td>
-        </tr>
-      ))}
-    </Table>
+const verificationKey = (v: VerificationItem) => v.id;
+
+/** Where the check came from: its batch, or the request that made it (with a tooltip saying which, in the table). */
+function Source({ v, className, titled }: { v: VerificationItem; className: string; titled?: boolean }) {
+  return v.batchId ? (
+    <Link href={batchHref(v.batchId)} className={className} title={titled ? `Open batch ${v.batchId}` : undefined}>
+      {v.batchId}
+    </Link>
+  ) : (
+    <Link href={logHref(v.requestId)} className={className} title={titled ? `Open request ${v.requestId}` : undefined}>
+      {v.requestId}
+    </Link>
   );
 }
 
-function VerificationsList({ items }: { items: VerificationItem[] }) {
-  return (
-    <ul className="-mx-4 divide-y divide-slate-100 sm:mx-0" aria-label="PAN and EPFO checks, newest first">
-      {items.map((v) => (
-        <li key={v.id} className="px-4 py-3 sm:px-0">
-          <div className="flex flex-wrap items-center gap-2">
-            <span className="text-xs font-medium text-slate-500">{v.kind}</span>
-            <Link href={subjectHref(v.subject)} className="font-mono text-sm text-slate-900 hover:underline">
-              {shownSubject(v)}
-            </Link>
-            <OutcomeBadge outcome={v.outcome} errorCode={v.errorCode} />
+const COLUMNS: Column<VerificationItem>[] = [
+  { head: "Time (IST)", cell: (v) => formatIst(v.createdAt, true) },
+  {
+    head: "Checked",
+    cell: (v) => (
+      <>
+        <div className="text-[11px] font-medium text-slate-500">{v.kind}</div>
+        <Link
+          href={subjectHref(v.subject)}
+          className="font-mono text-xs text-slate-900 hover:text-brand-700 hover:underline"
+          title={`All checks of ${shownSubject(v)}`}
+        >
+          {shownSubject(v)}
+        </Link>
+      </>
+    ),
+  },
+  { head: "Outcome", cell: (v) => <OutcomeBadge outcome={v.outcome} errorCode={v.errorCode} /> },
+  {
+    head: "Name queried and match",
+    cell: (v) =>
+      v.nameQueried === null && v.nameMatch === null ? (
+        <span className="text-slate-400">—</span>
+      ) : (
+        <>
+          <div className="max-w-[12rem] truncate" title={v.nameQueried ?? undefined}>
+            {v.nameQueried ?? <span className="text-slate-400">No name sent</span>}
           </div>
-          {(v.nameQueried || v.nameMatch !== null) && (
-            <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-700">
-              {v.nameQueried && <span className="min-w-0 truncate">{v.nameQueried}</span>}
-              {v.nameQueried && v.nameMatch !== null && (
-                <span className="text-slate-400" aria-hidden="true">
-                  ·
-                </span>
-              )}
+          {v.nameMatch !== null && (
+            <div className="mt-0.5">
               <NameMatch score={v.nameMatch} band={v.nameMatchResult} />
             </div>
           )}
-          <div className="mt-1 flex flex-wrap gap-x-3 text-xs text-slate-500">
-            <span>{formatIst(v.createdAt, true)}</span>
-            {v.batchId ? (
-              <Link href={batchHref(v.batchId)} className="font-mono text-brand-600 hover:underline">
-                {v.batchId}
-              </Link>
-            ) : (
-              <Link href={logHref(v.requestId)} className="font-mono text-brand-600 hover:underline">
-                {v.requestId}
-              </Link>
-            )}
-          </div>
-        </li>
-      ))}
-    </ul>
+        </>
+      ),
+  },
+  { head: "Request or batch", cell: (v) => <Source v={v} titled className="block max-w-[12rem] truncate font-mono text-xs text-brand-600 hover:underline" /> },
+];
+
+/** Phone layout: one block per check. */
+function VerificationCard({ v }: { v: VerificationItem }) {
+  return (
+    <>
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="text-xs font-medium text-slate-500">{v.kind}</span>
+        <Link href={subjectHref(v.subject)} className="font-mono text-sm text-slate-900 hover:underline">
+          {shownSubject(v)}
+        </Link>
+        <OutcomeBadge outcome={v.outcome} errorCode={v.errorCode} />
+      </div>
+      {(v.nameQueried || v.nameMatch !== null) && (
+        <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-700">
+          {v.nameQueried && <span className="min-w-0 truncate">{v.nameQueried}</span>}
+          {v.nameQueried && v.nameMatch !== null && (
+            <span className="text-slate-400" aria-hidden="true">
+              ·
+            </span>
+          )}
+          <NameMatch score={v.nameMatch} band={v.nameMatchResult} />
+        </div>
+      )}
+      <div className="mt-1 flex flex-wrap gap-x-3 text-xs text-slate-500">
+        <span>{formatIst(v.createdAt, true)}</span>
+        <Source v={v} className="font-mono text-brand-600 hover:underline" />
+      </div>
+    </>
   );
 }
 
-export function VerificationsView() {
-  const { mode } = useMode();
-  const trpc = useTRPC();
-  const { filters, urlErrors, queryKey, hasFilters, apply, clear } = useUrlFilters(verificationFiltersFromQuery, verificationFiltersToQuery);
-  const modeName = mode === "live" ? "live" : "sandbox";
-  const list = useInfiniteQuery(
-    trpc.verifications.list.infiniteQueryOptions({ mode, ...filters, limit: PAGE_SIZE }, { getNextPageParam: (last) => last.nextCursor ?? undefined }),
-  );
-  const items = list.data?.pages.flatMap((p) => p.items) ?? [];
+const ROWS: RowsSpec<VerificationItem> = {
+  caption: "PAN and EPFO checks, newest first",
+  columns: COLUMNS,
+  rowKey: verificationKey,
+  card: (v) => <VerificationCard v={v} />,
+};
 
+export const VerificationsView = withUrlFilters("Loading verifications…", function Verifications() {
+  const trpc = useTRPC();
+  const page = useUrlFilters(verificationFiltersFromQuery, verificationFiltersToQuery);
+  const list = useInfiniteQuery(trpc.verifications.list.infiniteQueryOptions(page.input, nextPage));
+  const { filters, modeName } = page;
   return (
     <>
       <PageHeader
         title="Verifications"
         description={`PAN and EPFO checks made with your ${modeName} keys, newest first.`}
-        actions={<RefreshButton query={list} />}
+        actions={<ListActions query={list} />}
       />
-      <SearchForm key={queryKey} initial={filters} onApply={apply} onClear={clear} />
-      <InvalidFiltersNotice errors={urlErrors} />
-      <ListBody
+      <FilteredList
+        page={page}
+        filterForm={<SearchForm key={page.queryKey} initial={filters} onApply={page.apply} onClear={page.clear} />}
         query={list}
-        items={items}
         loadingLabel="Loading verifications…"
-        filtered={hasFilters}
-        emptyFiltered={{
-          title: `No ${[filters.kind, "checks"].filter(Boolean).join(" ")}${filters.subject ? ` of ${filters.subject}` : ""} in ${modeName} mode`,
+        empty={{
+          filtered: `No ${[filters.kind, "checks"].filter(Boolean).join(" ")}${filters.subject ? ` of ${filters.subject}` : ""} in ${modeName} mode`,
           clearLabel: "Show all checks",
-          onClear: clear,
-        }}
-        emptyNone={{
-          title: `No verifications in ${modeName} mode yet`,
+          none: `No verifications in ${modeName} mode yet`,
           children: (
             <p>
               Calls to <code className="font-mono text-xs">/v1/identity/pan/verify</code> and{" "}
-              <code className="font-mono text-xs">/v1/employment/epfo/verify</code> appear here. See the{" "}
-              <Link href="/docs" className="text-brand-600 hover:underline">
-                API docs
-              </Link>
-              .
+              <code className="font-mono text-xs">/v1/employment/epfo/verify</code> appear here. See the <ApiDocsLink />.
             </p>
           ),
         }}
-        table={(rows) => <VerificationsTable items={rows} />}
-        list={(rows) => <VerificationsList items={rows} />}
+        rows={ROWS}
         noun={["check", "checks"]}
         note=" · name match: 90+ match, 70–89.99 partial, below 70 no match"
       />
     </>
   );
-}
+});

@@ -3,12 +3,12 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { FilterPanel, InvalidFiltersNotice, ListBody, RefreshButton, useFilterDraft, useUrlFilters } from "@/components/dashboard/list-page";
+import { FilteredList, RefreshButton, withUrlFilters, nextPage, useUrlFilters, type FilterSpec, type RowsSpec } from "@/components/dashboard/list-page";
+import { type Column } from "@/components/dashboard/list-rows";
 import { useMode } from "@/components/dashboard/mode";
-import { Button, Card, ErrorState, Field, LoadingState, Notice, PageHeader, Table, Td, Th, cx, useToast } from "@/components/ui";
+import { Button, Card, ErrorState, Field, LoadingState, Notice, PageHeader, cx, useToast } from "@/components/ui";
 import { KYC_KIND_LABELS } from "@/lib/kyc";
 import { formatPaise, formatRupees } from "@/lib/money";
-import { PAGE_SIZE } from "@/lib/schemas/logs";
 import {
   LEDGER_REASONS,
   addTestFundsInput,
@@ -21,7 +21,6 @@ import {
 } from "@/lib/schemas/wallet";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { formatIst } from "../logs/parts";
-import { DateRangeFields, SelectField } from "@/components/dashboard/filter-fields";
 import { CsvDownloadButton } from "@/components/dashboard/csv-download-button";
 
 const TYPE_OPTIONS = [
@@ -244,38 +243,14 @@ function LowBalanceAlert({ s }: { s: Summary }) {
   );
 }
 
-type Draft = { type: string; from: string; to: string };
-
-function FilterForm({ initial, onApply, onClear }: { initial: LedgerFilters; onApply: (f: LedgerFilters) => void; onClear: () => void }) {
-  const { draft, errors, set, setValue, submit } = useFilterDraft<Draft, LedgerFilters>(
-    { type: initial.type ?? "", from: initial.from ?? "", to: initial.to ?? "" },
-    ledgerFiltersSchema,
-    onApply,
-  );
-  return (
-    <FilterPanel
-      id="ledger-filters"
-      label="Filter ledger entries"
-      activeCount={Object.values(initial).filter(Boolean).length}
-      onSubmit={submit}
-      onClear={onClear}
-      hint="Dates are whole IST days."
-    >
-      <div className="grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
-        <SelectField
-          className="col-span-2 lg:col-span-1"
-          label="Entry type"
-          name="type"
-          value={draft.type}
-          onChange={setValue("type")}
-          options={TYPE_OPTIONS}
-          error={errors.type}
-        />
-        <DateRangeFields from={draft.from} to={draft.to} errors={errors} set={set} />
-      </div>
-    </FilterPanel>
-  );
-}
+const FILTERS: FilterSpec<LedgerFilters> = {
+  id: "ledger-filters",
+  label: "Filter ledger entries",
+  hint: "Dates are whole IST days.",
+  columns: "lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]",
+  fields: [{ select: "type", label: "Entry type", options: TYPE_OPTIONS }, "dates"],
+  schema: ledgerFiltersSchema,
+};
 
 type Entry = RouterOutputs["wallet"]["ledger"]["items"][number];
 
@@ -299,70 +274,41 @@ function Reference({ e }: { e: Entry }) {
   return e.reference ? <span className="break-words text-xs text-slate-600">{e.reference}</span> : <span className="text-slate-400">—</span>;
 }
 
-function LedgerTable({ items }: { items: Entry[] }) {
-  return (
-    <Table
-      caption="Ledger entries, newest first"
-      head={
-        <tr>
-          <Th>Time (IST)</Th>
-          <Th>Entry</Th>
-          <Th className="text-right">Amount</Th>
-          <Th className="text-right">Balance after</Th>
-          <Th>Reference</Th>
-        </tr>
-      }
-    >
-      {items.map((e) => (
-        <tr key={e.id}>
-          <Td>{formatIst(e.createdAt, true)}</Td>
-          <Td>{ledgerReasonLabel(e.reason)}</Td>
-          <Td className="text-right">
-            <Amount paise={e.amountPaise} />
-          </Td>
-          <Td className="text-right tabular-nums">{formatRupees(e.balanceAfterPaise)}</Td>
-          <Td className="max-w-[22rem] whitespace-normal">
-            <Reference e={e} />
-          </Td>
-        </tr>
-      ))}
-    </Table>
-  );
-}
+const COLUMNS: Column<Entry>[] = [
+  { head: "Time (IST)", cell: (e) => formatIst(e.createdAt, true) },
+  { head: "Entry", cell: (e) => ledgerReasonLabel(e.reason) },
+  { head: "Amount", className: "text-right", cell: (e) => <Amount paise={e.amountPaise} /> },
+  { head: "Balance after", className: "text-right tabular-nums", cell: (e) => formatRupees(e.balanceAfterPaise) },
+  { head: "Reference", className: "max-w-[22rem] whitespace-normal", cell: (e) => <Reference e={e} /> },
+];
 
 /** Phone layout: one block per entry. */
-function LedgerList({ items }: { items: Entry[] }) {
+function EntryCard({ e }: { e: Entry }) {
   return (
-    <ul className="-mx-4 divide-y divide-slate-100 sm:mx-0" aria-label="Ledger entries, newest first">
-      {items.map((e) => (
-        <li key={e.id} className="px-4 py-3 sm:px-0">
-          <div className="flex items-center justify-between gap-3">
-            <span className="text-sm text-slate-900">{ledgerReasonLabel(e.reason)}</span>
-            <Amount paise={e.amountPaise} />
-          </div>
-          <div className="mt-0.5 flex flex-wrap justify-between gap-x-3 text-xs text-slate-500">
-            <span>{formatIst(e.createdAt, true)}</span>
-            <span className="tabular-nums">Balance {formatRupees(e.balanceAfterPaise)}</span>
-          </div>
-          {(e.reference || e.kycTransactionId) && (
-            <div className="mt-0.5 min-w-0 truncate">
-              <Reference e={e} />
-            </div>
-          )}
-        </li>
-      ))}
-    </ul>
+    <>
+      <div className="flex items-center justify-between gap-3">
+        <span className="text-sm text-slate-900">{ledgerReasonLabel(e.reason)}</span>
+        <Amount paise={e.amountPaise} />
+      </div>
+      <div className="mt-0.5 flex flex-wrap justify-between gap-x-3 text-xs text-slate-500">
+        <span>{formatIst(e.createdAt, true)}</span>
+        <span className="tabular-nums">Balance {formatRupees(e.balanceAfterPaise)}</span>
+      </div>
+      {(e.reference || e.kycTransactionId) && (
+        <div className="mt-0.5 min-w-0 truncate">
+          <Reference e={e} />
+        </div>
+      )}
+    </>
   );
 }
 
+const ROWS: RowsSpec<Entry> = { caption: "Ledger entries, newest first", columns: COLUMNS, rowKey: (e) => e.id, card: (e) => <EntryCard e={e} /> };
+
 function Ledger() {
-  const { mode } = useMode();
   const trpc = useTRPC();
-  const { filters, urlErrors, queryKey, hasFilters, apply, clear } = useUrlFilters(ledgerFiltersFromQuery, ledgerFiltersToQuery);
-  const ledger = useInfiniteQuery(
-    trpc.wallet.ledger.infiniteQueryOptions({ mode, ...filters, limit: PAGE_SIZE }, { getNextPageParam: (last) => last.nextCursor ?? undefined }),
-  );
-  const items = ledger.data?.pages.flatMap((p) => p.items) ?? [];
+  const page = useUrlFilters(ledgerFiltersFromQuery, ledgerFiltersToQuery);
+  const ledger = useInfiniteQuery(trpc.wallet.ledger.infiniteQueryOptions(page.input, nextPage));
   return (
     <section aria-labelledby="ledger-heading" className="mt-8">
       <div className="mb-4 flex flex-wrap items-end justify-between gap-3">
@@ -373,28 +319,28 @@ function Ledger() {
           <p className="mt-0.5 text-sm text-slate-500">Every credit and charge, newest first. The balance is always the sum of these entries.</p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <CsvDownloadButton url={`/api/dashboard/wallet/export${ledgerFiltersToQuery(filters, { mode })}`} fallbackName="wallet-ledger.csv" />
+          <CsvDownloadButton url={`/api/dashboard/wallet/export${ledgerFiltersToQuery(page.filters, { mode: page.mode })}`} fallbackName="wallet-ledger.csv" />
           <RefreshButton query={ledger} />
         </div>
       </div>
-      <FilterForm key={queryKey} initial={filters} onApply={apply} onClear={clear} />
-      <InvalidFiltersNotice errors={urlErrors} />
-      <ListBody
+      <FilteredList
+        page={page}
+        filters={FILTERS}
         query={ledger}
-        items={items}
         loadingLabel="Loading ledger…"
-        filtered={hasFilters}
-        emptyFiltered={{ title: "No ledger entries match these filters", onClear: clear }}
-        emptyNone={{ title: `No ${mode} ledger entries yet`, children: <p>Credits and KYC charges appear here as they happen.</p> }}
-        table={(rows) => <LedgerTable items={rows} />}
-        list={(rows) => <LedgerList items={rows} />}
+        empty={{
+          filtered: "No ledger entries match these filters",
+          none: `No ${page.mode} ledger entries yet`,
+          children: <p>Credits and KYC charges appear here as they happen.</p>,
+        }}
+        rows={ROWS}
         noun={["entry", "entries"]}
       />
     </section>
   );
 }
 
-export function WalletView() {
+export const WalletView = withUrlFilters("Loading wallet…", function Wallet() {
   const { mode } = useMode();
   const summary = useSummary();
   const s = summary.data;
@@ -419,4 +365,4 @@ export function WalletView() {
       <Ledger />
     </>
   );
-}
+});

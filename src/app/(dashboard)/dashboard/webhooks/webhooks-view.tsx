@@ -2,10 +2,11 @@
 
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import { Badge, Button, Card, Dialog, EmptyState, ErrorState, LoadingState, Notice, PageHeader, cx, useToast } from "@/components/ui";
+import { Badge, Button, Card, EmptyState, ErrorState, LoadingState, PageHeader, cx, useToast } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
 import { PAGE_SIZE } from "@/lib/schemas/logs";
 import { ALL_EVENTS, WEBHOOK_DELIVERY_STATUSES } from "@/lib/schemas/webhooks";
+import { ConfirmDialog } from "@/components/dashboard/confirm-dialog";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 import { formatIst } from "../logs/parts";
 import { SelectField } from "@/components/dashboard/filter-fields";
@@ -139,49 +140,31 @@ function DeleteDialog({ target, onClose }: { target: Endpoint | null; onClose: (
   const { mode } = useMode();
   const refresh = useRefreshWebhooks();
   const remove = useMutation(trpc.webhooks.delete.mutationOptions());
-  const [error, setError] = useState<string | null>(null);
-  const close = () => {
-    setError(null);
-    onClose();
-  };
   return (
-    <Dialog open={target !== null} onClose={close} title="Delete endpoint">
-      {target && (
-        <div className="space-y-4">
-          {error && <Notice tone="error">{error}</Notice>}
-          <p className="text-sm text-slate-600">
-            Delete <code className="break-all font-mono text-slate-900">{target.url}</code>? No more events are sent to it and its pending retries stop. Its
-            delivery history stays listed. To pause it instead, switch it off.
-          </p>
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              loading={remove.isPending}
-              onClick={async () => {
-                setError(null);
-                try {
-                  const r = await remove.mutateAsync({ mode, endpointId: target.id });
-                  close();
-                  void refresh();
-                  toast(
-                    "success",
-                    `Endpoint deleted${r.stoppedDeliveries ? `; ${r.stoppedDeliveries} pending ${r.stoppedDeliveries === 1 ? "delivery" : "deliveries"} stopped` : ""}.`,
-                  );
-                } catch (err) {
-                  setError(errorInfo(err).message);
-                  void refresh();
-                }
-              }}
-            >
-              Delete endpoint
-            </Button>
-          </div>
-        </div>
+    <ConfirmDialog
+      target={target}
+      title="Delete endpoint"
+      confirmLabel="Delete endpoint"
+      pending={remove.isPending}
+      onClose={onClose}
+      onFailed={() => void refresh()}
+      onConfirm={async (t, close) => {
+        const r = await remove.mutateAsync({ mode, endpointId: t.id });
+        close();
+        void refresh();
+        toast(
+          "success",
+          `Endpoint deleted${r.stoppedDeliveries ? `; ${r.stoppedDeliveries} pending ${r.stoppedDeliveries === 1 ? "delivery" : "deliveries"} stopped` : ""}.`,
+        );
+      }}
+    >
+      {(t) => (
+        <p className="text-sm text-slate-600">
+          Delete <code className="break-all font-mono text-slate-900">{t.url}</code>? No more events are sent to it and its pending retries stop. Its delivery
+          history stays listed. To pause it instead, switch it off.
+        </p>
       )}
-    </Dialog>
+    </ConfirmDialog>
   );
 }
 

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Badge, Button, Card, Dialog, EmptyState, ErrorState, Field, LoadingState, Notice, PageHeader, cx, formatDateTime, useToast } from "@/components/ui";
 import { addWhitelistInput, wideRangeWarning } from "@/lib/schemas/whitelist";
+import { ConfirmDialog } from "@/components/dashboard/confirm-dialog";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 
 type Entry = RouterOutputs["whitelist"]["list"]["entries"][number];
@@ -182,11 +183,6 @@ function EntryList({ entries, enforceOnAllApis }: { entries: Entry[]; enforceOnA
   const refresh = useRefreshWhitelist();
   const remove = useMutation(trpc.whitelist.remove.mutationOptions());
   const [target, setTarget] = useState<Entry | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const close = () => {
-    setTarget(null);
-    setError(null);
-  };
 
   if (entries.length === 0) {
     return (
@@ -212,13 +208,25 @@ function EntryList({ entries, enforceOnAllApis }: { entries: Entry[]; enforceOnA
           </li>
         ))}
       </ul>
-      <Dialog open={target !== null} onClose={close} title="Remove address">
-        {target && (
-          <div className="space-y-4">
-            {error && <Notice tone="error">{error}</Notice>}
+      <ConfirmDialog
+        target={target}
+        title="Remove address"
+        confirmLabel="Remove"
+        pending={remove.isPending}
+        onClose={() => setTarget(null)}
+        onFailed={() => void refresh()}
+        onConfirm={async (t, close) => {
+          await remove.mutateAsync({ id: t.id });
+          await refresh();
+          close();
+          toast("success", `${t.cidr} removed.`);
+        }}
+      >
+        {(t) => (
+          <>
             <p className="text-sm text-slate-600">
-              Remove <code className="break-all font-mono text-slate-900">{target.cidr}</code>
-              {target.label ? ` (${target.label})` : ""}? Payments API calls from it will be refused within a second
+              Remove <code className="break-all font-mono text-slate-900">{t.cidr}</code>
+              {t.label ? ` (${t.label})` : ""}? Payments API calls from it will be refused within a second
               {enforceOnAllApis ? ", and so will /v1 and KYC calls" : ""}.
             </p>
             {entries.length === 1 && (
@@ -226,32 +234,9 @@ function EntryList({ entries, enforceOnAllApis }: { entries: Entry[]; enforceOnA
                 This is the last entry. With an empty list every payments call is refused{enforceOnAllApis ? ", and every /v1 and KYC call too" : ""}.
               </Notice>
             )}
-            <div className="flex justify-end gap-2">
-              <Button variant="secondary" onClick={close}>
-                Cancel
-              </Button>
-              <Button
-                variant="danger"
-                loading={remove.isPending}
-                onClick={async () => {
-                  setError(null);
-                  try {
-                    await remove.mutateAsync({ id: target.id });
-                    await refresh();
-                    close();
-                    toast("success", `${target.cidr} removed.`);
-                  } catch (err) {
-                    setError(errorInfo(err).message);
-                    void refresh();
-                  }
-                }}
-              >
-                Remove
-              </Button>
-            </div>
-          </div>
+          </>
         )}
-      </Dialog>
+      </ConfirmDialog>
     </>
   );
 }

@@ -2,7 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { Badge, Card, CopyButton, EmptyState, ErrorState, LoadingState, Notice, Table, Td, Th, formatDateTime } from "@/components/ui";
+import { Badge, Card, CopyButton, EmptyState, ErrorState, LoadingState, Notice, formatDateTime } from "@/components/ui";
+import { DataTable } from "@/components/dashboard/list-rows";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { ActivityFeed, GoLiveBadge, StatusBadge, formatCount, formatDate, formatInstant } from "../../admin-ui";
 import { MerchantActions } from "./merchant-actions";
@@ -164,35 +165,26 @@ function RecentCalls({ calls }: { calls: Merchant["recentCalls"] }) {
         ))}
       </ul>
       <div className="hidden md:block">
-        <Table
+        <DataTable
           caption="Last 20 API calls"
-          head={
-            <tr>
-              <Th>Time</Th>
-              <Th>Mode</Th>
-              <Th>Method</Th>
-              <Th>Path</Th>
-              <Th>Status</Th>
-            </tr>
-          }
-        >
-          {calls.map((c) => (
-            <tr key={c.id}>
-              <Td>{formatInstant(c.createdAt)}</Td>
-              <Td>
-                <ModeBadge mode={c.mode} />
-              </Td>
-              <Td className="font-mono text-xs">{c.method}</Td>
-              <Td className="max-w-md truncate font-mono text-xs">
-                <span title={c.path}>{c.path}</span>
-              </Td>
-              <Td>
-                <HttpStatus status={c.status} />
-                {c.errorCode && <span className="ml-2 font-mono text-xs text-slate-500">{c.errorCode}</span>}
-              </Td>
-            </tr>
-          ))}
-        </Table>
+          rowKey={(c) => c.id}
+          rows={calls}
+          columns={[
+            { head: "Time", cell: (c) => formatInstant(c.createdAt) },
+            { head: "Mode", cell: (c) => <ModeBadge mode={c.mode} /> },
+            { head: "Method", className: "font-mono text-xs", cell: (c) => c.method },
+            { head: "Path", className: "max-w-md truncate font-mono text-xs", cell: (c) => <span title={c.path}>{c.path}</span> },
+            {
+              head: "Status",
+              cell: (c) => (
+                <>
+                  <HttpStatus status={c.status} />
+                  {c.errorCode && <span className="ml-2 font-mono text-xs text-slate-500">{c.errorCode}</span>}
+                </>
+              ),
+            },
+          ]}
+        />
       </div>
     </>
   );

@@ -5,17 +5,18 @@ import Link from "next/link";
 import { CsvDownloadButton } from "@/components/dashboard/csv-download-button";
 import {
   BackLink,
+  HeaderFacts,
   DetailList,
-  DetailLoading,
+  DetailPending,
   DetailRow,
-  DetailUnavailable,
+  IdRow,
   NotFoundHint,
   noValue,
   retryUnlessMissing,
 } from "@/components/dashboard/detail-page";
 import { useMode } from "@/components/dashboard/mode";
 import { WebhookEvents } from "@/components/dashboard/webhook-events";
-import { Card, CopyButton, Notice, PageHeader, cx } from "@/components/ui";
+import { Card, Notice, PageHeader, cx } from "@/components/ui";
 import { waitingForSourceText } from "@/lib/batch-waiting";
 import { isBatchRunning } from "@/lib/schemas/batches";
 import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
@@ -150,12 +151,7 @@ function BatchFacts({ d }: { d: BatchDetailData }) {
   return (
     <Card title="Details">
       <DetailList labelWidth="9rem">
-        <DetailRow label="Batch id">
-          <span className="inline-flex flex-wrap items-center gap-2">
-            <code className="break-all font-mono text-[13px]">{b.batch_id}</code>
-            <CopyButton value={b.batch_id} label="Copy" />
-          </span>
-        </DetailRow>
+        <IdRow label="Batch id" id={b.batch_id} />
         <DetailRow label="Your reference">{b.client_batch_id ?? noValue}</DetailRow>
         <DetailRow label="Kind">{b.kind === "PAN" ? "PAN verification" : "EPFO verification"}</DetailRow>
         <DetailRow label="Submitted from">
@@ -181,14 +177,13 @@ export function BatchDetail({ batchId }: { batchId: string }) {
   const detail = useBatchDetail(batchId);
   const refresh = () => qc.invalidateQueries(trpc.batches.detail.queryFilter({ mode, batchId }));
 
-  if (detail.isLoading) return <DetailLoading back={back} label="Loading batch…" />;
-  if (detail.isError || !detail.data) {
+  if (detail.isLoading || detail.isError || !detail.data) {
     return (
-      <DetailUnavailable
+      <DetailPending
+        query={detail}
         back={back}
+        label="Loading batch…"
         title="Batch"
-        error={detail.error}
-        onRetry={() => void detail.refetch()}
         notFound={{ title: `No batch ${batchId} in ${mode} mode`, children: <NotFoundHint noun="batch" listHref="/dashboard/batches" /> }}
       />
     );
@@ -202,11 +197,11 @@ export function BatchDetail({ batchId }: { batchId: string }) {
       <PageHeader
         title={`${b.kind} batch`}
         description={
-          <span className="inline-flex flex-wrap items-center gap-2">
+          <HeaderFacts>
             <BatchStatusBadge status={b.status} />
             <span className="break-all font-mono text-xs text-slate-700">{b.batch_id}</span>
             <span>Created {formatIst(b.created_at)} IST</span>
-          </span>
+          </HeaderFacts>
         }
         actions={
           <CsvDownloadButton

@@ -4,10 +4,11 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import {
   BackLink,
+  HeaderFacts,
   DetailList,
-  DetailLoading,
+  DetailPending,
   DetailRow,
-  DetailUnavailable,
+  IdRow,
   NotFoundHint,
   noValue,
   retryUnlessMissing,
@@ -138,12 +139,7 @@ function KycSummary({ t }: { t: KycTransaction }) {
   return (
     <Card title="Summary" description="Masked, kept for as long as the ledger.">
       <DetailList labelWidth="10rem">
-        <DetailRow label="Transaction id">
-          <span className="inline-flex flex-wrap items-center gap-2">
-            <code className="break-all font-mono text-[13px]">{t.id}</code>
-            <CopyButton value={t.id} label="Copy" />
-          </span>
-        </DetailRow>
+        <IdRow label="Transaction id" id={t.id} />
         <DetailRow label="Type">{KYC_KIND_LABELS[t.kind] ?? t.kind}</DetailRow>
         <DetailRow label="Subject">
           <code className="break-all font-mono text-[13px]">{t.subjectMasked}</code>
@@ -218,14 +214,13 @@ export function KycDetail({ id }: { id: string }) {
   const trpc = useTRPC();
   const detail = useQuery(trpc.kyc.get.queryOptions({ mode, id }, { retry: retryUnlessMissing }));
 
-  if (detail.isLoading) return <DetailLoading back={back} label="Loading KYC transaction…" />;
-  if (detail.isError || !detail.data) {
+  if (detail.isLoading || detail.isError || !detail.data) {
     return (
-      <DetailUnavailable
+      <DetailPending
+        query={detail}
         back={back}
+        label="Loading KYC transaction…"
         title="KYC transaction"
-        error={detail.error}
-        onRetry={() => void detail.refetch()}
         notFound={{ title: `No KYC transaction ${id} in ${mode} mode`, children: <NotFoundHint noun="call" listHref="/dashboard/kyc" /> }}
       />
     );
@@ -238,11 +233,11 @@ export function KycDetail({ id }: { id: string }) {
       <PageHeader
         title={KYC_KIND_LABELS[t.kind] ?? t.kind}
         description={
-          <span className="inline-flex flex-wrap items-center gap-2">
+          <HeaderFacts>
             <KycOutcomeBadge outcome={t.outcome} />
             <span className="font-mono text-xs text-slate-700">{t.subjectMasked}</span>
             <span>{formatIst(t.createdAt)} IST</span>
-          </span>
+          </HeaderFacts>
         }
       />
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { BackLink, DetailList, DetailLoading, DetailRow, DetailUnavailable, retryUnlessMissing } from "@/components/dashboard/detail-page";
+import { BackLink, HeaderFacts, DetailList, DetailPending, DetailRow, IdRow, retryUnlessMissing } from "@/components/dashboard/detail-page";
 import { Badge, Card, CopyButton, PageHeader } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
 import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
@@ -32,12 +32,7 @@ function RequestFacts({ r }: { r: LogEntry }) {
   return (
     <Card title="Request">
       <DetailList labelWidth="10rem">
-        <DetailRow label="Request id">
-          <span className="inline-flex flex-wrap items-center gap-2">
-            <code className="break-all font-mono text-[13px]">{r.requestId}</code>
-            <CopyButton value={r.requestId} label="Copy" />
-          </span>
-        </DetailRow>
+        <IdRow label="Request id" id={r.requestId} />
         <DetailRow label="Time">{formatIst(r.createdAt)} IST</DetailRow>
         <DetailRow label="Method">
           <span className="font-mono text-[13px]">{r.method}</span>
@@ -105,14 +100,13 @@ export function LogDetail({ requestId, id }: { requestId: string; id?: string })
   const log = useQuery(trpc.logs.get.queryOptions({ mode, requestId, id }, { retry: retryUnlessMissing }));
   const modeName = mode === "live" ? "live" : "sandbox";
 
-  if (log.isLoading) return <DetailLoading back={back} label="Loading request…" />;
-  if (log.isError) {
+  if (log.isLoading || log.isError) {
     return (
-      <DetailUnavailable
+      <DetailPending
+        query={log}
         back={back}
+        label="Loading request…"
         title="Request"
-        error={log.error}
-        onRetry={() => void log.refetch()}
         notFound={{
           title: `No request ${requestId} in ${modeName} mode`,
           children: (
@@ -137,11 +131,11 @@ export function LogDetail({ requestId, id }: { requestId: string; id?: string })
       <PageHeader
         title={`${r.method} ${r.path.split("?")[0]}`}
         description={
-          <span className="inline-flex flex-wrap items-center gap-2">
+          <HeaderFacts>
             <HttpStatusBadge status={r.status} />
             {r.errorCode && <Badge tone={r.status >= 500 ? "red" : "amber"}>{r.errorCode}</Badge>}
             <span>{formatIst(r.createdAt)} IST</span>
-          </span>
+          </HeaderFacts>
         }
       />
       <div className="space-y-6">

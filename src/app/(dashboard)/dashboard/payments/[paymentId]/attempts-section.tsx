@@ -4,7 +4,7 @@ import { Badge, EmptyState, Table, Td, Th } from "@/components/ui";
 import { noValue } from "@/components/dashboard/detail-page";
 import { formatIst } from "../../logs/parts";
 import { instrumentLabel, methodLabel } from "../parts";
-import type { PaymentDetailData } from "./payment-detail";
+import type { PaymentDetailData } from "./payment-detail-data";
 
 const ATTEMPT_STATUSES: Record<string, ["green" | "red" | "blue" | "amber", string]> = {
   SUCCESS: ["green", "Succeeded"],

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { Notice } from "@/components/ui";
-import type { PaymentDetailData } from "./payment-detail";
+import type { PaymentDetailData } from "./payment-detail-data";
 
 /**
  * Whether this order may get payment.success after payment.failed: an attempt the customer left, or

@@ -4,22 +4,21 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { Button, Card, PageHeader } from "@/components/ui";
-import { BackLink, DetailLoading, DetailUnavailable, NotFoundHint, retryUnlessMissing } from "@/components/dashboard/detail-page";
+import { BackLink, DetailPending, NotFoundHint, retryUnlessMissing } from "@/components/dashboard/detail-page";
 import { useMode } from "@/components/dashboard/mode";
 import { WebhookEvents } from "@/components/dashboard/webhook-events";
 import { formatRupees } from "@/lib/money";
-import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { useTRPC } from "@/lib/trpc/client";
 import { formatIst } from "../../logs/parts";
 import { RefundSummaryBadge } from "../../refunds/parts";
 import { PaymentStatusBadge } from "../parts";
 import { AttemptsSection } from "./attempts-section";
+import type { PaymentDetailData } from "./payment-detail-data";
 import { LateResultNote } from "./late-result-note";
 import { PaymentFacts } from "./payment-facts";
 import { PaymentTimeline } from "./payment-timeline";
 import { RefundDialog } from "./refund-dialog";
 import { RefundsSection } from "./refunds-section";
-
-export type PaymentDetailData = RouterOutputs["payments"]["get"];
 
 const back = <BackLink href="/dashboard/payments">Payments</BackLink>;
 
@@ -114,14 +113,13 @@ export function PaymentDetail({ paymentId }: { paymentId: string }) {
   const refresh = () => qc.invalidateQueries(trpc.payments.get.queryFilter({ mode, paymentId }));
   const refundsChanged = () => Promise.all([refresh(), qc.invalidateQueries(trpc.refunds.pathFilter())]);
 
-  if (detail.isLoading) return <DetailLoading back={back} label="Loading payment…" />;
-  if (detail.isError || !detail.data) {
+  if (detail.isLoading || detail.isError || !detail.data) {
     return (
-      <DetailUnavailable
+      <DetailPending
+        query={detail}
         back={back}
+        label="Loading payment…"
         title="Payment"
-        error={detail.error}
-        onRetry={() => void detail.refetch()}
         notFound={{ title: `No payment ${paymentId} in ${mode} mode`, children: <NotFoundHint noun="payment" listHref="/dashboard/payments" /> }}
       />
     );

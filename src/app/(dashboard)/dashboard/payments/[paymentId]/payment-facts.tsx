@@ -1,13 +1,13 @@
 "use client";
 
-import { Card, CopyButton } from "@/components/ui";
-import { DetailList, DetailRow, noValue } from "@/components/dashboard/detail-page";
+import { Card } from "@/components/ui";
+import { DetailList, DetailRow, IdRow, noValue } from "@/components/dashboard/detail-page";
 import { REFUND_WINDOW_DAYS } from "@/lib/limits";
 import { formatRupees } from "@/lib/money";
 import { formatIst } from "../../logs/parts";
 import { RefundSummaryBadge } from "../../refunds/parts";
 import { PaymentStatusBadge, methodLabel } from "../parts";
-import type { PaymentDetailData } from "./payment-detail";
+import type { PaymentDetailData } from "./payment-detail-data";
 
 type Payment = PaymentDetailData["payment"];
 
@@ -43,12 +43,7 @@ export function PaymentFacts({ p }: { p: Payment }) {
   return (
     <Card title="Details">
       <DetailList labelWidth="9rem">
-        <DetailRow label="Payment id">
-          <span className="inline-flex flex-wrap items-center gap-2">
-            <code className="break-all font-mono text-[13px]">{p.id}</code>
-            <CopyButton value={p.id} label="Copy" />
-          </span>
-        </DetailRow>
+        <IdRow label="Payment id" id={p.id} />
         <DetailRow label="Order id">
           <code className="break-all font-mono text-[13px]">{p.orderId}</code>
         </DetailRow>

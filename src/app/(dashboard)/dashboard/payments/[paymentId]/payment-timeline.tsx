@@ -4,7 +4,7 @@ import { Badge, cx } from "@/components/ui";
 import { formatRupees } from "@/lib/money";
 import { formatIst } from "../../logs/parts";
 import { PaymentStatusBadge, instrumentLabel, methodLabel, reasonLabel } from "../parts";
-import type { PaymentDetailData } from "./payment-detail";
+import type { PaymentDetailData } from "./payment-detail-data";
 
 type TimelineEvent = PaymentDetailData["timeline"][number];
 

@@ -4,7 +4,7 @@ import { EmptyState, Table, Td, Th } from "@/components/ui";
 import { formatRupees } from "@/lib/money";
 import { CopyIconButton, formatIst } from "../../logs/parts";
 import { RefundReason, RefundStatusBadge } from "../../refunds/parts";
-import type { PaymentDetailData } from "./payment-detail";
+import type { PaymentDetailData } from "./payment-detail-data";
 
 type Refund = PaymentDetailData["refunds"][number];
 
