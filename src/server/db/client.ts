@@ -7,18 +7,14 @@ import { DriverAdapterError, type SqlDriverAdapter, type SqlQuery, type Transact
 import { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "../../generated/prisma-postgres/client";
 import { providerFromUrl, sqliteFilePath, type DbProvider } from "./provider";
-import { sqliteWriteTurns, type WriteTurns } from "./sqlite-hot";
+import { sqliteWriteTurns, type SqliteSynchronous, type WriteTurns } from "./sqlite-hot";
 
 export { Prisma };
 export type Db = PrismaClient;
 /** A transaction client, as passed to `db.$transaction(async (tx) => ...)`. */
 export type DbTx = Prisma.TransactionClient;
 
-/**
- * SQLite durability. FULL syncs the WAL on every commit, so a committed audit record or payment
- * survives a power loss as well as a process crash; NORMAL survives only the crash.
- */
-export type SqliteSynchronous = "NORMAL" | "FULL";
+export type { SqliteSynchronous };
 export const DEFAULT_SQLITE_SYNCHRONOUS: SqliteSynchronous = "FULL";
 
 export interface CreatePrismaClientOptions {

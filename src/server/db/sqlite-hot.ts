@@ -1,8 +1,13 @@
 import fs from "node:fs";
 import Database from "better-sqlite3";
-import type { SqliteSynchronous } from "./client";
 import { log } from "@/server/lib/logger";
 import { sqliteFilePath } from "./provider";
+
+/**
+ * SQLite durability. FULL syncs the WAL on every commit, so a committed audit record or payment
+ * survives a power loss as well as a process crash; NORMAL survives only the crash.
+ */
+export type SqliteSynchronous = "NORMAL" | "FULL";
 
 /**
  * The one direct better-sqlite3 connection of a process for a database file, shared by the hot write

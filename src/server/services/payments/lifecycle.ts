@@ -7,10 +7,12 @@ import type { AttemptStart, PaymentMethodInput, PaymentProcessor } from "@/serve
 import { currentSigningSecret } from "@/server/services/merchants/signing-secrets";
 import { findMerchantPayment, statusView } from "@/server/services/payments/payments";
 import { redirectSignature } from "@/server/services/payments/signature";
-import { RECONCILE_AFTER_MS } from "@/server/services/payments/reconcile";
 import { isFinal, transitionPayment, type PaymentStatus } from "@/server/services/payments/state-machine";
 import { createAutoRefund } from "@/server/services/refunds/refunds";
 import { emitWebhookEvent, type WebhookEventType } from "@/server/services/webhooks/events";
+
+/** When, after a live attempt started, its processor is asked about it (reconcile.ts): a lost webhook never leaves it pending. */
+export const RECONCILE_AFTER_MS = [2, 5, 10, 15].map((minutes) => minutes * 60_000);
 
 /** No attempt stays PENDING longer than this: then it fails with ATTEMPT_TIMEOUT. */
 export const ATTEMPT_TIMEOUT_MS = 15 * 60 * 1000;

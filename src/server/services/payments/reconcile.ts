@@ -8,10 +8,7 @@ import { log } from "@/server/lib/logger";
 import type { PaymentProcessor } from "@/server/providers/payments/types";
 import type { Mode } from "@/lib/mode";
 import { checkCardHandOff, isCardHandOff } from "@/server/services/payments/card-hand-off";
-import { completeAttempt } from "@/server/services/payments/lifecycle";
-
-/** When, after an attempt started, its processor is asked. */
-export const RECONCILE_AFTER_MS = [2, 5, 10, 15].map((minutes) => minutes * 60_000);
+import { completeAttempt, RECONCILE_AFTER_MS } from "@/server/services/payments/lifecycle";
 
 /** Asks the processor about a pending attempt; returns when to ask again, or null when done. */
 export async function reconcileAttempt(db: Db, processors: Record<string, PaymentProcessor>, attemptId: string, now = new Date()): Promise<Date | null> {
