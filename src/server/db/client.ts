@@ -26,7 +26,17 @@ export interface CreatePrismaClientOptions {
   log?: Prisma.LogLevel[];
 }
 
-const providers = new WeakMap<object, DbProvider>();
+/**
+ * What a client was made with, by client. One map per process whichever copy of this module asks:
+ * the production page bundle carries a copy of its own and is handed clients the server made.
+ */
+function sharedWeakMap<V>(name: string): WeakMap<object, V> {
+  const key = Symbol.for(`parakh.db.${name}`);
+  const global = globalThis as unknown as Record<symbol, WeakMap<object, V> | undefined>;
+  return (global[key] ??= new WeakMap<object, V>());
+}
+
+const providers = sharedWeakMap<DbProvider>("providers");
 
 // Set on every connection the adapter opens (the client and the migration engine).
 function sqlitePragmas(busyTimeoutMs: number, synchronous: SqliteSynchronous): string {
@@ -147,7 +157,7 @@ function postgresPoolFor(databaseUrl: string, poolSize?: number): pg.Pool {
   return new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
 }
 
-const pools = new WeakMap<object, pg.Pool>();
+const pools = sharedWeakMap<pg.Pool>("pools");
 
 /** The connection pool under a PostgreSQL client from `createPrismaClient`, for writes that bypass Prisma's per-query cost. */
 export function postgresPool(db: Db): pg.Pool {
@@ -200,7 +210,7 @@ export function dbProvider(db: Db | DbTx): DbProvider {
   throw new Error("dbProvider: not a client from createPrismaClient");
 }
 
-const sqliteTurns = new WeakMap<object, WriteTurns>();
+const sqliteTurns = sharedWeakMap<WriteTurns>("sqliteTurns");
 
 /**
  * Whether another writer of this process waits for SQLite's one write lock while the caller holds
