@@ -360,6 +360,9 @@ describe.each(DB_TARGETS)("REST door on %s", (target) => {
       const ready = await request(url, "/api/ready");
       expect(ready.status).toBe(200);
       expect(ready.json.status).toBe("ready");
+      // The instance this start is (a rolling restart waits for another one): the same on every call.
+      expect(ready.json.instance).toMatch(/^[a-z0-9]+-\d+-[a-z0-9]+$/);
+      expect((await request(url, "/api/ready")).json.instance).toBe(ready.json.instance);
       const doc = await request(url, "/api/openapi.json");
       expect(doc.status).toBe(200);
       const op = doc.json.paths["/v1/identity/pan/verify"].post;
