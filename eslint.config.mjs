@@ -193,7 +193,7 @@ const SERVER_DOORS = [
 
 const config = [
   {
-    ignores: [".next/**", "node_modules/**", "src/generated/**", "test-results/**", "playwright-report/**", "bench-results/**", "data/**", "next-env.d.ts"],
+    ignores: [".next/**", "dist/**", "node_modules/**", "src/generated/**", "test-results/**", "playwright-report/**", "bench-results/**", "data/**", "next-env.d.ts"],
   },
   ...nextVitals,
   ...nextTypescript,

@@ -73,8 +73,9 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
   webServer: [
     {
-      // node with the tsx loader: signals reach the server directly (the tsx launcher may SIGKILL on a busy loop).
-      command: "node --import tsx server.ts",
+      // The server as `npm start` runs it, its bundle first brought up to date with the sources; `exec`
+      // so that signals reach the server itself.
+      command: "npx tsx scripts/build-server.ts --if-stale && exec node dist/server.mjs",
       url: `${BASE_URL}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

@@ -19,6 +19,8 @@ import { benchHaproxy, haproxyReport } from "./bench/haproxy";
 import { benchKyc, type LedgerCheck } from "./bench/kyc";
 import { benchRefunds } from "./bench/refunds";
 import { waitForJson } from "./bench/wait";
+import { buildServerBundle } from "./build-server";
+import { bundleIsCurrent } from "./bundle-state.mjs";
 import { benchTwoWorkers, workersReport } from "./bench/workers";
 
 /**
@@ -32,6 +34,7 @@ import { benchTwoWorkers, workersReport } from "./bench/workers";
  * compares against it).
  */
 const ROOT = path.resolve(__dirname, "..");
+const SERVER_BUNDLE = "dist/server.mjs";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const BATCH_ONLY = process.env.BENCH_ONLY === "batch";
@@ -49,9 +52,10 @@ interface Proc {
 }
 
 function startProcess(args: string[], env: Record<string, string>): Promise<Proc> {
-  // node with the tsx loader (not the tsx launcher) so the sampled memory is the server's own.
-  const flags = args[0]?.endsWith("server.ts") ? startNodeFlags() : [];
-  const child = spawn(process.execPath, [...flags, "--import", "tsx", ...args], {
+  // The server as `npm start` runs it (its bundle, with its node flags); other programs through the tsx
+  // loader. node itself, not a launcher, so the sampled memory is the program's own.
+  const node = args[0] === SERVER_BUNDLE ? [...startNodeFlags(), ...args] : ["--import", "tsx", ...args];
+  const child = spawn(process.execPath, node, {
     cwd: ROOT,
     env: { ...process.env, PARAKH_ENV_FILE: "none", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -154,7 +158,7 @@ async function startBenchServer(db: BenchDb, vendor: BenchVendor, workers = 1) {
   const pg = db === "postgresql" ? await startPostgres() : undefined;
   const databaseUrl = pg?.url ?? `file:${path.join(dataDir, "parakh.db")}`;
   const pagesBuilt = fs.existsSync(path.join(ROOT, ".next/BUILD_ID"));
-  const server = await startProcess(["server.ts"], {
+  const server = await startProcess([SERVER_BUNDLE], {
     NODE_ENV: "production",
     PORT: "0",
     HOST: "127.0.0.1",
@@ -302,8 +306,10 @@ async function timeFirstByte(url: string) {
 }
 
 async function main() {
+  // What `npm start` runs, built from the sources as they are now.
+  if (!bundleIsCurrent()) await buildServerBundle(path.join(ROOT, "dist"));
   process.stderr.write(`Bench: ${SECONDS}s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores, node ${process.version}\n`);
-  const haproxyPhase = async (postgres = true) => haproxyReport(await benchHaproxy((env) => startProcess(["server.ts"], env), postgres));
+  const haproxyPhase = async (postgres = true) => haproxyReport(await benchHaproxy((env) => startProcess([SERVER_BUNDLE], env), postgres));
   if (process.env.BENCH_ONLY === "haproxy") return void process.stdout.write(`${(await haproxyPhase()).join("\n")}\n`);
   if (process.env.BENCH_ONLY === "big-posts") return bigPostsOnly(DBS, SECONDS, (db, vendor) => startBenchServer(db as BenchDb, vendor));
   const base = await startProcess(["scripts/bench/baseline-server.ts"], { PORT: "0" });

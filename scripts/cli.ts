@@ -21,6 +21,7 @@ import { adjustWalletByOperator, walletOverview } from "@/server/services/wallet
 import { CLI_OPERATOR } from "@/server/services/accounts/operator-actions";
 import { parseAmountToPaise } from "@/lib/money";
 import type { Mode } from "@/lib/mode";
+import { isBundleEntry } from "@/server/lib/runtime-files";
 
 const USAGE = `Parakh operator CLI
 
@@ -365,7 +366,8 @@ async function openConfiguredDatabase(io: CliStreams) {
   return { db, close: () => closeDatabase(db) };
 }
 
-if (require.main === module) {
+/** The CLI as a program: this process's arguments, the terminal's streams, the configured database; exits with the command's code. */
+export function main(): void {
   // The CLI may create the database: private to this user, like the server's files.
   process.umask(0o077);
   const io: CliStreams = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) };
@@ -377,3 +379,6 @@ if (require.main === module) {
     },
   );
 }
+
+// Started as a program: from this source through tsx, or as the built dist/cli.mjs (an ES module, without `module`).
+if (isBundleEntry("cli") || (typeof module !== "undefined" && require.main === module)) main();

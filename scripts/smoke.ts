@@ -168,7 +168,7 @@ function spawnNpm(args: string[], env: NodeJS.ProcessEnv) {
   const isServer = (pid: number) => {
     try {
       const argv = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-      return path.basename(argv[0] ?? "") === "node" && argv.includes("server.ts");
+      return path.basename(argv[0] ?? "") === "node" && argv.some((a) => a === "server.ts" || a.endsWith("dist/server.mjs"));
     } catch {
       return false;
     }

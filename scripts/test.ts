@@ -51,7 +51,10 @@ function cannotRun(step: Step): string | undefined {
   if (step.needs === "chromium" && !fs.existsSync(chromium)) {
     return `Chromium not found at ${chromium}. Playwright cannot download browsers here; install Debian's chromium: apt-get install -y chromium (or set CHROMIUM_PATH).`;
   }
-  if ((step.needs === "chromium" || step.needs === "build") && !fs.existsSync(path.join(root, ".next", "BUILD_ID"))) {
+  if (
+    (step.needs === "chromium" || step.needs === "build") &&
+    !(fs.existsSync(path.join(root, ".next", "BUILD_ID")) && fs.existsSync(path.join(root, "dist", "server.mjs")))
+  ) {
     return "No production build in .next: run `npm run build` (or unset SKIP_BUILD).";
   }
   return undefined;
@@ -130,7 +133,7 @@ async function main() {
   const done: string[] = [];
   let exitCode = 0;
   const patterns = process.argv.slice(2);
-  const hasBuild = fs.existsSync(path.join(root, ".next", "BUILD_ID"));
+  const hasBuild = fs.existsSync(path.join(root, ".next", "BUILD_ID")) && fs.existsSync(path.join(root, "dist", "server.mjs"));
   const plan = patterns.length ? focusedStages(patterns, reports, hasBuild) : stages(reports, process.env.SKIP_BUILD === "1");
   for (const [i, stage] of plan.entries()) {
     const header = `[test] ${i + 1}/${plan.length} ${stage.map((s) => s.name).join(" + ")}`;

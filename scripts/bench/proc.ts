@@ -8,7 +8,7 @@ import path from "node:path";
  */
 export function startNodeFlags(): string[] {
   const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as { scripts: { start: string } };
-  const m = /\bnode((?: --[^ ]+)*?) --import tsx server\.ts$/.exec(pkg.scripts.start);
+  const m = /\bnode((?: --[^ ]+)*?) dist\/server\.mjs$/.exec(pkg.scripts.start);
   if (!m) throw new Error(`unexpected start script: ${pkg.scripts.start}`);
   return m[1]!.trim().split(" ").filter(Boolean);
 }

@@ -1,9 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parse } from "dotenv";
-
-/** The project root: where package.json and `.env` live. */
-export const PROJECT_ROOT = path.resolve(__dirname, "../..");
+import { PROJECT_ROOT } from "@/server/lib/runtime-files";
 
 /**
  * Loads settings from the project's `.env` into `process.env`, under the real environment: a

@@ -11,6 +11,18 @@ import { copySqliteTemplate } from "./test-db";
 const ROOT = path.resolve(__dirname, "../..");
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 
+/** Set by the integration run's global set-up: a folder with the server and CLI bundled from the sources as they are now. */
+export const BUNDLE_DIR_ENV = "PARAKH_TEST_BUNDLE_DIR";
+
+/**
+ * node's arguments for the server: the run's bundle, as `npm start` runs one, else the sources through
+ * the tsx loader. Always node itself, not a launcher: signals must reach the server.
+ */
+function serverProgram(): string[] {
+  const bundle = process.env[BUNDLE_DIR_ENV];
+  return bundle ? [path.join(bundle, "server.mjs")] : ["--import", "tsx", "server.ts"];
+}
+
 export interface TestServer {
   url: string;
   port: number;
@@ -53,8 +65,7 @@ export async function startServer(opts: { databaseUrl?: string; env?: Record<str
     PARAKH_ENV_FILE: "none",
     ...opts.env,
   };
-  // node with the tsx loader, not the tsx launcher: signals must reach the server itself.
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, serverProgram(), { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
   child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
@@ -107,7 +118,9 @@ export interface CliResult {
 /** Runs the operator CLI as a process, exactly as an operator would. */
 export function cliProcess(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(TSX, ["scripts/cli.ts", ...args], { cwd: ROOT, env }, (err, stdout, stderr) => {
+    const bundle = process.env[BUNDLE_DIR_ENV];
+    const [program, programArgs] = bundle ? [process.execPath, [path.join(bundle, "cli.mjs")]] : [TSX, ["scripts/cli.ts"]];
+    execFile(program, [...programArgs, ...args], { cwd: ROOT, env }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
       resolve({ code, stdout, stderr, json: parseJson(stdout) });
     });

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SETTING_NAMES } from "@/server/config";
-import { loadEnvFile, PROJECT_ROOT } from "@/server/env-file";
+import { loadEnvFile } from "@/server/env-file";
+import { PROJECT_ROOT } from "@/server/lib/runtime-files";
 
 function envFile(text: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-env-"));

@@ -3,6 +3,7 @@ import path from "node:path";
 import { threadId as mainThreadId, Worker } from "node:worker_threads";
 import { AppError, isAppError } from "@/server/errors";
 import { log } from "@/server/lib/logger";
+import { threadEntrySource } from "@/server/lib/runtime-files";
 import { processMetrics } from "@/server/metrics/registry";
 import { readJsonBody, type ReadJsonBody } from "@/server/http/json-body";
 import type { BatchKind } from "@/server/services/batches/batches";
@@ -49,8 +50,7 @@ interface Pending {
 const busy = (what: string) =>
   new AppError("SERVICE_UNAVAILABLE", `Too many ${what} are being read; retry after the time in Retry-After.`, { retryAfterSeconds: RETRY_AFTER_SECONDS });
 
-/** The thread runs TypeScript like the server, through tsx's require hook (a thread does not get `--import tsx`'s in time). */
-const WORKER_SOURCE = `require("tsx/cjs"); require(${JSON.stringify(path.join(__dirname, "body-worker.ts"))});`;
+const WORKER_SOURCE = threadEntrySource(path.join(__dirname, "body-worker.ts"));
 
 /** Threads that read bodies one at a time each, fed from a bounded queue. */
 export class BodyPool {

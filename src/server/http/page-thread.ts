@@ -22,12 +22,12 @@ import { errorPayload } from "@/server/http/error-response";
 import type { JobLane } from "@/server/jobs/wake";
 import { wakeLane } from "@/server/jobs/wake";
 import { log } from "@/server/lib/logger";
+import { threadEntrySource } from "@/server/lib/runtime-files";
 import { localUpstreamSnapshot, setUpstreamPeer, type UpstreamSnapshot } from "@/server/providers/upstream/peer";
 import { sharedLimits } from "@/server/services/limits/shared";
 import { isPageThreadMessage, type PageThreadMessage } from "./page-thread-messages";
 
-/** The thread runs TypeScript like the server, through tsx's require hook (as the body threads do). */
-const THREAD_SOURCE = `require("tsx/cjs"); require(${JSON.stringify(path.join(__dirname, "page-thread-entry.ts"))});`;
+const THREAD_SOURCE = threadEntrySource(path.join(__dirname, "page-thread-entry.ts"));
 /** Headers that describe one connection, not the request or answer: never passed through. */
 const HOP_BY_HOP = new Set([
   "connection",

@@ -2,11 +2,11 @@ import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { log } from "@/server/lib/logger";
+import { threadEntrySource } from "@/server/lib/runtime-files";
 import type { ChunkPass, ChunkPassJob } from "./chunk-pass";
 import { EarlyPasses } from "./early-passes";
 
-/** The thread runs TypeScript like the server, through tsx's require hook (a thread does not get `--import tsx`'s in time). */
-const ENTRY = `require("tsx/cjs"); require(${JSON.stringify(path.join(__dirname, "chunk-thread-entry.ts"))});`;
+const ENTRY = threadEntrySource(path.join(__dirname, "chunk-thread-entry.ts"));
 
 export type ChunkThreadReply = { id: number; pass: ChunkPass } | { id: number; failure: string };
 
