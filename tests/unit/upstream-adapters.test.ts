@@ -52,7 +52,7 @@ describe("the fixture schemas", () => {
   });
 
   it("refuse a request with an undocumented field or a wrong type, and an answer with a wrong type", () => {
-    const pan = loadValidators().get("/pan")!;
+    const pan = loadValidators().get("POST /pan")!;
     expect(pan.request({ pan: "ABCPK1234F" })).toBe(true);
     expect(pan.request({ pan: "ABCPK1234F", dob: "1990-01-01" })).toBe(false);
     expect(pan.request({ pan: 1234 })).toBe(false);
