@@ -267,6 +267,8 @@ export interface FakeRequest {
   params: Record<string, string>;
   body: Json;
   headers: http.IncomingHttpHeaders;
+  /** When it came (performance.now() of the fake's process). */
+  at: number;
 }
 
 export interface FakePanRecord {
@@ -405,7 +407,7 @@ export class FakeCashfreeVerification {
     const { endpoint } = found;
     const params = { ...Object.fromEntries(url.searchParams), ...found.params };
     const body = requestBody(endpoint.method, pathName, Buffer.concat(chunks), req.headers, this.problems);
-    this.requests.push({ method: endpoint.method, path: pathName, family: endpoint.family, params, body, headers: req.headers });
+    this.requests.push({ method: endpoint.method, path: pathName, family: endpoint.family, params, body, headers: req.headers, at: performance.now() });
     for (const header of validators.headers.required) {
       if (!req.headers[header]) this.problems.push(`${pathName}: request without ${header}`);
     }

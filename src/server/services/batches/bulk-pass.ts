@@ -67,9 +67,12 @@ export interface BulkChunk {
   lease: Lease;
 }
 
-/** 1, 1, 2, 2, 4, 4, 8, 8, then 10 s between reads. */
+/**
+ * 1 s between reads for the first ten (a bulk request often takes seconds: each second of waiting
+ * for an answer that came is a second of the batch), then 2, 2, 4, 4, 8, 8 and 10 s.
+ */
 export function bulkPollDelayMs(polls: number): number {
-  return Math.min(1_000 * 2 ** Math.floor(polls / 2), 10_000);
+  return polls < 10 ? 1_000 : Math.min(1_000 * 2 ** Math.floor((polls - 8) / 2), 10_000);
 }
 
 const keyOf = (pan: string, name: string | null) => `${pan}\u0000${(name ?? "").replace(/\s+/g, " ").trim().toUpperCase()}`;
