@@ -22,6 +22,8 @@ export const SINGLE_BODY_MAX_BYTES = 1024 * 1024;
 export const DEFAULT_JOB_LEASE_MS = 30_000;
 /** Transient source errors are retried for at most this long per batch item, whatever Retry-After says (contract B4). */
 export const MAX_BATCH_RETRY_BUDGET_MS = 30_000;
+/** How long a live PAN batch reads a bulk request back from the vendor, by default, before its items left go to single calls. */
+export const DEFAULT_BULK_POLL_LIMIT_MS = 10 * 60_000;
 
 /** 10000 → "10,000"; 8388608 bytes → "8 MiB": the figures as sentences show them. */
 export const countText = (n: number) => n.toLocaleString("en-IN");

@@ -4,7 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { DEFAULT_JOB_LEASE_MS, MAX_BATCH_RETRY_BUDGET_MS } from "@/lib/limits";
+import { DEFAULT_BULK_POLL_LIMIT_MS, DEFAULT_JOB_LEASE_MS, MAX_BATCH_RETRY_BUDGET_MS } from "@/lib/limits";
 import { dataDirFromEnv, databaseUrlFromEnv, oneWriterProcess } from "@/server/db/provider";
 
 /**
@@ -90,6 +90,13 @@ const EnvSchema = z.object({
   JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(DEFAULT_JOB_LEASE_MS),
   /** How long a batch item's transient source errors (503/504) are retried (default and most: MAX_BATCH_RETRY_BUDGET_MS). */
   BATCH_RETRY_BUDGET_MS: z.coerce.number().int().min(0).max(MAX_BATCH_RETRY_BUDGET_MS).default(MAX_BATCH_RETRY_BUDGET_MS),
+  /** How long a live PAN batch reads a bulk request back from the vendor before its items left go to single calls. */
+  BATCH_BULK_POLL_LIMIT_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(24 * 3_600_000)
+    .default(DEFAULT_BULK_POLL_LIMIT_MS),
   /** Sandbox webhooks may go to loopback addresses (local development and tests); live never may. */
   WEBHOOK_SANDBOX_ALLOW_LOOPBACK: bool.optional(),
   /** Outgoing email (password resets), e.g. smtps://user:pass@smtp.example.com:465; unset keeps mail in the /admin outbox. */
@@ -307,6 +314,7 @@ function buildConfig(source: NodeJS.ProcessEnv) {
     jobsEnabled: env.JOBS_ENABLED,
     metricsToken: env.METRICS_TOKEN ?? null,
     batchRetryBudgetMs: env.BATCH_RETRY_BUDGET_MS,
+    batchBulkPollLimitMs: env.BATCH_BULK_POLL_LIMIT_MS,
     jobLeaseMs: env.JOB_LEASE_MS,
     // Off by default in production: a merchant could otherwise probe this host's own services.
     webhookSandboxAllowLoopback: env.WEBHOOK_SANDBOX_ALLOW_LOOPBACK ?? env.NODE_ENV !== "production",

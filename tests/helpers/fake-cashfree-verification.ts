@@ -6,6 +6,11 @@
  * fake made and 404 for any other id; they belong to their product's family, so a fault scripted for
  * "pan" also reaches the EPFO and Aadhaar checks, which read the PAN status.
  *
+ * Bulk PAN verification (`POST /pan/bulk`, read back by `GET /pan/bulk`) answers each entry as
+ * `POST /pan` answers that PAN and name, after `bulkDelayMs` (or while `bulkHeld`, never) of "File is
+ * being processed"; `bulkLeftOut` PANs are missing from its answer, `bulkFailed` PANs come back as
+ * failed entries. A second submission of one `bulk_verification_id` is a problem (it would be paid twice).
+ *
  * Every request it receives and every answer it sends is checked against the vendor's published
  * OpenAPI description (tests/fixtures/cashfree-verification, read as that folder's README says). A
  * mismatch is recorded in `problems`; tests assert it stays empty, so an adapter that drifts from
@@ -44,6 +49,8 @@ export type FakeFault =
   | "huge-body"
   /** The connection is cut before any answer. */
   | "reset"
+  /** The request takes effect, then its answer is the reference's 500: the caller cannot know it was done. */
+  | "lost-answer"
   /** The same answer written the other ways the reference shows (numbers as strings and back, nulls, other date forms). */
   | "quirks";
 
@@ -59,10 +66,15 @@ interface Endpoint {
   method: "GET" | "POST";
   /** As the reference writes it, `{name}` for a path parameter. */
   path: string;
+  /** Query parameters the reference marks required of which its text asks for either one (checked by the fake's answer). */
+  eitherOf?: string[];
 }
 
 const ENDPOINTS: Endpoint[] = [
   { family: "pan", fixture: "pan-verify.json", method: "POST", path: "/pan" },
+  // Before `/pan/{reference_id}`, which would take `/pan/bulk` too.
+  { family: "pan", fixture: "pan-bulk.json", method: "POST", path: "/pan/bulk" },
+  { family: "pan", fixture: "pan-bulk-get-status.json", method: "GET", path: "/pan/bulk", eitherOf: ["reference_id", "bulk_verification_id"] },
   { family: "pan", fixture: "pan-get-status.json", method: "GET", path: "/pan/{reference_id}" },
   { family: "pan", fixture: "pan-lite.json", method: "POST", path: "/pan-lite" },
   { family: "epfo", fixture: "advance-employment.json", method: "POST", path: "/advance-employment" },
@@ -89,6 +101,9 @@ function route(method: string | undefined, pathName: string): { endpoint: Endpoi
 
 export const FIXTURE_DIR = path.join(__dirname, "../fixtures/cashfree-verification");
 
+/** How loadValidators names an endpoint: its method and its path as the reference writes it ("POST /pan"). */
+export const endpointKey = (method: string, pathName: string) => `${method} ${pathName}`;
+
 type Json = Record<string, any>;
 
 export function walk(node: unknown, visit: (schema: Json) => void): void {
@@ -99,9 +114,13 @@ export function walk(node: unknown, visit: (schema: Json) => void): void {
   }
 }
 
-/** Answers: what the vendor's own examples show (nulls anywhere, numbers and strings of digits interchangeable). */
+/**
+ * Answers: what the vendor's own examples show (nulls anywhere, numbers and strings of digits
+ * interchangeable, a stray comma after such digits, empty lists where items are asked for).
+ */
 export function loosen(doc: Json): Json {
   walk(doc.components?.schemas, (s) => {
+    delete s.minItems;
     switch (s.type) {
       case "string":
         s.type = ["string", "number", "null"];
@@ -109,7 +128,7 @@ export function loosen(doc: Json): Json {
       case "integer":
       case "number":
         s.type = [s.type, "string", "null"];
-        s.pattern ??= "^\\s*-?\\d+(\\.\\d+)?\\s*$";
+        s.pattern ??= "^\\s*-?\\d+(\\.\\d+)?,?\\s*$";
         break;
       case "boolean":
       case "object":
@@ -121,11 +140,20 @@ export function loosen(doc: Json): Json {
   return doc;
 }
 
-/** Requests: exactly the declared types, and no property the schema does not name. */
+/**
+ * Requests: exactly the declared types, and no property the schema does not name. One exception the
+ * reference writes itself: a bulk PAN entry's `name` is listed as required, yet described as "The
+ * name parameter is optional".
+ */
 export function tighten(doc: Json): Json {
   walk(doc.components?.schemas, (s) => {
     if (s.type === "object" && s.properties && s.additionalProperties === undefined) s.additionalProperties = false;
   });
+  const entry = doc.components?.schemas?.BulkPanRequestSchema?.properties?.entries?.items as Json | undefined;
+  if (entry && Array.isArray(entry.required)) {
+    entry.required = (entry.required as string[]).filter((name) => name !== "name");
+    entry.additionalProperties ??= false;
+  }
   return doc;
 }
 
@@ -196,7 +224,7 @@ export function loadValidators(): Map<string, EndpointValidators> {
     const parameters = ajv.compile({
       type: "object",
       properties: Object.fromEntries(declared.map((p) => [p.name, p.schema ?? {}])),
-      required: declared.filter((p) => p.required).map((p) => p.name),
+      required: declared.filter((p) => p.required && !endpoint.eitherOf?.includes(p.name as string)).map((p) => p.name),
       additionalProperties: false,
     });
     const answers = new Map<number, ValidateFunction>();
@@ -217,7 +245,15 @@ export function loadValidators(): Map<string, EndpointValidators> {
     }
     const security = (op.security as Record<string, unknown>[]).flatMap((s) => Object.keys(s));
     const required = security.map((name) => String(doc.components.securitySchemes[name].name).toLowerCase());
-    result.set(endpoint.path, { fixture: endpoint.fixture, path: endpoint.path, headers: { required }, request, parameters, answers, examples });
+    result.set(endpointKey(endpoint.method, endpoint.path), {
+      fixture: endpoint.fixture,
+      path: endpoint.path,
+      headers: { required },
+      request,
+      parameters,
+      answers,
+      examples,
+    });
   }
   return result;
 }
@@ -231,6 +267,8 @@ export interface FakeRequest {
   params: Record<string, string>;
   body: Json;
   headers: http.IncomingHttpHeaders;
+  /** When it came (performance.now() of the fake's process). */
+  at: number;
 }
 
 export interface FakePanRecord {
@@ -272,6 +310,17 @@ export class FakeCashfreeVerification {
   readonly bankNames = new Map<string, string>();
   /** Aadhaar numbers whose holder has no mobile linked. */
   readonly aadhaarWithoutMobile = new Set<string>();
+  /** Per PAN, the vendor's answer written out whole: `POST /pan` and bulk entries answer it as it is. */
+  readonly panAnswers = new Map<string, Json>();
+  /** How long a bulk PAN request reads as "being processed" after it was taken. */
+  bulkDelayMs = 0;
+  /** While set, every bulk PAN request reads as being processed. */
+  bulkHeld = false;
+  /** PANs a bulk answer leaves out, and PANs it answers with a failed entry (no status). */
+  readonly bulkLeftOut = new Set<string>();
+  readonly bulkFailed = new Set<string>();
+  /** Bulk PAN requests taken, by their `bulk_verification_id`, with the reads each had. */
+  readonly bulks = new Map<string, { ref: number; entries: { pan: string; name?: string }[]; readyAt: number; reads: number }>();
   url = "";
   private readonly scripts = new Map<FakeFamily, Script>();
   /** Families whose requests wait (after they are recorded) until the hold is released. */
@@ -350,7 +399,7 @@ export class FakeCashfreeVerification {
     const url = new URL(req.url ?? "/", "http://fake.invalid");
     const pathName = url.pathname;
     const found = route(req.method, pathName);
-    const validators = found && this.validators.get(found.endpoint.path);
+    const validators = found && this.validators.get(endpointKey(found.endpoint.method, found.endpoint.path));
     if (!found || !validators) {
       this.problems.push(`${req.method} ${pathName}: no such endpoint in the reference`);
       return this.send(res, 404, { type: "invalid_request_error", code: "not_found", message: "not found" }, null);
@@ -358,7 +407,7 @@ export class FakeCashfreeVerification {
     const { endpoint } = found;
     const params = { ...Object.fromEntries(url.searchParams), ...found.params };
     const body = requestBody(endpoint.method, pathName, Buffer.concat(chunks), req.headers, this.problems);
-    this.requests.push({ method: endpoint.method, path: pathName, family: endpoint.family, params, body, headers: req.headers });
+    this.requests.push({ method: endpoint.method, path: pathName, family: endpoint.family, params, body, headers: req.headers, at: performance.now() });
     for (const header of validators.headers.required) {
       if (!req.headers[header]) this.problems.push(`${pathName}: request without ${header}`);
     }
@@ -396,6 +445,12 @@ export class FakeCashfreeVerification {
       const answer = { type: "validation_error", code: "pan_length_short", message: "Enter valid PAN." };
       check(400, answer);
       return this.send(res, 400, answer, null);
+    }
+    if (fault === "lost-answer") {
+      this.answer(pathName, body, null);
+      const answer = { type: "internal_error", code: "verification_failed", message: "Unable to validate, please retry later", error: { refId: 209 } };
+      check(500, answer);
+      return this.send(res, 500, answer, null);
     }
     if (fault === "500") {
       const answer = { type: "internal_error", code: "verification_failed", message: "something went wrong" };
@@ -468,6 +523,7 @@ export class FakeCashfreeVerification {
   /** The status of a verification the fake made; as the reference's examples answer an id it never gave. */
   private statusRead(path: string, params: Record<string, string>, fault: FakeFault | null): [number, Json] {
     const missing = fault === "not-on-record";
+    if (path === "/pan/bulk") return this.bulkStatus(params, fault);
     if (path === "/pan/{reference_id}") {
       const made = missing ? undefined : this.made.get(`pan:${params.reference_id}`);
       return made ? [200, made] : [404, { type: "not_found_error", code: "referenceId_not_found", message: "Incorrect referenceId" }];
@@ -480,37 +536,96 @@ export class FakeCashfreeVerification {
     return made ? [200, made] : refusal(404, "reference_id_not_found", "reference_id does not exist.");
   }
 
+  /** A bulk PAN request read back by its id or the fake's reference for it. */
+  private bulkStatus(params: Record<string, string>, fault: FakeFault | null): [number, Json] {
+    if (params.bulk_verification_id === undefined && params.reference_id === undefined) {
+      return [400, { type: "validation_error", code: "reference_id_missing", message: "Either of reference_id or BulkVerificationId can't be empty." }];
+    }
+    const found =
+      params.bulk_verification_id !== undefined
+        ? ([params.bulk_verification_id, this.bulks.get(params.bulk_verification_id)] as const)
+        : [...this.bulks.entries()].find(([, b]) => String(b.ref) === params.reference_id);
+    const [id, bulk] = found ?? [undefined, undefined];
+    if (!bulk || (params.reference_id !== undefined && String(bulk.ref) !== params.reference_id)) {
+      // Not in the reference: how the vendor answers an id it never took. Its listed 400, with a code of the fake's.
+      return [400, { type: "validation_error", code: "bulk_verification_id_not_found", message: "bulk_verification_id does not exist." }];
+    }
+    bulk.reads++;
+    if (this.bulkHeld || Date.now() < bulk.readyAt) {
+      return [200, { message: "File is being processed. Try again after some time.", bulk_verification_id: id, reference_id: bulk.ref, count: 0, entries: [] }];
+    }
+    const entries = bulk.entries
+      .filter((e) => !this.bulkLeftOut.has(e.pan))
+      .map((e) =>
+        this.bulkFailed.has(e.pan)
+          ? {
+              pan: e.pan,
+              reference_id: this.nextRef++,
+              name_provided: e.name ?? "",
+              valid: null,
+              message: "Unable to validate, please retry later",
+              pan_status: null,
+            }
+          : this.panAnswer(e.pan, e.name, this.nextRef++, fault),
+      );
+    return [200, { bulk_verification_id: id, reference_id: String(bulk.ref), count: entries.length, entries }];
+  }
+
+  /** What `POST /pan` answers for a PAN and name (a bulk entry is the same). */
+  private panAnswer(pan: string, name: string | undefined, ref: number, fault: FakeFault | null): Json {
+    const quirks = fault === "quirks";
+    const fixed = this.panAnswers.get(pan);
+    if (fixed) return fixed;
+    const record = this.panRecords.get(pan) ?? { name: "RAHUL KUMAR SHARMA", dob: "1990-01-01" };
+    if (fault === "not-on-record" || record.status === "INVALID") {
+      return { pan, reference_id: ref, valid: false, message: "Invalid PAN", pan_status: "INVALID", name_provided: name ?? "" };
+    }
+    return {
+      pan,
+      type: pan.charAt(3) === "P" ? "Individual" : "Company",
+      reference_id: quirks ? String(ref) : ref,
+      name_provided: name ?? "",
+      registered_name: record.name,
+      valid: true,
+      father_name: "",
+      message: "PAN verified successfully",
+      name_match_score: name ? (quirks ? 100 : "100.00") : quirks ? null : "",
+      name_match_result: name ? "DIRECT_MATCH" : "",
+      aadhaar_seeding_status: record.seeding ?? (quirks ? "R" : "Y"),
+      last_updated_at: "01/01/2019",
+      name_pan_card: record.name,
+      pan_status: record.status ?? "VALID",
+      aadhaar_seeding_status_desc: "Aadhaar is linked to PAN",
+    };
+  }
+
   private answer(pathName: string, body: Json, fault: FakeFault | null): [number, Json] {
     const quirks = fault === "quirks";
     const missing = fault === "not-on-record";
     const ref = this.nextRef++;
     switch (pathName) {
-      case "/pan": {
-        const pan = String(body.pan);
-        const record = this.panRecords.get(pan) ?? { name: "RAHUL KUMAR SHARMA", dob: "1990-01-01" };
-        if (missing || record.status === "INVALID") {
-          return [200, { pan, reference_id: ref, valid: false, message: "Invalid PAN", pan_status: "INVALID", name_provided: body.name ?? "" }];
+      case "/pan":
+        return [200, this.panAnswer(String(body.pan), body.name as string | undefined, ref, fault)];
+      case "/pan/bulk": {
+        const id = String(body.bulk_verification_id);
+        if (!/^[A-Za-z0-9_]+$/.test(id)) {
+          return [
+            400,
+            {
+              type: "validation_error",
+              code: "bulk_verification_id_value_invalid",
+              message: "bulk_verification_id should contain only alphanumeric and underscore characters.",
+            },
+          ];
         }
-        return [
-          200,
-          {
-            pan,
-            type: pan.charAt(3) === "P" ? "Individual" : "Company",
-            reference_id: quirks ? String(ref) : ref,
-            name_provided: body.name ?? "",
-            registered_name: record.name,
-            valid: true,
-            father_name: "",
-            message: "PAN verified successfully",
-            name_match_score: body.name ? (quirks ? 100 : "100.00") : quirks ? null : "",
-            name_match_result: body.name ? "DIRECT_MATCH" : "",
-            aadhaar_seeding_status: record.seeding ?? (quirks ? "R" : "Y"),
-            last_updated_at: "01/01/2019",
-            name_pan_card: record.name,
-            pan_status: record.status ?? "VALID",
-            aadhaar_seeding_status_desc: "Aadhaar is linked to PAN",
-          },
-        ];
+        const entries = Array.isArray(body.entries) ? (body.entries as { pan: string; name?: string }[]) : [];
+        if (entries.length > 10_000) this.problems.push(`/pan/bulk: ${entries.length} entries, over the 10,000 a request takes`);
+        if (this.bulks.has(id)) {
+          this.problems.push(`/pan/bulk: bulk_verification_id ${id} sent again (its PANs would be paid for twice)`);
+          return [400, { type: "validation_error", code: "bulk_verification_id_already_exists", message: "bulk_verification_id already exists" }];
+        }
+        this.bulks.set(id, { ref, entries, readyAt: Date.now() + this.bulkDelayMs, reads: 0 });
+        return [200, { reference_id: ref, message: "Request accepted. You can check the status after some time." }];
       }
       case "/pan-lite": {
         const pan = String(body.pan);

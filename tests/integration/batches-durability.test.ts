@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createPrismaClient, type Db } from "@/server/db/client";
-import { CHUNK_SIZES, WORKERS_PER_BATCH } from "@/server/services/batches/batches";
+import { CHUNK_SIZES, LIVE_PAN_CHUNK_SIZE, WORKERS_PER_BATCH } from "@/server/services/batches/batches";
 import { startFakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
 import { request } from "../helpers/http";
 import { approveLiveViaCli, createMerchantViaCli, startServer, type MerchantFixture, type TestServer } from "../helpers/server";
@@ -135,7 +135,7 @@ describe.each(DB_TARGETS)("batches that outlive a process on %s", (target: DbTar
       });
       const liveKey = await approveLiveViaCli(one.env, a.merchantId);
       const live = { Authorization: `Bearer ${liveKey.secretKey}` };
-      const pans = Array.from({ length: (WORKERS_PER_BATCH + 1) * CHUNK_SIZES.live }, (_, i) => `ABCPD${String(i + 1).padStart(4, "0")}K`);
+      const pans = Array.from({ length: (WORKERS_PER_BATCH + 1) * LIVE_PAN_CHUNK_SIZE }, (_, i) => `ABCPD${String(i + 1).padStart(4, "0")}K`);
       const release = vendor.hold("pan");
       let big: string;
       try {
@@ -170,12 +170,14 @@ describe.each(DB_TARGETS)("batches that outlive a process on %s", (target: DbTar
         100,
       );
       expect(done).toMatchObject({ total: pans.length, processed: pans.length, succeeded: pans.length });
-      // Each PAN reached the vendor once, waiting or not.
+      // Each PAN reached the vendor once, waiting or not: a chunk's bulk request each.
+      const bulk = vendor.requests.filter((q) => q.method === "POST" && q.path === "/pan/bulk");
+      expect(bulk).toHaveLength(WORKERS_PER_BATCH + 1);
       expect(
-        vendor.requests
-          .filter((q) => q.path === "/pan")
-          .map((q) => q.body.pan)
-          .sort(),
+        [
+          ...bulk.flatMap((q) => (q.body.entries as { pan: string }[]).map((e) => e.pan)),
+          ...vendor.requests.filter((q) => q.path === "/pan").map((q) => q.body.pan),
+        ].sort(),
       ).toEqual(pans);
       expect(vendor.problems).toEqual([]);
     } finally {

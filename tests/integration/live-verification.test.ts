@@ -385,7 +385,7 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
       return items;
     }
 
-    it("runs a 1,000-PAN live batch through the vendor, every item once", async () => {
+    it("runs a 1,000-PAN live batch through the vendor's bulk verification, every item once", async () => {
       const items = pans("ABCPB", 1000);
       const before = vendor.requests.length;
       const r = await post("/v1/identity/pan/batch", { items: items.map((pan) => ({ pan })) });
@@ -394,11 +394,16 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
       const got = await results(r.json.data.batch_id);
       expect(done).toMatchObject({ total: 1000, processed: 1000, succeeded: 1000, failed: 0 });
       expect(got.map((i) => i.result?.pan)).toEqual(items);
-      // Each PAN reached the vendor once: bulkhead refusals are retried by the batch, never sent twice.
-      const sent = vendor.requests
-        .slice(before)
-        .filter((q) => q.path === "/pan")
-        .map((q) => q.body.pan as string);
+      // Each PAN reached the vendor once, in one bulk request.
+      const bulk = vendor.requests.slice(before).filter((q) => q.method === "POST" && q.path === "/pan/bulk");
+      expect(bulk).toHaveLength(1);
+      const sent = [
+        ...bulk.flatMap((q) => (q.body.entries as { pan: string }[]).map((e) => e.pan)),
+        ...vendor.requests
+          .slice(before)
+          .filter((q) => q.path === "/pan")
+          .map((q) => q.body.pan as string),
+      ];
       expect(sent.length).toBe(1000);
       expect(new Set(sent).size).toBe(1000);
     });
@@ -423,6 +428,8 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
     // Last of the PAN calls: the outage leaves the PAN breaker open.
     it("ends the items a vendor outage catches with SOURCE_UNAVAILABLE after the retry budget, losing none", async () => {
       const items = pans("ABCPC", 1000);
+      // The bulk answer fails every entry, so every item runs as a single call, under the bulkhead.
+      for (const pan of items) vendor.bulkFailed.add(pan);
       const before = vendor.count("/pan");
       const r = await post("/v1/identity/pan/batch", { items: items.map((pan) => ({ pan })) });
       expect(r.status).toBe(202);
@@ -438,6 +445,7 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
       expect(done.succeeded + done.failed).toBe(1000);
       expect(done.failed).toBe(failed.length);
       expect(done.succeeded).toBeGreaterThanOrEqual(200);
+      vendor.bulkFailed.clear();
     });
   });
 

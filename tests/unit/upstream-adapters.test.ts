@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { configFrom } from "@/server/config";
 import { AppError } from "@/server/errors";
@@ -6,7 +8,7 @@ import { bankCheckFromAnswer } from "@/server/providers/bank/cashfree";
 import { isoDate, score } from "@/server/providers/cashfree/secure-id";
 import { panRecordFromAnswer } from "@/server/providers/pan/cashfree";
 import type { UpstreamLogger } from "@/server/providers/upstream/client";
-import { FAKE_OTP, FakeCashfreeVerification, loadValidators, startFakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
+import { FAKE_OTP, FakeCashfreeVerification, FIXTURE_DIR, loadValidators, startFakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
 import { settingsEnv } from "../helpers/settings-env";
 
 const CREDENTIALS = { clientId: "CF_TEST_CLIENT", clientSecret: "cfsk_live_do_not_log_me" };
@@ -52,7 +54,7 @@ describe("the fixture schemas", () => {
   });
 
   it("refuse a request with an undocumented field or a wrong type, and an answer with a wrong type", () => {
-    const pan = loadValidators().get("/pan")!;
+    const pan = loadValidators().get("POST /pan")!;
     expect(pan.request({ pan: "ABCPK1234F" })).toBe(true);
     expect(pan.request({ pan: "ABCPK1234F", dob: "1990-01-01" })).toBe(false);
     expect(pan.request({ pan: 1234 })).toBe(false);
@@ -123,6 +125,93 @@ describe("PAN", () => {
     for (const [body, status, remarks] of cases) expect(panRecordFromAnswer("ABCPK1234F", body), JSON.stringify(body)).toMatchObject({ status, remarks });
     expect(panRecordFromAnswer("ABCPK1234F", { pan_status: "X", aadhaar_seeding_status: "NA" }).aadhaarSeedingStatus).toBe("NOT_LINKED");
     expect(() => panRecordFromAnswer("ABCPK1234F", { message: "?" })).toThrow(/could not be read/);
+  });
+});
+
+describe("PAN in bulk", () => {
+  const bulkOf = () => live.pan.bulk!;
+  /** The vendor's own PAN answers (its reference's examples), and a few written out by hand for the status codes they lack. */
+  function documentedRecords(): Record<string, unknown>[] {
+    const doc = (file: string) => JSON.parse(fs.readFileSync(path.join(FIXTURE_DIR, file), "utf8")) as Record<string, any>;
+    const single = doc("pan-verify.json").components.responses.GetVerifyPanResponse.content["application/json"].examples;
+    const bulk = doc("pan-bulk-get-status.json").components.responses.GetPanBulkResponse.content["application/json"].examples.SUCCESS.value.entries;
+    return [
+      ...Object.values(single as Record<string, { value: Record<string, unknown> }>).map((e) => e.value),
+      ...(bulk as Record<string, unknown>[]),
+      { pan: "ABCPD4321K", registered_name: "Late Ravi Kumar", valid: true, pan_status: "ED", aadhaar_seeding_status: "R", name_match_score: "72.50" },
+      { pan: "AAACT2727Q", registered_name: "Tata Steel Limited", valid: true, pan_status: "X", aadhaar_seeding_status: "NA" },
+      { pan: "ABCPE1111L", valid: false, pan_status: "D", name_match_score: "" },
+      { pan: "ABCPF2222M", registered_name: "Meera Nair", valid: true, aadhaar_seeding_status: "N" },
+    ];
+  }
+
+  it("reads every entry of a bulk answer exactly as a single call's answer is read, on the vendor's documented records", async () => {
+    const filler = "ABCPZ9999Z";
+    for (const [n, record] of documentedRecords().entries()) {
+      const pan = String(record.pan);
+      fake.panAnswers.set(pan, record);
+      const name = typeof record.name_provided === "string" ? record.name_provided : null;
+      const single = await live.pan.lookup(pan, { name });
+      const id = `parakh_bulk_map_${n}`;
+      const sent = await bulkOf().submit(id, [
+        { pan, name },
+        { pan: filler, name: null },
+      ]);
+      expect(sent).toMatchObject({ sent: true });
+      const read = await bulkOf().status(id, (sent as { reference: string | null }).reference);
+      expect(read.state).toBe("ANSWERED");
+      const entry = (read as { entries: { pan: string | null; record: unknown }[] }).entries.find((e) => e.pan === pan);
+      expect(entry?.record, JSON.stringify(record)).toEqual(single);
+      fake.panAnswers.delete(pan);
+    }
+  });
+
+  it("sends each PAN with its name (none where the item has none), reads 'being processed' as pending, and a left-out or failed entry as no record", async () => {
+    fake.bulkDelayMs = 60_000;
+    const sent = await bulkOf().submit("parakh_bulk_1", [
+      { pan: "ABCPK1234F", name: "Rahul Sharma" },
+      { pan: "ABCPK1235F", name: null },
+      { pan: "ABCPK1236F", name: null },
+      { pan: "ABCPK1237F", name: null },
+    ]);
+    expect(sent).toEqual({ sent: true, reference: expect.stringMatching(/^\d+$/) });
+    const request = fake.requests.find((r) => r.path === "/pan/bulk")!;
+    expect(request.body).toEqual({
+      bulk_verification_id: "parakh_bulk_1",
+      entries: [{ pan: "ABCPK1234F", name: "Rahul Sharma" }, { pan: "ABCPK1235F" }, { pan: "ABCPK1236F" }, { pan: "ABCPK1237F" }],
+    });
+    expect(request.headers["x-api-version"]).toBeTruthy();
+    expect(await bulkOf().status("parakh_bulk_1", null)).toEqual({ state: "PENDING" });
+    fake.bulks.get("parakh_bulk_1")!.readyAt = 0;
+    fake.bulkLeftOut.add("ABCPK1236F");
+    fake.bulkFailed.add("ABCPK1237F");
+    const read = await bulkOf().status("parakh_bulk_1", (sent as { reference: string }).reference);
+    expect(read.state).toBe("ANSWERED");
+    const entries = (read as { entries: { pan: string | null; nameProvided: string | null; record: { status: string } | null }[] }).entries;
+    expect(entries.map((e) => e.pan)).toEqual(["ABCPK1234F", "ABCPK1235F", "ABCPK1237F"]);
+    expect(entries[0]).toMatchObject({ nameProvided: "Rahul Sharma", record: { status: "VALID", sourceNameMatchScore: 100 } });
+    expect(entries[2]!.record).toBeNull();
+    // An id the vendor never took.
+    expect(await bulkOf().status("parakh_bulk_unknown", null)).toEqual({ state: "UNKNOWN" });
+  });
+
+  it("tells a submission the vendor may have taken (a 500, a timeout) from one it did not (a 503 after its retries, a 400)", async () => {
+    const entries = [
+      { pan: "ABCPK1234F", name: null },
+      { pan: "ABCPK1235F", name: null },
+    ];
+    fake.fail("pan", "lost-answer", { times: 1 });
+    expect(await bulkOf().submit("parakh_bulk_a", entries)).toMatchObject({ sent: false, maybe: true });
+    // The vendor took it: read back, it answers.
+    expect((await bulkOf().status("parakh_bulk_a", null)).state).toBe("ANSWERED");
+    fake.fail("pan", "503");
+    expect(await bulkOf().submit("parakh_bulk_b", entries)).toMatchObject({ sent: false, maybe: false });
+    // The 503 was retried (it provably did not take effect): three tries.
+    expect(fake.requests.filter((r) => r.method === "POST" && r.path === "/pan/bulk")).toHaveLength(1 + 3);
+    fake.clear();
+    expect(await bulkOf().submit("bad-id", entries)).toMatchObject({ sent: false, maybe: false });
+    fake.fail("pan", "hang", { times: 1 });
+    expect(await bulkOf().submit("parakh_bulk_c", entries)).toMatchObject({ sent: false, maybe: true });
   });
 });
 

@@ -72,6 +72,8 @@ export interface ClaimedChunkRow {
   /** Items of the chunk the batch has counted already (outcomes shown while it waited for a retry). */
   succeeded: number;
   failed: number;
+  /** The chunk's bulk request to the vendor, as JSON, once there is one (src/server/services/batches/bulk-pass.ts). */
+  bulk: string | null;
 }
 
 /**
@@ -121,7 +123,7 @@ const claimSqlite = (leases: ChunkLeases, batchId: string, leaseToken: string, l
   sqlWithParts`UPDATE "BatchChunk" SET "status" = 'RUNNING', "leaseToken" = ${leaseToken}, "leaseUntil" = ${leaseUntil}
   WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${batchId} AND ${leases.claimableSql(now)} ORDER BY "seq" LIMIT 1)
     AND ${leases.claimableSql(now)}
-  RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed"`;
+  RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed", "bulk"`;
 const ITEMS_SQLITE = `SELECT "items" FROM "BatchChunkItems" WHERE "chunkId" = ?`;
 const ANY_OPEN_SQLITE = `SELECT 1 FROM "BatchChunk" WHERE "batchId" = ? AND "status" <> 'DONE' LIMIT 1`;
 const START = `UPDATE "Batch" SET "status" = 'PROCESSING', "startedAt" = ? WHERE "id" = ? AND "status" = 'QUEUED'`;
@@ -213,6 +215,7 @@ function claimedRow(row: Record<string, unknown>): ClaimedChunkRow {
     retryingSince: dateFromSql(row.retryingSince),
     succeeded: Number(row.succeeded),
     failed: Number(row.failed),
+    bulk: (row.bulk as string | null) ?? null,
   };
 }
 
@@ -231,7 +234,7 @@ function postgresStore(db: Db, leases: ChunkLeases): BatchStore {
       WHERE "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${batchId} AND ${leases.claimableSql(now)}
         ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
       AND ${leases.claimableSql(now)}
-      RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed")
+      RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed", "bulk")
       SELECT "claimed".*, "BatchChunkItems"."items" FROM "claimed" LEFT JOIN "BatchChunkItems" ON "BatchChunkItems"."chunkId" = "claimed"."id"`);
   /**
    * A chunk's commit and (with `next`) the claim of the batch's next chunk as one statement, atomic
@@ -265,7 +268,7 @@ function postgresStore(db: Db, leases: ChunkLeases): BatchStore {
         WHERE ${next !== null} AND "id" = (SELECT "id" FROM "BatchChunk" WHERE "batchId" = ${c.batchId} AND "id" <> ${c.chunkId}
           AND ${leases.claimableSql(now)} ORDER BY "seq" LIMIT 1 FOR UPDATE SKIP LOCKED)
         AND ${leases.claimableSql(now)}
-        RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed")
+        RETURNING "id", "results", "passes", "retryingSince", "succeeded", "failed", "bulk")
       SELECT (SELECT count(*) FROM "done")::int AS "committed",
         NOT EXISTS (SELECT 1 FROM "BatchChunk" WHERE "batchId" = ${c.batchId} AND "id" <> ${c.chunkId} AND "status" <> 'DONE') AS "othersDone",
         "next".* FROM (SELECT 1) AS "one"

@@ -15,7 +15,7 @@ import { newRecord, type Answer, type RequestRecord } from "@/server/rest/reques
 import { matchRoute, routeTable, type RestRoute } from "@/server/rest/routes";
 import { refuseOtherMerchant } from "@/server/rest/trpc";
 import type { AppServices } from "@/server/services";
-import { CHUNK_SIZES } from "@/server/services/batches/batches";
+import { chunkSizeOf } from "@/server/services/batches/batches";
 
 export { isRestPath, restKindOf } from "@/server/rest/paths";
 
@@ -23,8 +23,9 @@ export { isRestPath, restKindOf } from "@/server/rest/paths";
 async function readJson(bodies: BodyReader, record: RequestRecord, req: IncomingMessage, route: RestRoute, limit: number) {
   if (!isJsonContentType(req.headers["content-type"])) throw new AppError("UNSUPPORTED_MEDIA_TYPE");
   record.rawBody = await readBody(req, limit);
-  // A batch is cut into chunks as it is read, at the size of the caller's mode (checked again when stored).
-  const read = await bodies.read(record.rawBody, route.rest.batchKind ?? null, CHUNK_SIZES[record.auth?.mode ?? "sandbox"]);
+  // A batch is cut into chunks as it is read, at the size of the caller's mode and the batch's kind (checked again when stored).
+  const batchKind = route.rest.batchKind ?? null;
+  const read = await bodies.read(record.rawBody, batchKind, chunkSizeOf(record.auth?.mode ?? "sandbox", batchKind));
   record.auditBodies = read.audit;
   if (!read.ok) throw new AppError(read.code, read.message, read.details ? { details: read.details, field: read.details[0]?.field } : undefined);
   return { input: read.input, preparedBatch: read.batch };

@@ -31,6 +31,7 @@ function batchWorkDeps({ services }: JobDeps): BatchWorkDeps {
     providers: services.providers,
     baseUrl: config.baseUrl,
     retryBudgetMs: config.batchRetryBudgetMs,
+    bulkPollLimitMs: config.batchBulkPollLimitMs,
     leaseMs: config.jobLeaseMs,
     chunkThread: services.batchChunkThread,
   };

@@ -1,6 +1,9 @@
 /**
  * Live PAN source: Cashfree Secure ID's "Verify PAN Sync" (`POST /pan`), and for a date-of-birth
- * check its "PAN Lite" (`POST /pan-lite`), which checks a name and a date of birth together.
+ * check its "PAN Lite" (`POST /pan-lite`), which checks a name and a date of birth together. For
+ * batches, its "Verify PAN in bulk" (`POST /pan/bulk`) and that request's "Get Status"
+ * (`GET /pan/bulk`), whose entries have the very schema of a Verify PAN Sync answer: each is read
+ * by panRecordFromAnswer, as a single call's answer is.
  *
  * Status, from the vendor's PAN status when it sends one (either vocabulary):
  *
@@ -16,9 +19,9 @@
  */
 import { panCategory } from "@/lib/pan";
 import { AppError } from "@/server/errors";
-import { unreadableAnswer, type UpstreamAnswer, type UpstreamClient } from "@/server/providers/upstream/client";
-import { newVerificationId, objectBody, score, text, unexpectedRefusal, upper } from "@/server/providers/cashfree/secure-id";
-import type { AadhaarSeedingStatus, PanProvider, PanRecord, PanRecordStatus } from "./types";
+import { unreadableAnswer, UpstreamFailure, vendorErrorCode, type UpstreamAnswer, type UpstreamClient } from "@/server/providers/upstream/client";
+import { isAccountProblem, newVerificationId, objectBody, score, text, unexpectedRefusal, upper } from "@/server/providers/cashfree/secure-id";
+import type { AadhaarSeedingStatus, PanBulkAnswerEntry, PanBulkSource, PanProvider, PanRecord, PanRecordStatus } from "./types";
 
 /** Any date after 2022-09-12 makes the vendor include the Aadhaar seeding status. */
 export const PAN_API_VERSION = "2023-12-18";
@@ -68,7 +71,10 @@ function statusOf(body: Record<string, unknown>): { status: PanRecordStatus; rem
   throw unreadableAnswer("no PAN status");
 }
 
-/** The PAN record in a Verify PAN answer (exported for the mapping tests). */
+/**
+ * The PAN record in a Verify PAN answer, or in one entry of a bulk status (the same schema): the one
+ * reading of both, so a batch item answers alike whichever way it went (exported for the mapping tests).
+ */
 export function panRecordFromAnswer(pan: string, body: Record<string, unknown>): PanRecord {
   const { status, remarks } = statusOf(body);
   const category = panCategory(pan);
@@ -94,8 +100,63 @@ function refusal(client: UpstreamClient, answer: UpstreamAnswer): Error {
   return unexpectedRefusal(client, answer);
 }
 
+/** Entries per bulk request: the reference takes up to 10,000 ("verify up to 10,000 PANs") and at least 2 (its `minItems`). */
+export const PAN_BULK_MAX_ENTRIES = 10_000;
+const PAN_BULK_MIN_ENTRIES = 2;
+
+/** One entry of a bulk status; an entry without a readable PAN status failed at the vendor (record null), it is no outcome. */
+function bulkEntry(entry: unknown): PanBulkAnswerEntry {
+  const body = entry !== null && typeof entry === "object" && !Array.isArray(entry) ? (entry as Record<string, unknown>) : {};
+  const pan = upper(body.pan);
+  let record: PanRecord | null = null;
+  if (pan !== null) {
+    try {
+      record = panRecordFromAnswer(pan, body);
+    } catch (err) {
+      if (!(err instanceof UpstreamFailure)) throw err;
+    }
+  }
+  return { pan, nameProvided: text(body.name_provided), record };
+}
+
+function cashfreePanBulk(client: UpstreamClient): PanBulkSource {
+  const headers = { "x-api-version": PAN_API_VERSION };
+  return {
+    maxEntries: PAN_BULK_MAX_ENTRIES,
+    minEntries: PAN_BULK_MIN_ENTRIES,
+    async submit(bulkId, entries) {
+      const body = { bulk_verification_id: bulkId, entries: entries.map(({ pan, name }) => (name ? { pan, name } : { pan })) };
+      try {
+        return await client.call({ method: "POST", path: "/pan/bulk", body, headers }, (answer) => {
+          if (answer.status !== 200) throw unexpectedRefusal(client, answer);
+          return { sent: true as const, reference: text(objectBody(answer).reference_id) };
+        });
+      } catch (err) {
+        // Retried only where the try provably did not take effect (C2); what failed after the vendor may have read it is a maybe.
+        const maybe = err instanceof UpstreamFailure && err.countsAsFailure && !err.retryable;
+        return { sent: false, maybe, reason: err instanceof Error ? err.message : String(err) };
+      }
+    },
+    async status(bulkId, reference) {
+      const query = new URLSearchParams({ bulk_verification_id: bulkId, ...(reference ? { reference_id: reference } : {}) });
+      return client.call({ method: "GET", path: `/pan/bulk?${query.toString()}`, headers }, (answer) => {
+        if (answer.status !== 200) {
+          if (isAccountProblem(vendorErrorCode(answer.body))) throw unexpectedRefusal(client, answer);
+          // The vendor's word on the id: it holds no such request, so none was taken.
+          return { state: "UNKNOWN" as const };
+        }
+        const entries = objectBody(answer).entries;
+        // "File is being processed": no entries yet.
+        if (!Array.isArray(entries) || entries.length === 0) return { state: "PENDING" as const };
+        return { state: "ANSWERED" as const, entries: entries.map(bulkEntry) };
+      });
+    },
+  };
+}
+
 export function createCashfreePanProvider(client: UpstreamClient): PanProvider {
   return {
+    bulk: cashfreePanBulk(client),
     async lookup(pan, options = {}) {
       const name = options.name?.trim() || null;
       const record = await client.call(

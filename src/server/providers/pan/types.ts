@@ -32,6 +32,43 @@ export interface PanLookupOptions {
   dob?: string | null;
 }
 
+/** One PAN of a bulk request: the name is sent where the item has one. */
+export interface PanBulkEntry {
+  pan: string;
+  name: string | null;
+}
+
+/**
+ * How a bulk submission ended. `maybe`: it failed in a way that leaves open whether the vendor
+ * took it (a timeout, a 5xx other than 503, a connection cut after the request went out): it must
+ * be read back by its id, never sent again blindly.
+ */
+export type PanBulkSubmission = { sent: true; reference: string | null } | { sent: false; maybe: boolean; reason: string };
+
+/** One entry of a bulk answer: the PAN and name it answers for, and its record (null: the entry failed, not a PAN outcome). */
+export interface PanBulkAnswerEntry {
+  pan: string | null;
+  nameProvided: string | null;
+  record: PanRecord | null;
+}
+
+/**
+ * A bulk request read back: still in work, unknown to the vendor (never taken), or answered, with
+ * the entries the vendor gives (maybe fewer than were sent).
+ */
+export type PanBulkStatus = { state: "PENDING" } | { state: "UNKNOWN" } | { state: "ANSWERED"; entries: PanBulkAnswerEntry[] };
+
+/** A source's bulk verification: many PANs in one request, answered later and read back by the request's id. */
+export interface PanBulkSource {
+  /** Entries one request may hold, at most and at least. */
+  maxEntries: number;
+  minEntries: number;
+  /** Sends the request; never throws for the vendor's answer (see PanBulkSubmission). */
+  submit(bulkId: string, entries: PanBulkEntry[]): Promise<PanBulkSubmission>;
+  /** Reads the request back; throws the source's errors (SOURCE_UNAVAILABLE, SOURCE_TIMEOUT…) when it could not be read now. */
+  status(bulkId: string, reference: string | null): Promise<PanBulkStatus>;
+}
+
 export interface PanProvider {
   /**
    * `pan` is already normalized and valid. A PAN not on record resolves with status INVALID;
@@ -43,4 +80,6 @@ export interface PanProvider {
    * the same record for the same PAN. Absent on a source that calls out.
    */
   lookupLocal?(pan: string, options?: PanLookupOptions): PanRecord;
+  /** The source's bulk verification, where it has one (live batches use it). */
+  bulk?: PanBulkSource;
 }

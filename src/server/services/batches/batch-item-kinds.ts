@@ -7,6 +7,7 @@ import type { VerificationRecord } from "@/server/services/audit/audit-writer";
 import { AppError } from "@/server/errors";
 import type { ProviderSet } from "@/server/providers";
 import type { EpfoMember } from "@/server/providers/epfo/types";
+import type { PanRecord } from "@/server/providers/pan/types";
 import { epfoVerificationRecord, verifyEpfo, type EpfoLookup } from "@/server/services/employment/verify-epfo";
 import { checkPan, panCheckOf, panVerificationRecord, type NameScorer, type PanCheck, type PanVerification } from "@/server/services/identity/verify-pan";
 import type { BatchKind, EpfoItemInput, ItemOutcome, PanItemInput } from "./batches";
@@ -47,6 +48,11 @@ const errorOf = (o: ItemOutcome) => (o.error ? { error: new AppError(o.error.cod
 function panOutcome({ answer, sourceNameMatch }: PanCheck): ItemOutcome {
   // The source's score is written only when it gave one, so sandbox chunks stay as they were.
   return { result: answer, error: null, ...(sourceNameMatch === null ? {} : { sourceNameMatch }) };
+}
+
+/** A PAN item's outcome from its source record: an entry of a bulk answer (./bulk-pass.ts) ends as a single call's answer does. */
+export function panOutcomeOf(record: PanRecord, name: string | null, scoreNames: NameScorer): ItemOutcome {
+  return panOutcome(panCheckOf(record, name, scoreNames));
 }
 
 function epfoLookup(input: EpfoItemInput): EpfoLookup {

@@ -25,6 +25,7 @@ import { backoffCeiling } from "@/server/jobs/policy";
 import { sandboxProviders, type ProviderSet } from "@/server/providers";
 import { emitWebhookEvent } from "@/server/services/webhooks/events";
 import { BATCH_EVENTS, BATCH_PATHS, BATCH_VIEW_SELECT, batchView, type BatchKind } from "./batches";
+import { bulkStep, DEFAULT_BULK_POLL_LIMIT_MS } from "./bulk-pass";
 import { runChunkPass, type ChunkCounts, type ChunkPass, type ChunkPassJob } from "./chunk-pass";
 import type { ChunkThread } from "./chunk-thread";
 
@@ -48,6 +49,8 @@ export interface BatchWorkDeps {
   now?: () => number;
   /** Where chunks of sandbox batches run their items; without it, on the event loop. */
   chunkThread?: ChunkThread;
+  /** How long a live PAN chunk's bulk request is read back before its items go to single calls (default DEFAULT_BULK_POLL_LIMIT_MS). */
+  bulkPollLimitMs?: number;
 }
 
 interface RunningBatch {
@@ -148,10 +151,25 @@ async function claimChunk(store: BatchStore, batchId: string, leaseMs: number, s
  */
 async function runChunk(deps: BatchWorkDeps, batch: RunningBatch, chunk: ClaimedChunk, claimNextMs: number | null) {
   const budget = deps.retryBudgetMs ?? MAX_BATCH_RETRY_BUDGET_MS;
+  // Live PAN items go to the vendor's bulk verification first; what it does not answer, to single calls.
+  const providers = deps.providers[batch.mode];
+  const bulk =
+    batch.mode === "live"
+      ? await bulkStep(
+          { db: deps.db, providers, pollLimitMs: deps.bulkPollLimitMs ?? DEFAULT_BULK_POLL_LIMIT_MS, now: deps.now ?? Date.now },
+          { kind: batch.kind, items: chunk.items, results: chunk.results, bulk: chunk.bulk, lease: chunk.lease },
+        )
+      : null;
+  if (bulk?.next === "lost") return undefined;
+  if (bulk?.next === "wait") {
+    // Its answer comes later: the chunk waits like a retry, and its retry window and passes are left as they were.
+    await chunkLeases(deps.db).retryAt(chunk.lease, bulk.at, { bulk: JSON.stringify(bulk.bulk) });
+    return undefined;
+  }
   const job: ChunkPassJob = {
     kind: batch.kind,
     items: chunk.items,
-    results: chunk.results,
+    results: bulk ? bulk.results : chunk.results,
     retryingSince: chunk.retryingSince?.getTime() ?? null,
     retryBudgetMs: budget,
   };
@@ -162,7 +180,12 @@ async function runChunk(deps: BatchWorkDeps, batch: RunningBatch, chunk: Claimed
     const since = job.retryingSince ?? pass.firstTransientAt;
     const backoff = Math.max(pass.waitMs, backoffCeiling(chunk.passes + 1, CHUNK_BACKOFF));
     const availableAt = new Date(Math.min(now + backoff, since + budget));
-    await putBackForRetry(deps.db, batch.id, chunk, availableAt, { results: pass.results, since: new Date(since), finished: pass });
+    await putBackForRetry(deps.db, batch.id, chunk, availableAt, {
+      results: pass.results,
+      since: new Date(since),
+      finished: pass,
+      bulk: bulk?.bulk ? JSON.stringify(bulk.bulk) : chunk.bulk,
+    });
     return undefined;
   }
   return commitChunk(deps, batch, chunk, pass, claimNextMs);
@@ -199,7 +222,13 @@ async function chunkPass(deps: BatchWorkDeps, mode: Mode, chunkId: string, job: 
  * Nothing is written (or counted) once the lease was lost; the chunk's own counts say what the batch
  * has counted already, so a later pass or the final commit adds only what is new.
  */
-async function putBackForRetry(db: Db, batchId: string, chunk: ClaimedChunk, availableAt: Date, pass: { results: string; since: Date; finished: ChunkCounts }) {
+async function putBackForRetry(
+  db: Db,
+  batchId: string,
+  chunk: ClaimedChunk,
+  availableAt: Date,
+  pass: { results: string; since: Date; finished: ChunkCounts; bulk: string | null },
+) {
   const { succeeded, failed } = pass.finished;
   const newSucceeded = succeeded - chunk.succeeded;
   const newFailed = failed - chunk.failed;
@@ -210,6 +239,7 @@ async function putBackForRetry(db: Db, batchId: string, chunk: ClaimedChunk, ava
       retryingSince: pass.since,
       succeeded,
       failed,
+      bulk: pass.bulk,
     });
     if (!held || newSucceeded + newFailed === 0) return;
     await tx.batch.update({

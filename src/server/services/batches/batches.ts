@@ -4,7 +4,7 @@
  * merchant and announced by one webhook event. Both doors (the REST operation and the dashboard)
  * create batches here, so the rules on what a batch may be live in one place.
  *
- * Storage: one Batch row, and one BatchChunk row per CHUNK_SIZES[mode] items holding the submitted items
+ * Storage: one Batch row, and one BatchChunk row per chunkSizeOf(mode, kind) items holding the submitted items
  * and, once run, their results as JSON. A chunk is the unit of work, of commit and of paging.
  */
 import type { Mode } from "@/lib/mode";
@@ -33,6 +33,19 @@ export type { BatchItemStatus };
  * kept their p99 in the bench. A results page of 1,000 reads at most 11 live or 2 sandbox chunks.
  */
 export const CHUNK_SIZES: Record<Mode, number> = { live: 100, sandbox: 1000 };
+/**
+ * A live PAN chunk is one request to the vendor's bulk verification (./bulk-pass.ts), so it is as
+ * large as the status answer allows: the vendor takes 10,000 PANs a request, but its status answer
+ * lists every entry (about 450 bytes each) and Parakh reads at most 1 MiB of an answer (C2), so
+ * 1,000 a request (about 450 KB) with room for long names. Items the bulk answer leaves to single
+ * calls take longer in a chunk this size; their lease is renewed meanwhile.
+ */
+export const LIVE_PAN_CHUNK_SIZE = 1000;
+
+/** Items per chunk of a batch of `kind` in `mode`. */
+export function chunkSizeOf(mode: Mode, kind: BatchKind | null): number {
+  return mode === "live" && kind === "PAN" ? LIVE_PAN_CHUNK_SIZE : CHUNK_SIZES[mode];
+}
 /** `batch.work` jobs per batch: each takes chunks one at a time. */
 export const WORKERS_PER_BATCH = 3;
 /** Unfinished batches one merchant may have per mode: each holds queue slots and storage. */
@@ -258,7 +271,7 @@ function chunkRows(batchId: string, prepared: PreparedBatchItems, now: Date): Ch
  */
 export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits, early?: BatchEarlyStart) {
   checkNewBatch(input, Array.isArray(input.items) ? input.items.length : input.items.total);
-  const chunkSize = CHUNK_SIZES[input.mode];
+  const chunkSize = chunkSizeOf(input.mode, input.kind);
   // Items prepared on a body thread were cut for the caller's mode; the check keeps any other size out.
   const prepared = Array.isArray(input.items) || input.items.chunkSize !== chunkSize ? prepareBatchItems(itemsOf(input.items), chunkSize) : input.items;
   const { total, rejected } = prepared;

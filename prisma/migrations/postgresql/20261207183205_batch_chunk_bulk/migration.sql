@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "BatchChunk" ADD COLUMN     "bulk" TEXT;
