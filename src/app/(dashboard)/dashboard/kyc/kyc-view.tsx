@@ -2,18 +2,8 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import {
-  ApiDocsLink,
-  FilteredList,
-  ListActions,
-  nextPage,
-  useUrlFilters,
-  withUrlFilters,
-  type FilterSpec,
-  type RowsSpec,
-} from "@/components/dashboard/list-page";
+import { ApiDocsLink, ListPage, nextPage, useUrlFilters, withUrlFilters, type FilterSpec, type RowsSpec } from "@/components/dashboard/list-page";
 import { PhoneCard, type Column } from "@/components/dashboard/list-rows";
-import { PageHeader } from "@/components/ui";
 import { KYC_KINDS, KYC_KIND_LABELS } from "@/lib/kyc";
 import { formatRupees } from "@/lib/money";
 import { KYC_OUTCOMES, KYC_OUTCOME_LABELS, kycFiltersFromQuery, kycFiltersSchema, kycFiltersToQuery, type KycFilters } from "@/lib/schemas/kyc-transactions";
@@ -105,34 +95,29 @@ export const KycView = withUrlFilters("Loading KYC transactions…", function Ky
   const page = useUrlFilters(kycFiltersFromQuery, kycFiltersToQuery);
   const list = useInfiniteQuery(trpc.kyc.list.infiniteQueryOptions(page.input, nextPage));
   return (
-    <>
-      <PageHeader
-        title="KYC"
-        description={`Aadhaar OTP, PAN and bank account KYC calls made with your ${page.modeName} keys and charged to your wallet, newest first. Numbers are shown masked.`}
-        actions={<ListActions query={list} />}
-      />
-      <FilteredList
-        page={page}
-        filters={FILTERS}
-        query={list}
-        loadingLabel="Loading KYC transactions…"
-        empty={{
-          filtered: "No KYC transactions match these filters",
-          none: `No ${page.modeName} KYC calls yet`,
-          children: (
-            <p>
-              Call <code className="font-mono text-xs">POST /api/kyc/pan/verify</code> (or the Aadhaar OTP and bank KYC operations) from your server; every
-              charged call appears here and in the{" "}
-              <Link href="/dashboard/wallet" className="text-brand-600 hover:underline">
-                wallet ledger
-              </Link>
-              . See the <ApiDocsLink />.
-            </p>
-          ),
-        }}
-        rows={ROWS}
-        noun={["transaction", "transactions"]}
-      />
-    </>
+    <ListPage
+      title="KYC"
+      description={`Aadhaar OTP, PAN and bank account KYC calls made with your ${page.modeName} keys and charged to your wallet, newest first. Numbers are shown masked.`}
+      page={page}
+      filters={FILTERS}
+      query={list}
+      loadingLabel="Loading KYC transactions…"
+      empty={{
+        filtered: "No KYC transactions match these filters",
+        none: `No ${page.modeName} KYC calls yet`,
+        children: (
+          <p>
+            Call <code className="font-mono text-xs">POST /api/kyc/pan/verify</code> (or the Aadhaar OTP and bank KYC operations) from your server; every
+            charged call appears here and in the{" "}
+            <Link href="/dashboard/wallet" className="text-brand-600 hover:underline">
+              wallet ledger
+            </Link>
+            . See the <ApiDocsLink />.
+          </p>
+        ),
+      }}
+      rows={ROWS}
+      noun={["transaction", "transactions"]}
+    />
   );
 });

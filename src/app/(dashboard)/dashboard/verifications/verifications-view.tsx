@@ -3,9 +3,9 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { ApiDocsLink, FilteredList, ListActions, fieldErrors, nextPage, useUrlFilters, withUrlFilters, type RowsSpec } from "@/components/dashboard/list-page";
+import { ListPage, ApiDocsLink, fieldErrors, nextPage, useUrlFilters, withUrlFilters, type RowsSpec } from "@/components/dashboard/list-page";
 import { type Column } from "@/components/dashboard/list-rows";
-import { Badge, Button, Field, PageHeader } from "@/components/ui";
+import { Badge, Button, Field } from "@/components/ui";
 import { maskPan } from "@/lib/pan";
 import { verificationFiltersFromQuery, verificationFiltersSchema, verificationFiltersToQuery, type VerificationFilters } from "@/lib/schemas/verifications";
 import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
@@ -188,32 +188,27 @@ export const VerificationsView = withUrlFilters("Loading verifications…", func
   const list = useInfiniteQuery(trpc.verifications.list.infiniteQueryOptions(page.input, nextPage));
   const { filters, modeName } = page;
   return (
-    <>
-      <PageHeader
-        title="Verifications"
-        description={`PAN and EPFO checks made with your ${modeName} keys, newest first.`}
-        actions={<ListActions query={list} />}
-      />
-      <FilteredList
-        page={page}
-        filterForm={<SearchForm key={page.queryKey} initial={filters} onApply={page.apply} onClear={page.clear} />}
-        query={list}
-        loadingLabel="Loading verifications…"
-        empty={{
-          filtered: `No ${[filters.kind, "checks"].filter(Boolean).join(" ")}${filters.subject ? ` of ${filters.subject}` : ""} in ${modeName} mode`,
-          clearLabel: "Show all checks",
-          none: `No verifications in ${modeName} mode yet`,
-          children: (
-            <p>
-              Calls to <code className="font-mono text-xs">/v1/identity/pan/verify</code> and{" "}
-              <code className="font-mono text-xs">/v1/employment/epfo/verify</code> appear here. See the <ApiDocsLink />.
-            </p>
-          ),
-        }}
-        rows={ROWS}
-        noun={["check", "checks"]}
-        note=" · name match: 90+ match, 70–89.99 partial, below 70 no match"
-      />
-    </>
+    <ListPage
+      title="Verifications"
+      description={`PAN and EPFO checks made with your ${modeName} keys, newest first.`}
+      page={page}
+      filterForm={<SearchForm key={page.queryKey} initial={filters} onApply={page.apply} onClear={page.clear} />}
+      query={list}
+      loadingLabel="Loading verifications…"
+      empty={{
+        filtered: `No ${[filters.kind, "checks"].filter(Boolean).join(" ")}${filters.subject ? ` of ${filters.subject}` : ""} in ${modeName} mode`,
+        clearLabel: "Show all checks",
+        none: `No verifications in ${modeName} mode yet`,
+        children: (
+          <p>
+            Calls to <code className="font-mono text-xs">/v1/identity/pan/verify</code> and{" "}
+            <code className="font-mono text-xs">/v1/employment/epfo/verify</code> appear here. See the <ApiDocsLink />.
+          </p>
+        ),
+      }}
+      rows={ROWS}
+      noun={["check", "checks"]}
+      note=" · name match: 90+ match, 70–89.99 partial, below 70 no match"
+    />
   );
 });
