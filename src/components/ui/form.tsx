@@ -15,12 +15,16 @@ export function fieldErrors(issues: { path: PropertyKey[]; message: string }[]):
 
 /**
  * A form's text fields: their values, their errors by field, and `bind(name)`, the name, value,
- * onChange and error that tie a Field to one of them.
+ * onChange and error that tie a Field to one of them. With `clearErrorOnEdit`, editing a field
+ * clears its error.
  */
-export function useFormFields<V extends Record<string, string>>(initial: V) {
+export function useFormFields<V extends Record<string, string>>(initial: V, { clearErrorOnEdit = false } = {}) {
   const [values, setValues] = useState<V>(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const setValue = (k: keyof V) => (v: string) => setValues((d) => ({ ...d, [k]: v }));
+  const setValue = (k: keyof V) => (v: string) => {
+    setValues((d) => ({ ...d, [k]: v }));
+    if (clearErrorOnEdit && errors[k as string]) setErrors(({ [k as string]: _, ...rest }) => rest);
+  };
   return {
     values,
     setValues,
@@ -31,7 +35,7 @@ export function useFormFields<V extends Record<string, string>>(initial: V) {
       name: k,
       value: values[k],
       onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValue(k)(e.target.value),
-      error: errors[k],
+      error: errors[k] || undefined,
     }),
     /** `input` (the values by default) checked with `schema`: its data, or undefined with the errors shown by field. */
     check<T>(schema: z.ZodType<T>, input: unknown = values): T | undefined {
