@@ -3,6 +3,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { ApiDocsLink, ListPage, nextPage, useUrlFilters, withUrlFilters, type FilterSpec, type RowsSpec } from "@/components/dashboard/list-page";
+import { anyOr } from "@/components/dashboard/filter-fields";
 import { PhoneCard, type Column } from "@/components/dashboard/list-rows";
 import { KYC_KINDS, KYC_KIND_LABELS } from "@/lib/kyc";
 import { formatRupees } from "@/lib/money";
@@ -18,16 +19,8 @@ const FILTERS: FilterSpec<KycFilters> = {
   hint: "Dates are whole IST days.",
   columns: "lg:grid-cols-4",
   fields: [
-    {
-      select: "kind",
-      label: "KYC type",
-      options: [{ value: "", label: "Every KYC type" }, ...KYC_KINDS.map((k) => ({ value: k, label: KYC_KIND_LABELS[k] }))],
-    },
-    {
-      select: "outcome",
-      label: "Outcome",
-      options: [{ value: "", label: "Any outcome" }, ...KYC_OUTCOMES.map((o) => ({ value: o, label: KYC_OUTCOME_LABELS[o] }))],
-    },
+    { select: "kind", label: "KYC type", options: anyOr("Every KYC type", KYC_KINDS, KYC_KIND_LABELS) },
+    { select: "outcome", label: "Outcome", options: anyOr("Any outcome", KYC_OUTCOMES, KYC_OUTCOME_LABELS) },
     "dates",
   ],
   schema: kycFiltersSchema,

@@ -3,6 +3,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { ApiDocsLink, ListPage, nextPage, useUrlFilters, withUrlFilters, type FilterSpec, type RowsSpec } from "@/components/dashboard/list-page";
+import { anyOr } from "@/components/dashboard/filter-fields";
 import { PhoneCard, type Column } from "@/components/dashboard/list-rows";
 import { MiddleTruncate } from "@/components/ui";
 import { IstStamp } from "@/components/dashboard/ist-stamp";
@@ -26,11 +27,7 @@ const FILTERS: FilterSpec<PaymentFilters> = {
   hint: "The order id must match exactly. Dates are whole IST days.",
   columns: "lg:grid-cols-[minmax(0,1.2fr)_minmax(0,2fr)_minmax(0,1.2fr)_minmax(0,1.2fr)]",
   fields: [
-    {
-      select: "status",
-      label: "Status",
-      options: [{ value: "", label: "Any status" }, ...PAYMENT_STATUSES.map((s) => ({ value: s, label: PAYMENT_STATUS_LABELS[s] }))],
-    },
+    { select: "status", label: "Status", options: anyOr("Any status", PAYMENT_STATUSES, PAYMENT_STATUS_LABELS) },
     { text: "orderId", label: "Order id", placeholder: "ORDER_123", autoComplete: "off" },
     "dates",
   ],

@@ -3,6 +3,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { ListPage, nextPage, useUrlFilters, withUrlFilters, type FilterSpec, type RowsSpec } from "@/components/dashboard/list-page";
+import { anyOr } from "@/components/dashboard/filter-fields";
 import { PhoneCard, type Column } from "@/components/dashboard/list-rows";
 import { formatRupees } from "@/lib/money";
 import {
@@ -23,11 +24,7 @@ const FILTERS: FilterSpec<RefundFilters> = {
   hint: "Ids must match exactly. Dates are whole IST days of the refund's creation.",
   columns: "lg:grid-cols-[minmax(0,1.2fr)_minmax(0,2fr)_minmax(0,1.2fr)_minmax(0,1.2fr)]",
   fields: [
-    {
-      select: "status",
-      label: "Status",
-      options: [{ value: "", label: "Any status" }, ...REFUND_STATUSES.map((s) => ({ value: s, label: REFUND_STATUS_LABELS[s] }))],
-    },
+    { select: "status", label: "Status", options: anyOr("Any status", REFUND_STATUSES, REFUND_STATUS_LABELS) },
     { text: "q", label: "Refund, payment or order id", placeholder: "rfnd_…, pay_… or ORDER_123", autoComplete: "off" },
     "dates",
   ],
