@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { createContext, useCallback, useContext, useRef, useState } from "react";
-import { Button, Dialog, Field } from "@/components/ui";
+import { Button, Dialog, Field, DialogActions } from "@/components/ui";
 import { confirmPasswordInput } from "@/lib/schemas/security";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 
@@ -81,14 +81,11 @@ function ReauthDialog({ ask, onDone }: { ask: Ask | null; onDone: (answer: { pro
           }}
           error={error}
         />
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={() => done(null)}>
-            Cancel
-          </Button>
+        <DialogActions onCancel={() => done(null)}>
           <Button type="submit" loading={confirm.isPending}>
             Confirm
           </Button>
-        </div>
+        </DialogActions>
       </form>
     </Dialog>
   );

@@ -233,6 +233,28 @@ export function CopyButton({ value, label = "Copy" }: { value: string; label?: s
 }
 
 /** A modal built on <dialog>: focus trapping and Escape come from the browser. */
+/** A dialog's last row: Cancel (or `cancelLabel`) that closes it, then the dialog's own buttons. */
+export function DialogActions({
+  onCancel,
+  cancelLabel = "Cancel",
+  cancelDisabled,
+  children,
+}: {
+  onCancel: () => void;
+  cancelLabel?: string;
+  cancelDisabled?: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className="flex flex-wrap justify-end gap-2">
+      <Button type="button" variant="secondary" onClick={onCancel} disabled={cancelDisabled}>
+        {cancelLabel}
+      </Button>
+      {children}
+    </div>
+  );
+}
+
 /** The ref of a <dialog> that shows as a modal while `open`. */
 export function useModal(open: boolean) {
   const ref = useRef<HTMLDialogElement>(null);

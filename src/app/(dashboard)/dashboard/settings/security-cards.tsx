@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { signOut } from "next-auth/react";
 import { useState } from "react";
-import { Button, Dialog, useToast } from "@/components/ui";
+import { Button, Dialog, useToast, DialogActions } from "@/components/ui";
 import { PasswordField, fieldErrors, useFormFields } from "@/components/ui/form";
 import { changePasswordInput } from "@/lib/schemas/security";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
@@ -65,10 +65,7 @@ export function SignOutEverywhere() {
           <p className="text-sm text-slate-600">
             Every browser signed in to this account is signed out within seconds, including this one. API keys keep working.
           </p>
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
+          <DialogActions onCancel={() => setOpen(false)}>
             <Button
               variant="danger"
               loading={everywhere.isPending}
@@ -83,7 +80,7 @@ export function SignOutEverywhere() {
             >
               Sign out everywhere
             </Button>
-          </div>
+          </DialogActions>
         </div>
       </Dialog>
     </div>

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Badge, Button, CopyButton, Dialog, Field, Notice, useToast } from "@/components/ui";
+import { Badge, Button, CopyButton, Dialog, Field, Notice, useToast, DialogActions } from "@/components/ui";
 import { totpCodeSchema } from "@/lib/schemas/account";
 import { isReauthCancelled, useReauth } from "@/components/dashboard/reauth";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
@@ -170,14 +170,11 @@ function RecoveryCodesLeft({ left, onNewCodes }: { left: number; onNewCodes: (co
           <p className="text-sm text-slate-600">
             You get ten new codes. Your {left === 1 ? "remaining code stops" : `${left} remaining codes stop`} working at once, wherever you kept them.
           </p>
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
+          <DialogActions onCancel={() => setOpen(false)}>
             <Button loading={regenerate.isPending} onClick={() => void replaceCodes()}>
               Make new codes
             </Button>
-          </div>
+          </DialogActions>
         </div>
       </Dialog>
     </div>
@@ -207,14 +204,11 @@ function TwoFactorOn({ tf, recoveryCodesLeft }: { tf: TwoFactorState; recoveryCo
             onChange={(e) => tf.setPassword(e.target.value)}
             error={tf.passwordError}
           />
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={() => tf.setDisableOpen(false)}>
-              Cancel
-            </Button>
+          <DialogActions onCancel={() => tf.setDisableOpen(false)}>
             <Button type="submit" variant="danger" loading={tf.disable.isPending}>
               Turn off
             </Button>
-          </div>
+          </DialogActions>
         </form>
       </Dialog>
     </div>

@@ -2,7 +2,22 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { Badge, Button, Card, Dialog, EmptyState, ErrorState, Field, LoadingState, Notice, PageHeader, cx, formatDateTime, useToast } from "@/components/ui";
+import {
+  Badge,
+  Button,
+  Card,
+  Dialog,
+  EmptyState,
+  ErrorState,
+  Field,
+  LoadingState,
+  Notice,
+  PageHeader,
+  cx,
+  formatDateTime,
+  useToast,
+  DialogActions,
+} from "@/components/ui";
 import { addWhitelistInput, wideRangeWarning } from "@/lib/schemas/whitelist";
 import { ConfirmDialog } from "@/components/dashboard/confirm-dialog";
 import { useFormFields } from "@/components/ui/form";
@@ -74,14 +89,11 @@ function WideRangeDialog({
             Anyone holding your keys could then call your APIs from those addresses. Add your servers’ own addresses or their narrow ranges instead, unless you
             mean to switch the whitelist’s protection off.
           </p>
-          <div className="flex flex-wrap justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={onCancel}>
-              Cancel
-            </Button>
+          <DialogActions onCancel={onCancel}>
             <Button type="button" variant="danger" loading={busy} onClick={() => onConfirm(wide)}>
               Add {wide.ip} anyway
             </Button>
-          </div>
+          </DialogActions>
         </div>
       )}
     </Dialog>
@@ -281,14 +293,11 @@ function Enforcement({ on, listEmpty }: { on: boolean; listEmpty: boolean }) {
               sure every server that calls them is listed.
             </p>
           )}
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={() => setConfirmOpen(false)}>
-              Cancel
-            </Button>
+          <DialogActions onCancel={() => setConfirmOpen(false)}>
             <Button variant={listEmpty ? "danger" : "primary"} loading={set.isPending} onClick={() => void apply(true)}>
               Turn on
             </Button>
-          </div>
+          </DialogActions>
         </div>
       </Dialog>
     </Card>

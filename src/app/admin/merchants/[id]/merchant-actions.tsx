@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button, Dialog, Field, useToast } from "@/components/ui";
+import { Button, Dialog, Field, useToast, DialogActions } from "@/components/ui";
 import { suspendReasonSchema } from "@/lib/schemas/admin";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 import type { GoLive } from "../../admin-ui";
@@ -30,14 +30,11 @@ function ApproveGoLiveDialog({
           Live mode unlocks at once: {merchant.name} can create live API keys and gets a live signing secret and a live wallet.
           {merchant.goLive.state === "sandbox" && " This merchant has not asked for go-live."}
         </p>
-        <div className="flex flex-wrap justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
+        <DialogActions onCancel={onClose}>
           <Button type="button" loading={pending} onClick={onApprove}>
             Approve go-live
           </Button>
-        </div>
+        </DialogActions>
       </div>
     </Dialog>
   );
@@ -96,14 +93,11 @@ function SuspendDialog({
           autoComplete="off"
           required
         />
-        <div className="flex flex-wrap justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
+        <DialogActions onCancel={onClose}>
           <Button type="submit" variant="danger" loading={pending}>
             Suspend merchant
           </Button>
-        </div>
+        </DialogActions>
       </form>
     </Dialog>
   );
@@ -126,14 +120,11 @@ function ReinstateDialog({
     <Dialog open={open} onClose={onClose} title={`Reinstate ${merchant.name}?`}>
       <div className="space-y-4 text-sm text-slate-700">
         <p>API calls from {merchant.name} work again within a second.</p>
-        <div className="flex flex-wrap justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
+        <DialogActions onCancel={onClose}>
           <Button type="button" loading={pending} onClick={onReinstate}>
             Reinstate
           </Button>
-        </div>
+        </DialogActions>
       </div>
     </Dialog>
   );

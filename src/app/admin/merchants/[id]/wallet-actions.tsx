@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { fieldErrors } from "@/components/dashboard/list-page";
-import { Button, Dialog, Field, useToast } from "@/components/ui";
+import { Button, Dialog, Field, useToast, DialogActions } from "@/components/ui";
 import { KYC_KIND_LABELS, type KycKind } from "@/lib/kyc";
 import type { Mode } from "@/lib/mode";
 import { formatPaise, formatRupees } from "@/lib/money";
@@ -153,14 +153,11 @@ function AdjustConfirmDialog({
         <p>
           Reason: <span className="break-words">{draft.reason.trim()}</span>
         </p>
-        <div className="flex flex-wrap justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
+        <DialogActions onCancel={onClose}>
           <Button type="button" variant={draft.direction === "debit" ? "danger" : "primary"} loading={pending} onClick={onConfirm}>
             Confirm {draft.direction}
           </Button>
-        </div>
+        </DialogActions>
       </div>
     </Dialog>
   );

@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button, Dialog, Field, Notice, useToast } from "@/components/ui";
+import { Button, Dialog, Field, Notice, useToast, DialogActions } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
 import { AmountField, useFormFields } from "@/components/ui/form";
 import { formatPaise, formatRupees, parseAmountToPaise } from "@/lib/money";
@@ -63,14 +63,11 @@ function RefundConfirmation({
         The money goes back to the customer&apos;s original payment method. A refund cannot be cancelled once created.
         {mode === "sandbox" && " In sandbox it is processed within seconds (a reason containing fail_refund makes it fail)."}
       </p>
-      <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={onBack} disabled={pending}>
-          Back
-        </Button>
+      <DialogActions onCancel={onBack} cancelLabel="Back" cancelDisabled={pending}>
         <Button onClick={onConfirm} loading={pending}>
           Refund {formatRupees(amountPaise)}
         </Button>
-      </div>
+      </DialogActions>
     </div>
   );
 }
@@ -146,12 +143,9 @@ function RefundForm({ payment, onDone, onChanged }: { payment: RefundTarget; onD
         {...form.bind("reason")}
         hint={`Shown here and sent in the refund webhooks. ${form.values.reason.length}/${REFUND_REASON_MAX}`}
       />
-      <div className="flex justify-end gap-2">
-        <Button type="button" variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
+      <DialogActions onCancel={onDone}>
         <Button type="submit">Review refund</Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }
