@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { fieldErrors } from "@/components/dashboard/list-page";
 import { Button, Dialog, Field, useToast, DialogActions } from "@/components/ui";
@@ -10,15 +10,9 @@ import { formatPaise, formatRupees } from "@/lib/money";
 import { kycFeesInput, walletAdjustInput } from "@/lib/schemas/wallet";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 import { SelectField } from "@/components/dashboard/filter-fields";
+import { useRefreshAdmin } from "../../admin-ui";
 
 type Target = { id: string; name: string; kycFees: Record<KycKind, number>; wallets: { mode: Mode; exists: boolean; balancePaise: number }[] };
-
-function useRefreshAdmin() {
-  const trpc = useTRPC();
-  const qc = useQueryClient();
-  // The detail (balances, fees) and the activity feed both change.
-  return () => qc.invalidateQueries({ queryKey: trpc.admin.pathKey() });
-}
 
 const FEE_FIELDS: { key: "aadhaarOtp" | "pan" | "bank"; kind: KycKind }[] = [
   { key: "aadhaarOtp", kind: "AADHAAR_OTP" },
