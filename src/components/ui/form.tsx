@@ -13,6 +13,14 @@ export function fieldErrors(issues: { path: PropertyKey[]; message: string }[]):
   return Object.fromEntries(issues.map((i) => [String(i.path[0] ?? "form"), i.message]));
 }
 
+/** What ties a Field to one of a form's values (useFormFields' `bind`). */
+export interface FieldBinding {
+  name: string;
+  value: string;
+  onChange: (e: React.ChangeEvent<HTMLInputElement>) => void;
+  error: string | undefined;
+}
+
 /**
  * A form's text fields: their values, their errors by field, and `bind(name)`, the name, value,
  * onChange and error that tie a Field to one of them. With `clearErrorOnEdit`, editing a field
@@ -31,7 +39,7 @@ export function useFormFields<V extends Record<string, string>>(initial: V, { cl
     setValue,
     errors,
     setErrors,
-    bind: (k: keyof V & string) => ({
+    bind: (k: keyof V & string): FieldBinding => ({
       name: k,
       value: values[k],
       onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValue(k)(e.target.value),

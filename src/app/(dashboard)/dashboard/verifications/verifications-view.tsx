@@ -2,8 +2,7 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
-import { ListPage, ApiDocsLink, fieldErrors, nextPage, useUrlFilters, withUrlFilters, type RowsSpec } from "@/components/dashboard/list-page";
+import { ListPage, ApiDocsLink, nextPage, useFilterDraft, useUrlFilters, withUrlFilters, type RowsSpec } from "@/components/dashboard/list-page";
 import { type Column } from "@/components/dashboard/list-rows";
 import { Badge, Button, Field } from "@/components/ui";
 import { maskPan } from "@/lib/pan";
@@ -50,18 +49,12 @@ const subjectHref = (subject: string) => `/dashboard/verifications?subject=${enc
 const shownSubject = (v: VerificationItem) => (v.kind === "PAN" ? maskPan(v.subject) : v.subject);
 
 function SearchForm({ initial, onApply, onClear }: { initial: VerificationFilters; onApply: (f: VerificationFilters) => void; onClear: () => void }) {
-  const [subject, setSubject] = useState(initial.subject ?? "");
-  const [kind, setKind] = useState<string>(initial.kind ?? "");
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { draft, errors, set, setValue, submit } = useFilterDraft(
+    { subject: initial.subject ?? "", kind: initial.kind ?? "" },
+    verificationFiltersSchema,
+    onApply,
+  );
   const active = Boolean(initial.subject || initial.kind);
-
-  function submit(e: React.FormEvent) {
-    e.preventDefault();
-    const parsed = verificationFiltersSchema.safeParse({ subject: subject.trim() || undefined, kind: kind || undefined });
-    if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
-    setErrors({});
-    onApply(parsed.data);
-  }
 
   return (
     <form onSubmit={submit} noValidate role="search" aria-label="Search verifications" className="mb-4 rounded-lg border border-slate-200 bg-white p-4">
@@ -70,14 +63,14 @@ function SearchForm({ initial, onApply, onClear }: { initial: VerificationFilter
           label="PAN, UAN or PF number"
           name="subject"
           placeholder="ABCPK1234F"
-          value={subject}
-          onChange={(e) => setSubject(e.target.value)}
+          value={draft.subject}
+          onChange={set("subject")}
           error={errors.subject}
           hint="Exact match; letter case and PF slashes don't matter."
           spellCheck={false}
           autoComplete="off"
         />
-        <SelectField label="Kind" name="kind" value={kind} onChange={setKind} options={KIND_OPTIONS} error={errors.kind} />
+        <SelectField label="Kind" name="kind" value={draft.kind} onChange={setValue("kind")} options={KIND_OPTIONS} error={errors.kind} />
         <div className="flex gap-2 sm:mt-6">
           <Button type="submit">Search</Button>
           {active && (
