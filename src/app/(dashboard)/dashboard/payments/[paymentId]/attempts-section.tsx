@@ -1,6 +1,7 @@
 "use client";
 
-import { Badge, EmptyState, Table, Td, Th } from "@/components/ui";
+import { Badge, EmptyState } from "@/components/ui";
+import { DataTable } from "@/components/dashboard/list-rows";
 import { noValue } from "@/components/dashboard/detail-page";
 import { formatIst } from "../../logs/parts";
 import { instrumentLabel, methodLabel } from "../parts";
@@ -35,41 +36,31 @@ export function AttemptsSection({ d }: { d: PaymentDetailData }) {
   return (
     <>
       <div className="hidden md:block">
-        <Table
+        <DataTable
           caption="Payment attempts, oldest first"
-          head={
-            <tr>
-              <Th>#</Th>
-              <Th>Started (IST)</Th>
-              <Th>Method</Th>
-              <Th>Paid with</Th>
-              <Th>Status</Th>
-              <Th>Error</Th>
-            </tr>
-          }
-        >
-          {d.attempts.map((a, i) => (
-            <tr key={a.id}>
-              <Td className="tabular-nums text-slate-500">{i + 1}</Td>
-              <Td>{formatIst(a.createdAt, true)}</Td>
-              <Td>{methodLabel(a.method)}</Td>
-              <Td>
-                <span className="font-mono text-xs">{instrumentLabel(a)}</span>
-              </Td>
-              <Td>{status(a.status)}</Td>
-              <Td className="whitespace-normal">
-                {a.errorCode ? (
+          columns={[
+            { head: "#", className: "tabular-nums text-slate-500", cell: (a) => a.n },
+            { head: "Started (IST)", cell: (a) => formatIst(a.createdAt, true) },
+            { head: "Method", cell: (a) => methodLabel(a.method) },
+            { head: "Paid with", cell: (a) => <span className="font-mono text-xs">{instrumentLabel(a)}</span> },
+            { head: "Status", cell: (a) => status(a.status) },
+            {
+              head: "Error",
+              className: "whitespace-normal",
+              cell: (a) =>
+                a.errorCode ? (
                   <div className="max-w-[22rem]">
                     <code className="font-mono text-xs text-slate-800">{a.errorCode}</code>
                     {a.errorMessage && <p className="text-xs text-slate-500">{a.errorMessage}</p>}
                   </div>
                 ) : (
                   (returned(a.id) ?? noValue)
-                )}
-              </Td>
-            </tr>
-          ))}
-        </Table>
+                ),
+            },
+          ]}
+          rows={d.attempts.map((a, i) => ({ ...a, n: i + 1 }))}
+          rowKey={(a) => a.id}
+        />
       </div>
       <ol className="-mx-4 divide-y divide-slate-100 md:hidden" aria-label="Payment attempts, oldest first">
         {d.attempts.map((a, i) => (
