@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { Button, Dialog, Notice, DialogActions } from "@/components/ui";
+import { Button, Dialog, DialogActions, Notice } from "@/components/ui";
 import { errorInfo } from "@/lib/trpc/client";
 
 /**

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button, Dialog, Field, Notice, useToast, DialogActions } from "@/components/ui";
+import { Button, Dialog, DialogActions, Field, Notice, useToast } from "@/components/ui";
 import type { Mode } from "@/components/dashboard/mode";
 import { createKeyInput, ROTATION_GRACE_OPTIONS } from "@/lib/schemas/keys";
 import { isReauthCancelled, useReauth } from "@/components/dashboard/reauth";

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button, Card, CopyButton, Dialog, Notice, formatDateTime, useToast, DialogActions } from "@/components/ui";
+import { Button, Card, CopyButton, Dialog, DialogActions, Notice, formatDateTime, useToast } from "@/components/ui";
 import type { Mode } from "@/components/dashboard/mode";
 import { isReauthCancelled, useReauth } from "@/components/dashboard/reauth";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";

@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { signOut } from "next-auth/react";
 import { useState } from "react";
-import { Button, Dialog, useToast, DialogActions } from "@/components/ui";
+import { Button, Dialog, DialogActions, useToast } from "@/components/ui";
 import { PasswordField, fieldErrors, useFormFields } from "@/components/ui/form";
 import { changePasswordInput } from "@/lib/schemas/security";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";

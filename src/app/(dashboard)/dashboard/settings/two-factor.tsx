@@ -2,7 +2,8 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Badge, Button, CopyButton, Dialog, Field, Notice, useToast, DialogActions } from "@/components/ui";
+import { Badge, Button, CopyButton, Dialog, DialogActions, Field, Notice, useToast } from "@/components/ui";
+import { PasswordField } from "@/components/ui/form";
 import { totpCodeSchema } from "@/lib/schemas/account";
 import { isReauthCancelled, useReauth } from "@/components/dashboard/reauth";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
@@ -196,10 +197,9 @@ function TwoFactorOn({ tf, recoveryCodesLeft }: { tf: TwoFactorState; recoveryCo
       {recoveryCodesLeft !== null && <RecoveryCodesLeft left={recoveryCodesLeft} onNewCodes={(codes) => tf.setRecovery({ codes, replaced: true })} />}
       <Dialog open={tf.disableOpen} onClose={() => tf.setDisableOpen(false)} title="Turn off two-factor sign-in">
         <form className="space-y-4" onSubmit={tf.turnOff}>
-          <Field
+          <PasswordField
+            purpose="current"
             label="Your password"
-            type="password"
-            autoComplete="current-password"
             value={tf.password}
             onChange={(e) => tf.setPassword(e.target.value)}
             error={tf.passwordError}

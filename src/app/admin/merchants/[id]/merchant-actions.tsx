@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button, Dialog, Field, useToast, DialogActions } from "@/components/ui";
+import { Button, Dialog, DialogActions, Field, useToast } from "@/components/ui";
 import { suspendReasonSchema } from "@/lib/schemas/admin";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 import { useRefreshAdmin, type GoLive } from "../../admin-ui";

@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { AmountField, useFormFields } from "@/components/ui/form";
-import { Button, Dialog, Field, useToast, DialogActions } from "@/components/ui";
+import { Button, Dialog, DialogActions, Field, useToast } from "@/components/ui";
 import { KYC_KIND_LABELS, type KycKind } from "@/lib/kyc";
 import type { Mode } from "@/lib/mode";
 import { formatPaise, formatRupees } from "@/lib/money";

@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button, Dialog, Field, Notice, useToast, DialogActions } from "@/components/ui";
+import { Button, Dialog, DialogActions, Field, Notice, useToast } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
 import { AmountField, useFormFields } from "@/components/ui/form";
 import { formatPaise, formatRupees, parseAmountToPaise } from "@/lib/money";
