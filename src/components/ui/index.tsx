@@ -149,7 +149,9 @@ export function PageHeader({ title, description, actions }: { title: string; des
   );
 }
 
-export function Badge({ tone = "slate", children }: { tone?: "slate" | "green" | "red" | "amber" | "blue"; children: React.ReactNode }) {
+export type Tone = "slate" | "green" | "red" | "amber" | "blue";
+
+export function Badge({ tone = "slate", children }: { tone?: Tone; children: React.ReactNode }) {
   const tones = {
     slate: "bg-slate-100 text-slate-700",
     green: "bg-green-100 text-green-800",
@@ -158,6 +160,12 @@ export function Badge({ tone = "slate", children }: { tone?: "slate" | "green" |
     blue: "bg-brand-100 text-brand-700",
   };
   return <span className={cx("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium", tones[tone])}>{children}</span>;
+}
+
+/** A status of a known set as a badge, in its tone and by its label; any other shows as it is, in slate. */
+export function ToneBadge({ status, tones, labels = {} }: { status: string; tones: Record<string, Tone>; labels?: Record<string, string> }) {
+  const known = Object.hasOwn(tones, status);
+  return <Badge tone={known ? tones[status] : "slate"}>{(known && labels[status]) || status}</Badge>;
 }
 
 export function LoadingState({ label = "Loading…" }: { label?: string }) {

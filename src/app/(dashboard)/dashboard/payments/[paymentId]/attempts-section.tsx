@@ -1,28 +1,21 @@
 "use client";
 
-import { Badge, EmptyState } from "@/components/ui";
+import { EmptyState, ToneBadge, type Tone } from "@/components/ui";
 import { DataTable } from "@/components/dashboard/list-rows";
 import { noValue } from "@/components/dashboard/detail-page";
 import { formatIst } from "../../logs/parts";
 import { instrumentLabel, methodLabel } from "../parts";
 import type { PaymentDetailData } from "./payment-detail-data";
 
-const ATTEMPT_STATUSES: Record<string, ["green" | "red" | "blue" | "amber", string]> = {
-  SUCCESS: ["green", "Succeeded"],
-  FAILED: ["red", "Failed"],
-  PENDING: ["blue", "Pending"],
-  ABANDONED: ["amber", "Abandoned"],
-};
+const ATTEMPT_TONES: Record<string, Tone> = { SUCCESS: "green", FAILED: "red", PENDING: "blue", ABANDONED: "amber" };
+const ATTEMPT_LABELS: Record<string, string> = { SUCCESS: "Succeeded", FAILED: "Failed", PENDING: "Pending", ABANDONED: "Abandoned" };
 
 /** Each time the customer tried to pay, oldest first, with what went wrong. */
 export function AttemptsSection({ d }: { d: PaymentDetailData }) {
   if (d.attempts.length === 0) {
     return <EmptyState title="No attempts yet">The customer has not started paying on the checkout page.</EmptyState>;
   }
-  const status = (s: string) => {
-    const [tone, label] = ATTEMPT_STATUSES[s] ?? ["slate", s];
-    return <Badge tone={tone}>{label}</Badge>;
-  };
+  const status = (s: string) => <ToneBadge status={s} tones={ATTEMPT_TONES} labels={ATTEMPT_LABELS} />;
   // A late success that could not be the payment: its money went back in an automatic refund.
   const refundOf = new Map(d.refunds.filter((r) => r.attemptId).map((r) => [r.attemptId, r]));
   const returned = (id: string) => {
