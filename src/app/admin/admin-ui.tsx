@@ -1,6 +1,6 @@
 "use client";
 
-import { useInfiniteQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { Badge, Button, EmptyState, ErrorState, LoadingState, formatDateTime } from "@/components/ui";
 import { DataTable, type Column } from "@/components/dashboard/list-rows";
@@ -8,6 +8,13 @@ import { formatIst } from "@/lib/ist";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 
 // Pieces the operator pages share: status and go-live badges, usage figures and the activity feed.
+
+/** Refetches every operator query: lists, a merchant's detail and the activity feed all change with any action. */
+export function useRefreshAdmin() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  return () => qc.invalidateQueries({ queryKey: trpc.admin.pathKey() });
+}
 
 export type GoLive = { state: "sandbox" | "requested" | "live"; requestedAt: string | null; approvedAt: string | null };
 

@@ -3,7 +3,8 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { Button, Card, EmptyState, ErrorState, LoadingState, Notice, PageHeader, Table, Td, Th, cx } from "@/components/ui";
+import { Button, Card, EmptyState, ErrorState, LoadingState, Notice, PageHeader, cx } from "@/components/ui";
+import { DataTable } from "@/components/dashboard/list-rows";
 import { ADMIN_PAGE_SIZE, merchantFilterSchema, type MerchantFilter } from "@/lib/schemas/admin";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { GoLiveBadge, StatusBadge, formatCount, formatDate } from "./admin-ui";
@@ -230,40 +231,32 @@ function MerchantRows({ items }: { items: MerchantRow[] }) {
         ))}
       </ul>
       <div className="hidden md:block">
-        <Table
+        <DataTable
           caption="Merchants"
-          head={
-            <tr>
-              <Th>Merchant</Th>
-              <Th>Status</Th>
-              <Th>Mode</Th>
-              <Th>API calls</Th>
-              <Th>Created</Th>
-            </tr>
-          }
-        >
-          {items.map((m) => (
-            <tr key={m.id} className={cx(m.goLive.state === "requested" && PENDING_ROW)}>
-              <Td className={cx("max-w-xs", m.goLive.state === "requested" && PENDING_STRIPE)}>
-                <Link href={`/admin/merchants/${m.id}`} className="font-medium text-brand-700 hover:underline">
-                  {m.name}
-                </Link>
-                <span className="block truncate text-slate-600">{m.email}</span>
-                <span className="block truncate font-mono text-xs text-slate-500">{m.id}</span>
-              </Td>
-              <Td>
-                <StatusBadge status={m.status} />
-              </Td>
-              <Td>
-                <GoLiveBadge goLive={m.goLive} />
-              </Td>
-              <Td>
-                <UsageFigures usage={m.usage} />
-              </Td>
-              <Td>{formatDate(m.createdAt)}</Td>
-            </tr>
-          ))}
-        </Table>
+          columns={[
+            {
+              head: "Merchant",
+              className: "max-w-xs",
+              cellClass: (m) => m.goLive.state === "requested" && PENDING_STRIPE,
+              cell: (m) => (
+                <>
+                  <Link href={`/admin/merchants/${m.id}`} className="font-medium text-brand-700 hover:underline">
+                    {m.name}
+                  </Link>
+                  <span className="block truncate text-slate-600">{m.email}</span>
+                  <span className="block truncate font-mono text-xs text-slate-500">{m.id}</span>
+                </>
+              ),
+            },
+            { head: "Status", cell: (m) => <StatusBadge status={m.status} /> },
+            { head: "Mode", cell: (m) => <GoLiveBadge goLive={m.goLive} /> },
+            { head: "API calls", cell: (m) => <UsageFigures usage={m.usage} /> },
+            { head: "Created", cell: (m) => formatDate(m.createdAt) },
+          ]}
+          rows={items}
+          rowKey={(m) => m.id}
+          rowClass={(m) => m.goLive.state === "requested" && PENDING_ROW}
+        />
       </div>
     </>
   );

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { Button, Dialog, Notice } from "@/components/ui";
+import { Button, Dialog, DialogActions, Notice } from "@/components/ui";
 import { errorInfo } from "@/lib/trpc/client";
 
 /**
@@ -41,10 +41,7 @@ export function ConfirmDialog<T>({
         <div className="space-y-4">
           {error && <Notice tone="error">{error}</Notice>}
           {children(target)}
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={close}>
-              Cancel
-            </Button>
+          <DialogActions onCancel={close}>
             <Button
               variant="danger"
               loading={pending}
@@ -60,7 +57,7 @@ export function ConfirmDialog<T>({
             >
               {confirmLabel}
             </Button>
-          </div>
+          </DialogActions>
         </div>
       )}
     </Dialog>

@@ -1,7 +1,6 @@
 "use client";
 
-import { useId } from "react";
-import { Field, cx } from "@/components/ui";
+import { Field, FieldFrame } from "@/components/ui";
 
 // Fields the dashboard's filter and search forms share.
 
@@ -23,36 +22,18 @@ export function SelectField({
   className?: string;
   name?: string;
 }) {
-  const id = useId();
   return (
-    <div className={className}>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <select
-        id={id}
-        name={name}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className={cx(
-          "mt-1 block w-full rounded-md border bg-white px-3 py-2 text-sm shadow-sm outline-none focus:ring-2",
-          error ? "border-red-500 focus:ring-red-200" : "border-slate-300 focus:border-brand-500 focus:ring-brand-100",
-        )}
-      >
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-xs text-red-700">
-          {error}
-        </p>
+    <FieldFrame label={label} error={error} className={className}>
+      {(control) => (
+        <select {...control} name={name} value={value} onChange={(e) => onChange(e.target.value)}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
       )}
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -77,4 +58,9 @@ export function DateRangeFields({
       <Field label="To (IST)" name="to" type="date" value={to} onChange={set("to")} error={errors.to} min={from || undefined} />
     </>
   );
+}
+
+/** A filter select's options: `any` (the empty value, no filter) first, then each value by its label. */
+export function anyOr<V extends string>(any: string, values: readonly V[], labels: Record<V, string>): { value: string; label: string }[] {
+  return [{ value: "", label: any }, ...values.map((v) => ({ value: v, label: labels[v] }))];
 }

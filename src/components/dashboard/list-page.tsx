@@ -8,9 +8,10 @@ import { useMode } from "@/components/dashboard/mode";
 import { CsvDownloadButton } from "@/components/dashboard/csv-download-button";
 import { DateRangeFields, SelectField } from "@/components/dashboard/filter-fields";
 import { DataTable, PhoneList, type Column } from "@/components/dashboard/list-rows";
-import { Button, Card, EmptyState, ErrorState, Field, LoadMoreFooter, LoadingState, Notice, cx } from "@/components/ui";
+import { Button, Card, EmptyState, ErrorState, Field, LoadMoreFooter, LoadingState, Notice, PageHeader, cx } from "@/components/ui";
 import { PAGE_SIZE } from "@/lib/schemas/logs";
 import { errorInfo } from "@/lib/trpc/client";
+import { fieldErrors, useFormFields } from "@/components/ui/form";
 
 /**
  * The skeleton every dashboard list shares: filters in the URL, an infinite query, loading, error
@@ -126,24 +127,16 @@ export function FilterPanel({
  * schema on submit (empty fields dropped), with errors by field.
  */
 export function useFilterDraft<D extends Record<string, string>, F>(initial: D, schema: z.ZodType<F>, onApply: (f: F) => void) {
-  const [draft, setDraft] = useState<D>(initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const set = (k: keyof D) => (e: React.ChangeEvent<HTMLInputElement>) => setDraft((d) => ({ ...d, [k]: e.target.value }));
-  const setValue = (k: keyof D) => (v: string) => setDraft((d) => ({ ...d, [k]: v }));
+  const form = useFormFields<D>(initial);
   function submit(e: React.FormEvent) {
     e.preventDefault();
-    const parsed = schema.safeParse(Object.fromEntries(Object.entries(draft).filter(([, v]) => v.trim() !== "")));
-    if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
-    setErrors({});
-    onApply(parsed.data);
+    const data = form.check(schema, Object.fromEntries(Object.entries(form.values).filter(([, v]) => v.trim() !== "")));
+    if (data !== undefined) onApply(data);
   }
-  return { draft, errors, set, setValue, submit };
+  return { draft: form.values, errors: form.errors, set: (k: keyof D & string) => form.bind(k).onChange, setValue: form.setValue, submit };
 }
 
-/** Field errors of a failed zod parse, by first path segment, for a form. */
-export function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): Record<string, string> {
-  return Object.fromEntries(issues.map((i) => [String(i.path[0] ?? "form"), i.message]));
-}
+export { fieldErrors };
 
 export interface ListQuery {
   isLoading: boolean;
@@ -296,6 +289,17 @@ export interface RowsSpec<T> {
   card: (row: T) => React.ReactNode;
 }
 
+/** What a FilteredList shows: its filters, query, empty states and rows. */
+export type FilteredListProps<F extends Record<string, unknown>, T> = {
+  page: UrlFilters<F>;
+  filters?: FilterSpec<F>;
+  filterForm?: React.ReactNode;
+  query: ListQuery & { data?: { pages: { items: T[] }[] } };
+  /** The empty list's title with filters applied (and its button's label), and without. */
+  empty: { filtered: string; clearLabel?: string; none: string; children: React.ReactNode };
+  rows: RowsSpec<T>;
+} & Pick<Parameters<typeof ListBody<T>>[0], "loadingLabel" | "noun" | "note">;
+
 /**
  * Below a list page's header: its filters (a declared form, or `filterForm` of its own), a notice for
  * filters of a link that were not valid, and the list's card with its rows.
@@ -308,15 +312,7 @@ export function FilteredList<F extends Record<string, unknown>, T>({
   empty,
   rows: { card, ...rows },
   ...body
-}: {
-  page: UrlFilters<F>;
-  filters?: FilterSpec<F>;
-  filterForm?: React.ReactNode;
-  query: ListQuery & { data?: { pages: { items: T[] }[] } };
-  /** The empty list's title with filters applied (and its button's label), and without. */
-  empty: { filtered: string; clearLabel?: string; none: string; children: React.ReactNode };
-  rows: RowsSpec<T>;
-} & Pick<Parameters<typeof ListBody<T>>[0], "loadingLabel" | "noun" | "note">) {
+}: FilteredListProps<F, T>) {
   const items = query.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <>
@@ -350,6 +346,31 @@ export function ListActions({ query, exportCsv }: { query: ListQuery; exportCsv?
     </div>
   ) : (
     <RefreshButton query={query} />
+  );
+}
+
+/**
+ * A dashboard list page: its header (title, description, the CSV export if any, Refresh), what stands
+ * between the header and the list (`children`), and the FilteredList.
+ */
+export function ListPage<F extends Record<string, unknown>, T>({
+  title,
+  description,
+  exportCsv,
+  children,
+  ...list
+}: FilteredListProps<F, T> & {
+  title: string;
+  description: string;
+  exportCsv?: { url: string; fallbackName: string };
+  children?: React.ReactNode;
+}) {
+  return (
+    <>
+      <PageHeader title={title} description={description} actions={<ListActions query={list.query} exportCsv={exportCsv} />} />
+      {children}
+      <FilteredList {...list} />
+    </>
   );
 }
 

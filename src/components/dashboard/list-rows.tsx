@@ -13,11 +13,13 @@ export interface Column<T> {
   cell: (row: T) => React.ReactNode;
   /** Classes of the cell (and, for `text-right`, of the heading). */
   className?: string;
+  /** Classes of one row's cell, after `className`. */
+  cellClass?: (row: T) => string | false | undefined;
 }
 
 /**
- * A list's table on wide screens. With `href`, a row is a mouse shortcut to the record's page; a link
- * in one of its cells is the keyboard path to the same page.
+ * A table of rows (a list's, on wide screens). With `href`, a row is a mouse shortcut to the record's
+ * page; a link in one of its cells is the keyboard path to the same page.
  */
 export function DataTable<T>({
   caption,
@@ -26,13 +28,16 @@ export function DataTable<T>({
   rowKey,
   href,
   testId,
+  rowClass,
 }: {
   caption: string;
   columns: Column<T>[];
   rows: T[];
-  rowKey: (row: T) => string;
+  rowKey: (row: T) => string | number;
   href?: (row: T) => string;
   testId?: string;
+  /** Classes of a row (e.g. one that needs attention). */
+  rowClass?: (row: T) => string | false | undefined;
 }) {
   const router = useRouter();
   return (
@@ -52,7 +57,7 @@ export function DataTable<T>({
         <tr
           key={rowKey(row)}
           data-testid={testId}
-          className={href && "cursor-pointer hover:bg-slate-50"}
+          className={cx(href && "cursor-pointer hover:bg-slate-50", rowClass?.(row)) || undefined}
           onClick={
             href &&
             ((e) => {
@@ -62,7 +67,7 @@ export function DataTable<T>({
           }
         >
           {columns.map((c) => (
-            <Td key={c.head} className={c.className}>
+            <Td key={c.head} className={cx(c.className, c.cellClass?.(row)) || undefined}>
               {c.cell(row)}
             </Td>
           ))}

@@ -2,7 +2,8 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { createContext, useCallback, useContext, useRef, useState } from "react";
-import { Button, Dialog, Field } from "@/components/ui";
+import { Button, Dialog, DialogActions } from "@/components/ui";
+import { PasswordField } from "@/components/ui/form";
 import { confirmPasswordInput } from "@/lib/schemas/security";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 
@@ -68,11 +69,10 @@ function ReauthDialog({ ask, onDone }: { ask: Ask | null; onDone: (answer: { pro
     <Dialog open={ask !== null} onClose={() => done(null)} title="Confirm your password">
       <form className="space-y-4" onSubmit={submit} noValidate>
         <p className="text-sm text-slate-600">To {ask?.purpose}, enter your account password. You won&apos;t be asked again for the next 10 minutes.</p>
-        <Field
+        <PasswordField
+          purpose="current"
           label="Password"
-          type="password"
           name="password"
-          autoComplete="current-password"
           autoFocus
           value={password}
           onChange={(e) => {
@@ -81,14 +81,11 @@ function ReauthDialog({ ask, onDone }: { ask: Ask | null; onDone: (answer: { pro
           }}
           error={error}
         />
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={() => done(null)}>
-            Cancel
-          </Button>
+        <DialogActions onCancel={() => done(null)}>
           <Button type="submit" loading={confirm.isPending}>
             Confirm
           </Button>
-        </div>
+        </DialogActions>
       </form>
     </Dialog>
   );

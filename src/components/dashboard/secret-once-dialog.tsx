@@ -1,7 +1,7 @@
 "use client";
 
-import { useEffect, useRef } from "react";
-import { Button, CopyButton, Notice } from "@/components/ui";
+import { useEffect } from "react";
+import { Button, CopyButton, Notice, useModal } from "@/components/ui";
 import { panVerifyCurl, type ApiBaseUrls } from "@/lib/api-snippets";
 
 export interface ShownOnceKey {
@@ -33,13 +33,7 @@ export function SecretOnceDialog({
   firstCall?: FirstCallContext | null;
   doneLabel?: string;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (shown && !d.open) d.showModal();
-    if (!shown && d.open) d.close();
-  }, [shown]);
+  const ref = useModal(shown !== null);
   // Closing the tab or reloading would lose the secret for good: let the browser ask first.
   useEffect(() => {
     if (!shown) return;

@@ -52,35 +52,59 @@ export function Spinner({ className }: { className?: string }) {
 
 type FieldProps = React.InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; hint?: string };
 
-export function Field({ label, error, hint, className, id, ...rest }: FieldProps) {
+/**
+ * A form control with its label above and its error (or else its hint) below, tied to it by id:
+ * `children` gets the control's id, aria attributes and classes.
+ */
+export function FieldFrame({
+  label,
+  error,
+  hint,
+  className,
+  id,
+  children,
+}: {
+  label: string;
+  error?: string;
+  hint?: string;
+  className?: string;
+  id?: string;
+  children: (control: { id: string; "aria-invalid"?: true; "aria-describedby"?: string; className: string }) => React.ReactNode;
+}) {
   const autoId = useId();
-  const inputId = id ?? autoId;
-  const describedBy = error ? `${inputId}-error` : hint ? `${inputId}-hint` : undefined;
+  const controlId = id ?? autoId;
   return (
     <div className={className}>
-      <label htmlFor={inputId} className="block text-sm font-medium text-slate-700">
+      <label htmlFor={controlId} className="block text-sm font-medium text-slate-700">
         {label}
       </label>
-      <input
-        id={inputId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className={cx(
+      {children({
+        id: controlId,
+        "aria-invalid": error ? true : undefined,
+        "aria-describedby": error ? `${controlId}-error` : hint ? `${controlId}-hint` : undefined,
+        className: cx(
           "mt-1 block w-full rounded-md border bg-white px-3 py-2 text-sm shadow-sm outline-none focus:ring-2",
           error ? "border-red-500 focus:ring-red-200" : "border-slate-300 focus:border-brand-500 focus:ring-brand-100",
-        )}
-        {...rest}
-      />
+        ),
+      })}
       {error ? (
-        <p id={`${inputId}-error`} className="mt-1 text-xs text-red-700">
+        <p id={`${controlId}-error`} className="mt-1 text-xs text-red-700">
           {error}
         </p>
       ) : hint ? (
-        <p id={`${inputId}-hint`} className="mt-1 text-xs text-slate-500">
+        <p id={`${controlId}-hint`} className="mt-1 text-xs text-slate-500">
           {hint}
         </p>
       ) : null}
     </div>
+  );
+}
+
+export function Field({ label, error, hint, className, id, ...rest }: FieldProps) {
+  return (
+    <FieldFrame label={label} error={error} hint={hint} className={className} id={id}>
+      {(control) => <input {...control} {...rest} />}
+    </FieldFrame>
   );
 }
 
@@ -125,7 +149,9 @@ export function PageHeader({ title, description, actions }: { title: string; des
   );
 }
 
-export function Badge({ tone = "slate", children }: { tone?: "slate" | "green" | "red" | "amber" | "blue"; children: React.ReactNode }) {
+export type Tone = "slate" | "green" | "red" | "amber" | "blue";
+
+export function Badge({ tone = "slate", children }: { tone?: Tone; children: React.ReactNode }) {
   const tones = {
     slate: "bg-slate-100 text-slate-700",
     green: "bg-green-100 text-green-800",
@@ -134,6 +160,12 @@ export function Badge({ tone = "slate", children }: { tone?: "slate" | "green" |
     blue: "bg-brand-100 text-brand-700",
   };
   return <span className={cx("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium", tones[tone])}>{children}</span>;
+}
+
+/** A status of a known set as a badge, in its tone and by its label; any other shows as it is, in slate. */
+export function ToneBadge({ status, tones, labels = {} }: { status: string; tones: Record<string, Tone>; labels?: Record<string, string> }) {
+  const known = Object.hasOwn(tones, status);
+  return <Badge tone={known ? tones[status] : "slate"}>{(known && labels[status]) || status}</Badge>;
 }
 
 export function LoadingState({ label = "Loading…" }: { label?: string }) {
@@ -209,7 +241,30 @@ export function CopyButton({ value, label = "Copy" }: { value: string; label?: s
 }
 
 /** A modal built on <dialog>: focus trapping and Escape come from the browser. */
-export function Dialog({ open, onClose, title, children }: { open: boolean; onClose: () => void; title: string; children: React.ReactNode }) {
+/** A dialog's last row: Cancel (or `cancelLabel`) that closes it, then the dialog's own buttons. */
+export function DialogActions({
+  onCancel,
+  cancelLabel = "Cancel",
+  cancelDisabled,
+  children,
+}: {
+  onCancel: () => void;
+  cancelLabel?: string;
+  cancelDisabled?: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className="flex flex-wrap justify-end gap-2">
+      <Button type="button" variant="secondary" onClick={onCancel} disabled={cancelDisabled}>
+        {cancelLabel}
+      </Button>
+      {children}
+    </div>
+  );
+}
+
+/** The ref of a <dialog> that shows as a modal while `open`. */
+export function useModal(open: boolean) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
@@ -217,6 +272,11 @@ export function Dialog({ open, onClose, title, children }: { open: boolean; onCl
     if (open && !d.open) d.showModal();
     if (!open && d.open) d.close();
   }, [open]);
+  return ref;
+}
+
+export function Dialog({ open, onClose, title, children }: { open: boolean; onClose: () => void; title: string; children: React.ReactNode }) {
+  const ref = useModal(open);
   return (
     <dialog
       ref={ref}

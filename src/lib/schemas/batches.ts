@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BATCH_MAX_ITEMS, countText } from "@/lib/limits";
-import { withPage } from "@/lib/schemas/logs";
+import { idFilterSchema, withPage } from "@/lib/schemas/logs";
 import { webhookUrlSchema } from "@/lib/schemas/webhooks";
 import { filtersFromQuery, filtersToQuery } from "@/lib/url-filters";
 
@@ -32,12 +32,7 @@ export { BATCH_MAX_ITEMS } from "@/lib/limits";
 /** Results per page on the batch detail. */
 export const BATCH_RESULTS_PAGE_SIZE = 50;
 
-export const batchIdSchema = z
-  .string()
-  .trim()
-  .min(1, "Enter a batch id")
-  .max(64, "Batch ids are at most 64 characters")
-  .regex(/^[A-Za-z0-9_-]+$/, "Batch ids use only letters, digits, _ and -");
+export const batchIdSchema = idFilterSchema("batch id", 64);
 
 export const batchFiltersSchema = z.object({ kind: batchKindSchema.optional() });
 export type BatchFilters = z.infer<typeof batchFiltersSchema>;

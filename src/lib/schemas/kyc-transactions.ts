@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { KYC_KINDS } from "@/lib/kyc";
-import { istDateSchema, withDatesInOrder, withPage } from "@/lib/schemas/logs";
-import { filtersFromQuery, filtersToQuery } from "@/lib/url-filters";
+import { datedListFilters } from "@/lib/schemas/logs";
 
 // Browser-safe: the KYC transactions list filters, shared by the filter form and the kyc router.
 
@@ -22,24 +21,16 @@ export const KYC_OUTCOME_LABELS: Record<(typeof KYC_OUTCOMES)[number], string> =
   PENDING: "Pending",
 };
 
-const kycFilterFields = {
-  kind: kycKindSchema.optional(),
-  outcome: kycOutcomeSchema.optional(),
-  /** Whole IST days, inclusive. */
-  from: istDateSchema.optional(),
-  to: istDateSchema.optional(),
-};
+const kycList = datedListFilters(
+  { kind: kycKindSchema.optional(), outcome: kycOutcomeSchema.optional() },
+  { kind: "kind", outcome: "outcome", from: "from", to: "to" },
+);
 
-export const kycFiltersSchema = withDatesInOrder(z.object(kycFilterFields));
+export const kycFiltersSchema = kycList.schema;
 export type KycFilters = z.infer<typeof kycFiltersSchema>;
-
-export const kycListInput = withDatesInOrder(withPage(kycFilterFields));
+export const kycListInput = kycList.listInput;
+export const kycFiltersFromQuery = kycList.fromQuery;
+export const kycFiltersToQuery = kycList.toQuery;
 
 export const kycTransactionIdSchema = z.string().trim().min(1, "Enter a KYC transaction id").max(80, "KYC transaction ids are at most 80 characters");
 export const kycGetInput = z.object({ id: kycTransactionIdSchema });
-
-const KYC_QUERY_NAMES = { kind: "kind", outcome: "outcome", from: "from", to: "to" } as const;
-
-export const kycFiltersFromQuery = (q: { get(name: string): string | null }) => filtersFromQuery<KycFilters>(kycFiltersSchema, KYC_QUERY_NAMES, q);
-
-export const kycFiltersToQuery = (f: KycFilters) => filtersToQuery(f, KYC_QUERY_NAMES);

@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { REFUND_REASON_MAX } from "@/lib/limits";
 import { REFUND_AMOUNT_PATTERN, parseAmountToPaise } from "@/lib/money";
-import { PAGE_SIZE, istDateSchema, withDatesInOrder, withPage } from "@/lib/schemas/logs";
+import { PAGE_SIZE, datedListFilters, idFilterSchema } from "@/lib/schemas/logs";
 import { paymentIdSchema } from "@/lib/schemas/payments";
-import { filtersFromQuery, filtersToQuery } from "@/lib/url-filters";
 
 // Browser-safe: the refund rules of the API and of the dashboard's refund form (one amount rule,
 // one reason field), and the Refunds list filters, shared by the forms, the refunds router, the
@@ -67,29 +66,16 @@ export const refundCreateInput = z.object({ paymentId: paymentIdSchema, amount: 
 export const refundsForPaymentInput = z.object({ paymentId: paymentIdSchema });
 
 /** One box for a refund id, payment id, merchant refund id or order id; matched exactly. */
-export const refundSearchSchema = z
-  .string()
-  .trim()
-  .min(1, "Enter an id")
-  .max(80, "Ids are at most 80 characters")
-  .regex(/^[A-Za-z0-9_-]+$/, "Ids use only letters, digits, _ and -");
+export const refundSearchSchema = idFilterSchema("id", 80);
 
-const refundFilterFields = {
-  status: refundStatusSchema.optional(),
-  q: refundSearchSchema.optional(),
-  /** Whole IST days of the refund's creation, inclusive. */
-  from: istDateSchema.optional(),
-  to: istDateSchema.optional(),
-};
+/** The dates are IST days of the refund's creation. The page and the CSV export read the same query names. */
+const refundList = datedListFilters(
+  { status: refundStatusSchema.optional(), q: refundSearchSchema.optional() },
+  { status: "status", q: "q", from: "from", to: "to" },
+);
 
-export const refundFiltersSchema = withDatesInOrder(z.object(refundFilterFields));
+export const refundFiltersSchema = refundList.schema;
 export type RefundFilters = z.infer<typeof refundFiltersSchema>;
-
-export const refundsListInput = withDatesInOrder(withPage(refundFilterFields));
-
-const REFUND_QUERY_NAMES = { status: "status", q: "q", from: "from", to: "to" } as const;
-
-/** Filters as they appear in a URL query (the page and the CSV export read the same names). */
-export const refundFiltersFromQuery = (q: { get(name: string): string | null }) => filtersFromQuery<RefundFilters>(refundFiltersSchema, REFUND_QUERY_NAMES, q);
-
-export const refundFiltersToQuery = (f: RefundFilters, extra: Record<string, string> = {}) => filtersToQuery(f, REFUND_QUERY_NAMES, extra);
+export const refundsListInput = refundList.listInput;
+export const refundFiltersFromQuery = refundList.fromQuery;
+export const refundFiltersToQuery = refundList.toQuery;

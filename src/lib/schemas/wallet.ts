@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { MODES } from "@/lib/mode";
 import { formatRupees, parseAmountToPaise } from "@/lib/money";
-import { istDateSchema, withDatesInOrder, withPage } from "@/lib/schemas/logs";
+import { datedListFilters } from "@/lib/schemas/logs";
 import { merchantIdSchema } from "@/lib/schemas/admin";
-import { filtersFromQuery, filtersToQuery } from "@/lib/url-filters";
 
 // Browser-safe: the Wallet page's forms and ledger filters, shared with the wallet router, the CSV
 // export and the operator's wallet and fee forms.
@@ -42,24 +41,14 @@ export function ledgerReasonLabel(reason: string): string {
 export const LEDGER_TYPES = ["credits", "debits", ...LEDGER_REASONS] as const;
 export const ledgerTypeSchema = z.enum(LEDGER_TYPES, { error: "Choose an entry type from the list" });
 
-const ledgerFilterFields = {
-  type: ledgerTypeSchema.optional(),
-  /** Whole IST days, inclusive. */
-  from: istDateSchema.optional(),
-  to: istDateSchema.optional(),
-};
+/** The page and the CSV export read the same query names. */
+const ledgerList = datedListFilters({ type: ledgerTypeSchema.optional() }, { type: "type", from: "from", to: "to" });
 
-export const ledgerFiltersSchema = withDatesInOrder(z.object(ledgerFilterFields));
+export const ledgerFiltersSchema = ledgerList.schema;
 export type LedgerFilters = z.infer<typeof ledgerFiltersSchema>;
-
-export const ledgerListInput = withDatesInOrder(withPage(ledgerFilterFields));
-
-const LEDGER_QUERY_NAMES = { type: "type", from: "from", to: "to" } as const;
-
-/** Filters as they appear in a URL query (the page and the CSV export read the same names). */
-export const ledgerFiltersFromQuery = (q: { get(name: string): string | null }) => filtersFromQuery<LedgerFilters>(ledgerFiltersSchema, LEDGER_QUERY_NAMES, q);
-
-export const ledgerFiltersToQuery = (f: LedgerFilters, extra: Record<string, string> = {}) => filtersToQuery(f, LEDGER_QUERY_NAMES, extra);
+export const ledgerListInput = ledgerList.listInput;
+export const ledgerFiltersFromQuery = ledgerList.fromQuery;
+export const ledgerFiltersToQuery = ledgerList.toQuery;
 
 // ---- Amounts typed in rupees ------------------------------------------------------------------
 

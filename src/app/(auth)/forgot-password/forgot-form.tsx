@@ -1,12 +1,13 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useState } from "react";
-import { Button, Field, Notice } from "@/components/ui";
+import { Button, Notice } from "@/components/ui";
+import { EmailField } from "@/components/ui/form";
 import { requestResetInput } from "@/lib/schemas/security";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { AuthForm, AuthLink } from "../auth-form";
 
 export function ForgotForm() {
   const trpc = useTRPC();
@@ -44,40 +45,27 @@ export function ForgotForm() {
           If {sentTo} belongs to {asAdmin ? "an operator" : "an account"}, a link to reset its password is on its way. The link works once, for 30 minutes.
         </Notice>
         <p className="text-sm text-slate-600">Nothing after a few minutes? Check your spam folder, or ask support for help.</p>
-        <Link className="text-sm text-brand-600 hover:underline" href={loginHref}>
+        <AuthLink className="text-sm" href={loginHref}>
           Back to sign in
-        </Link>
+        </AuthLink>
       </div>
     );
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <div>
-        <h1 className="text-lg font-semibold">{asAdmin ? "Reset your operator password" : "Reset your password"}</h1>
-        <p className="mt-1 text-sm text-slate-500">
-          Enter the email you sign in with. We will send you a link to choose a new password; it also unlocks sign-in.
-        </p>
-      </div>
+    <AuthForm
+      title={asAdmin ? "Reset your operator password" : "Reset your password"}
+      intro="Enter the email you sign in with. We will send you a link to choose a new password; it also unlocks sign-in."
+      onSubmit={onSubmit}
+    >
       {error && <Notice tone="error">{error}</Notice>}
-      <Field
-        label="Email"
-        type="email"
-        name="email"
-        autoComplete="username"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        error={fieldError}
-        required
-      />
+      <EmailField label="Email" value={email} onChange={(e) => setEmail(e.target.value)} error={fieldError} required />
       <Button type="submit" className="w-full" loading={request.isPending}>
         Email me a reset link
       </Button>
       <p className="text-sm">
-        <Link className="text-brand-600 hover:underline" href={loginHref}>
-          Back to sign in
-        </Link>
+        <AuthLink href={loginHref}>Back to sign in</AuthLink>
       </p>
-    </form>
+    </AuthForm>
   );
 }

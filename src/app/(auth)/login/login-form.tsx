@@ -5,7 +5,9 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { Button, Field, Notice } from "@/components/ui";
+import { EmailField, PasswordField } from "@/components/ui/form";
 import { safeNextPath } from "@/lib/safe-next";
+import { AuthForm, AuthLink } from "../auth-form";
 
 const MESSAGES: Record<string, string> = {
   INVALID_CREDENTIALS: "That email and password do not match an account.",
@@ -45,15 +47,7 @@ function SignInError({ error, errorCode, forgotHref }: { error: string; errorCod
 function OtherSignInLinks({ asAdmin }: { asAdmin: boolean }) {
   return (
     <div className="flex justify-between text-sm">
-      {asAdmin ? (
-        <Link className="text-brand-600 hover:underline" href="/login">
-          Merchant sign in
-        </Link>
-      ) : (
-        <Link className="text-brand-600 hover:underline" href="/signup">
-          Create an account
-        </Link>
-      )}
+      {asAdmin ? <AuthLink href="/login">Merchant sign in</AuthLink> : <AuthLink href="/signup">Create an account</AuthLink>}
       {!asAdmin && (
         <Link className="text-slate-500 hover:underline" href="/login?as=admin">
           Operator?
@@ -105,27 +99,17 @@ export function LoginForm() {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <div>
-        <h1 className="text-lg font-semibold">{asAdmin ? "Operator sign in" : "Sign in"}</h1>
-        <p className="mt-1 text-sm text-slate-500">{asAdmin ? "For Parakh operators." : "Welcome back. Sign in to your dashboard."}</p>
-      </div>
+    <AuthForm
+      title={asAdmin ? "Operator sign in" : "Sign in"}
+      intro={asAdmin ? "For Parakh operators." : "Welcome back. Sign in to your dashboard."}
+      onSubmit={onSubmit}
+    >
       {notice && !error && <Notice tone="info">{notice}</Notice>}
       {error && <SignInError error={error} errorCode={errorCode} forgotHref={forgotHref} />}
-      <Field label="Email" type="email" name="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} required />
-      <Field
-        label="Password"
-        type="password"
-        name="password"
-        autoComplete="current-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        required
-      />
+      <EmailField label="Email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+      <PasswordField purpose="current" label="Password" name="password" value={password} onChange={(e) => setPassword(e.target.value)} required />
       <p className="-mt-2 text-right text-sm">
-        <Link className="text-brand-600 hover:underline" href={forgotHref}>
-          Forgot your password?
-        </Link>
+        <AuthLink href={forgotHref}>Forgot your password?</AuthLink>
       </p>
       {needCode && (
         <Field
@@ -143,6 +127,6 @@ export function LoginForm() {
         {needCode ? "Verify and sign in" : "Sign in"}
       </Button>
       <OtherSignInLinks asAdmin={asAdmin} />
-    </form>
+    </AuthForm>
   );
 }

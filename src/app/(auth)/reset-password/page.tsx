@@ -1,13 +1,8 @@
 import type { Metadata } from "next";
-import { TrpcProviders } from "@/lib/trpc/client";
 import { ResetForm } from "./reset-form";
 
 export const metadata: Metadata = { title: "Choose a new password" };
 
 export default function ResetPasswordPage() {
-  return (
-    <TrpcProviders>
-      <ResetForm />
-    </TrpcProviders>
-  );
+  return <ResetForm />;
 }

@@ -4,9 +4,11 @@ import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import { Button, Field, Notice } from "@/components/ui";
+import { Button, Notice } from "@/components/ui";
+import { PasswordField, fieldErrors, useFormFields } from "@/components/ui/form";
 import { resetPasswordInput } from "@/lib/schemas/security";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { AuthForm, AuthLink } from "../auth-form";
 
 /** The token arrives in the URL fragment (#token=…), which never reaches a server log or a Referer. */
 function tokenFromHash(hash: string): string | null {
@@ -19,9 +21,9 @@ function NoTokenNotice() {
     <div className="space-y-4">
       <h1 className="text-lg font-semibold">Choose a new password</h1>
       <Notice tone="error">This page needs the link from the reset email. Open the link from the email again, or ask for a new one.</Notice>
-      <Link className="text-sm text-brand-600 hover:underline" href="/forgot-password">
+      <AuthLink className="text-sm" href="/forgot-password">
         Ask for a new link
-      </Link>
+      </AuthLink>
     </div>
   );
 }
@@ -54,9 +56,7 @@ export function ResetForm() {
   const trpc = useTRPC();
   const router = useRouter();
   const [token, setToken] = useState<string | null | undefined>(undefined);
-  const [password, setPassword] = useState("");
-  const [confirm, setConfirm] = useState("");
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const form = useFormFields({ password: "", confirm: "" });
   const [error, setError] = useState<string | null>(null);
   const reset = useMutation(trpc.security.resetPassword.mutationOptions());
   const check = useMutation(trpc.security.checkResetLink.mutationOptions());
@@ -75,24 +75,24 @@ export function ResetForm() {
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault();
     setError(null);
-    if (password !== confirm) {
-      setErrors({ confirm: "The two passwords differ" });
+    if (form.values.password !== form.values.confirm) {
+      form.setErrors({ confirm: "The two passwords differ" });
       return;
     }
-    const parsed = resetPasswordInput.safeParse({ token: token ?? "", password });
+    const parsed = resetPasswordInput.safeParse({ token: token ?? "", password: form.values.password });
     if (!parsed.success) {
-      const fields = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
-      setErrors(fields);
+      const fields = fieldErrors(parsed.error.issues);
+      form.setErrors(fields);
       if (fields.token) setError(fields.token);
       return;
     }
-    setErrors({});
+    form.setErrors({});
     try {
       const { role } = await reset.mutateAsync(parsed.data);
       router.replace(role === "admin" ? "/login?as=admin&notice=reset" : "/login?notice=reset");
     } catch (err) {
       const info = errorInfo(err);
-      setErrors(info.fieldErrors);
+      form.setErrors(info.fieldErrors);
       setError(info.fieldErrors.token ?? info.message);
     }
   }
@@ -102,35 +102,13 @@ export function ResetForm() {
   if (deadLink) return <DeadLinkNotice error={deadLink} />;
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <div>
-        <h1 className="text-lg font-semibold">Choose a new password</h1>
-        <p className="mt-1 text-sm text-slate-500">At least 10 characters. Every signed-in session ends, and sign-in is unlocked.</p>
-      </div>
-      {error && <ResetError error={error} tokenRefused={Boolean(errors.token)} />}
-      <Field
-        label="New password"
-        type="password"
-        name="password"
-        autoComplete="new-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        error={errors.password}
-        required
-      />
-      <Field
-        label="New password again"
-        type="password"
-        name="confirm"
-        autoComplete="new-password"
-        value={confirm}
-        onChange={(e) => setConfirm(e.target.value)}
-        error={errors.confirm}
-        required
-      />
+    <AuthForm title="Choose a new password" intro="At least 10 characters. Every signed-in session ends, and sign-in is unlocked." onSubmit={onSubmit}>
+      {error && <ResetError error={error} tokenRefused={Boolean(form.errors.token)} />}
+      <PasswordField purpose="new" label="New password" {...form.bind("password")} required />
+      <PasswordField purpose="new" label="New password again" {...form.bind("confirm")} required />
       <Button type="submit" className="w-full" loading={reset.isPending} disabled={token === undefined}>
         Set new password
       </Button>
-    </form>
+    </AuthForm>
   );
 }

@@ -1,13 +1,14 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { Button, Field, Notice } from "@/components/ui";
+import { EmailField, PasswordField, useFormFields } from "@/components/ui/form";
 import { signupInput } from "@/lib/schemas/account";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { AuthForm, AuthLink } from "../auth-form";
 import { SecretOnceDialog, type FirstCallContext, type ShownOnceKey } from "@/components/dashboard/secret-once-dialog";
 
 /** The new account's sandbox key, shown once before the merchant moves on. */
@@ -44,8 +45,7 @@ function SubmitButton({ step }: { step: Step }) {
 export function SignupForm() {
   const trpc = useTRPC();
   const router = useRouter();
-  const [form, setForm] = useState({ name: "", email: "", password: "" });
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const form = useFormFields({ name: "", email: "", password: "" });
   const [error, setError] = useState<string | null>(null);
   const [firstKey, setFirstKey] = useState<FirstKey | null>(null);
   // From submit until the dashboard opens: creating the account, signing in, then the key dialog.
@@ -55,26 +55,21 @@ export function SignupForm() {
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault();
     setError(null);
-    const parsed = signupInput.safeParse(form);
-    if (!parsed.success) {
-      setFieldErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
-      return;
-    }
-    setFieldErrors({});
+    if (!form.check(signupInput)) return;
     setStep("creating");
     let created;
     try {
-      created = await signup.mutateAsync(form);
+      created = await signup.mutateAsync(form.values);
     } catch (err) {
       const info = errorInfo(err);
-      setFieldErrors(info.fieldErrors);
+      form.setErrors(info.fieldErrors);
       setError(info.message);
       setStep(null);
       return;
     }
     // Signed in before the secret is shown, so leaving the page anyway still leaves a session.
     setStep("signing-in");
-    const res = await signIn("merchant", { redirect: false, email: form.email, password: form.password });
+    const res = await signIn("merchant", { redirect: false, email: form.values.email, password: form.values.password });
     setStep("done");
     setFirstKey({
       key: created.sandboxKey,
@@ -91,36 +86,18 @@ export function SignupForm() {
     router.refresh();
   }
 
-  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => setForm((f) => ({ ...f, [k]: e.target.value }));
-
   return (
     <>
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <div>
-          <h1 className="text-lg font-semibold">Create your account</h1>
-          <p className="mt-1 text-sm text-slate-500">Start in sandbox with test keys and ₹10,000.00 of test credit.</p>
-        </div>
+      <AuthForm title="Create your account" intro="Start in sandbox with test keys and ₹10,000.00 of test credit." onSubmit={onSubmit}>
         {error && <Notice tone="error">{error}</Notice>}
-        <Field label="Business name" name="name" autoComplete="organization" value={form.name} onChange={set("name")} error={fieldErrors.name} />
-        <Field label="Work email" type="email" name="email" autoComplete="email" value={form.email} onChange={set("email")} error={fieldErrors.email} />
-        <Field
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          value={form.password}
-          onChange={set("password")}
-          error={fieldErrors.password}
-          hint="At least 10 characters."
-        />
+        <Field label="Business name" autoComplete="organization" {...form.bind("name")} />
+        <EmailField label="Work email" autoComplete="email" {...form.bind("email")} />
+        <PasswordField purpose="new" label="Password" {...form.bind("password")} hint="At least 10 characters." />
         <SubmitButton step={step} />
         <p className="text-center text-sm text-slate-500">
-          Already have an account?{" "}
-          <Link className="text-brand-600 hover:underline" href="/login">
-            Sign in
-          </Link>
+          Already have an account? <AuthLink href="/login">Sign in</AuthLink>
         </p>
-      </form>
+      </AuthForm>
       {/* Outside the form: its buttons must not submit the sign-up again. */}
       <SecretOnceDialog shown={firstKey?.key ?? null} title="Your sandbox API key" firstCall={firstKey?.firstCall} onDone={leave} />
     </>

@@ -1,6 +1,7 @@
 "use client";
 
-import { Table, Td, Th, cx } from "@/components/ui";
+import { DataTable } from "@/components/dashboard/list-rows";
+import { cx } from "@/components/ui";
 import type { BatchCsvRows } from "@/lib/batches-csv";
 import { maskPan } from "@/lib/pan";
 import type { BatchKindValue } from "@/lib/schemas/batches";
@@ -23,31 +24,29 @@ function Rejections({ preview, parsed, kind }: { preview: Preview; parsed: Rows;
   return (
     <div className="mt-3">
       <div className="hidden max-h-80 overflow-y-auto rounded-md border border-slate-200 md:block">
-        <Table
+        <DataTable
           caption="Rejected rows"
-          head={
-            <tr>
-              <Th>Line</Th>
-              <Th>Reference</Th>
-              <Th>{kind === "PAN" ? "PAN" : "UAN / PF number"}</Th>
-              <Th>Reason</Th>
-            </tr>
-          }
-        >
-          {shown.map((r) => (
-            <tr key={r.index}>
-              <Td className="tabular-nums">{parsed.lines[r.index]}</Td>
-              <Td className="max-w-[10rem] truncate">{r.reference_id ?? <span className="text-slate-400">—</span>}</Td>
-              <Td className="max-w-[12rem] truncate font-mono text-xs">{value(r.index) ?? <span className="font-sans text-slate-400">missing</span>}</Td>
-              <Td>
+          columns={[
+            { head: "Line", className: "tabular-nums", cell: (r) => parsed.lines[r.index] },
+            { head: "Reference", className: "max-w-[10rem] truncate", cell: (r) => r.reference_id ?? <span className="text-slate-400">—</span> },
+            {
+              head: kind === "PAN" ? "PAN" : "UAN / PF number",
+              className: "max-w-[12rem] truncate font-mono text-xs",
+              cell: (r) => value(r.index) ?? <span className="font-sans text-slate-400">missing</span>,
+            },
+            {
+              head: "Reason",
+              cell: (r) => (
                 <div className="min-w-[16rem] whitespace-normal">
                   <code className="font-mono text-xs text-slate-800">{r.code}</code>
                   <span className="text-xs text-slate-600"> · {r.message}</span>
                 </div>
-              </Td>
-            </tr>
-          ))}
-        </Table>
+              ),
+            },
+          ]}
+          rows={shown}
+          rowKey={(r) => r.index}
+        />
       </div>
       <ul className="max-h-80 divide-y divide-slate-100 overflow-y-auto rounded-md border border-slate-200 md:hidden" aria-label="Rejected rows">
         {shown.map((r) => (
@@ -72,30 +71,34 @@ function Rejections({ preview, parsed, kind }: { preview: Preview; parsed: Rows;
   );
 }
 
+/** The tones of a count: its box, its label, its figure. */
+const TONES = {
+  slate: ["bg-slate-50", "text-slate-500", "text-slate-900"],
+  green: ["bg-green-50", "text-green-800", "text-green-800"],
+  amber: ["bg-amber-50", "text-amber-800", "text-amber-800"],
+} as const;
+
+function Count({ label, value, tone, testId }: { label: string; value: number; tone: keyof typeof TONES; testId: string }) {
+  const [box, dt, dd] = TONES[tone];
+  return (
+    <div className={cx("rounded-md px-2 py-2", box)}>
+      <dt className={cx("text-xs", dt)}>{label}</dt>
+      <dd className={cx("text-lg font-semibold tabular-nums", dd)} data-testid={testId}>
+        {n(value)}
+      </dd>
+    </div>
+  );
+}
+
 /** What the server would accept and reject of the file, before anything is stored. */
 export function BatchPreview({ preview, parsed, kind, fileName }: { preview: Preview; parsed: Rows; kind: BatchKindValue; fileName: string | null }) {
   return (
     <section aria-label="Preview" className="rounded-md border border-slate-200 p-3 sm:p-4">
       <h3 className="text-sm font-semibold text-slate-900">Preview{fileName ? ` of ${fileName}` : ""}</h3>
       <dl className="mt-2 grid grid-cols-3 gap-2 text-center">
-        <div className="rounded-md bg-slate-50 px-2 py-2">
-          <dt className="text-xs text-slate-500">Rows</dt>
-          <dd className="text-lg font-semibold tabular-nums text-slate-900" data-testid="preview-total">
-            {n(preview.total)}
-          </dd>
-        </div>
-        <div className="rounded-md bg-green-50 px-2 py-2">
-          <dt className="text-xs text-green-800">Ready</dt>
-          <dd className="text-lg font-semibold tabular-nums text-green-800" data-testid="preview-accepted">
-            {n(preview.accepted)}
-          </dd>
-        </div>
-        <div className={cx("rounded-md px-2 py-2", preview.rejected ? "bg-amber-50" : "bg-slate-50")}>
-          <dt className={cx("text-xs", preview.rejected ? "text-amber-800" : "text-slate-500")}>Rejected</dt>
-          <dd className={cx("text-lg font-semibold tabular-nums", preview.rejected ? "text-amber-800" : "text-slate-900")} data-testid="preview-rejected">
-            {n(preview.rejected)}
-          </dd>
-        </div>
+        <Count label="Rows" value={preview.total} tone="slate" testId="preview-total" />
+        <Count label="Ready" value={preview.accepted} tone="green" testId="preview-accepted" />
+        <Count label="Rejected" value={preview.rejected} tone={preview.rejected ? "amber" : "slate"} testId="preview-rejected" />
       </dl>
       {preview.rejected > 0 && (
         <>

@@ -3,9 +3,9 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { ApiDocsLink, FilteredList, ListActions, nextPage, useUrlFilters, withUrlFilters, type RowsSpec } from "@/components/dashboard/list-page";
+import { ListPage, ApiDocsLink, nextPage, useUrlFilters, withUrlFilters, type RowsSpec } from "@/components/dashboard/list-page";
 import { PhoneCard, type Column } from "@/components/dashboard/list-rows";
-import { MiddleTruncate, PageHeader, cx } from "@/components/ui";
+import { MiddleTruncate, cx } from "@/components/ui";
 import { IstStamp } from "@/components/dashboard/ist-stamp";
 import { BATCH_MAX_ITEMS, countText } from "@/lib/limits";
 import { BATCH_KINDS, batchFiltersFromQuery, batchFiltersToQuery, isBatchRunning, type BatchFilters } from "@/lib/schemas/batches";
@@ -141,33 +141,29 @@ export const BatchesView = withUrlFilters("Loading batches…", function Batches
     }),
   );
   return (
-    <>
-      <PageHeader
-        title="Batches"
-        description={`Verify up to ${countText(BATCH_MAX_ITEMS)} PANs or EPFO members from one CSV file with your ${page.modeName} data. Results stay here to browse and download.`}
-        actions={<ListActions query={batches} />}
-      />
+    <ListPage
+      title="Batches"
+      description={`Verify up to ${countText(BATCH_MAX_ITEMS)} PANs or EPFO members from one CSV file with your ${page.modeName} data. Results stay here to browse and download.`}
+      page={page}
+      filterForm={<KindFilter current={page.filters.kind} />}
+      query={batches}
+      loadingLabel="Loading batches…"
+      empty={{
+        filtered: `No ${page.filters.kind ?? ""} batches in ${page.modeName} mode`,
+        clearLabel: "Show all batches",
+        none: `No ${page.modeName} batches yet`,
+        children: (
+          <p>
+            Upload a CSV above, or send one from your server with <code className="font-mono text-xs">POST /v1/identity/pan/batch</code> or{" "}
+            <code className="font-mono text-xs">/v1/employment/epfo/batch</code>. See the <ApiDocsLink />.
+          </p>
+        ),
+      }}
+      rows={ROWS}
+      noun={["batch", "batches"]}
+    >
       <NewBatch />
       <h2 className="mb-3 mt-8 text-base font-semibold text-slate-900">Your batches</h2>
-      <FilteredList
-        page={page}
-        filterForm={<KindFilter current={page.filters.kind} />}
-        query={batches}
-        loadingLabel="Loading batches…"
-        empty={{
-          filtered: `No ${page.filters.kind ?? ""} batches in ${page.modeName} mode`,
-          clearLabel: "Show all batches",
-          none: `No ${page.modeName} batches yet`,
-          children: (
-            <p>
-              Upload a CSV above, or send one from your server with <code className="font-mono text-xs">POST /v1/identity/pan/batch</code> or{" "}
-              <code className="font-mono text-xs">/v1/employment/epfo/batch</code>. See the <ApiDocsLink />.
-            </p>
-          ),
-        }}
-        rows={ROWS}
-        noun={["batch", "batches"]}
-      />
-    </>
+    </ListPage>
   );
 });

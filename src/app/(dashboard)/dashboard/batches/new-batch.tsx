@@ -7,6 +7,7 @@ import { useMode } from "@/components/dashboard/mode";
 import { Button, Card, ErrorState, Field, LoadingState, Notice, cx, useToast } from "@/components/ui";
 import { BATCH_CSV_COLUMNS, BATCH_CSV_TEMPLATES, batchItemsFromCsv, type BatchCsvRows } from "@/lib/batches-csv";
 import { BATCH_MAX_ITEMS, type BatchKindValue } from "@/lib/schemas/batches";
+import { useFormFields, type FieldBinding } from "@/components/ui/form";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { BatchPreview } from "./batch-preview";
 import { CsvSource, type Csv } from "./csv-source";
@@ -126,44 +127,18 @@ function ColumnsHelp({ kind }: { kind: BatchKindValue }) {
 }
 
 /** Optional: the batch's own reference, and a URL to call when it completes. */
-function BatchOptions({
-  kind,
-  reference,
-  onReference,
-  webhookUrl,
-  onWebhookUrl,
-  errors,
-}: {
-  kind: BatchKindValue;
-  reference: string;
-  onReference: (v: string) => void;
-  webhookUrl: string;
-  onWebhookUrl: (v: string) => void;
-  errors: Record<string, string>;
-}) {
+function BatchOptions({ kind, bind }: { kind: BatchKindValue; bind: (field: "clientBatchId" | "webhookUrl") => FieldBinding }) {
   return (
     <details className="group rounded-md border border-slate-200 px-3 py-2 sm:px-4">
       <summary className="cursor-pointer text-sm font-medium text-slate-700">Reference and webhook (optional)</summary>
       <div className="mt-3 grid gap-3 pb-1 sm:grid-cols-2">
-        <Field
-          label="Your reference"
-          name="clientBatchId"
-          value={reference}
-          onChange={(e) => onReference(e.target.value)}
-          maxLength={100}
-          error={errors.clientBatchId}
-          hint="Shown in the list and returned as client_batch_id."
-          autoComplete="off"
-        />
+        <Field label="Your reference" {...bind("clientBatchId")} maxLength={100} hint="Shown in the list and returned as client_batch_id." autoComplete="off" />
         <Field
           label="Completion webhook URL"
-          name="webhookUrl"
           type="url"
           inputMode="url"
           placeholder="https://shop.example/hooks/parakh"
-          value={webhookUrl}
-          onChange={(e) => onWebhookUrl(e.target.value)}
-          error={errors.webhookUrl}
+          {...bind("webhookUrl")}
           hint={`Also gets ${kind === "PAN" ? "pan" : "epfo"}.batch.completed, besides endpoints subscribed to it.`}
           autoComplete="off"
           spellCheck={false}
@@ -254,9 +229,8 @@ export function NewBatch() {
   const [kind, setKind] = useState<BatchKindValue>("PAN");
   const [csv, setCsv] = useState<Csv | null>(null);
   const [readError, setReadError] = useState<string>();
-  const [reference, setReference] = useState("");
-  const [webhookUrl, setWebhookUrl] = useState("");
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const options = useFormFields({ clientBatchId: "", webhookUrl: "" });
+  const reference = options.values.clientBatchId;
   const [resetKey, setResetKey] = useState(0);
   const [created, setCreated] = useState<{ id: string; total: number; kind: BatchKindValue } | null>(null);
   const autoReference = useRef("");
@@ -271,16 +245,15 @@ export function NewBatch() {
     if (next?.fileName && (reference === "" || reference === autoReference.current)) {
       const base = next.fileName.replace(/\.csv$/i, "").slice(0, 100);
       autoReference.current = base;
-      setReference(base);
+      options.setValue("clientBatchId")(base);
     }
   }
 
   function reset() {
     setCsv(null);
     setReadError(undefined);
-    setReference("");
-    setWebhookUrl("");
-    setFieldErrors({});
+    options.setValues({ clientBatchId: "", webhookUrl: "" });
+    options.setErrors({});
     setPreviewed(null);
     autoReference.current = "";
     setResetKey((k) => k + 1);
@@ -289,12 +262,12 @@ export function NewBatch() {
   function submit(e: React.FormEvent) {
     e.preventDefault();
     if (!previewed || previewed.data.accepted === 0) return;
-    setFieldErrors({});
-    void queue({ kind, items: previewed.for.items, webhookUrl, reference }).then((r) => {
+    options.setErrors({});
+    void queue({ kind, items: previewed.for.items, webhookUrl: options.values.webhookUrl, reference }).then((r) => {
       if (r.ok) {
         reset();
         setCreated({ id: r.id, total: r.total, kind });
-      } else if (r.fieldErrors) setFieldErrors(r.fieldErrors);
+      } else if (r.fieldErrors) options.setErrors(r.fieldErrors);
     });
   }
 
@@ -322,14 +295,7 @@ export function NewBatch() {
           <form onSubmit={submit} noValidate aria-label="Submit batch" className="space-y-4">
             <BatchPreview preview={ready} parsed={parsed} kind={kind} fileName={csv?.fileName ?? null} />
 
-            <BatchOptions
-              kind={kind}
-              reference={reference}
-              onReference={setReference}
-              webhookUrl={webhookUrl}
-              onWebhookUrl={setWebhookUrl}
-              errors={fieldErrors}
-            />
+            <BatchOptions kind={kind} bind={options.bind} />
 
             <SubmitActions preview={ready} submitting={queueing} onReset={reset} />
           </form>

@@ -1,12 +1,12 @@
 "use client";
 
-import { Badge, cx } from "@/components/ui";
+import { ToneBadge, cx, type Tone } from "@/components/ui";
 import { maskPan } from "@/lib/pan";
 import { BATCH_STATUS_LABELS, type BatchStatusValue } from "@/lib/schemas/batches";
 
 // Pieces shared by the batches list and the batch detail.
 
-const STATUS_TONES: Record<BatchStatusValue, "slate" | "green" | "red" | "blue"> = {
+const STATUS_TONES: Record<BatchStatusValue, Tone> = {
   QUEUED: "slate",
   PROCESSING: "blue",
   COMPLETED: "green",
@@ -14,8 +14,7 @@ const STATUS_TONES: Record<BatchStatusValue, "slate" | "green" | "red" | "blue">
 };
 
 export function BatchStatusBadge({ status }: { status: string }) {
-  const known = status in STATUS_TONES ? (status as BatchStatusValue) : null;
-  return <Badge tone={known ? STATUS_TONES[known] : "slate"}>{known ? BATCH_STATUS_LABELS[known] : status}</Badge>;
+  return <ToneBadge status={status} tones={STATUS_TONES} labels={BATCH_STATUS_LABELS} />;
 }
 
 type Counts = { batch_id: string; status: string; total: number; processed: number; succeeded: number; failed: number };

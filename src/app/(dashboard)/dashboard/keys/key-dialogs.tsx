@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button, Dialog, Field, Notice, useToast } from "@/components/ui";
+import { Button, Dialog, DialogActions, Field, Notice, useToast } from "@/components/ui";
 import type { Mode } from "@/components/dashboard/mode";
 import { createKeyInput, ROTATION_GRACE_OPTIONS } from "@/lib/schemas/keys";
 import { isReauthCancelled, useReauth } from "@/components/dashboard/reauth";
@@ -75,14 +75,11 @@ export function CreateKeyDialog({ open, mode, onClose, onCreated }: { open: bool
           error={fieldError}
           hint="Where the key is used, e.g. “Production server”. 1–50 characters."
         />
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={close}>
-            Cancel
-          </Button>
+        <DialogActions onCancel={close}>
           <Button type="submit" loading={create.isPending}>
             Create key
           </Button>
-        </div>
+        </DialogActions>
       </form>
     </Dialog>
   );
@@ -172,14 +169,11 @@ export function RotateKeyDialog({
           ) : (
             <p className="text-xs text-slate-500">Both keys work until the grace period ends; you can still revoke the old key early.</p>
           )}
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={close}>
-              Cancel
-            </Button>
+          <DialogActions onCancel={close}>
             <Button type="submit" variant={grace === 0 ? "danger" : "primary"} loading={rotate.isPending}>
               Rotate key
             </Button>
-          </div>
+          </DialogActions>
         </form>
       )}
     </Dialog>

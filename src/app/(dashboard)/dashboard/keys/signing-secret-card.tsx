@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button, Card, CopyButton, Dialog, Notice, formatDateTime, useToast } from "@/components/ui";
+import { Button, Card, CopyButton, Dialog, DialogActions, Notice, formatDateTime, useToast } from "@/components/ui";
 import type { Mode } from "@/components/dashboard/mode";
 import { isReauthCancelled, useReauth } from "@/components/dashboard/reauth";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
@@ -31,10 +31,7 @@ function RotateSecretDialog({ mode, open, onClose, onRotated }: { mode: Mode; op
           during that time each webhook carries two <code className="font-mono text-xs">v1=</code> signatures, one per secret, so your receiver keeps working
           while you deploy the new one.
         </p>
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
+        <DialogActions onCancel={onClose}>
           <Button
             loading={rotate.isPending}
             onClick={async () => {
@@ -51,7 +48,7 @@ function RotateSecretDialog({ mode, open, onClose, onRotated }: { mode: Mode; op
           >
             Rotate secret
           </Button>
-        </div>
+        </DialogActions>
       </div>
     </Dialog>
   );

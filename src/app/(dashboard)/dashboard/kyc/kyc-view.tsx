@@ -2,18 +2,9 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import {
-  ApiDocsLink,
-  FilteredList,
-  ListActions,
-  nextPage,
-  useUrlFilters,
-  withUrlFilters,
-  type FilterSpec,
-  type RowsSpec,
-} from "@/components/dashboard/list-page";
+import { ApiDocsLink, ListPage, nextPage, useUrlFilters, withUrlFilters, type FilterSpec, type RowsSpec } from "@/components/dashboard/list-page";
+import { anyOr } from "@/components/dashboard/filter-fields";
 import { PhoneCard, type Column } from "@/components/dashboard/list-rows";
-import { PageHeader } from "@/components/ui";
 import { KYC_KINDS, KYC_KIND_LABELS } from "@/lib/kyc";
 import { formatRupees } from "@/lib/money";
 import { KYC_OUTCOMES, KYC_OUTCOME_LABELS, kycFiltersFromQuery, kycFiltersSchema, kycFiltersToQuery, type KycFilters } from "@/lib/schemas/kyc-transactions";
@@ -28,16 +19,8 @@ const FILTERS: FilterSpec<KycFilters> = {
   hint: "Dates are whole IST days.",
   columns: "lg:grid-cols-4",
   fields: [
-    {
-      select: "kind",
-      label: "KYC type",
-      options: [{ value: "", label: "Every KYC type" }, ...KYC_KINDS.map((k) => ({ value: k, label: KYC_KIND_LABELS[k] }))],
-    },
-    {
-      select: "outcome",
-      label: "Outcome",
-      options: [{ value: "", label: "Any outcome" }, ...KYC_OUTCOMES.map((o) => ({ value: o, label: KYC_OUTCOME_LABELS[o] }))],
-    },
+    { select: "kind", label: "KYC type", options: anyOr("Every KYC type", KYC_KINDS, KYC_KIND_LABELS) },
+    { select: "outcome", label: "Outcome", options: anyOr("Any outcome", KYC_OUTCOMES, KYC_OUTCOME_LABELS) },
     "dates",
   ],
   schema: kycFiltersSchema,
@@ -105,34 +88,29 @@ export const KycView = withUrlFilters("Loading KYC transactions…", function Ky
   const page = useUrlFilters(kycFiltersFromQuery, kycFiltersToQuery);
   const list = useInfiniteQuery(trpc.kyc.list.infiniteQueryOptions(page.input, nextPage));
   return (
-    <>
-      <PageHeader
-        title="KYC"
-        description={`Aadhaar OTP, PAN and bank account KYC calls made with your ${page.modeName} keys and charged to your wallet, newest first. Numbers are shown masked.`}
-        actions={<ListActions query={list} />}
-      />
-      <FilteredList
-        page={page}
-        filters={FILTERS}
-        query={list}
-        loadingLabel="Loading KYC transactions…"
-        empty={{
-          filtered: "No KYC transactions match these filters",
-          none: `No ${page.modeName} KYC calls yet`,
-          children: (
-            <p>
-              Call <code className="font-mono text-xs">POST /api/kyc/pan/verify</code> (or the Aadhaar OTP and bank KYC operations) from your server; every
-              charged call appears here and in the{" "}
-              <Link href="/dashboard/wallet" className="text-brand-600 hover:underline">
-                wallet ledger
-              </Link>
-              . See the <ApiDocsLink />.
-            </p>
-          ),
-        }}
-        rows={ROWS}
-        noun={["transaction", "transactions"]}
-      />
-    </>
+    <ListPage
+      title="KYC"
+      description={`Aadhaar OTP, PAN and bank account KYC calls made with your ${page.modeName} keys and charged to your wallet, newest first. Numbers are shown masked.`}
+      page={page}
+      filters={FILTERS}
+      query={list}
+      loadingLabel="Loading KYC transactions…"
+      empty={{
+        filtered: "No KYC transactions match these filters",
+        none: `No ${page.modeName} KYC calls yet`,
+        children: (
+          <p>
+            Call <code className="font-mono text-xs">POST /api/kyc/pan/verify</code> (or the Aadhaar OTP and bank KYC operations) from your server; every
+            charged call appears here and in the{" "}
+            <Link href="/dashboard/wallet" className="text-brand-600 hover:underline">
+              wallet ledger
+            </Link>
+            . See the <ApiDocsLink />.
+          </p>
+        ),
+      }}
+      rows={ROWS}
+      noun={["transaction", "transactions"]}
+    />
   );
 });

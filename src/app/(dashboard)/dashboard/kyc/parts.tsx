@@ -1,11 +1,11 @@
 "use client";
 
-import { Badge } from "@/components/ui";
+import { Badge, ToneBadge, type Tone } from "@/components/ui";
 import { KYC_OUTCOME_LABELS } from "@/lib/schemas/kyc-transactions";
 
 // Pieces shared by the KYC list and the KYC transaction detail.
 
-const OUTCOME_TONES: Record<string, "green" | "amber" | "red" | "slate" | "blue"> = {
+const OUTCOME_TONES: Record<string, Tone> = {
   VERIFIED: "green",
   VALID: "green",
   INVALID: "amber",
@@ -17,7 +17,7 @@ const OUTCOME_TONES: Record<string, "green" | "amber" | "red" | "slate" | "blue"
 };
 
 export function KycOutcomeBadge({ outcome }: { outcome: string }) {
-  return <Badge tone={OUTCOME_TONES[outcome] ?? "slate"}>{(KYC_OUTCOME_LABELS as Record<string, string>)[outcome] ?? outcome}</Badge>;
+  return <ToneBadge status={outcome} tones={OUTCOME_TONES} labels={KYC_OUTCOME_LABELS} />;
 }
 
 /** A charge given back: the answer could not be recorded, so it was never sent. */

@@ -2,18 +2,8 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import {
-  ApiDocsLink,
-  FilteredList,
-  ListActions,
-  nextPage,
-  useUrlFilters,
-  withUrlFilters,
-  type FilterSpec,
-  type RowsSpec,
-} from "@/components/dashboard/list-page";
+import { ApiDocsLink, ListPage, nextPage, useUrlFilters, withUrlFilters, type FilterSpec, type RowsSpec } from "@/components/dashboard/list-page";
 import { PhoneCard, type Column } from "@/components/dashboard/list-rows";
-import { PageHeader } from "@/components/ui";
 import { logFiltersFromQuery, logFiltersSchema, logFiltersToQuery, type LogFilters } from "@/lib/schemas/logs";
 import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 import { CopyIconButton, formatIst } from "./parts";
@@ -127,33 +117,28 @@ export const LogsView = withUrlFilters("Loading request logs…", function Logs(
   const page = useUrlFilters(logFiltersFromQuery, logFiltersToQuery);
   const logs = useInfiniteQuery(trpc.logs.list.infiniteQueryOptions(page.input, nextPage));
   return (
-    <>
-      <PageHeader
-        title="Request logs"
-        description={`Every REST call made with your ${page.modeName} keys, newest first. Bodies are stored redacted.`}
-        actions={<ListActions query={logs} />}
-      />
-      <FilteredList
-        page={page}
-        filters={FILTERS}
-        query={logs}
-        loadingLabel="Loading requests…"
-        empty={{
-          filtered: "No requests match these filters",
-          none: `No API calls in ${page.modeName} mode yet`,
-          children: (
-            <p>
-              Calls with your {page.modeName} keys appear here as they happen. Get a key on the{" "}
-              <Link href="/dashboard/keys" className="text-brand-600 hover:underline">
-                API keys
-              </Link>{" "}
-              page and see the <ApiDocsLink />.
-            </p>
-          ),
-        }}
-        rows={ROWS}
-        noun={["request", "requests"]}
-      />
-    </>
+    <ListPage
+      title="Request logs"
+      description={`Every REST call made with your ${page.modeName} keys, newest first. Bodies are stored redacted.`}
+      page={page}
+      filters={FILTERS}
+      query={logs}
+      loadingLabel="Loading requests…"
+      empty={{
+        filtered: "No requests match these filters",
+        none: `No API calls in ${page.modeName} mode yet`,
+        children: (
+          <p>
+            Calls with your {page.modeName} keys appear here as they happen. Get a key on the{" "}
+            <Link href="/dashboard/keys" className="text-brand-600 hover:underline">
+              API keys
+            </Link>{" "}
+            page and see the <ApiDocsLink />.
+          </p>
+        ),
+      }}
+      rows={ROWS}
+      noun={["request", "requests"]}
+    />
   );
 });

@@ -1,11 +1,11 @@
 "use client";
 
-import { Badge } from "@/components/ui";
+import { ToneBadge, type Tone } from "@/components/ui";
 import { PAYMENT_STATUS_LABELS, type PaymentStatusValue } from "@/lib/schemas/payments";
 
 // Pieces shared by the payments list and the payment detail.
 
-const STATUS_TONES: Record<PaymentStatusValue, "slate" | "green" | "red" | "amber" | "blue"> = {
+const STATUS_TONES: Record<PaymentStatusValue, Tone> = {
   CREATED: "slate",
   PENDING: "blue",
   SUCCESS: "green",
@@ -15,8 +15,7 @@ const STATUS_TONES: Record<PaymentStatusValue, "slate" | "green" | "red" | "ambe
 };
 
 export function PaymentStatusBadge({ status }: { status: string }) {
-  const known = status in STATUS_TONES ? (status as PaymentStatusValue) : null;
-  return <Badge tone={known ? STATUS_TONES[known] : "slate"}>{known ? PAYMENT_STATUS_LABELS[known] : status}</Badge>;
+  return <ToneBadge status={status} tones={STATUS_TONES} labels={PAYMENT_STATUS_LABELS} />;
 }
 
 const METHOD_LABELS: Record<string, string> = { UPI: "UPI", CARD: "Card", NETBANKING: "Netbanking" };

@@ -2,18 +2,10 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import {
-  ApiDocsLink,
-  FilteredList,
-  ListActions,
-  nextPage,
-  useUrlFilters,
-  withUrlFilters,
-  type FilterSpec,
-  type RowsSpec,
-} from "@/components/dashboard/list-page";
+import { ApiDocsLink, ListPage, nextPage, useUrlFilters, withUrlFilters, type FilterSpec, type RowsSpec } from "@/components/dashboard/list-page";
+import { anyOr } from "@/components/dashboard/filter-fields";
 import { PhoneCard, type Column } from "@/components/dashboard/list-rows";
-import { MiddleTruncate, PageHeader } from "@/components/ui";
+import { MiddleTruncate } from "@/components/ui";
 import { IstStamp } from "@/components/dashboard/ist-stamp";
 import { formatRupees } from "@/lib/money";
 import {
@@ -35,11 +27,7 @@ const FILTERS: FilterSpec<PaymentFilters> = {
   hint: "The order id must match exactly. Dates are whole IST days.",
   columns: "lg:grid-cols-[minmax(0,1.2fr)_minmax(0,2fr)_minmax(0,1.2fr)_minmax(0,1.2fr)]",
   fields: [
-    {
-      select: "status",
-      label: "Status",
-      options: [{ value: "", label: "Any status" }, ...PAYMENT_STATUSES.map((s) => ({ value: s, label: PAYMENT_STATUS_LABELS[s] }))],
-    },
+    { select: "status", label: "Status", options: anyOr("Any status", PAYMENT_STATUSES, PAYMENT_STATUS_LABELS) },
     { text: "orderId", label: "Order id", placeholder: "ORDER_123", autoComplete: "off" },
     "dates",
   ],
@@ -132,35 +120,26 @@ export const PaymentsView = withUrlFilters("Loading payments…", function Payme
   const page = useUrlFilters(paymentFiltersFromQuery, paymentFiltersToQuery);
   const payments = useInfiniteQuery(trpc.payments.list.infiniteQueryOptions(page.input, nextPage));
   return (
-    <>
-      <PageHeader
-        title="Payments"
-        description={`Payments created with your ${page.modeName} keys, newest first.`}
-        actions={
-          <ListActions
-            query={payments}
-            exportCsv={{ url: `/api/dashboard/payments/export${paymentFiltersToQuery(page.filters, { mode: page.mode })}`, fallbackName: "payments.csv" }}
-          />
-        }
-      />
-      <FilteredList
-        page={page}
-        filters={FILTERS}
-        query={payments}
-        loadingLabel="Loading payments…"
-        empty={{
-          filtered: "No payments match these filters",
-          none: `No ${page.modeName} payments yet`,
-          children: (
-            <p>
-              Create one from your server with <code className="font-mono text-xs">POST /api/checkout</code> and your {page.modeName} keys; it appears here at
-              once. See the <ApiDocsLink />.
-            </p>
-          ),
-        }}
-        rows={ROWS}
-        noun={["payment", "payments"]}
-      />
-    </>
+    <ListPage
+      title="Payments"
+      description={`Payments created with your ${page.modeName} keys, newest first.`}
+      exportCsv={{ url: `/api/dashboard/payments/export${paymentFiltersToQuery(page.filters, { mode: page.mode })}`, fallbackName: "payments.csv" }}
+      page={page}
+      filters={FILTERS}
+      query={payments}
+      loadingLabel="Loading payments…"
+      empty={{
+        filtered: "No payments match these filters",
+        none: `No ${page.modeName} payments yet`,
+        children: (
+          <p>
+            Create one from your server with <code className="font-mono text-xs">POST /api/checkout</code> and your {page.modeName} keys; it appears here at
+            once. See the <ApiDocsLink />.
+          </p>
+        ),
+      }}
+      rows={ROWS}
+      noun={["payment", "payments"]}
+    />
   );
 });

@@ -1,15 +1,14 @@
 "use client";
 
-import { Badge } from "@/components/ui";
+import { Badge, ToneBadge, type Tone } from "@/components/ui";
 import { REFUND_STATUS_LABELS, type RefundStatusValue } from "@/lib/schemas/refunds";
 
 // Pieces shared by the Refunds list and the payment detail's Refunds section.
 
-const STATUS_TONES: Record<RefundStatusValue, "blue" | "green" | "red"> = { PENDING: "blue", PROCESSED: "green", FAILED: "red" };
+const STATUS_TONES: Record<RefundStatusValue, Tone> = { PENDING: "blue", PROCESSED: "green", FAILED: "red" };
 
 export function RefundStatusBadge({ status }: { status: string }) {
-  const known = status in STATUS_TONES ? (status as RefundStatusValue) : null;
-  return <Badge tone={known ? STATUS_TONES[known] : "slate"}>{known ? REFUND_STATUS_LABELS[known] : status}</Badge>;
+  return <ToneBadge status={status} tones={STATUS_TONES} labels={REFUND_STATUS_LABELS} />;
 }
 
 /** The refund of a late attempt's money: the merchant did not ask for it. */

@@ -2,9 +2,9 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { FilteredList, ListActions, nextPage, useUrlFilters, withUrlFilters, type FilterSpec, type RowsSpec } from "@/components/dashboard/list-page";
+import { ListPage, nextPage, useUrlFilters, withUrlFilters, type FilterSpec, type RowsSpec } from "@/components/dashboard/list-page";
+import { anyOr } from "@/components/dashboard/filter-fields";
 import { PhoneCard, type Column } from "@/components/dashboard/list-rows";
-import { PageHeader } from "@/components/ui";
 import { formatRupees } from "@/lib/money";
 import {
   REFUND_STATUSES,
@@ -24,11 +24,7 @@ const FILTERS: FilterSpec<RefundFilters> = {
   hint: "Ids must match exactly. Dates are whole IST days of the refund's creation.",
   columns: "lg:grid-cols-[minmax(0,1.2fr)_minmax(0,2fr)_minmax(0,1.2fr)_minmax(0,1.2fr)]",
   fields: [
-    {
-      select: "status",
-      label: "Status",
-      options: [{ value: "", label: "Any status" }, ...REFUND_STATUSES.map((s) => ({ value: s, label: REFUND_STATUS_LABELS[s] }))],
-    },
+    { select: "status", label: "Status", options: anyOr("Any status", REFUND_STATUSES, REFUND_STATUS_LABELS) },
     { text: "q", label: "Refund, payment or order id", placeholder: "rfnd_…, pay_… or ORDER_123", autoComplete: "off" },
     "dates",
   ],
@@ -130,38 +126,29 @@ export const RefundsView = withUrlFilters("Loading refunds…", function Refunds
     }),
   );
   return (
-    <>
-      <PageHeader
-        title="Refunds"
-        description={`Refunds of your ${page.modeName} payments, newest first, automatic refunds of late attempts included.`}
-        actions={
-          <ListActions
-            query={refunds}
-            exportCsv={{ url: `/api/dashboard/refunds/export${refundFiltersToQuery(page.filters, { mode: page.mode })}`, fallbackName: "refunds.csv" }}
-          />
-        }
-      />
-      <FilteredList
-        page={page}
-        filters={FILTERS}
-        query={refunds}
-        loadingLabel="Loading refunds…"
-        empty={{
-          filtered: "No refunds match these filters",
-          none: `No ${page.modeName} refunds yet`,
-          children: (
-            <p>
-              Refund a successful payment from its page under{" "}
-              <Link href="/dashboard/payments" className="text-brand-600 hover:underline">
-                Payments
-              </Link>
-              , or from your server with <code className="font-mono text-xs">POST /api/payments/{"{paymentId}"}/refunds</code>.
-            </p>
-          ),
-        }}
-        rows={ROWS}
-        noun={["refund", "refunds"]}
-      />
-    </>
+    <ListPage
+      title="Refunds"
+      description={`Refunds of your ${page.modeName} payments, newest first, automatic refunds of late attempts included.`}
+      exportCsv={{ url: `/api/dashboard/refunds/export${refundFiltersToQuery(page.filters, { mode: page.mode })}`, fallbackName: "refunds.csv" }}
+      page={page}
+      filters={FILTERS}
+      query={refunds}
+      loadingLabel="Loading refunds…"
+      empty={{
+        filtered: "No refunds match these filters",
+        none: `No ${page.modeName} refunds yet`,
+        children: (
+          <p>
+            Refund a successful payment from its page under{" "}
+            <Link href="/dashboard/payments" className="text-brand-600 hover:underline">
+              Payments
+            </Link>
+            , or from your server with <code className="font-mono text-xs">POST /api/payments/{"{paymentId}"}/refunds</code>.
+          </p>
+        ),
+      }}
+      rows={ROWS}
+      noun={["refund", "refunds"]}
+    />
   );
 });

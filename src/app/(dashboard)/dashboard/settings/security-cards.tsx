@@ -3,7 +3,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { signOut } from "next-auth/react";
 import { useState } from "react";
-import { Button, Dialog, Field, useToast } from "@/components/ui";
+import { Button, Dialog, DialogActions, useToast } from "@/components/ui";
+import { PasswordField, fieldErrors, useFormFields } from "@/components/ui/form";
 import { changePasswordInput } from "@/lib/schemas/security";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 
@@ -14,48 +15,30 @@ export function PasswordChange() {
   const trpc = useTRPC();
   const toast = useToast();
   const change = useMutation(trpc.security.changePassword.mutationOptions());
-  const [form, setForm] = useState({ currentPassword: "", newPassword: "", confirm: "" });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const form = useFormFields({ currentPassword: "", newPassword: "", confirm: "" });
 
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault();
-    const parsed = changePasswordInput.safeParse(form);
-    const fieldErrors: Record<string, string> = parsed.success ? {} : Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
-    if (form.newPassword !== form.confirm) fieldErrors.confirm = "The two new passwords differ";
-    setErrors(fieldErrors);
-    if (!parsed.success || fieldErrors.confirm) return;
+    const parsed = changePasswordInput.safeParse(form.values);
+    const errors: Record<string, string> = parsed.success ? {} : fieldErrors(parsed.error.issues);
+    if (form.values.newPassword !== form.values.confirm) errors.confirm = "The two new passwords differ";
+    form.setErrors(errors);
+    if (!parsed.success || errors.confirm) return;
     try {
       await change.mutateAsync(parsed.data);
       await signOut({ callbackUrl: "/login?notice=changed" });
     } catch (err) {
       const info = errorInfo(err);
-      setErrors(info.fieldErrors);
+      form.setErrors(info.fieldErrors);
       if (!Object.keys(info.fieldErrors).length) toast("error", info.message);
     }
   }
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid max-w-xl gap-4 sm:grid-cols-2">
-      <Field
-        className="sm:col-span-2"
-        label="Current password"
-        type="password"
-        autoComplete="current-password"
-        value={form.currentPassword}
-        onChange={set("currentPassword")}
-        error={errors.currentPassword}
-      />
-      <Field
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        value={form.newPassword}
-        onChange={set("newPassword")}
-        error={errors.newPassword}
-        hint="At least 10 characters."
-      />
-      <Field label="New password again" type="password" autoComplete="new-password" value={form.confirm} onChange={set("confirm")} error={errors.confirm} />
+      <PasswordField purpose="current" className="sm:col-span-2" label="Current password" {...form.bind("currentPassword")} />
+      <PasswordField purpose="new" label="New password" {...form.bind("newPassword")} hint="At least 10 characters." />
+      <PasswordField purpose="new" label="New password again" {...form.bind("confirm")} />
       <div className="sm:col-span-2">
         <Button type="submit" loading={change.isPending}>
           Change password
@@ -82,10 +65,7 @@ export function SignOutEverywhere() {
           <p className="text-sm text-slate-600">
             Every browser signed in to this account is signed out within seconds, including this one. API keys keep working.
           </p>
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
+          <DialogActions onCancel={() => setOpen(false)}>
             <Button
               variant="danger"
               loading={everywhere.isPending}
@@ -100,7 +80,7 @@ export function SignOutEverywhere() {
             >
               Sign out everywhere
             </Button>
-          </div>
+          </DialogActions>
         </div>
       </Dialog>
     </div>

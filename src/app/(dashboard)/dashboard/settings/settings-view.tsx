@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Badge, Button, Card, ErrorState, Field, LoadingState, PageHeader, formatDateTime, useToast } from "@/components/ui";
+import { useFormFields } from "@/components/ui/form";
 import { profileInput } from "@/lib/schemas/account";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 import { PasswordChange, SignOutEverywhere } from "./security-cards";
@@ -42,112 +43,58 @@ function CheckoutPreview({ name, displayName, brandColor, logoUrl }: { name: str
   );
 }
 
-function ProfileFields({
-  form,
-  set,
-  errors,
-}: {
-  form: Profile;
-  set: (k: keyof Profile) => (e: React.ChangeEvent<HTMLInputElement>) => void;
-  errors: Record<string, string>;
-}) {
-  return (
-    <>
-      <Field className="sm:col-span-2" label="Business name" value={form.name} onChange={set("name")} error={errors.name} />
-      <Field
-        label="Display name on checkout"
-        value={form.displayName}
-        onChange={set("displayName")}
-        error={errors.displayName}
-        hint="Shown to customers; defaults to the business name."
-      />
-      <Field
-        label="Support email"
-        type="email"
-        value={form.supportEmail}
-        onChange={set("supportEmail")}
-        error={errors.supportEmail}
-        hint="Shown on receipts."
-      />
-      <Field
-        label="Brand colour"
-        value={form.brandColor}
-        onChange={set("brandColor")}
-        error={errors.brandColor}
-        placeholder="#1F57D6"
-        hint="Hex, e.g. #1F57D6."
-      />
-      <Field
-        label="Logo URL"
-        value={form.logoUrl}
-        onChange={set("logoUrl")}
-        error={errors.logoUrl}
-        placeholder="https://…"
-        hint="An https:// image, square works best."
-      />
-      <Field
-        label="Checkout expiry (minutes)"
-        type="number"
-        min={5}
-        max={1440}
-        value={String(form.checkoutExpiryMinutes)}
-        onChange={set("checkoutExpiryMinutes")}
-        error={errors.checkoutExpiryMinutes}
-        hint="Default for new payments: 5 to 1440."
-      />
-      <Field
-        className="sm:col-span-2"
-        label="Sites that may embed your checkout"
-        value={form.checkoutFrameOrigins}
-        onChange={set("checkoutFrameOrigins")}
-        error={errors.checkoutFrameOrigins}
-        placeholder="https://shop.example.com"
-        hint="Origins allowed to show the hosted checkout in a frame (with the payment's _token), separated by spaces. Empty: no site may frame it."
-      />
-    </>
-  );
-}
+/** The profile's fields, in the form's order (two columns on wide screens). */
+const PROFILE_FIELDS: ({ key: keyof Profile } & Omit<React.ComponentProps<typeof Field>, "key">)[] = [
+  { key: "name", label: "Business name", className: "sm:col-span-2" },
+  { key: "displayName", label: "Display name on checkout", hint: "Shown to customers; defaults to the business name." },
+  { key: "supportEmail", label: "Support email", type: "email", hint: "Shown on receipts." },
+  { key: "brandColor", label: "Brand colour", placeholder: "#1F57D6", hint: "Hex, e.g. #1F57D6." },
+  { key: "logoUrl", label: "Logo URL", placeholder: "https://…", hint: "An https:// image, square works best." },
+  { key: "checkoutExpiryMinutes", label: "Checkout expiry (minutes)", type: "number", min: 5, max: 1440, hint: "Default for new payments: 5 to 1440." },
+  {
+    key: "checkoutFrameOrigins",
+    label: "Sites that may embed your checkout",
+    className: "sm:col-span-2",
+    placeholder: "https://shop.example.com",
+    hint: "Origins allowed to show the hosted checkout in a frame (with the payment's _token), separated by spaces. Empty: no site may frame it.",
+  },
+];
 
 function ProfileForm({ initial }: { initial: Profile }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
-  const [form, setForm] = useState<Profile>(initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const form = useFormFields({ ...initial, checkoutExpiryMinutes: String(initial.checkoutExpiryMinutes) });
   const save = useMutation(trpc.account.updateProfile.mutationOptions());
 
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault();
-    const parsed = profileInput.safeParse(form);
-    if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
-      return;
-    }
-    setErrors({});
+    if (!form.check(profileInput)) return;
     try {
-      await save.mutateAsync(form as never);
+      await save.mutateAsync(form.values as never);
       await qc.invalidateQueries({ queryKey: trpc.account.me.queryKey() });
       toast("success", "Settings saved.");
     } catch (err) {
       const info = errorInfo(err);
-      setErrors(info.fieldErrors);
+      form.setErrors(info.fieldErrors);
       toast("error", info.message);
     }
   }
 
-  const set = (k: keyof Profile) => (e: React.ChangeEvent<HTMLInputElement>) => setForm((f) => ({ ...f, [k]: e.target.value }));
-
+  const { name, displayName, brandColor, logoUrl } = form.values;
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-6 lg:grid-cols-[1fr_18rem]">
       <div className="grid gap-4 sm:grid-cols-2">
-        <ProfileFields form={form} set={set} errors={errors} />
+        {PROFILE_FIELDS.map(({ key, ...f }) => (
+          <Field key={key} {...f} {...form.bind(key)} />
+        ))}
         <div className="sm:col-span-2">
           <Button type="submit" loading={save.isPending}>
             Save settings
           </Button>
         </div>
       </div>
-      <CheckoutPreview name={form.name} displayName={form.displayName} brandColor={form.brandColor} logoUrl={form.logoUrl} />
+      <CheckoutPreview name={name} displayName={displayName} brandColor={brandColor} logoUrl={logoUrl} />
     </form>
   );
 }

@@ -2,7 +2,8 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Badge, Button, CopyButton, Dialog, Field, Notice, useToast } from "@/components/ui";
+import { Badge, Button, CopyButton, Dialog, DialogActions, Field, Notice, useToast } from "@/components/ui";
+import { PasswordField } from "@/components/ui/form";
 import { totpCodeSchema } from "@/lib/schemas/account";
 import { isReauthCancelled, useReauth } from "@/components/dashboard/reauth";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
@@ -170,14 +171,11 @@ function RecoveryCodesLeft({ left, onNewCodes }: { left: number; onNewCodes: (co
           <p className="text-sm text-slate-600">
             You get ten new codes. Your {left === 1 ? "remaining code stops" : `${left} remaining codes stop`} working at once, wherever you kept them.
           </p>
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
+          <DialogActions onCancel={() => setOpen(false)}>
             <Button loading={regenerate.isPending} onClick={() => void replaceCodes()}>
               Make new codes
             </Button>
-          </div>
+          </DialogActions>
         </div>
       </Dialog>
     </div>
@@ -199,22 +197,18 @@ function TwoFactorOn({ tf, recoveryCodesLeft }: { tf: TwoFactorState; recoveryCo
       {recoveryCodesLeft !== null && <RecoveryCodesLeft left={recoveryCodesLeft} onNewCodes={(codes) => tf.setRecovery({ codes, replaced: true })} />}
       <Dialog open={tf.disableOpen} onClose={() => tf.setDisableOpen(false)} title="Turn off two-factor sign-in">
         <form className="space-y-4" onSubmit={tf.turnOff}>
-          <Field
+          <PasswordField
+            purpose="current"
             label="Your password"
-            type="password"
-            autoComplete="current-password"
             value={tf.password}
             onChange={(e) => tf.setPassword(e.target.value)}
             error={tf.passwordError}
           />
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={() => tf.setDisableOpen(false)}>
-              Cancel
-            </Button>
+          <DialogActions onCancel={() => tf.setDisableOpen(false)}>
             <Button type="submit" variant="danger" loading={tf.disable.isPending}>
               Turn off
             </Button>
-          </div>
+          </DialogActions>
         </form>
       </Dialog>
     </div>

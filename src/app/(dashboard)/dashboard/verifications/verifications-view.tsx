@@ -2,10 +2,9 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
-import { ApiDocsLink, FilteredList, ListActions, fieldErrors, nextPage, useUrlFilters, withUrlFilters, type RowsSpec } from "@/components/dashboard/list-page";
+import { ListPage, ApiDocsLink, nextPage, useFilterDraft, useUrlFilters, withUrlFilters, type RowsSpec } from "@/components/dashboard/list-page";
 import { type Column } from "@/components/dashboard/list-rows";
-import { Badge, Button, Field, PageHeader } from "@/components/ui";
+import { Badge, Button, Field } from "@/components/ui";
 import { maskPan } from "@/lib/pan";
 import { verificationFiltersFromQuery, verificationFiltersSchema, verificationFiltersToQuery, type VerificationFilters } from "@/lib/schemas/verifications";
 import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
@@ -50,18 +49,12 @@ const subjectHref = (subject: string) => `/dashboard/verifications?subject=${enc
 const shownSubject = (v: VerificationItem) => (v.kind === "PAN" ? maskPan(v.subject) : v.subject);
 
 function SearchForm({ initial, onApply, onClear }: { initial: VerificationFilters; onApply: (f: VerificationFilters) => void; onClear: () => void }) {
-  const [subject, setSubject] = useState(initial.subject ?? "");
-  const [kind, setKind] = useState<string>(initial.kind ?? "");
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { draft, errors, set, setValue, submit } = useFilterDraft(
+    { subject: initial.subject ?? "", kind: initial.kind ?? "" },
+    verificationFiltersSchema,
+    onApply,
+  );
   const active = Boolean(initial.subject || initial.kind);
-
-  function submit(e: React.FormEvent) {
-    e.preventDefault();
-    const parsed = verificationFiltersSchema.safeParse({ subject: subject.trim() || undefined, kind: kind || undefined });
-    if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
-    setErrors({});
-    onApply(parsed.data);
-  }
 
   return (
     <form onSubmit={submit} noValidate role="search" aria-label="Search verifications" className="mb-4 rounded-lg border border-slate-200 bg-white p-4">
@@ -70,14 +63,14 @@ function SearchForm({ initial, onApply, onClear }: { initial: VerificationFilter
           label="PAN, UAN or PF number"
           name="subject"
           placeholder="ABCPK1234F"
-          value={subject}
-          onChange={(e) => setSubject(e.target.value)}
+          value={draft.subject}
+          onChange={set("subject")}
           error={errors.subject}
           hint="Exact match; letter case and PF slashes don't matter."
           spellCheck={false}
           autoComplete="off"
         />
-        <SelectField label="Kind" name="kind" value={kind} onChange={setKind} options={KIND_OPTIONS} error={errors.kind} />
+        <SelectField label="Kind" name="kind" value={draft.kind} onChange={setValue("kind")} options={KIND_OPTIONS} error={errors.kind} />
         <div className="flex gap-2 sm:mt-6">
           <Button type="submit">Search</Button>
           {active && (
@@ -188,32 +181,27 @@ export const VerificationsView = withUrlFilters("Loading verifications…", func
   const list = useInfiniteQuery(trpc.verifications.list.infiniteQueryOptions(page.input, nextPage));
   const { filters, modeName } = page;
   return (
-    <>
-      <PageHeader
-        title="Verifications"
-        description={`PAN and EPFO checks made with your ${modeName} keys, newest first.`}
-        actions={<ListActions query={list} />}
-      />
-      <FilteredList
-        page={page}
-        filterForm={<SearchForm key={page.queryKey} initial={filters} onApply={page.apply} onClear={page.clear} />}
-        query={list}
-        loadingLabel="Loading verifications…"
-        empty={{
-          filtered: `No ${[filters.kind, "checks"].filter(Boolean).join(" ")}${filters.subject ? ` of ${filters.subject}` : ""} in ${modeName} mode`,
-          clearLabel: "Show all checks",
-          none: `No verifications in ${modeName} mode yet`,
-          children: (
-            <p>
-              Calls to <code className="font-mono text-xs">/v1/identity/pan/verify</code> and{" "}
-              <code className="font-mono text-xs">/v1/employment/epfo/verify</code> appear here. See the <ApiDocsLink />.
-            </p>
-          ),
-        }}
-        rows={ROWS}
-        noun={["check", "checks"]}
-        note=" · name match: 90+ match, 70–89.99 partial, below 70 no match"
-      />
-    </>
+    <ListPage
+      title="Verifications"
+      description={`PAN and EPFO checks made with your ${modeName} keys, newest first.`}
+      page={page}
+      filterForm={<SearchForm key={page.queryKey} initial={filters} onApply={page.apply} onClear={page.clear} />}
+      query={list}
+      loadingLabel="Loading verifications…"
+      empty={{
+        filtered: `No ${[filters.kind, "checks"].filter(Boolean).join(" ")}${filters.subject ? ` of ${filters.subject}` : ""} in ${modeName} mode`,
+        clearLabel: "Show all checks",
+        none: `No verifications in ${modeName} mode yet`,
+        children: (
+          <p>
+            Calls to <code className="font-mono text-xs">/v1/identity/pan/verify</code> and{" "}
+            <code className="font-mono text-xs">/v1/employment/epfo/verify</code> appear here. See the <ApiDocsLink />.
+          </p>
+        ),
+      }}
+      rows={ROWS}
+      noun={["check", "checks"]}
+      note=" · name match: 90+ match, 70–89.99 partial, below 70 no match"
+    />
   );
 });

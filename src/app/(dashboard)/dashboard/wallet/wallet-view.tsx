@@ -3,10 +3,12 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import type { z } from "zod";
 import { FilteredList, RefreshButton, withUrlFilters, nextPage, useUrlFilters, type FilterSpec, type RowsSpec } from "@/components/dashboard/list-page";
 import { type Column } from "@/components/dashboard/list-rows";
 import { useMode } from "@/components/dashboard/mode";
-import { Button, Card, ErrorState, Field, LoadingState, Notice, PageHeader, cx, useToast } from "@/components/ui";
+import { Button, Card, ErrorState, LoadingState, Notice, PageHeader, cx, useToast } from "@/components/ui";
+import { AmountField } from "@/components/ui/form";
 import { KYC_KIND_LABELS } from "@/lib/kyc";
 import { formatPaise, formatRupees } from "@/lib/money";
 import {
@@ -86,14 +88,38 @@ function BalanceCard({ s }: { s: Summary }) {
   );
 }
 
+/**
+ * A wallet form's one rupee field (`amount` or `threshold`): checked with `schema`, then `run`, whose
+ * answer is the success toast; a field error shows under the field, any other as a toast, and the
+ * wallet is refreshed after.
+ */
+function useWalletField(name: "amount" | "threshold", initial: string, schema: z.ZodType) {
+  const toast = useToast();
+  const refresh = useRefreshWallet();
+  const [value, setValue] = useState(initial);
+  const [error, setError] = useState<string>();
+  async function send(v: string, run: () => Promise<string>) {
+    const parsed = schema.safeParse({ [name]: v });
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message);
+    setError(undefined);
+    try {
+      toast("success", await run());
+    } catch (err) {
+      const info = errorInfo(err);
+      if (info.fieldErrors[name]) setError(info.fieldErrors[name]);
+      else toast("error", info.message);
+    } finally {
+      await refresh();
+    }
+  }
+  return { field: { name, value, onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValue(e.target.value), error }, setValue, send };
+}
+
 function AddTestFunds({ s }: { s: Summary }) {
   const { mode } = useMode();
   const trpc = useTRPC();
-  const toast = useToast();
-  const refresh = useRefreshWallet();
   const add = useMutation(trpc.wallet.addTestFunds.mutationOptions());
-  const [amount, setAmount] = useState("1000");
-  const [error, setError] = useState<string>();
+  const amount = useWalletField("amount", "1000", addTestFundsInput);
 
   if (!s.testFunds) {
     return (
@@ -105,36 +131,21 @@ function AddTestFunds({ s }: { s: Summary }) {
   }
   const limits = s.testFunds;
 
-  async function onSubmit(e: React.FormEvent) {
+  function onSubmit(e: React.FormEvent) {
     e.preventDefault();
-    const parsed = addTestFundsInput.safeParse({ amount });
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message);
-    setError(undefined);
-    try {
-      const r = await add.mutateAsync({ mode, amount });
-      toast("success", `Added ${formatRupees(r.addedPaise)} of test funds. Balance: ${formatRupees(r.balancePaise)}.`);
+    void amount.send(amount.field.value, async () => {
+      const r = await add.mutateAsync({ mode, amount: amount.field.value });
       // Cleared, so a second click cannot add the same amount again by mistake.
-      setAmount("");
-    } catch (err) {
-      const info = errorInfo(err);
-      if (info.fieldErrors.amount) setError(info.fieldErrors.amount);
-      else toast("error", info.message);
-    } finally {
-      await refresh();
-    }
+      amount.setValue("");
+      return `Added ${formatRupees(r.addedPaise)} of test funds. Balance: ${formatRupees(r.balancePaise)}.`;
+    });
   }
 
   return (
     <Card title="Add test funds" description="Sandbox money for trying KYC calls; it is not real and never leaves the sandbox.">
       <form onSubmit={onSubmit} noValidate className="space-y-3">
-        <Field
-          label="Amount (₹)"
-          name="amount"
-          inputMode="decimal"
-          autoComplete="off"
-          value={amount}
-          onChange={(e) => setAmount(e.target.value)}
-          error={error}
+        <AmountField
+          {...amount.field}
           hint={`Up to ${formatRupees(limits.maxPerAddPaise)} at a time; a sandbox wallet holds at most ${formatRupees(limits.balanceCapPaise)}.`}
         />
         <Button type="submit" loading={add.isPending} className="w-full sm:w-auto">
@@ -180,29 +191,16 @@ function LowBalanceExplanation({ s }: { s: Summary }) {
 function LowBalanceAlert({ s }: { s: Summary }) {
   const { mode } = useMode();
   const trpc = useTRPC();
-  const toast = useToast();
-  const refresh = useRefreshWallet();
   const save = useMutation(trpc.wallet.setLowBalanceThreshold.mutationOptions());
   const current = s.lowBalanceThresholdPaise;
-  const [value, setValue] = useState(current === null ? "" : formatPaise(current));
-  const [error, setError] = useState<string>();
+  const threshold = useWalletField("threshold", current === null ? "" : formatPaise(current), lowBalanceThresholdInput);
 
-  async function submit(threshold: string) {
-    const parsed = lowBalanceThresholdInput.safeParse({ threshold });
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message);
-    setError(undefined);
-    try {
-      const r = await save.mutateAsync({ mode, threshold });
-      if (r.lowBalanceThresholdPaise === null) setValue("");
-      toast("success", r.lowBalanceThresholdPaise === null ? "Low-balance alert turned off." : `Alert set below ${formatRupees(r.lowBalanceThresholdPaise)}.`);
-    } catch (err) {
-      const info = errorInfo(err);
-      if (info.fieldErrors.threshold) setError(info.fieldErrors.threshold);
-      else toast("error", info.message);
-    } finally {
-      await refresh();
-    }
-  }
+  const submit = (v: string) =>
+    threshold.send(v, async () => {
+      const r = await save.mutateAsync({ mode, threshold: v });
+      if (r.lowBalanceThresholdPaise === null) threshold.setValue("");
+      return r.lowBalanceThresholdPaise === null ? "Low-balance alert turned off." : `Alert set below ${formatRupees(r.lowBalanceThresholdPaise)}.`;
+    });
 
   return (
     <Card title="Low-balance alert" className="lg:col-span-3">
@@ -212,19 +210,14 @@ function LowBalanceAlert({ s }: { s: Summary }) {
           noValidate
           onSubmit={(e) => {
             e.preventDefault();
-            void submit(value);
+            void submit(threshold.field.value);
           }}
           className="space-y-3"
         >
-          <Field
+          <AmountField
             label="Alert when the balance falls below (₹)"
-            name="threshold"
-            inputMode="decimal"
-            autoComplete="off"
             placeholder="e.g. 500"
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-            error={error}
+            {...threshold.field}
             hint="Leave empty and save to turn the alert off."
           />
           <div className="flex flex-wrap gap-2">

@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { Button, Dialog, Field, Notice, useToast } from "@/components/ui";
+import { Button, Dialog, DialogActions, Field, Notice, useToast } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
 import { ALL_EVENTS, WEBHOOK_EVENT_LABELS, WEBHOOK_EVENT_TYPES, webhookCreateInput, webhookUpdateInput } from "@/lib/schemas/webhooks";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
@@ -174,14 +174,11 @@ function EndpointForm({ endpoint, onDone }: { endpoint: Endpoint | null; onDone:
         }}
         error={errors.description}
       />
-      <div className="flex justify-end gap-2">
-        <Button type="button" variant="secondary" onClick={() => void onDone()}>
-          Cancel
-        </Button>
+      <DialogActions onCancel={() => void onDone()}>
         <Button type="submit" loading={pending}>
           {endpoint ? "Save changes" : "Add endpoint"}
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }

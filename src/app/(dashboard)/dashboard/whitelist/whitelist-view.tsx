@@ -2,9 +2,25 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { Badge, Button, Card, Dialog, EmptyState, ErrorState, Field, LoadingState, Notice, PageHeader, cx, formatDateTime, useToast } from "@/components/ui";
+import {
+  Badge,
+  Button,
+  Card,
+  Dialog,
+  EmptyState,
+  ErrorState,
+  Field,
+  LoadingState,
+  Notice,
+  PageHeader,
+  cx,
+  formatDateTime,
+  useToast,
+  DialogActions,
+} from "@/components/ui";
 import { addWhitelistInput, wideRangeWarning } from "@/lib/schemas/whitelist";
 import { ConfirmDialog } from "@/components/dashboard/confirm-dialog";
+import { useFormFields } from "@/components/ui/form";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
 
 type Entry = RouterOutputs["whitelist"]["list"]["entries"][number];
@@ -73,14 +89,11 @@ function WideRangeDialog({
             Anyone holding your keys could then call your APIs from those addresses. Add your servers’ own addresses or their narrow ranges instead, unless you
             mean to switch the whitelist’s protection off.
           </p>
-          <div className="flex flex-wrap justify-end gap-2">
-            <Button type="button" variant="secondary" onClick={onCancel}>
-              Cancel
-            </Button>
+          <DialogActions onCancel={onCancel}>
             <Button type="button" variant="danger" loading={busy} onClick={() => onConfirm(wide)}>
               Add {wide.ip} anyway
             </Button>
-          </div>
+          </DialogActions>
         </div>
       )}
     </Dialog>
@@ -107,18 +120,18 @@ function AddEntryForm({ full, entryCount }: { full: boolean; entryCount: number 
   const toast = useToast();
   const refresh = useRefreshWhitelist();
   const add = useMutation(trpc.whitelist.add.mutationOptions());
-  const [form, setForm] = useState({ ip: "", label: "" });
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const form = useFormFields({ ip: "", label: "" }, { clearErrorOnEdit: true });
+  const { setErrors } = form;
   // A range so wide it lets strangers in, waiting for the merchant to confirm it.
   const [wide, setWide] = useState<WideRange | null>(null);
   // A "already on the list" error goes stale once the list changes (e.g. the entry was removed).
-  useEffect(() => setErrors({}), [entryCount]);
+  useEffect(() => setErrors({}), [entryCount, setErrors]);
 
   async function save(input: { ip: string; label: string; confirmWide?: boolean }) {
     try {
       const entry = await add.mutateAsync(input);
       await refresh();
-      setForm({ ip: "", label: "" });
+      form.setValues({ ip: "", label: "" });
       setWide(null);
       toast("success", `${entry.cidr} added to the whitelist.`);
     } catch (err) {
@@ -131,44 +144,24 @@ function AddEntryForm({ full, entryCount }: { full: boolean; entryCount: number 
 
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault();
-    const parsed = addWhitelistInput.safeParse(form);
-    if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
-      return;
-    }
-    setErrors({});
-    const warning = wideRangeWarning(parsed.data.ip);
-    if (warning) setWide({ ip: parsed.data.ip, label: parsed.data.label, warning });
-    else await save(parsed.data);
+    const data = form.check(addWhitelistInput);
+    if (!data) return;
+    const warning = wideRangeWarning(data.ip);
+    if (warning) setWide({ ip: data.ip, label: data.label, warning });
+    else await save(data);
   }
-
-  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => {
-    setForm((f) => ({ ...f, [k]: e.target.value }));
-    if (errors[k]) setErrors(({ [k]: _, ...rest }) => rest);
-  };
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-start">
       <Field
         label="IP address or CIDR range"
-        name="ip"
         placeholder="203.0.113.10 or 203.0.113.0/24"
         autoComplete="off"
         spellCheck={false}
-        value={form.ip}
-        onChange={set("ip")}
-        error={errors.ip}
+        {...form.bind("ip")}
         hint="IPv4 or IPv6; a range must start at its first address."
       />
-      <Field
-        label="Label (optional)"
-        name="label"
-        placeholder="e.g. Production server"
-        maxLength={110}
-        value={form.label}
-        onChange={set("label")}
-        error={errors.label}
-      />
+      <Field label="Label (optional)" placeholder="e.g. Production server" maxLength={110} {...form.bind("label")} />
       <Button type="submit" className="sm:mt-6" loading={add.isPending && !wide} disabled={full}>
         Add
       </Button>
@@ -300,14 +293,11 @@ function Enforcement({ on, listEmpty }: { on: boolean; listEmpty: boolean }) {
               sure every server that calls them is listed.
             </p>
           )}
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={() => setConfirmOpen(false)}>
-              Cancel
-            </Button>
+          <DialogActions onCancel={() => setConfirmOpen(false)}>
             <Button variant={listEmpty ? "danger" : "primary"} loading={set.isPending} onClick={() => void apply(true)}>
               Turn on
             </Button>
-          </div>
+          </DialogActions>
         </div>
       </Dialog>
     </Card>

@@ -1,43 +1,42 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button, Dialog, Field, useToast } from "@/components/ui";
+import { Button, Dialog, DialogActions, Field, useToast } from "@/components/ui";
 import { suspendReasonSchema } from "@/lib/schemas/admin";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
-import type { GoLive } from "../../admin-ui";
+import { useRefreshAdmin, type GoLive } from "../../admin-ui";
 
 type Target = { id: string; name: string; status: "ACTIVE" | "SUSPENDED"; goLive: GoLive };
 type Open = null | "approve" | "suspend" | "reinstate";
 
-function ApproveGoLiveDialog({
-  merchant,
+/** One action on the merchant, confirmed: what it does, Cancel, and the action's button. */
+function ActionDialog({
   open,
+  title,
+  label,
   pending,
   onClose,
-  onApprove,
+  onConfirm,
+  children,
 }: {
-  merchant: Target;
   open: boolean;
+  title: string;
+  label: string;
   pending: boolean;
   onClose: () => void;
-  onApprove: () => void;
+  onConfirm: () => void;
+  children: React.ReactNode;
 }) {
   return (
-    <Dialog open={open} onClose={onClose} title={`Approve go-live for ${merchant.name}?`}>
+    <Dialog open={open} onClose={onClose} title={title}>
       <div className="space-y-4 text-sm text-slate-700">
-        <p>
-          Live mode unlocks at once: {merchant.name} can create live API keys and gets a live signing secret and a live wallet.
-          {merchant.goLive.state === "sandbox" && " This merchant has not asked for go-live."}
-        </p>
-        <div className="flex flex-wrap justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            Cancel
+        {children}
+        <DialogActions onCancel={onClose}>
+          <Button type="button" loading={pending} onClick={onConfirm}>
+            {label}
           </Button>
-          <Button type="button" loading={pending} onClick={onApprove}>
-            Approve go-live
-          </Button>
-        </div>
+        </DialogActions>
       </div>
     </Dialog>
   );
@@ -96,62 +95,26 @@ function SuspendDialog({
           autoComplete="off"
           required
         />
-        <div className="flex flex-wrap justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
+        <DialogActions onCancel={onClose}>
           <Button type="submit" variant="danger" loading={pending}>
             Suspend merchant
           </Button>
-        </div>
+        </DialogActions>
       </form>
     </Dialog>
   );
 }
 
-function ReinstateDialog({
-  merchant,
-  open,
-  pending,
-  onClose,
-  onReinstate,
-}: {
-  merchant: Target;
-  open: boolean;
-  pending: boolean;
-  onClose: () => void;
-  onReinstate: () => void;
-}) {
-  return (
-    <Dialog open={open} onClose={onClose} title={`Reinstate ${merchant.name}?`}>
-      <div className="space-y-4 text-sm text-slate-700">
-        <p>API calls from {merchant.name} work again within a second.</p>
-        <div className="flex flex-wrap justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="button" loading={pending} onClick={onReinstate}>
-            Reinstate
-          </Button>
-        </div>
-      </div>
-    </Dialog>
-  );
-}
-
-/** Approve go-live, suspend, reinstate: each behind a confirmation, each ending in a toast. */
-export function MerchantActions({ merchant }: { merchant: Target }) {
-  const trpc = useTRPC();
-  const qc = useQueryClient();
+/**
+ * Which dialog is open, the suspension's reason, and `run`: an action, then a toast, then fresh
+ * operator data (a refused action may mean the page was stale). A refused reason stays in its dialog.
+ */
+function useActionDialogs() {
   const toast = useToast();
+  const refresh = useRefreshAdmin();
   const [open, setOpen] = useState<Open>(null);
   const [reason, setReason] = useState("");
   const [reasonError, setReasonError] = useState<string>();
-  const approve = useMutation(trpc.admin.approveGoLive.mutationOptions());
-  const suspend = useMutation(trpc.admin.suspend.mutationOptions());
-  const reinstate = useMutation(trpc.admin.reinstate.mutationOptions());
-  // Lists, detail and activity all change with any action (and a refused one may mean the page was stale).
-  const refresh = () => qc.invalidateQueries({ queryKey: trpc.admin.pathKey() });
 
   function close() {
     setOpen(null);
@@ -176,6 +139,16 @@ export function MerchantActions({ merchant }: { merchant: Target }) {
       await refresh();
     }
   }
+  return { open, setOpen, close, run, reason, setReason, reasonError, setReasonError };
+}
+
+/** Approve go-live, suspend, reinstate: each behind a confirmation, each ending in a toast. */
+export function MerchantActions({ merchant }: { merchant: Target }) {
+  const trpc = useTRPC();
+  const approve = useMutation(trpc.admin.approveGoLive.mutationOptions());
+  const suspend = useMutation(trpc.admin.suspend.mutationOptions());
+  const reinstate = useMutation(trpc.admin.reinstate.mutationOptions());
+  const { open, setOpen, close, run, reason, setReason, reasonError, setReasonError } = useActionDialogs();
 
   const live = merchant.goLive.state === "live";
   const suspended = merchant.status === "SUSPENDED";
@@ -196,13 +169,19 @@ export function MerchantActions({ merchant }: { merchant: Target }) {
       </div>
       <p className="text-xs text-slate-500">Changes reach the API within a second and are recorded in the activity log under your name.</p>
 
-      <ApproveGoLiveDialog
-        merchant={merchant}
+      <ActionDialog
         open={open === "approve"}
+        title={`Approve go-live for ${merchant.name}?`}
+        label="Approve go-live"
         pending={approve.isPending}
         onClose={close}
-        onApprove={() => run(() => approve.mutateAsync({ merchantId: merchant.id }), `${merchant.name} is now live.`)}
-      />
+        onConfirm={() => run(() => approve.mutateAsync({ merchantId: merchant.id }), `${merchant.name} is now live.`)}
+      >
+        <p>
+          Live mode unlocks at once: {merchant.name} can create live API keys and gets a live signing secret and a live wallet.
+          {merchant.goLive.state === "sandbox" && " This merchant has not asked for go-live."}
+        </p>
+      </ActionDialog>
 
       <SuspendDialog
         merchant={merchant}
@@ -216,13 +195,16 @@ export function MerchantActions({ merchant }: { merchant: Target }) {
         onSuspend={(why) => void run(() => suspend.mutateAsync({ merchantId: merchant.id, reason: why }), `${merchant.name} is suspended.`)}
       />
 
-      <ReinstateDialog
-        merchant={merchant}
+      <ActionDialog
         open={open === "reinstate"}
+        title={`Reinstate ${merchant.name}?`}
+        label="Reinstate"
         pending={reinstate.isPending}
         onClose={close}
-        onReinstate={() => run(() => reinstate.mutateAsync({ merchantId: merchant.id }), `${merchant.name} is reinstated.`)}
-      />
+        onConfirm={() => run(() => reinstate.mutateAsync({ merchantId: merchant.id }), `${merchant.name} is reinstated.`)}
+      >
+        <p>API calls from {merchant.name} work again within a second.</p>
+      </ActionDialog>
     </div>
   );
 }

@@ -1,24 +1,18 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { fieldErrors } from "@/components/dashboard/list-page";
-import { Button, Dialog, Field, useToast } from "@/components/ui";
+import { AmountField, useFormFields } from "@/components/ui/form";
+import { Button, Dialog, DialogActions, Field, useToast } from "@/components/ui";
 import { KYC_KIND_LABELS, type KycKind } from "@/lib/kyc";
 import type { Mode } from "@/lib/mode";
 import { formatPaise, formatRupees } from "@/lib/money";
 import { kycFeesInput, walletAdjustInput } from "@/lib/schemas/wallet";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 import { SelectField } from "@/components/dashboard/filter-fields";
+import { useRefreshAdmin } from "../../admin-ui";
 
 type Target = { id: string; name: string; kycFees: Record<KycKind, number>; wallets: { mode: Mode; exists: boolean; balancePaise: number }[] };
-
-function useRefreshAdmin() {
-  const trpc = useTRPC();
-  const qc = useQueryClient();
-  // The detail (balances, fees) and the activity feed both change.
-  return () => qc.invalidateQueries({ queryKey: trpc.admin.pathKey() });
-}
 
 const FEE_FIELDS: { key: "aadhaarOtp" | "pan" | "bank"; kind: KycKind }[] = [
   { key: "aadhaarOtp", kind: "AADHAAR_OTP" },
@@ -32,25 +26,22 @@ export function KycFeesForm({ merchant }: { merchant: Target }) {
   const toast = useToast();
   const refresh = useRefreshAdmin();
   const save = useMutation(trpc.admin.setKycFees.mutationOptions());
-  const [form, setForm] = useState({
+  const form = useFormFields({
     aadhaarOtp: formatPaise(merchant.kycFees.AADHAAR_OTP),
     pan: formatPaise(merchant.kycFees.PAN),
     bank: formatPaise(merchant.kycFees.BANK),
   });
-  const [errors, setErrors] = useState<Record<string, string>>({});
 
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault();
-    const input = { merchantId: merchant.id, ...form };
-    const parsed = kycFeesInput.safeParse(input);
-    if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
-    setErrors({});
+    const input = { merchantId: merchant.id, ...form.values };
+    if (!form.check(kycFeesInput, input)) return;
     try {
       const r = await save.mutateAsync(input);
       toast("success", `Fees saved: Aadhaar OTP ₹${r.fees.AADHAAR_OTP}, PAN ₹${r.fees.PAN}, bank ₹${r.fees.BANK}.`);
     } catch (err) {
       const info = errorInfo(err);
-      if (Object.keys(info.fieldErrors).length) setErrors(info.fieldErrors);
+      if (Object.keys(info.fieldErrors).length) form.setErrors(info.fieldErrors);
       else toast("error", info.message);
     } finally {
       await refresh();
@@ -61,16 +52,7 @@ export function KycFeesForm({ merchant }: { merchant: Target }) {
     <form onSubmit={onSubmit} noValidate aria-label="KYC fees" className="space-y-3">
       <div className="grid gap-3 sm:grid-cols-3">
         {FEE_FIELDS.map((f) => (
-          <Field
-            key={f.key}
-            label={`${KYC_KIND_LABELS[f.kind]} (₹)`}
-            name={f.key}
-            inputMode="decimal"
-            autoComplete="off"
-            value={form[f.key]}
-            onChange={(e) => setForm((v) => ({ ...v, [f.key]: e.target.value }))}
-            error={errors[f.key]}
-          />
+          <AmountField key={f.key} label={`${KYC_KIND_LABELS[f.kind]} (₹)`} {...form.bind(f.key)} />
         ))}
       </div>
       <div className="flex flex-wrap items-center gap-3">
@@ -153,14 +135,11 @@ function AdjustConfirmDialog({
         <p>
           Reason: <span className="break-words">{draft.reason.trim()}</span>
         </p>
-        <div className="flex flex-wrap justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
+        <DialogActions onCancel={onClose}>
           <Button type="button" variant={draft.direction === "debit" ? "danger" : "primary"} loading={pending} onClick={onConfirm}>
             Confirm {draft.direction}
           </Button>
-        </div>
+        </DialogActions>
       </div>
     </Dialog>
   );
@@ -173,19 +152,16 @@ export function WalletAdjustForm({ merchant }: { merchant: Target }) {
   const refresh = useRefreshAdmin();
   const adjust = useMutation(trpc.admin.adjustWallet.mutationOptions());
   const modes = merchant.wallets.filter((w) => w.exists).map((w) => w.mode);
-  const [draft, setDraft] = useState<Draft>({ mode: modes[0] ?? "sandbox", direction: "credit", amount: "", reason: "" });
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const form = useFormFields<Draft>({ mode: modes[0] ?? "sandbox", direction: "credit", amount: "", reason: "" });
+  const { values: draft, errors } = form;
   const [confirm, setConfirm] = useState<{ paise: number } | null>(null);
-  const set = (k: keyof Draft) => (v: string) => setDraft((d) => ({ ...d, [k]: v }));
 
   const balance = merchant.wallets.find((w) => w.mode === draft.mode)?.balancePaise ?? 0;
 
   function onSubmit(e: React.FormEvent) {
     e.preventDefault();
-    const parsed = walletAdjustInput.safeParse({ merchantId: merchant.id, ...draft });
-    if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
-    setErrors({});
-    setConfirm({ paise: parsed.data.amount });
+    const data = form.check(walletAdjustInput, { merchantId: merchant.id, ...draft });
+    if (data) setConfirm({ paise: data.amount });
   }
 
   async function run() {
@@ -195,10 +171,10 @@ export function WalletAdjustForm({ merchant }: { merchant: Target }) {
         "success",
         `${r.direction === "credit" ? "Credited" : "Debited"} ${formatRupees(confirm?.paise ?? 0)}; ${r.mode} balance ${formatRupees(r.balancePaise)}.`,
       );
-      setDraft((d) => ({ ...d, amount: "", reason: "" }));
+      form.setValues((d) => ({ ...d, amount: "", reason: "" }));
     } catch (err) {
       const info = errorInfo(err);
-      if (Object.keys(info.fieldErrors).length) setErrors(info.fieldErrors);
+      if (Object.keys(info.fieldErrors).length) form.setErrors(info.fieldErrors);
       else toast("error", info.appCode === "INSUFFICIENT_BALANCE" ? "The wallet's available balance does not cover this debit." : info.message);
     } finally {
       setConfirm(null);
@@ -211,25 +187,13 @@ export function WalletAdjustForm({ merchant }: { merchant: Target }) {
   return (
     <>
       <form onSubmit={onSubmit} noValidate aria-label="Credit or debit wallet" className="space-y-3">
-        <WalletAndDirection modes={modes} draft={draft} set={set} errors={errors} />
-        <Field
-          label="Amount (₹)"
-          name="amount"
-          inputMode="decimal"
-          autoComplete="off"
-          value={draft.amount}
-          onChange={(e) => set("amount")(e.target.value)}
-          error={errors.amount}
-          hint={`Balance now ${formatRupees(balance)}.`}
-        />
+        <WalletAndDirection modes={modes} draft={draft} set={form.setValue} errors={errors} />
+        <AmountField {...form.bind("amount")} hint={`Balance now ${formatRupees(balance)}.`} />
         <Field
           label="Reason"
-          name="reason"
           autoComplete="off"
           maxLength={200}
-          value={draft.reason}
-          onChange={(e) => set("reason")(e.target.value)}
-          error={errors.reason}
+          {...form.bind("reason")}
           hint="3 to 200 characters; the merchant sees it on the ledger entry, and it is kept in the activity log."
         />
         <Button type="submit">{verb} wallet</Button>

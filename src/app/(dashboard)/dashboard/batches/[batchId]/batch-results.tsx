@@ -5,7 +5,8 @@ import { useEffect, useState } from "react";
 import { noValue } from "@/components/dashboard/detail-page";
 import { NameMatch } from "@/components/dashboard/name-match";
 import { useMode } from "@/components/dashboard/mode";
-import { Badge, Button, EmptyState, ErrorState, Field, LoadingState, Segmented, Table, Td, Th } from "@/components/ui";
+import { Badge, Button, EmptyState, ErrorState, Field, LoadingState, Segmented } from "@/components/ui";
+import { DataTable } from "@/components/dashboard/list-rows";
 import type { NameMatchResult } from "@/lib/name-match";
 import { BATCH_RESULTS_PAGE_SIZE, batchResultsSearchSchema, type BatchItemStatus } from "@/lib/schemas/batches";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
@@ -90,42 +91,28 @@ function InputCell({ input }: { input: unknown }) {
 function ResultsTable({ items, kind }: { items: ResultItem[]; kind: "PAN" | "EPFO" }) {
   return (
     <div className="hidden lg:block">
-      <Table
+      <DataTable
         caption="Batch results, in submitted order"
-        head={
-          <tr>
-            <Th className="text-right">Index</Th>
-            <Th>Reference</Th>
-            <Th>Input</Th>
-            <Th>Outcome</Th>
-            <Th>Error</Th>
-          </tr>
-        }
-      >
-        {items.map((i) => (
-          <tr key={i.index}>
-            <Td className="text-right tabular-nums text-slate-500">{i.index}</Td>
-            <Td>
-              {i.reference_id ? (
+        columns={[
+          { head: "Index", className: "text-right tabular-nums text-slate-500", cell: (i) => i.index },
+          {
+            head: "Reference",
+            cell: (i) =>
+              i.reference_id ? (
                 <span className="block max-w-[12rem] truncate" title={i.reference_id}>
                   {i.reference_id}
                 </span>
               ) : (
                 noValue
-              )}
-            </Td>
-            <Td>
-              <InputCell input={i.input} />
-            </Td>
-            <Td>
-              <Outcome item={i} kind={kind} />
-            </Td>
-            <Td>
-              <ErrorCell error={i.error} />
-            </Td>
-          </tr>
-        ))}
-      </Table>
+              ),
+          },
+          { head: "Input", cell: (i) => <InputCell input={i.input} /> },
+          { head: "Outcome", cell: (i) => <Outcome item={i} kind={kind} /> },
+          { head: "Error", cell: (i) => <ErrorCell error={i.error} /> },
+        ]}
+        rows={items}
+        rowKey={(i) => i.index}
+      />
     </div>
   );
 }

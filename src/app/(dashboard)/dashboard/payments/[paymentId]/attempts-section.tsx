@@ -1,27 +1,21 @@
 "use client";
 
-import { Badge, EmptyState, Table, Td, Th } from "@/components/ui";
+import { EmptyState, ToneBadge, type Tone } from "@/components/ui";
+import { DataTable } from "@/components/dashboard/list-rows";
 import { noValue } from "@/components/dashboard/detail-page";
 import { formatIst } from "../../logs/parts";
 import { instrumentLabel, methodLabel } from "../parts";
 import type { PaymentDetailData } from "./payment-detail-data";
 
-const ATTEMPT_STATUSES: Record<string, ["green" | "red" | "blue" | "amber", string]> = {
-  SUCCESS: ["green", "Succeeded"],
-  FAILED: ["red", "Failed"],
-  PENDING: ["blue", "Pending"],
-  ABANDONED: ["amber", "Abandoned"],
-};
+const ATTEMPT_TONES: Record<string, Tone> = { SUCCESS: "green", FAILED: "red", PENDING: "blue", ABANDONED: "amber" };
+const ATTEMPT_LABELS: Record<string, string> = { SUCCESS: "Succeeded", FAILED: "Failed", PENDING: "Pending", ABANDONED: "Abandoned" };
 
 /** Each time the customer tried to pay, oldest first, with what went wrong. */
 export function AttemptsSection({ d }: { d: PaymentDetailData }) {
   if (d.attempts.length === 0) {
     return <EmptyState title="No attempts yet">The customer has not started paying on the checkout page.</EmptyState>;
   }
-  const status = (s: string) => {
-    const [tone, label] = ATTEMPT_STATUSES[s] ?? ["slate", s];
-    return <Badge tone={tone}>{label}</Badge>;
-  };
+  const status = (s: string) => <ToneBadge status={s} tones={ATTEMPT_TONES} labels={ATTEMPT_LABELS} />;
   // A late success that could not be the payment: its money went back in an automatic refund.
   const refundOf = new Map(d.refunds.filter((r) => r.attemptId).map((r) => [r.attemptId, r]));
   const returned = (id: string) => {
@@ -35,41 +29,31 @@ export function AttemptsSection({ d }: { d: PaymentDetailData }) {
   return (
     <>
       <div className="hidden md:block">
-        <Table
+        <DataTable
           caption="Payment attempts, oldest first"
-          head={
-            <tr>
-              <Th>#</Th>
-              <Th>Started (IST)</Th>
-              <Th>Method</Th>
-              <Th>Paid with</Th>
-              <Th>Status</Th>
-              <Th>Error</Th>
-            </tr>
-          }
-        >
-          {d.attempts.map((a, i) => (
-            <tr key={a.id}>
-              <Td className="tabular-nums text-slate-500">{i + 1}</Td>
-              <Td>{formatIst(a.createdAt, true)}</Td>
-              <Td>{methodLabel(a.method)}</Td>
-              <Td>
-                <span className="font-mono text-xs">{instrumentLabel(a)}</span>
-              </Td>
-              <Td>{status(a.status)}</Td>
-              <Td className="whitespace-normal">
-                {a.errorCode ? (
+          columns={[
+            { head: "#", className: "tabular-nums text-slate-500", cell: (a) => a.n },
+            { head: "Started (IST)", cell: (a) => formatIst(a.createdAt, true) },
+            { head: "Method", cell: (a) => methodLabel(a.method) },
+            { head: "Paid with", cell: (a) => <span className="font-mono text-xs">{instrumentLabel(a)}</span> },
+            { head: "Status", cell: (a) => status(a.status) },
+            {
+              head: "Error",
+              className: "whitespace-normal",
+              cell: (a) =>
+                a.errorCode ? (
                   <div className="max-w-[22rem]">
                     <code className="font-mono text-xs text-slate-800">{a.errorCode}</code>
                     {a.errorMessage && <p className="text-xs text-slate-500">{a.errorMessage}</p>}
                   </div>
                 ) : (
                   (returned(a.id) ?? noValue)
-                )}
-              </Td>
-            </tr>
-          ))}
-        </Table>
+                ),
+            },
+          ]}
+          rows={d.attempts.map((a, i) => ({ ...a, n: i + 1 }))}
+          rowKey={(a) => a.id}
+        />
       </div>
       <ol className="-mx-4 divide-y divide-slate-100 md:hidden" aria-label="Payment attempts, oldest first">
         {d.attempts.map((a, i) => (

@@ -2,9 +2,9 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button, Dialog, Field, Notice, useToast } from "@/components/ui";
+import { Button, Dialog, DialogActions, Field, Notice, useToast } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
-import { fieldErrors } from "@/components/dashboard/list-page";
+import { AmountField, useFormFields } from "@/components/ui/form";
 import { formatPaise, formatRupees, parseAmountToPaise } from "@/lib/money";
 import { REFUND_REASON_MAX } from "@/lib/limits";
 import { refundCreateInput } from "@/lib/schemas/refunds";
@@ -63,32 +63,13 @@ function RefundConfirmation({
         The money goes back to the customer&apos;s original payment method. A refund cannot be cancelled once created.
         {mode === "sandbox" && " In sandbox it is processed within seconds (a reason containing fail_refund makes it fail)."}
       </p>
-      <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={onBack} disabled={pending}>
-          Back
-        </Button>
+      <DialogActions onCancel={onBack} cancelLabel="Back" cancelDisabled={pending}>
         <Button onClick={onConfirm} loading={pending}>
           Refund {formatRupees(amountPaise)}
         </Button>
-      </div>
+      </DialogActions>
     </div>
   );
-}
-
-/** The form's amount (all that is refundable at first) and reason; editing a field clears its error. */
-function useRefundDraft(payment: RefundTarget) {
-  const [amount, setAmount] = useState(formatPaise(payment.refundablePaise));
-  const [reason, setReason] = useState("");
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const editAmount = (v: string) => {
-    setAmount(v);
-    if (errors.amount) setErrors(({ amount: _, ...rest }) => rest);
-  };
-  const editReason = (v: string) => {
-    setReason(v);
-    if (errors.reason) setErrors(({ reason: _, ...rest }) => rest);
-  };
-  return { amount, reason, errors, setErrors, editAmount, editReason };
 }
 
 /**
@@ -100,7 +81,8 @@ function RefundForm({ payment, onDone, onChanged }: { payment: RefundTarget; onD
   const toast = useToast();
   const { mode } = useMode();
   const create = useMutation(trpc.refunds.create.mutationOptions());
-  const { amount, reason, errors, setErrors, editAmount, editReason } = useRefundDraft(payment);
+  // The amount is all that is refundable at first; editing a field clears its error.
+  const form = useFormFields({ amount: formatPaise(payment.refundablePaise), reason: "" }, { clearErrorOnEdit: true });
   const [formError, setFormError] = useState<string | null>(null);
   const [step, setStep] = useState<Step>({ kind: "form" });
   const max = payment.refundablePaise;
@@ -108,12 +90,11 @@ function RefundForm({ payment, onDone, onChanged }: { payment: RefundTarget; onD
   function review(e: React.FormEvent) {
     e.preventDefault();
     setFormError(null);
-    const parsed = refundCreateInput.safeParse({ paymentId: payment.id, amount, reason });
-    if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
-    const paise = parseAmountToPaise(parsed.data.amount)!;
-    if (paise > max) return setErrors({ amount: `At most ${formatRupees(max)} can still be refunded.` });
-    setErrors({});
-    setStep({ kind: "confirm", amountPaise: paise, reason: parsed.data.reason ?? "" });
+    const data = form.check(refundCreateInput, { paymentId: payment.id, ...form.values });
+    if (!data) return;
+    const paise = parseAmountToPaise(data.amount)!;
+    if (paise > max) return form.setErrors({ amount: `At most ${formatRupees(max)} can still be refunded.` });
+    setStep({ kind: "confirm", amountPaise: paise, reason: data.reason ?? "" });
   }
 
   async function confirm(amountPaise: number, why: string) {
@@ -128,7 +109,7 @@ function RefundForm({ payment, onDone, onChanged }: { payment: RefundTarget; onD
       // The refundable amount may have changed (another refund meanwhile): show it fresh.
       void onChanged();
       if (info.fieldErrors.amount || info.fieldErrors.reason) {
-        setErrors({ amount: info.fieldErrors.amount ?? "", reason: info.fieldErrors.reason ?? "" });
+        form.setErrors({ amount: info.fieldErrors.amount ?? "", reason: info.fieldErrors.reason ?? "" });
         setStep({ kind: "form" });
       } else setFormError(info.message);
     }
@@ -150,33 +131,21 @@ function RefundForm({ payment, onDone, onChanged }: { payment: RefundTarget; onD
 
   return (
     <form onSubmit={review} noValidate className="space-y-4">
-      <Field
-        label="Amount (₹)"
-        name="amount"
-        inputMode="decimal"
-        autoComplete="off"
-        value={amount}
-        onChange={(e) => editAmount(e.target.value)}
-        error={errors.amount || undefined}
+      <AmountField
+        {...form.bind("amount")}
         hint={`Up to ${formatRupees(max)} can be refunded${max < payment.amountPaise ? ` (of ${formatRupees(payment.amountPaise)} paid)` : ""}.`}
         autoFocus
       />
       <Field
         label="Reason (optional)"
-        name="reason"
         placeholder="e.g. Customer returned the item"
         maxLength={REFUND_REASON_MAX}
-        value={reason}
-        onChange={(e) => editReason(e.target.value)}
-        error={errors.reason || undefined}
-        hint={`Shown here and sent in the refund webhooks. ${reason.length}/${REFUND_REASON_MAX}`}
+        {...form.bind("reason")}
+        hint={`Shown here and sent in the refund webhooks. ${form.values.reason.length}/${REFUND_REASON_MAX}`}
       />
-      <div className="flex justify-end gap-2">
-        <Button type="button" variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
+      <DialogActions onCancel={onDone}>
         <Button type="submit">Review refund</Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }

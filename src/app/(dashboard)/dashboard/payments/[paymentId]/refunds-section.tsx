@@ -1,12 +1,45 @@
 "use client";
 
-import { EmptyState, Table, Td, Th } from "@/components/ui";
+import { DataTable, type Column } from "@/components/dashboard/list-rows";
+import { EmptyState } from "@/components/ui";
 import { formatRupees } from "@/lib/money";
 import { CopyIconButton, formatIst } from "../../logs/parts";
 import { RefundReason, RefundStatusBadge } from "../../refunds/parts";
 import type { PaymentDetailData } from "./payment-detail-data";
 
 type Refund = PaymentDetailData["refunds"][number];
+
+/** The wide table's columns; `reason` names the attempt an automatic refund returned. */
+const columns = (reason: (r: Refund) => React.ReactNode): Column<Refund>[] => [
+  {
+    head: "Refund id",
+    cell: (r) => (
+      <>
+        <span className="inline-flex items-center gap-1">
+          <code className="font-mono text-xs">{r.refundId}</code>
+          <CopyIconButton value={r.refundId} label={`Copy refund id ${r.refundId}`} />
+        </span>
+        {r.merchantRefundId && <span className="block font-mono text-[11px] text-slate-500">{r.merchantRefundId}</span>}
+      </>
+    ),
+  },
+  { head: "Amount", className: "text-right font-medium tabular-nums text-slate-900", cell: (r) => formatRupees(r.amountPaise) },
+  { head: "Status", cell: (r) => <RefundStatusBadge status={r.status} /> },
+  {
+    head: "Reason",
+    className: "whitespace-normal",
+    cell: (r) => <div className="min-w-[10rem] max-w-[15rem] whitespace-normal break-words text-sm">{reason(r)}</div>,
+  },
+  {
+    head: "Created (IST)",
+    cell: (r) => (
+      <>
+        {formatIst(r.createdAt, true)}
+        {r.processedAt && <span className="block text-xs text-slate-500">processed {formatIst(r.processedAt, true)}</span>}
+      </>
+    ),
+  },
+];
 
 /** The payment's refunds, newest first, with what is refunded and what is left. */
 export function RefundsSection({ d }: { d: PaymentDetailData }) {
@@ -23,50 +56,17 @@ export function RefundsSection({ d }: { d: PaymentDetailData }) {
     );
   }
   const reason = (r: Refund) => <RefundReason r={r} attemptNo={r.attemptId ? attemptNo.get(r.attemptId) : undefined} />;
-  const status = (r: Refund) => <RefundStatusBadge status={r.status} />;
   return (
     <>
       <div className="hidden md:block">
-        <Table
-          caption="Refunds, newest first"
-          head={
-            <tr>
-              <Th>Refund id</Th>
-              <Th className="text-right">Amount</Th>
-              <Th>Status</Th>
-              <Th>Reason</Th>
-              <Th>Created (IST)</Th>
-            </tr>
-          }
-        >
-          {d.refunds.map((r) => (
-            <tr key={r.refundId} data-testid="refund-row">
-              <Td>
-                <span className="inline-flex items-center gap-1">
-                  <code className="font-mono text-xs">{r.refundId}</code>
-                  <CopyIconButton value={r.refundId} label={`Copy refund id ${r.refundId}`} />
-                </span>
-                {r.merchantRefundId && <span className="block font-mono text-[11px] text-slate-500">{r.merchantRefundId}</span>}
-              </Td>
-              <Td className="text-right font-medium tabular-nums text-slate-900">{formatRupees(r.amountPaise)}</Td>
-              <Td>{status(r)}</Td>
-              <Td className="whitespace-normal">
-                <div className="min-w-[10rem] max-w-[15rem] whitespace-normal break-words text-sm">{reason(r)}</div>
-              </Td>
-              <Td>
-                {formatIst(r.createdAt, true)}
-                {r.processedAt && <span className="block text-xs text-slate-500">processed {formatIst(r.processedAt, true)}</span>}
-              </Td>
-            </tr>
-          ))}
-        </Table>
+        <DataTable caption="Refunds, newest first" columns={columns(reason)} rows={d.refunds} rowKey={(r) => r.refundId} testId="refund-row" />
       </div>
       <ul className="-mx-4 divide-y divide-slate-100 md:hidden" aria-label="Refunds, newest first">
         {d.refunds.map((r) => (
           <li key={r.refundId} className="px-4 py-3" data-testid="refund-row">
             <div className="flex items-center justify-between gap-3">
               <span className="font-medium tabular-nums text-slate-900">{formatRupees(r.amountPaise)}</span>
-              {status(r)}
+              <RefundStatusBadge status={r.status} />
             </div>
             <div className="mt-1 text-sm">{reason(r)}</div>
             <p className="mt-0.5 text-xs text-slate-500">
