@@ -1,7 +1,10 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AuthenticationError,
   ConflictError,
+  ConnectionError,
   IdempotencyError,
   InsufficientBalanceError,
   InvalidRequestError,
@@ -11,7 +14,9 @@ import {
   ParakhError,
   PermissionError,
   RateLimitError,
+  ServerError,
   SignatureVerificationError,
+  TimeoutError,
   UpstreamError,
   type ParakhConfig,
   type PanBatchResultItem,
@@ -26,7 +31,8 @@ import { startWebhookReceiver } from "../helpers/webhook-receiver";
  * The Node SDK (packages/node) against a real sandbox server: every method at least once on the answers
  * the documents promise, every error family from the server's own refusals, webhook verification on
  * deliveries the server really sent, and its operation table held to the served OpenAPI document.
- * Retries and timeouts, which need a server that misbehaves on cue, are in sdk-retries.test.ts.
+ * Retries and timeouts run against loopback servers that misbehave on cue, one of them in front of the
+ * real server so that a retried charge can be counted.
  */
 describe("the Node SDK against a sandbox server", () => {
   let server: TestServer;
@@ -102,10 +108,14 @@ describe("the Node SDK against a sandbox server", () => {
   });
 
   async function completed(kind: "pan" | "epfo", batchId: string) {
-    return waitFor(`${kind} batch ${batchId}`, async () => {
-      const status = await parakh[kind].batches.retrieve(batchId);
-      return status.status === "COMPLETED" ? status : null;
-    }, 30_000);
+    return waitFor(
+      `${kind} batch ${batchId}`,
+      async () => {
+        const status = await parakh[kind].batches.retrieve(batchId);
+        return status.status === "COMPLETED" ? status : null;
+      },
+      30_000,
+    );
   }
 
   it("creates PAN and EPFO batches, reads their progress and walks every page of their results, filtered by status", async () => {
@@ -187,7 +197,11 @@ describe("the Node SDK against a sandbox server", () => {
   });
 
   describe("raises each error family with the answer's code, status, message, request id and details", () => {
-    const refusal = (p: PromiseLike<unknown>) => Promise.resolve(p).then(() => expect.unreachable("answered 200"), (e: unknown) => e as ParakhError);
+    const refusal = (p: PromiseLike<unknown>) =>
+      Promise.resolve(p).then(
+        () => expect.unreachable("answered 200"),
+        (e: unknown) => e as ParakhError,
+      );
 
     it("authentication, permission, invalid request, not found", async () => {
       const wrongKey = new Parakh({ baseUrl: server.url, secretKey: "sk_test_doesnotexist000000000000" });
@@ -233,7 +247,9 @@ describe("the Node SDK against a sandbox server", () => {
       expect(tooSoon).toMatchObject({ code: "OTP_RESEND_TOO_SOON", status: 429, retryAfter: expect.any(Number) });
 
       const poor = await createMerchantViaCli(server.env, "Empty Wallet");
-      expect((await cli(server.env, ["wallet", "debit", "--merchant", poor.merchantId, "--mode", "sandbox", "--amount", "10000", "--reason", "sdk test"])).code).toBe(0);
+      expect(
+        (await cli(server.env, ["wallet", "debit", "--merchant", poor.merchantId, "--mode", "sandbox", "--amount", "10000", "--reason", "sdk test"])).code,
+      ).toBe(0);
       const broke = await refusal(client(poor).kyc.pan({ pan: "ABCPK1234F" }));
       expect(broke).toBeInstanceOf(InsufficientBalanceError);
       expect(broke).toMatchObject({ code: "INSUFFICIENT_BALANCE", status: 402 });
@@ -313,5 +329,169 @@ describe("the Node SDK against a sandbox server", () => {
     // The server's own check agrees with the SDK's.
     const server2 = await parakh.payments.verify({ paymentId: created.paymentId, orderId: id, status: "SUCCESS", signature: query.signature! });
     expect(server2.verified).toBe(true);
+  });
+});
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+type Script = (req: Seen, res: http.ServerResponse) => void | Promise<void>;
+
+/** A loopback server that answers request n with script[n] (the last one again after that) and records every request. */
+async function scripted(script: Script[]) {
+  const seen: Seen[] = [];
+  const sockets = new Set<import("node:net").Socket>();
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (c: string) => (body += c));
+    req.on("end", () => {
+      const r: Seen = { method: req.method!, url: req.url!, headers: req.headers, body, at: Date.now() };
+      seen.push(r);
+      void script[Math.min(seen.length, script.length) - 1]!(r, res);
+    });
+  });
+  server.on("connection", (s) => (sockets.add(s), s.on("close", () => sockets.delete(s))));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
+  };
+}
+
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Script =>
+  (_req, res) => {
+    res.writeHead(status, { "Content-Type": "application/json", "X-Request-Id": `req_fake${status}`, ...headers });
+    res.end(JSON.stringify(body));
+  };
+const apiError = (status: number, code: string, headers: Record<string, string> = {}) =>
+  json(status, { success: false, error: { code, message: code }, requestId: `req_fake${status}` }, headers);
+const fakeKeys = { merchantId: "mer_fake", publicKey: "pk_test_fake", secretKey: "sk_test_fake" };
+
+describe("the Node SDK's retries and timeouts", () => {
+  let server: TestServer;
+  let m: MerchantFixture;
+  const fakes: { close: () => void }[] = [];
+  const fake = async (script: Script[]) => {
+    const f = await scripted(script);
+    fakes.push(f);
+    return f;
+  };
+  const balance = async () => {
+    const shown = await cli(server.env, ["wallet", "show", "--merchant", m.merchantId, "--mode", "sandbox", "--json"]);
+    return Number(shown.json.wallets[0].balance);
+  };
+
+  beforeAll(async () => {
+    server = await startServer();
+    m = await createMerchantViaCli(server.env);
+  });
+  afterAll(async () => {
+    for (const f of fakes) f.close();
+    await server?.stop();
+  });
+
+  it("a KYC charge whose answer is lost (503 with Retry-After) is retried with the same Idempotency-Key and charged once", async () => {
+    // In front of the real server: the first try reaches it (and is charged) but its answer is replaced by a 503.
+    const forward = async (req: Seen) => {
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !["host", "content-length", "connection"].includes(k))) as Record<
+        string,
+        string
+      >;
+      return fetch(server.url + req.url, { method: req.method, headers, body: req.body || undefined });
+    };
+    const proxy = await fake([
+      async (req, res) => {
+        await forward(req);
+        apiError(503, "SERVICE_UNAVAILABLE", { "Retry-After": "1" })(req, res);
+      },
+      async (req, res) => {
+        const answer = await forward(req);
+        res.writeHead(answer.status, Object.fromEntries(answer.headers));
+        res.end(await answer.text());
+      },
+    ]);
+    const before = await balance();
+    const parakh = new Parakh({ baseUrl: proxy.url, merchantId: m.merchantId, publicKey: m.sandbox.publicKey, secretKey: m.sandbox.secretKey });
+    const { data, response } = await parakh.kyc.pan({ pan: "ABCPK1234F" }).withResponse();
+    expect(proxy.seen).toHaveLength(2);
+    const keys = proxy.seen.map((r) => r.headers["idempotency-key"]);
+    expect(keys[0]).toEqual(expect.any(String));
+    expect(keys[1]).toBe(keys[0]);
+    expect(proxy.seen[1]!.body).toBe(proxy.seen[0]!.body);
+    expect(JSON.parse(proxy.seen[0]!.body)).toEqual({ pan: "ABCPK1234F", merchantId: m.merchantId });
+    // The second try waited at least the Retry-After.
+    expect(proxy.seen[1]!.at - proxy.seen[0]!.at).toBeGreaterThanOrEqual(1000);
+    expect(response).toMatchObject({ attempts: 2, status: 200, idempotentReplayed: true, idempotencyKey: keys[0] });
+    expect(data.charge.amount).toBe("1.00");
+    expect(await balance()).toBeCloseTo(before - 1, 2);
+  });
+
+  it("retries 429 RATE_LIMITED and 504 on a GET (no Idempotency-Key there), up to maxRetries", async () => {
+    const ok = json(200, { success: true, data: { refundId: "rfnd_x" } });
+    const f = await fake([apiError(429, "RATE_LIMITED", { "Retry-After": "1" }), apiError(504, "SOURCE_TIMEOUT"), ok]);
+    const parakh = new Parakh({ baseUrl: f.url, ...fakeKeys });
+    const { data, response } = await parakh.payments.refunds.retrieve("rfnd_x").withResponse();
+    expect(data).toEqual({ refundId: "rfnd_x" });
+    expect(response.attempts).toBe(3);
+    expect(f.seen.map((r) => r.headers["idempotency-key"])).toEqual([undefined, undefined, undefined]);
+    expect(f.seen.map((r) => r.headers["x-merchant-id"])).toEqual(["mer_fake", "mer_fake", "mer_fake"]);
+
+    const always = await fake([apiError(503, "SERVICE_UNAVAILABLE")]);
+    const err = await new Parakh({ baseUrl: always.url, ...fakeKeys, maxRetries: 2 }).payments.retrieve("pay_1_x").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UpstreamError);
+    expect(always.seen).toHaveLength(3);
+  });
+
+  it("does not retry other refusals, OTP limits, 500s, or a Retry-After beyond the cap", async () => {
+    for (const [answer, Class] of [
+      [apiError(400, "INVALID_PAN"), InvalidRequestError],
+      [apiError(429, "OTP_RESEND_TOO_SOON", { "Retry-After": "60" }), RateLimitError],
+      [apiError(500, "INTERNAL_ERROR"), ServerError],
+      [apiError(503, "SOURCE_UNAVAILABLE", { "Retry-After": "120" }), UpstreamError],
+    ] as const) {
+      const f = await fake([answer]);
+      const err = await new Parakh({ baseUrl: f.url, ...fakeKeys, maxRetryAfterMs: 60_000 }).pan.verify({ pan: "ABCPK1234F" }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Class);
+      expect(f.seen).toHaveLength(1);
+    }
+    const proxyPage = await fake([(_req, res) => (res.writeHead(502, { "Content-Type": "text/html" }), res.end("<html>bad gateway</html>"))]);
+    const html = await new Parakh({ baseUrl: proxyPage.url, ...fakeKeys }).pan.verify({ pan: "ABCPK1234F" }).catch((e: unknown) => e);
+    expect(html).toMatchObject({ code: "UNEXPECTED_RESPONSE", status: 502, raw: "<html>bad gateway</html>" });
+  });
+
+  it("times out a try that does not answer, retries it with the same Idempotency-Key, and raises TimeoutError when out of retries", async () => {
+    const silent: Script = () => undefined;
+    const f = await fake([silent, json(200, { status: "success", data: { pan: "ABCPK1234F" }, timestamp: "2026-01-01T00:00:00.000Z" })]);
+    const parakh = new Parakh({ baseUrl: f.url, ...fakeKeys, timeoutMs: 300 });
+    const { response } = await parakh.pan.verify({ pan: "ABCPK1234F" }).withResponse();
+    expect(response.attempts).toBe(2);
+    expect(f.seen).toHaveLength(2);
+    expect(f.seen[1]!.headers["idempotency-key"]).toBe(f.seen[0]!.headers["idempotency-key"]);
+    expect(f.seen[0]!.headers.authorization).toBe("Bearer sk_test_fake");
+
+    const never = await fake([silent]);
+    const err = await new Parakh({ baseUrl: never.url, ...fakeKeys, timeoutMs: 300, maxRetries: 0 }).pan.verify({ pan: "ABCPK1234F" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(err).toMatchObject({ code: "TIMEOUT", status: undefined });
+    expect(never.seen).toHaveLength(1);
+  });
+
+  it("raises ConnectionError when nothing listens, after its retries", async () => {
+    const gone = await fake([json(200, {})]);
+    gone.close();
+    const err = await new Parakh({ baseUrl: gone.url, ...fakeKeys, maxRetries: 1 }).pan.verify({ pan: "ABCPK1234F" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectionError);
+    expect(err).not.toBeInstanceOf(TimeoutError);
+    expect(err).toMatchObject({ code: "CONNECTION_ERROR" });
   });
 });
