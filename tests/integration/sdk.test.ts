@@ -464,7 +464,7 @@ describe("the Node SDK's retries and timeouts", () => {
       expect(err).toBeInstanceOf(Class);
       expect(f.seen).toHaveLength(1);
     }
-    const proxyPage = await fake([(_req, res) => (res.writeHead(502, { "Content-Type": "text/html" }), res.end("<html>bad gateway</html>"))]);
+    const proxyPage = await fake([(_req, res) => void res.writeHead(502, { "Content-Type": "text/html" }).end("<html>bad gateway</html>")]);
     const html = await new Parakh({ baseUrl: proxyPage.url, ...fakeKeys }).pan.verify({ pan: "ABCPK1234F" }).catch((e: unknown) => e);
     expect(html).toMatchObject({ code: "UNEXPECTED_RESPONSE", status: 502, raw: "<html>bad gateway</html>" });
   });
