@@ -193,7 +193,19 @@ const SERVER_DOORS = [
 
 const config = [
   {
-    ignores: [".next/**", "dist/**", "node_modules/**", "src/generated/**", "test-results/**", "playwright-report/**", "bench-results/**", "data/**", "next-env.d.ts"],
+    ignores: [
+      ".next/**",
+      "dist/**",
+      "packages/*/dist/**",
+      "packages/node/src/generated/**",
+      "node_modules/**",
+      "src/generated/**",
+      "test-results/**",
+      "playwright-report/**",
+      "bench-results/**",
+      "data/**",
+      "next-env.d.ts",
+    ],
   },
   ...nextVitals,
   ...nextTypescript,
@@ -315,9 +327,39 @@ const config = [
     rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [prismaClientModule] }] },
   },
   {
+    // The Node SDK is published on its own: no runtime dependencies (Node's own modules and its own files
+    // only) and nothing of the app it talks to, which it knows only through the generated API types.
+    files: ["packages/node/src/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(?!node:|\\./|\\.\\./)",
+              message: "The SDK has no dependencies: import Node's own modules (node:…) and the package's own files only.",
+            },
+          ],
+        },
+      ],
+      "import/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            {
+              target: "./packages/node",
+              from: ["./src", "./scripts", "./tests", "./server.ts"],
+              message: "The SDK is published on its own: it knows the app only through its generated API types.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Code that fits on a screen: a longer function or file is split by what its parts do. Tests are
     // lists of cases and stay out; generated code is ignored above; word lists are fixture data.
-    files: ["src/**/*.{ts,tsx}", "scripts/**/*.ts", "server.ts"],
+    files: ["src/**/*.{ts,tsx}", "scripts/**/*.ts", "server.ts", "packages/node/src/**/*.ts"],
     ignores: ["src/server/providers/sandbox-names/word-lists.ts"],
     rules: {
       "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true }],

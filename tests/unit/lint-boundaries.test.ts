@@ -234,3 +234,17 @@ describe("functions and files fit on a screen", () => {
     expect(await sizeRules(file, `${lines(300, "// why")}\n\n${lines(400, "void 0;")}\n`)).toEqual([]);
   });
 });
+
+describe("the Node SDK stands alone", () => {
+  it.each([
+    ["packages/node/src/probe.ts", 'export { z } from "zod";', ["no-restricted-imports"]],
+    ["packages/node/src/probe.ts", 'export { formatPaise } from "@/lib/money";', ["no-restricted-imports", "import/no-restricted-paths"]],
+    ["packages/node/src/probe.ts", 'export { formatPaise } from "../../../src/lib/money";', ["import/no-restricted-paths"]],
+  ])("%s may not import %s", async (file, code, rules) => {
+    expect(rulesOf(await broken(file, code)).sort()).toEqual([...rules].sort());
+  });
+
+  it("imports Node's own modules and its own files", async () => {
+    expect(await broken("packages/node/src/probe.ts", 'export { createHmac } from "node:crypto";\nexport { VERSION } from "./version.js";')).toEqual([]);
+  });
+});
