@@ -1,5 +1,5 @@
 import pg from "pg";
-import type { AtomicWriter, BulkRows, Link, Statement, WriteScript, WriteStep } from "./atomic-write";
+import type { AtomicWriter, BulkRows, Link, Statement, WriteScript, WriteStep } from "./atomic-write-steps";
 import { quoteIdent as quote } from "./sql-encoding";
 
 /**

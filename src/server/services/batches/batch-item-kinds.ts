@@ -10,7 +10,7 @@ import type { EpfoMember } from "@/server/providers/epfo/types";
 import type { PanRecord } from "@/server/providers/pan/types";
 import { epfoVerificationRecord, verifyEpfo, type EpfoLookup } from "@/server/services/employment/verify-epfo";
 import { checkPan, panCheckOf, panVerificationRecord, type NameScorer, type PanCheck, type PanVerification } from "@/server/services/identity/verify-pan";
-import type { BatchKind, EpfoItemInput, ItemOutcome, PanItemInput } from "./batches";
+import type { BatchKind, EpfoItemInput, ItemOutcome, PanItemInput } from "./batch-items";
 import { isStorableText } from "@/lib/stored-text";
 
 export type { NameScorer };

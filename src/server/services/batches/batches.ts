@@ -11,7 +11,7 @@ import type { Mode } from "@/lib/mode";
 import { BATCH_MAX_ITEMS, type BatchItemStatus, type BatchStatusValue as BatchStatus } from "@/lib/schemas/batches";
 import type { NewBatchRow } from "@/server/db/new-batch";
 import type { Db, DbTx } from "@/server/db/client";
-import { AppError, type ErrorCode } from "@/server/errors";
+import { AppError } from "@/server/errors";
 import { isoOrNull } from "@/server/lib/dates";
 import { newId } from "@/server/lib/ids";
 import { log } from "@/server/lib/logger";
@@ -20,8 +20,10 @@ import { batchWorkJob } from "@/server/jobs/registry";
 import { webhookUrlProblem } from "@/server/services/webhooks/ssrf";
 import { abandonedCreations, STORED_BATCHES, storeBatchInPieces, type ChunkRows } from "./batch-pieces";
 import type { EarlyPasses } from "./early-passes";
+import type { BatchKind, ItemError, ItemOutcome, StoredItem } from "./batch-items";
 
-export type BatchKind = "PAN" | "EPFO";
+export type { BatchKind, EpfoItemInput, ItemError, ItemOutcome, PanItemInput, StoredItem } from "./batch-items";
+
 export type { BatchItemStatus };
 
 /**
@@ -54,34 +56,11 @@ export const MAX_OPEN_BATCHES = 20;
 export const BATCH_PATHS: Record<BatchKind, string> = { PAN: "identity/pan", EPFO: "employment/epfo" };
 export const BATCH_EVENTS = { PAN: "pan.batch.completed", EPFO: "epfo.batch.completed" } as const;
 
-export interface ItemError {
-  code: ErrorCode;
-  message: string;
-}
-
-/** PAN items after validation: `{pan, name}`; EPFO: `{uan}` or `{pf_number}`. */
-export type PanItemInput = { pan: string; name: string | null };
-export type EpfoItemInput = { uan: string } | { pf_number: string };
-
 /** One submitted item: validated input, or the error the single call would have given. */
 export interface SubmittedItem {
   reference_id: string | null;
   input: unknown;
   error: ItemError | null;
-}
-
-export interface StoredItem {
-  index: number;
-  reference_id: string | null;
-  input: unknown;
-  error: ItemError | null;
-}
-
-export interface ItemOutcome {
-  result: unknown;
-  error: ItemError | null;
-  /** A PAN item's live source score, kept in the chunk for its verification row; results pages leave it out. */
-  sourceNameMatch?: number | null;
 }
 
 /** Where a new sandbox batch's chunks start their first pass early (./early-passes.ts), with the workers' retry budget. */

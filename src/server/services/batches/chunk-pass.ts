@@ -13,7 +13,7 @@ import { newSortableId } from "@/server/lib/ids";
 import type { ProviderSet } from "@/server/providers";
 import { nameMatchScore, type NameHolder } from "@/server/services/identity/name-match";
 import { BATCH_ITEM_KINDS, UNUSABLE_ITEM_ERROR, type BatchItemKind, type NameScorer } from "./batch-item-kinds";
-import type { BatchKind, ItemOutcome, StoredItem } from "./batches";
+import type { BatchKind, ItemOutcome, StoredItem } from "./batch-items";
 
 /** Items of one chunk sent to the source at once. */
 const ITEM_CONCURRENCY = 16;

@@ -1,5 +1,4 @@
 import type { ChunkPass, ChunkPassJob } from "./chunk-pass";
-import type { ChunkThread } from "./chunk-thread";
 
 /** First passes started early and not yet taken, at most: about 300 KB each (a chunk's results and rows). */
 const MAX_EARLY_PASSES = 32;
@@ -23,6 +22,11 @@ interface EarlyPass {
  * another merchant's early ones. They are started only in a process whose job runners work batches
  * (`enable`): anywhere else no worker would take them.
  */
+/** Where early passes run: the chunk threads, which start a pass only when one of them is idle (./chunk-thread.ts). */
+export interface IdleThreads {
+  runIfIdle(job: ChunkPassJob): Promise<ChunkPass> | null;
+}
+
 export class EarlyPasses {
   /** Early first passes so far: taken by the chunk's worker, or dropped (too old, or not what the worker needed). */
   readonly counts = { taken: 0, dropped: 0 };
@@ -31,7 +35,7 @@ export class EarlyPasses {
   private enabled = false;
 
   constructor(
-    private readonly threads: ChunkThread,
+    private readonly threads: IdleThreads,
     private readonly ttlMs = EARLY_PASS_TTL_MS,
   ) {}
 
