@@ -1,5 +1,5 @@
 // `npm run cli`: the operator CLI. It runs the bundle `npm run build` wrote (dist/cli.mjs) when that was
-// built from the sources as they are now, which starts in about half the CPU; otherwise (no build yet,
+// built from the sources as they are now, which starts on about 60% of the CPU; otherwise (no build yet,
 // or sources changed since) the sources themselves through tsx.
 import path from "node:path";
 import { pathToFileURL } from "node:url";

@@ -19,8 +19,8 @@ const PG_TEMPLATE_NAME = "parakh_template";
 
 export default async function setup() {
   if (process.env[SHARED_CLUSTER_ENV]) return undefined;
-  // The servers and CLI processes the tests start run bundled, as `npm start` does, and load in about
-  // two thirds of the CPU the sources through tsx take: ~150 server starts a run. Built here from the
+  // The servers and CLI processes the tests start run bundled, as `npm start` does, and load on about
+  // 80% of the CPU the sources through tsx take: ~150 server starts a run. Built here from the
   // sources as they are now, inside the project so that packages resolve.
   fs.mkdirSync(path.join(ROOT, "node_modules/.cache"), { recursive: true });
   const bundleDir = fs.mkdtempSync(path.join(ROOT, "node_modules/.cache/parakh-test-bundle-"));
