@@ -19,8 +19,7 @@ import { benchHaproxy, haproxyReport } from "./bench/haproxy";
 import { benchKyc, type LedgerCheck } from "./bench/kyc";
 import { benchRefunds } from "./bench/refunds";
 import { waitForJson } from "./bench/wait";
-import { buildServerBundle } from "./build-server";
-import { bundleIsCurrent } from "./bundle-state.mjs";
+import { bundleIfStale } from "./build-server";
 import { benchTwoWorkers, workersReport } from "./bench/workers";
 
 /**
@@ -307,7 +306,7 @@ async function timeFirstByte(url: string) {
 
 async function main() {
   // What `npm start` runs, built from the sources as they are now.
-  if (!bundleIsCurrent()) await buildServerBundle(path.join(ROOT, "dist"));
+  await bundleIfStale();
   process.stderr.write(`Bench: ${SECONDS}s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores, node ${process.version}\n`);
   const haproxyPhase = async (postgres = true) => haproxyReport(await benchHaproxy((env) => startProcess([SERVER_BUNDLE], env), postgres));
   if (process.env.BENCH_ONLY === "haproxy") return void process.stdout.write(`${(await haproxyPhase()).join("\n")}\n`);

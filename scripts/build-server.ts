@@ -62,12 +62,19 @@ export async function buildServerBundle(outDir: string): Promise<void> {
   fs.writeFileSync(path.join(outDir, SOURCES_FILE), JSON.stringify({ builtAt: Date.now(), sources }));
 }
 
+/** Bundles into dist/ unless it was built from the sources as they are now; whether it bundled. */
+export async function bundleIfStale(outDir = path.join(ROOT, "dist")): Promise<boolean> {
+  if (bundleIsCurrent(outDir)) return false;
+  await buildServerBundle(outDir);
+  return true;
+}
+
 // `tsx scripts/build-server.ts [--if-stale]`: into dist/ (with --if-stale only when the sources changed since).
 if (require.main === module) {
   const outDir = path.join(ROOT, "dist");
-  const skip = process.argv.includes("--if-stale") && bundleIsCurrent(outDir);
-  (skip ? Promise.resolve() : buildServerBundle(outDir)).then(
-    () => skip || process.stderr.write(`Server and CLI bundled into ${path.relative(process.cwd(), outDir) || "."}/\n`),
+  const bundled = process.argv.includes("--if-stale") ? bundleIfStale(outDir) : buildServerBundle(outDir).then(() => true);
+  bundled.then(
+    (done) => done && process.stderr.write(`Server and CLI bundled into ${path.relative(process.cwd(), outDir) || "."}/\n`),
     (err: unknown) => {
       process.stderr.write(`Bundling the server failed: ${err instanceof Error ? err.message : String(err)}\n`);
       process.exit(1);

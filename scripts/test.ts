@@ -47,15 +47,15 @@ function onSignal(signal: NodeJS.Signals) {
 
 for (const s of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(s, () => onSignal(s));
 
+/** What `npm run build` leaves: Next's pages and the server's bundle. */
+const hasProductionBuild = () => fs.existsSync(path.join(root, ".next", "BUILD_ID")) && fs.existsSync(path.join(root, "dist", "server.mjs"));
+
 function cannotRun(step: Step): string | undefined {
   if (step.needs === "chromium" && !fs.existsSync(chromium)) {
     return `Chromium not found at ${chromium}. Playwright cannot download browsers here; install Debian's chromium: apt-get install -y chromium (or set CHROMIUM_PATH).`;
   }
-  if (
-    (step.needs === "chromium" || step.needs === "build") &&
-    !(fs.existsSync(path.join(root, ".next", "BUILD_ID")) && fs.existsSync(path.join(root, "dist", "server.mjs")))
-  ) {
-    return "No production build in .next: run `npm run build` (or unset SKIP_BUILD).";
+  if ((step.needs === "chromium" || step.needs === "build") && !hasProductionBuild()) {
+    return "No production build in .next and dist/: run `npm run build` (or unset SKIP_BUILD).";
   }
   return undefined;
 }
@@ -133,7 +133,7 @@ async function main() {
   const done: string[] = [];
   let exitCode = 0;
   const patterns = process.argv.slice(2);
-  const hasBuild = fs.existsSync(path.join(root, ".next", "BUILD_ID")) && fs.existsSync(path.join(root, "dist", "server.mjs"));
+  const hasBuild = hasProductionBuild();
   const plan = patterns.length ? focusedStages(patterns, reports, hasBuild) : stages(reports, process.env.SKIP_BUILD === "1");
   for (const [i, stage] of plan.entries()) {
     const header = `[test] ${i + 1}/${plan.length} ${stage.map((s) => s.name).join(" + ")}`;

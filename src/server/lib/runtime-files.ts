@@ -18,9 +18,6 @@ const bundle = (globalThis as { __parakhBundle?: BundleFacts }).__parakhBundle;
 /** The project root: where package.json and `.env` live. */
 export const PROJECT_ROOT = bundle ? bundle.root : path.resolve(__dirname, "../../..");
 
-/** True when this process runs the built bundle. */
-export const RUNS_BUNDLE = bundle !== undefined;
-
 /**
  * What a `new Worker(source, { eval: true })` evaluates to run one of the thread entries, given the
  * entry's source file (absolute). From the bundle: the entry's own bundle beside it. From the sources:
