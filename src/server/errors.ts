@@ -80,6 +80,12 @@ export const ERROR_CODES = {
   AADHAAR_MOBILE_NOT_LINKED: { status: 422, trpc: "UNPROCESSABLE_CONTENT", message: "No mobile number is linked to this Aadhaar number." },
   AADHAAR_LOCKED: { status: 422, trpc: "UNPROCESSABLE_CONTENT", message: "This Aadhaar number is locked by its holder." },
   LOOKUP_NOT_SUPPORTED: { status: 422, trpc: "UNPROCESSABLE_CONTENT", message: "The live source cannot look this up; live EPFO lookups need a UAN." },
+  CONSENT_REQUIRED: {
+    status: 422,
+    trpc: "UNPROCESSABLE_CONTENT",
+    message:
+      "Live checks need the person's consent and a purpose: send consent: true and a purpose (20-200 characters), or set a standing attestation and a default purpose in the dashboard.",
+  },
   RATE_LIMITED: { status: 429, trpc: "TOO_MANY_REQUESTS", message: "Too many requests; retry after the time in Retry-After." },
   OTP_RESEND_TOO_SOON: { status: 429, trpc: "TOO_MANY_REQUESTS", message: "An OTP was sent less than 60 seconds ago." },
   OTP_GENERATION_LIMIT: { status: 429, trpc: "TOO_MANY_REQUESTS", message: "Too many OTPs for this Aadhaar number; try again later." },

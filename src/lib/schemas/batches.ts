@@ -1,3 +1,4 @@
+import { purposeSchema } from "@/lib/consent";
 import { z } from "zod";
 import { BATCH_MAX_ITEMS, countText } from "@/lib/limits";
 import { idFilterSchema, withPage } from "@/lib/schemas/logs";
@@ -75,6 +76,9 @@ export const batchCreateInput = z.object({
   webhookUrl: webhookUrlSchema.optional(),
   /** The merchant's own reference (the API's client_batch_id). */
   clientBatchId: clientBatchIdSchema.optional(),
+  /** As the API's consent and purpose (C6): a live batch needs them, here or as the merchant's standing settings. */
+  consent: z.boolean().optional(),
+  purpose: z.union([purposeSchema, z.literal("").transform(() => undefined)]).optional(),
 });
 
 const BATCH_QUERY_NAMES = { kind: "kind" } as const;

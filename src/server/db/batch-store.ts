@@ -53,6 +53,10 @@ export interface BatchForTurn {
   mode: string;
   merchantId: string;
   requestId: string;
+  /** The batch's consent (C6), told to live vendors with each of its items. */
+  consent: boolean | null;
+  purpose: string | null;
+  consentSource: string | null;
 }
 
 /** A chunk not done yet, as the worker's next look needs it. */
@@ -138,7 +142,10 @@ function newlyCounted(c: ChunkCommit) {
 function prismaReads(db: Db): Pick<BatchStore, "batchForTurn" | "openChunks"> {
   return {
     batchForTurn: (batchId) =>
-      db.batch.findUnique({ where: { id: batchId }, select: { status: true, kind: true, mode: true, merchantId: true, requestId: true } }),
+      db.batch.findUnique({
+        where: { id: batchId },
+        select: { status: true, kind: true, mode: true, merchantId: true, requestId: true, consent: true, purpose: true, consentSource: true },
+      }),
     openChunks: (batchId) =>
       db.batchChunk.findMany({ where: { batchId, status: { not: "DONE" } }, select: { status: true, availableAt: true, leaseUntil: true } }),
   };

@@ -71,6 +71,10 @@ export interface NewBatchRow {
   clientBatchId: string | null;
   requestId: string;
   apiKeyId: string | null;
+  /** The batch's consent, purpose and source (C6), for all its items. */
+  consent: boolean | null;
+  purpose: string | null;
+  consentSource: string | null;
   createdAt: Date;
 }
 
@@ -200,9 +204,10 @@ async function queueOnPostgres(db: Db, rows: NewBatchRows): Promise<void> {
   const head = {
     ...sqlWithParts`WITH "seen" AS (${admissionSeen(b, admission)}),
       "queued" AS (INSERT INTO "Batch" ("id","merchantId","mode","kind","status","total","accepted","rejected","processed","succeeded","failed",
-          "chunkSize","chunkCount","webhookUrl","clientBatchId","requestId","apiKeyId","createdAt")
+          "chunkSize","chunkCount","webhookUrl","clientBatchId","requestId","apiKeyId","consent","purpose","consentSource","createdAt")
         SELECT ${b.id}, ${b.merchantId}, ${b.mode}, ${b.kind}, 'QUEUED', ${b.total}, ${b.accepted}, ${b.rejected}, ${b.processed}, ${b.succeeded}, ${b.failed},
-          ${b.chunkSize}, ${b.chunkCount}, ${b.webhookUrl}, ${b.clientBatchId}, ${b.requestId}, ${b.apiKeyId}, ${iso(b.createdAt)}::timestamp(3)
+          ${b.chunkSize}, ${b.chunkCount}, ${b.webhookUrl}, ${b.clientBatchId}, ${b.requestId}, ${b.apiKeyId},
+          ${b.consent}::boolean, ${b.purpose}::text, ${b.consentSource}::text, ${iso(b.createdAt)}::timestamp(3)
         FROM "seen" WHERE "seen"."admitted" = 1
         RETURNING "id"),
       "chunks" AS (INSERT INTO "BatchChunk" ("id","batchId","seq","status","results","availableAt","completedAt")

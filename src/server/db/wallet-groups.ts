@@ -45,6 +45,10 @@ export interface KycTransactionRow {
   nameMatchScore: number | null;
   resultEnc: string | null;
   resultExpiresAt: Date | null;
+  /** The consent the call was made under (C6): kept with the summary for as long as the audit record, never dropped with the result. */
+  consent?: boolean | null;
+  purpose?: string | null;
+  consentSource?: string | null;
   createdAt: Date;
 }
 
@@ -143,14 +147,17 @@ export function ledgerAndKycFromEntries(merchantId: string, mode: string, kyc: (
         ),
         "kyc" AS (
           INSERT INTO "KycTransaction" ("id", "merchantId", "mode", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome",
-            "nameMatchScore", "feePaise", "balanceAfterPaise", "ledgerEntryId", "resultEnc", "resultExpiresAt", "createdAt")
+            "nameMatchScore", "feePaise", "balanceAfterPaise", "ledgerEntryId", "resultEnc", "resultExpiresAt", "consent", "purpose", "consentSource", "createdAt")
           SELECT k."id", ${merchantId}, ${mode}, k."kind", k."requestId", k."otpRequestId", k."subjectMasked", k."outcome", k."nameMatchScore",
-            "entry"."amountPaise", "entry"."balanceAfterPaise", "entry"."ledgerId", k."resultEnc", k."resultExpiresAt", k."createdAt"
+            "entry"."amountPaise", "entry"."balanceAfterPaise", "entry"."ledgerId", k."resultEnc", k."resultExpiresAt", k."consent", k."purpose", k."consentSource",
+            k."createdAt"
           FROM unnest(${kyc.map((k) => k?.id ?? null)}::text[], ${kyc.map((k) => k?.kind ?? null)}::text[], ${kyc.map((k) => k?.requestId ?? null)}::text[],
             ${kyc.map((k) => k?.otpRequestId ?? null)}::text[], ${kyc.map((k) => k?.subjectMasked ?? null)}::text[], ${kyc.map((k) => k?.outcome ?? null)}::text[],
             ${kyc.map((k) => k?.nameMatchScore ?? null)}::float8[], ${kyc.map((k) => k?.resultEnc ?? null)}::text[],
-            ${kyc.map((k) => iso(k?.resultExpiresAt ?? null))}::timestamp(3)[], ${kyc.map((k) => iso(k?.createdAt ?? null))}::timestamp(3)[])
-            WITH ORDINALITY AS k("id", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome", "nameMatchScore", "resultEnc", "resultExpiresAt", "createdAt", "ord")
+            ${kyc.map((k) => iso(k?.resultExpiresAt ?? null))}::timestamp(3)[], ${kyc.map((k) => k?.consent ?? null)}::boolean[],
+            ${kyc.map((k) => k?.purpose ?? null)}::text[], ${kyc.map((k) => k?.consentSource ?? null)}::text[], ${kyc.map((k) => iso(k?.createdAt ?? null))}::timestamp(3)[])
+            WITH ORDINALITY AS k("id", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome", "nameMatchScore", "resultEnc", "resultExpiresAt",
+              "consent", "purpose", "consentSource", "createdAt", "ord")
           JOIN "entry" ON "entry"."ord" = k."ord" WHERE k."id" IS NOT NULL
         )
         SELECT "ord", "walletId", "amountPaise", "balanceAfterPaise", "lowBalanceThresholdPaise", "lowBalanceAlerted" FROM "entry"`;
@@ -201,7 +208,7 @@ const HOLD_COLUMNS = ["id", "walletId", "merchantId", "mode", "amountPaise", "re
 const LEDGER_COLUMNS = ["id", "walletId", "merchantId", "mode", "amountPaise", "balanceAfterPaise", "reason", "reference", "createdAt"] as const;
 const KYC_COLUMNS = [
   ...["id", "merchantId", "mode", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome", "nameMatchScore"],
-  ...["feePaise", "balanceAfterPaise", "ledgerEntryId", "resultEnc", "resultExpiresAt", "createdAt"],
+  ...["feePaise", "balanceAfterPaise", "ledgerEntryId", "resultEnc", "resultExpiresAt", "consent", "purpose", "consentSource", "createdAt"],
 ] as const;
 
 /**
@@ -291,7 +298,18 @@ export function* writeDebits(
     const k = d.kycTransaction;
     if (k) {
       const values = [k.id, d.merchantId, d.mode, k.kind, k.requestId, k.otpRequestId, k.subjectMasked, k.outcome, k.nameMatchScore];
-      kyc.push([...values, amount, balance, d.ledgerId, k.resultEnc, k.resultExpiresAt, k.createdAt]);
+      kyc.push([
+        ...values,
+        amount,
+        balance,
+        d.ledgerId,
+        k.resultEnc,
+        k.resultExpiresAt,
+        k.consent ?? null,
+        k.purpose ?? null,
+        k.consentSource ?? null,
+        k.createdAt,
+      ]);
     }
     const { lowBalanceThresholdPaise, lowBalanceAlerted } = wallet;
     return { walletId: d.walletId, amountPaise: amount, balanceAfterPaise: balance, lowBalanceThresholdPaise, lowBalanceAlerted };

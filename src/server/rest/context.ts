@@ -4,6 +4,7 @@ import type { AppServices } from "@/server/services";
 import type { VerificationRecord } from "@/server/services/audit/audit-writer";
 import type { PreparedBatchItems } from "@/server/services/batches/batches";
 import type { AuthScheme } from "@/server/rest/meta";
+import type { StandingConsent } from "@/server/services/consent/consent";
 
 /** The API key the door accepted for a request, and the merchant settings hot paths need (from the auth cache). */
 export interface RestAuth {
@@ -13,6 +14,8 @@ export interface RestAuth {
   mode: Mode;
   checkoutExpiryMinutes: number;
   kycFees: KycFees;
+  /** The merchant's default purpose and standing consent attestation (C6). */
+  consent: StandingConsent;
 }
 
 /** What the request's audit record takes from the operation: the verification it made, and the KYC call it charged, if any. */

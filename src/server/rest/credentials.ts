@@ -65,6 +65,7 @@ export function restAuthOf(key: CachedKey, scheme: AuthScheme): RestAuth {
     mode: key.mode,
     checkoutExpiryMinutes: key.merchant.checkoutExpiryMinutes,
     kycFees: key.merchant.kycFees,
+    consent: key.merchant.consent,
   };
 }
 

@@ -1,5 +1,5 @@
-import { verifyEpfoInput, verifyEpfoMeta } from "@/server/api/employment/verify-epfo.schema";
-import { verifyPanInput, verifyPanMeta } from "@/server/api/identity/verify-pan.schema";
+import { epfoLookupInput, verifyEpfoMeta } from "@/server/api/employment/verify-epfo.schema";
+import { panLookupInput, verifyPanMeta } from "@/server/api/identity/verify-pan.schema";
 import type { z } from "zod";
 import { mapValidationError } from "@/server/rest/errors";
 import type { RestMeta } from "@/server/rest/meta";
@@ -32,8 +32,8 @@ function itemKind<S extends z.ZodType>(schema: S, meta: RestMeta, input: (accept
  */
 const SINGLE: Record<BatchKind, ItemKind> = {
   // The name is kept redacted (B9), like every stored free text: it is echoed in the results for years.
-  PAN: itemKind(verifyPanInput, verifyPanMeta.rest, (v) => ({ pan: v.pan, name: storedFreeText(v.name) })),
-  EPFO: itemKind(verifyEpfoInput, verifyEpfoMeta.rest, (v) => (v.uan !== undefined ? { uan: v.uan } : { pf_number: v.pf_number! })),
+  PAN: itemKind(panLookupInput, verifyPanMeta.rest, (v) => ({ pan: v.pan, name: storedFreeText(v.name) })),
+  EPFO: itemKind(epfoLookupInput, verifyEpfoMeta.rest, (v) => (v.uan !== undefined ? { uan: v.uan } : { pf_number: v.pf_number! })),
 };
 
 /** A rejected item's input as its result echoes it, redacted (B9), or null when too large. */

@@ -3,8 +3,9 @@ import { createSchema } from "zod-openapi";
 import { BATCH_BODY_MAX_BYTES, BATCH_MAX_ITEMS, countText, mebibytesText } from "@/lib/limits";
 import { REFERENCE_MAX_CHARS } from "@/server/api/batches/batch-items";
 import { NOUN, PATH, TAG } from "@/server/api/batches/batch.schema";
+import { consentFields } from "@/server/api/consent.schema";
 import { epfoLookupFields, exactlyOneLookup } from "@/server/api/employment/verify-epfo.schema";
-import { verifyPanInput } from "@/server/api/identity/verify-pan.schema";
+import { panLookupInput } from "@/server/api/identity/verify-pan.schema";
 import { v1Envelope } from "@/server/rest/envelope";
 import type { RestOperationMeta } from "@/server/rest/meta";
 import type { BatchKind } from "@/server/services/batches/batches";
@@ -30,7 +31,7 @@ const referenceIdField = z
  * read as they come (validateBatchItems) so that a bad one is rejected alone, not the batch.
  */
 const documentedItem: Record<BatchKind, z.ZodType> = {
-  PAN: verifyPanInput.extend({ reference_id: referenceIdField }),
+  PAN: panLookupInput.extend({ reference_id: referenceIdField }),
   EPFO: exactlyOneLookup(z.object({ ...epfoLookupFields, reference_id: referenceIdField })),
 };
 
@@ -52,6 +53,8 @@ export function batchCreateInput(kind: BatchKind) {
         "Where the completion event is also sent, signed like every webhook. Live mode: https and a public host. Sandbox: loopback only where the server allows it for endpoints.",
     }),
     client_batch_id: z.string().trim().min(1).max(100, "must be at most 100 characters").nullish().meta({ description: "Your own reference, echoed back." }),
+    // One consent and purpose for the whole batch, checked when it is submitted and stored with it.
+    ...consentFields,
   });
 }
 
@@ -76,12 +79,12 @@ function createBatchMeta(kind: BatchKind) {
       path: PATH[kind],
       tags: [TAG[kind]],
       summary: `Submit a ${NOUN[kind]} batch`,
-      description: `Queues up to ${countText(BATCH_MAX_ITEMS)} ${NOUN[kind]} checks and answers 202 at once. Poll the batch, page through its results, or wait for the \`${event}\` webhook (sent to webhook_url and to endpoints subscribed to it). Bodies up to ${mebibytesText(BATCH_BODY_MAX_BYTES)}; while the server has too many large bodies in hand, 503 SERVICE_UNAVAILABLE with Retry-After. In sandbox a merchant may submit 100,000 items (SANDBOX_BATCH_ITEMS_PER_DAY) in any 24 hours; a batch past that answers 429 RATE_LIMITED with Retry-After.`,
+      description: `Queues up to ${countText(BATCH_MAX_ITEMS)} ${NOUN[kind]} checks and answers 202 at once. Poll the batch, page through its results, or wait for the \`${event}\` webhook (sent to webhook_url and to endpoints subscribed to it). Bodies up to ${mebibytesText(BATCH_BODY_MAX_BYTES)}; while the server has too many large bodies in hand, 503 SERVICE_UNAVAILABLE with Retry-After. In sandbox a merchant may submit 100,000 items (SANDBOX_BATCH_ITEMS_PER_DAY) in any 24 hours; a batch past that answers 429 RATE_LIMITED with Retry-After. A live batch carries one \`consent\` and \`purpose\` for all its items (or relies on the merchant's standing attestation and default purpose), checked at submission: without them the whole batch is refused with 422 CONSENT_REQUIRED; sandbox does not need them.`,
       successDescription: "Accepted: the batch is queued.",
     },
     rest: {
       auth: "bearer",
-      errors: ["VALIDATION_ERROR", "BATCH_TOO_LARGE", "PAYLOAD_TOO_LARGE", "SERVICE_UNAVAILABLE"],
+      errors: ["VALIDATION_ERROR", "BATCH_TOO_LARGE", "PAYLOAD_TOO_LARGE", "CONSENT_REQUIRED", "SERVICE_UNAVAILABLE"],
       successStatus: 202,
       bodyLimit: BATCH_BODY_MAX_BYTES,
       batchKind: kind,

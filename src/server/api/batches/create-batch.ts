@@ -1,6 +1,7 @@
 import { validateBatchItems } from "@/server/api/batches/batch-items";
 import { batchCreateInput, batchSummaryOutput, createBatchMetas } from "@/server/api/batches/create-batch.schema";
 import { v1Ok } from "@/server/rest/envelope";
+import { consentFor } from "@/server/services/consent/consent";
 import { restProcedure } from "@/server/rest/trpc";
 import { createBatch, type BatchKind } from "@/server/services/batches/batches";
 
@@ -11,6 +12,8 @@ function createBatchProcedure(kind: BatchKind) {
     .output(batchSummaryOutput)
     .mutation(async ({ ctx, input }) => {
       const { merchantId, mode, apiKeyId } = ctx.auth;
+      // A live batch without consent or purpose is refused whole, before anything is stored.
+      const consent = consentFor(mode, input, ctx.auth.consent);
       const summary = await createBatch(
         ctx.services.db,
         {
@@ -21,6 +24,7 @@ function createBatchProcedure(kind: BatchKind) {
           apiKeyId,
           webhookUrl: input.webhook_url ?? null,
           clientBatchId: input.client_batch_id ?? null,
+          consent,
           items: ctx.preparedBatch ?? validateBatchItems(kind, input.items),
         },
         { sandboxItemsPerDay: ctx.services.config.sandboxBatchItemsPerDay },

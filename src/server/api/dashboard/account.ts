@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { passwordSchema, profileInput, signupInput, totpCodeSchema } from "@/lib/schemas/account";
+import { consentSettingsInput } from "@/lib/consent";
 import { apiBaseUrls } from "@/server/lib/api-base-urls";
+import { consentSettings, updateConsentSettings } from "@/server/services/merchants/consent-settings";
 import { merchantAccount, requestGoLive, updateMerchantProfile } from "@/server/services/merchants/account";
 import { reauthField } from "@/lib/schemas/security";
 import { requireReauth } from "@/server/services/accounts/reauth";
@@ -34,6 +36,12 @@ export const accountRouter = router({
     await updateMerchantProfile(ctx.services.db, ctx.merchantId, input);
     return { ok: true };
   }),
+
+  /** The default purpose and standing consent attestation of live checks (C6). */
+  consentSettings: merchantSessionProcedure.query(({ ctx }) => consentSettings(ctx.services.db, ctx.merchantId)),
+  updateConsentSettings: merchantSessionProcedure
+    .input(consentSettingsInput)
+    .mutation(({ ctx, input }) => updateConsentSettings(ctx.services.db, ctx.merchantId, input)),
 
   requestGoLive: merchantSessionProcedure.mutation(({ ctx }) => requestGoLive(ctx.services.db, ctx.merchantId)),
 

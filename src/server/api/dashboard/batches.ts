@@ -2,6 +2,8 @@ import { batchCreateInput, batchesListInput, batchGetInput, batchPreviewInput, b
 import { validateBatchItems } from "@/server/api/batches/batch-items";
 import { newId } from "@/server/lib/ids";
 import { createBatch } from "@/server/services/batches/batches";
+import { consentFor } from "@/server/services/consent/consent";
+import { standingConsentOf } from "@/server/services/merchants/consent-settings";
 import { getDashboardBatch, listDashboardBatchResults, listDashboardBatches } from "@/server/services/batches/dashboard";
 import { modeProcedure } from "@/server/trpc/dashboard-procedures";
 import { router } from "@/server/trpc/init";
@@ -39,7 +41,9 @@ export const batchesRouter = router({
   }),
 
   /** Queues a batch as POST /v1/{kind}/batch does (rejected rows are kept as failed items), submitted from the dashboard. */
-  create: modeProcedure.input(batchCreateInput).mutation(({ ctx, input }) => {
+  create: modeProcedure.input(batchCreateInput).mutation(async ({ ctx, input }) => {
+    // A live batch without consent or purpose is refused whole, as the API's is.
+    const consent = consentFor(ctx.mode, input, await standingConsentOf(ctx.services.db, ctx.merchantId));
     return createBatch(
       ctx.services.db,
       {
@@ -51,6 +55,7 @@ export const batchesRouter = router({
         webhookUrl: input.webhookUrl || null,
         webhookUrlField: "webhookUrl",
         clientBatchId: input.clientBatchId || null,
+        consent,
         items: validateBatchItems(input.kind, input.items),
       },
       { sandboxItemsPerDay: ctx.services.config.sandboxBatchItemsPerDay },

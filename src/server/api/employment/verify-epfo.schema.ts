@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { normalizePfNumber, PF_NUMBER_PATTERN, UAN_PATTERN } from "@/lib/epfo";
+import { consentFields, CONSENT_NOTE } from "@/server/api/consent.schema";
 import { v1EnvelopeNoTimestamp } from "@/server/rest/envelope";
 import type { RestOperationMeta } from "@/server/rest/meta";
 
@@ -41,7 +42,10 @@ export function exactlyOneLookup<S extends z.ZodType<{ uan?: string; pf_number?:
     .meta({ override: EXACTLY_ONE_LOOKUP });
 }
 
-export const verifyEpfoInput = exactlyOneLookup(z.object(epfoLookupFields));
+/** A member to look up: the single call's body without its consent, and a batch item's. */
+export const epfoLookupInput = exactlyOneLookup(z.object(epfoLookupFields));
+
+export const verifyEpfoInput = exactlyOneLookup(z.object({ ...epfoLookupFields, ...consentFields }));
 
 const employment = z.object({
   establishment_id: z.string(),
@@ -75,7 +79,8 @@ export const verifyEpfoMeta = {
     tags: ["Employment"],
     summary: "Verify an EPFO member account",
     description:
-      "Looks up an EPFO member by exactly one of `uan` or `pf_number`. The success envelope has no `timestamp` (as specified). Live lookups need a UAN: a `pf_number` there answers 422 LOOKUP_NOT_SUPPORTED.",
+      "Looks up an EPFO member by exactly one of `uan` or `pf_number`. The success envelope has no `timestamp` (as specified). Live lookups need a UAN: a `pf_number` there answers 422 LOOKUP_NOT_SUPPORTED." +
+      CONSENT_NOTE,
   },
   rest: {
     auth: "bearer",
@@ -86,6 +91,7 @@ export const verifyEpfoMeta = {
       "UAN_NOT_FOUND",
       "PF_NUMBER_NOT_FOUND",
       "LOOKUP_NOT_SUPPORTED",
+      "CONSENT_REQUIRED",
       "UPSTREAM_ERROR",
       "SOURCE_UNAVAILABLE",
       "SOURCE_TIMEOUT",

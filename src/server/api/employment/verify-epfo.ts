@@ -2,18 +2,22 @@ import { v1OkNoTimestamp } from "@/server/rest/envelope";
 import { withVerificationRecord } from "@/server/rest/verification-record";
 import { epfoVerificationRecord, verifyEpfo } from "@/server/services/employment/verify-epfo";
 import { restProcedure } from "@/server/rest/trpc";
+import { consentFor, vendorConsentOf } from "@/server/services/consent/consent";
 import { verifyEpfoInput, verifyEpfoMeta, verifyEpfoOutput } from "@/server/api/employment/verify-epfo.schema";
 
 export const verifyEpfoProcedure = restProcedure(verifyEpfoMeta)
   .input(verifyEpfoInput)
   .output(verifyEpfoOutput)
   .mutation(async ({ ctx, input }) => {
+    const { mode } = ctx.auth;
+    // Refused before anything else when live and without consent or purpose: no vendor call, no history row.
+    const consent = consentFor(mode, input, ctx.auth.consent);
     const lookup = input.uan !== undefined ? { uan: input.uan } : { pfNumber: input.pf_number! };
-    const provider = ctx.services.providers[ctx.auth.mode].epfo;
+    const provider = ctx.services.providers[mode].epfo;
     const data = await withVerificationRecord(
       ctx.audit,
-      () => verifyEpfo(provider, lookup),
-      (outcome) => epfoVerificationRecord(lookup, outcome),
+      () => verifyEpfo(provider, lookup, vendorConsentOf(mode, consent)),
+      (outcome) => ({ ...epfoVerificationRecord(lookup, outcome), consent }),
     );
     return v1OkNoTimestamp(data);
   });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ISSUED_PAN_PATTERN, PAN_PATTERN } from "@/lib/pan";
 import { panVerificationData } from "@/server/services/identity/verify-pan";
+import { consentFields, CONSENT_NOTE } from "@/server/api/consent.schema";
 import { v1Envelope } from "@/server/rest/envelope";
 import type { RestOperationMeta } from "@/server/rest/meta";
 
@@ -20,12 +21,15 @@ export const panField = z
 
 export const holderNameField = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 
-export const verifyPanInput = z.object({
+/** A PAN to check: the single call's body without its consent, and a batch item's. */
+export const panLookupInput = z.object({
   pan: panField,
   name: holderNameField.nullish().meta({
     description: "Name to match against the name on record (optional; without it name_match is null).",
   }),
 });
+
+export const verifyPanInput = panLookupInput.extend(consentFields);
 
 export const verifyPanOutput = v1Envelope(panVerificationData);
 
@@ -36,11 +40,12 @@ export const verifyPanMeta = {
     tags: ["Identity"],
     summary: "Verify a PAN",
     description:
-      "Checks a PAN against the tax registry: holder name, status, category, Aadhaar link and, when a name is sent, a name-match score. A PAN that is not on record is an outcome (status INVALID), not an error.",
+      "Checks a PAN against the tax registry: holder name, status, category, Aadhaar link and, when a name is sent, a name-match score. A PAN that is not on record is an outcome (status INVALID), not an error." +
+      CONSENT_NOTE,
   },
   rest: {
     auth: "bearer",
-    errors: ["VALIDATION_ERROR", "INVALID_PAN", "UPSTREAM_ERROR", "SOURCE_UNAVAILABLE", "SOURCE_TIMEOUT"],
+    errors: ["VALIDATION_ERROR", "INVALID_PAN", "CONSENT_REQUIRED", "UPSTREAM_ERROR", "SOURCE_UNAVAILABLE", "SOURCE_TIMEOUT"],
     fieldCodes: { pan: "INVALID_PAN" },
   },
 } satisfies RestOperationMeta;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { consentFields } from "@/server/api/consent.schema";
 import { apiEnvelopeWithMessage } from "@/server/rest/envelope";
 import { ACCOUNT_NUMBER_PATTERN, IFSC_PATTERN } from "@/lib/bank";
 import { holderNameField } from "@/server/api/identity/verify-pan.schema";
@@ -20,6 +21,7 @@ export const bankKycInput = z.object({
     .regex(new RegExp(IFSC_PATTERN), "must be 4 letters, a zero and 6 letters or digits")
     .meta({ description: "Branch IFSC, e.g. HDFC0001234.", example: "HDFC0001234" }),
   name: holderNameField.nullish().meta({ description: "Name to match against the name the bank holds." }),
+  ...consentFields,
 });
 
 export const bankKycData = z

@@ -11,7 +11,7 @@ export const bankKycProcedure = restProcedure(bankKycMeta)
     const { services, auth } = ctx;
     const data = noteCharge(
       ctx.audit,
-      await bankKyc(vaultOf(services), services.providers[auth.mode].bank, callerOf(auth, ctx.requestId, "BANK"), {
+      await bankKyc(vaultOf(services), services.providers[auth.mode].bank, callerOf(auth, ctx.requestId, "BANK", input), {
         accountNumber: input.accountNumber,
         ifsc: input.ifsc,
         name: input.name ?? null,

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { consentFields } from "@/server/api/consent.schema";
 import { apiEnvelopeWithMessage } from "@/server/rest/envelope";
 import { merchantIdField, aadhaarNumberField, KYC_COMMON_ERRORS, kycMeta } from "@/server/api/kyc/kyc.schema";
 
-export const generateOtpInput = z.object({ merchantId: merchantIdField, aadhaarNumber: aadhaarNumberField });
+export const generateOtpInput = z.object({ merchantId: merchantIdField, aadhaarNumber: aadhaarNumberField, ...consentFields });
 
 export const generateOtpData = z
   .object({

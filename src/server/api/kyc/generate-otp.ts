@@ -13,7 +13,7 @@ export const generateOtpProcedure = restProcedure(generateOtpMeta)
       services.db,
       services.config.secrets.hashKey,
       services.providers[auth.mode].aadhaar,
-      callerOf(auth, ctx.requestId, "AADHAAR_OTP"),
+      callerOf(auth, ctx.requestId, "AADHAAR_OTP", input),
       input.aadhaarNumber,
       services.config.otpLimits,
     );

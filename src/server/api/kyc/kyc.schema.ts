@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AADHAAR_PATTERN, isValidAadhaar } from "@/lib/aadhaar";
+import { CONSENT_NOTE } from "@/server/api/consent.schema";
 import type { RestMeta, RestOperationMeta } from "@/server/rest/meta";
 
 // What the four KYC operations share: the caller's merchant id, the Aadhaar number and OTP fields, the
@@ -35,9 +36,9 @@ export const nameMatch = z
   .nullable()
   .meta({ description: "Score 0–100 (MATCH ≥ 90, PARTIAL 70–89.99, NO_MATCH < 70); null when no name was sent or none is on record." });
 
-export const KYC_COMMON_ERRORS = ["VALIDATION_ERROR", "MERCHANT_MISMATCH", "BROWSER_REQUEST_FORBIDDEN"] as const;
+export const KYC_COMMON_ERRORS = ["VALIDATION_ERROR", "MERCHANT_MISMATCH", "BROWSER_REQUEST_FORBIDDEN", "CONSENT_REQUIRED"] as const;
 export const CHARGED_ERRORS = [...KYC_COMMON_ERRORS, "INSUFFICIENT_BALANCE", "UPSTREAM_ERROR", "SOURCE_UNAVAILABLE", "SOURCE_TIMEOUT"] as const;
 
 export function kycMeta(path: `/api/kyc/${string}`, summary: string, description: string, rest: Omit<RestMeta, "auth">): RestOperationMeta {
-  return { openapi: { method: "POST", path, tags: ["KYC"], summary, description }, rest: { auth: "kyc", ...rest } };
+  return { openapi: { method: "POST", path, tags: ["KYC"], summary, description: description + CONSENT_NOTE }, rest: { auth: "kyc", ...rest } };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { consentFields } from "@/server/api/consent.schema";
 import { apiEnvelopeWithMessage } from "@/server/rest/envelope";
 import { PAN_CATEGORY_VALUES } from "@/lib/pan";
 import { holderNameField, panField } from "@/server/api/identity/verify-pan.schema";
@@ -18,6 +19,7 @@ export const panKycInput = z.object({
   pan: panField,
   name: holderNameField.nullish().meta({ description: "Name to match against the name on record." }),
   dob: dobField.nullish(),
+  ...consentFields,
 });
 
 export const panKycData = z

@@ -11,7 +11,7 @@ export const panKycProcedure = restProcedure(panKycMeta)
     const { services, auth } = ctx;
     const data = noteCharge(
       ctx.audit,
-      await panKyc(vaultOf(services), services.providers[auth.mode].pan, callerOf(auth, ctx.requestId, "PAN"), {
+      await panKyc(vaultOf(services), services.providers[auth.mode].pan, callerOf(auth, ctx.requestId, "PAN", input), {
         pan: input.pan,
         name: input.name ?? null,
         dob: input.dob ?? null,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { consentFields } from "@/server/api/consent.schema";
 import { apiEnvelopeWithMessage } from "@/server/rest/envelope";
 import { merchantIdField, aadhaarNumberField, otpField, chargeFields, CHARGED_ERRORS, kycMeta } from "@/server/api/kyc/kyc.schema";
 
@@ -7,6 +8,7 @@ export const verifyOtpInput = z.object({
   aadhaarNumber: aadhaarNumberField,
   otp: otpField,
   requestId: z.string().max(64).nullish().meta({ description: "The generate-otp requestId; without it the newest open request for this number is used." }),
+  ...consentFields,
 });
 
 const address = z.object({

@@ -15,7 +15,7 @@ export const verifyOtpProcedure = restProcedure(verifyOtpMeta)
         services.config.secrets.hashKey,
         vaultOf(services),
         services.providers[auth.mode].aadhaar,
-        callerOf(auth, ctx.requestId, "AADHAAR_OTP"),
+        callerOf(auth, ctx.requestId, "AADHAAR_OTP", input),
         {
           aadhaarNumber: input.aadhaarNumber,
           otp: input.otp,

@@ -1,3 +1,5 @@
+import type { VendorConsent } from "@/lib/consent";
+
 /** Address parts as UIDAI's eKYC gives them; any part may be empty except vtc, district, state, country and pincode. */
 export interface AadhaarAddress {
   house: string;
@@ -40,11 +42,16 @@ export interface AadhaarOtpSent {
 
 export type AadhaarOtpResult = { kind: "verified"; ekyc: AadhaarEkyc } | { kind: "wrong-otp" };
 
+export interface AadhaarCallOptions {
+  /** The person's consent and the purpose, on every live call (absent in sandbox); sent to vendors that take them. */
+  consent?: VendorConsent;
+}
+
 export interface AadhaarProvider {
   /** `aadhaarNumber` is already valid. Throws AppError AADHAAR_MOBILE_NOT_LINKED, AADHAAR_LOCKED, SOURCE_UNAVAILABLE or SOURCE_TIMEOUT. */
-  sendOtp(aadhaarNumber: string): Promise<AadhaarOtpSent>;
+  sendOtp(aadhaarNumber: string, options?: AadhaarCallOptions): Promise<AadhaarOtpSent>;
   /** The source checks the OTP. Throws OTP_EXPIRED or AADHAAR_MOBILE_NOT_LINKED where the source says so, SOURCE_UNAVAILABLE / SOURCE_TIMEOUT on source failure. */
-  submitOtp(aadhaarNumber: string, reference: string, otp: string): Promise<AadhaarOtpResult>;
+  submitOtp(aadhaarNumber: string, reference: string, otp: string, options?: AadhaarCallOptions): Promise<AadhaarOtpResult>;
   /** Numbers every merchant of this mode uses as test fixtures: only each merchant's own OTP limits count them. */
   sharedTestNumbers?: ReadonlySet<string>;
 }

@@ -1,3 +1,5 @@
+import type { VendorConsent } from "@/lib/consent";
+
 export type BankAccountStatus = "VALID" | "INVALID" | "BLOCKED" | "CLOSED" | "PENDING";
 
 /** Each part is null when the source does not give it (the live source never gives the state, nor anything for an account that does not exist). */
@@ -18,7 +20,12 @@ export interface BankAccountCheck {
   ifscDetails: IfscDetails;
 }
 
+export interface BankCheckOptions {
+  /** The person's consent and the purpose, on every live call (absent in sandbox); sent to vendors that take them. */
+  consent?: VendorConsent;
+}
+
 export interface BankProvider {
   /** Inputs already valid (accountNumber 9–18 digits, ifsc matches IFSC_PATTERN). Throws SOURCE_UNAVAILABLE / SOURCE_TIMEOUT. */
-  verifyAccount(accountNumber: string, ifsc: string): Promise<BankAccountCheck>;
+  verifyAccount(accountNumber: string, ifsc: string, options?: BankCheckOptions): Promise<BankAccountCheck>;
 }

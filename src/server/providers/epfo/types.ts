@@ -1,3 +1,4 @@
+import type { VendorConsent } from "@/lib/consent";
 import type { PfNumberParts } from "@/lib/epfo";
 
 export type MemberStatus = "ACTIVE" | "EXITED" | "INACTIVE";
@@ -30,9 +31,14 @@ export interface EpfoMember {
   employment_history: EmploymentRecord[];
 }
 
+export interface EpfoLookupOptions {
+  /** The person's consent and the purpose, on every live call (absent in sandbox); sent to vendors that take them. */
+  consent?: VendorConsent;
+}
+
 export interface EpfoProvider {
   /** `uan` is 12 digits. null = no such member. Source failures throw AppError. */
-  byUan(uan: string): Promise<EpfoMember | null>;
+  byUan(uan: string, options?: EpfoLookupOptions): Promise<EpfoMember | null>;
   /** Parts, or a PF number in either input form. null = no such member account. A source without this lookup throws LOOKUP_NOT_SUPPORTED. */
-  byPfNumber(pf: PfNumberParts | string): Promise<EpfoMember | null>;
+  byPfNumber(pf: PfNumberParts | string, options?: EpfoLookupOptions): Promise<EpfoMember | null>;
 }

@@ -1,3 +1,4 @@
+import type { VendorConsent } from "@/lib/consent";
 import type { PanCategory } from "@/lib/pan";
 
 export type PanRecordStatus = "VALID" | "INVALID" | "DEACTIVATED" | "DELETED";
@@ -30,6 +31,8 @@ export interface PanLookupOptions {
   name?: string | null;
   /** YYYY-MM-DD; a source that cannot give `dob` then checks it and answers `dobMatch`. */
   dob?: string | null;
+  /** The person's consent and the purpose, on every live call (absent in sandbox); sent to vendors that take them. */
+  consent?: VendorConsent;
 }
 
 /** One PAN of a bulk request: the name is sent where the item has one. */
@@ -64,7 +67,7 @@ export interface PanBulkSource {
   maxEntries: number;
   minEntries: number;
   /** Sends the request; never throws for the vendor's answer (see PanBulkSubmission). */
-  submit(bulkId: string, entries: PanBulkEntry[]): Promise<PanBulkSubmission>;
+  submit(bulkId: string, entries: PanBulkEntry[], options?: { consent?: VendorConsent }): Promise<PanBulkSubmission>;
   /** Reads the request back; throws the source's errors (SOURCE_UNAVAILABLE, SOURCE_TIMEOUT…) when it could not be read now. */
   status(bulkId: string, reference: string | null): Promise<PanBulkStatus>;
 }

@@ -1,6 +1,7 @@
 import type { Db } from "@/server/db/client";
 import type { BulkInserter } from "@/server/db/bulk-insert";
 import type { VerificationFields } from "@/server/db/verification-columns";
+import type { ConsentOnRecord } from "@/server/services/consent/consent";
 import { newSortableId } from "@/server/lib/ids";
 import { redactString } from "@/server/services/audit/redact";
 import { log } from "@/server/lib/logger";
@@ -8,6 +9,8 @@ import { log } from "@/server/lib/logger";
 /** A verification row written with the request's audit record (same group commit). */
 export interface VerificationRecord extends VerificationFields {
   kind: "PAN" | "EPFO";
+  /** The consent the check was made under (C6); a batch's items have theirs on the batch. */
+  consent?: ConsentOnRecord;
 }
 
 export interface AuditRecord {
@@ -65,6 +68,9 @@ const VERIFICATION_COLUMNS = [
   "nameMatch",
   "sourceNameMatch",
   "errorCode",
+  "consent",
+  "purpose",
+  "consentSource",
   "createdAt",
 ] as const;
 
@@ -211,6 +217,9 @@ export class AuditWriter {
             v.nameMatch,
             v.sourceNameMatch ?? null,
             v.errorCode,
+            v.consent?.consent ?? null,
+            v.consent?.purpose ?? null,
+            v.consent?.source ?? null,
             r.createdAt,
           ];
         }),

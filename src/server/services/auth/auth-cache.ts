@@ -6,6 +6,7 @@ import { onLocalAuthChange, readAuthEpoch } from "@/server/services/auth/auth-ep
 import { hashSecretKey, isKeyUsable } from "@/server/services/auth/api-keys";
 import { safeEqual } from "@/server/lib/crypto";
 import type { KycFees } from "@/lib/kyc";
+import type { StandingConsent } from "@/server/services/consent/consent";
 
 export interface CachedMerchant {
   id: string;
@@ -15,6 +16,8 @@ export interface CachedMerchant {
   checkoutExpiryMinutes: number;
   /** KYC fees in paise; an operator's change bumps the auth epoch like any key change. */
   kycFees: KycFees;
+  /** The default purpose and standing consent attestation (C6); a change bumps the auth epoch. */
+  consent: StandingConsent;
   whitelist: IpMatcher;
 }
 
@@ -123,6 +126,8 @@ export class AuthCache {
             kycFeeAadhaarPaise: true,
             kycFeePanPaise: true,
             kycFeeBankPaise: true,
+            consentPurpose: true,
+            consentStandingAt: true,
             whitelist: { select: { cidr: true } },
           },
         },
@@ -148,6 +153,7 @@ export class AuthCache {
         enforceWhitelistAll: row.merchant.enforceWhitelistAll,
         checkoutExpiryMinutes: row.merchant.checkoutExpiryMinutes,
         kycFees: { AADHAAR_OTP: row.merchant.kycFeeAadhaarPaise, PAN: row.merchant.kycFeePanPaise, BANK: row.merchant.kycFeeBankPaise },
+        consent: { purpose: row.merchant.consentPurpose, standing: row.merchant.consentStandingAt !== null },
         whitelist: new IpMatcher(row.merchant.whitelist.map((w) => w.cidr)),
       },
     };

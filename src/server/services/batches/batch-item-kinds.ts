@@ -4,6 +4,7 @@
  * (see validateBatchItems on why a per-item `kind === "PAN"` is not trusted).
  */
 import type { VerificationRecord } from "@/server/services/audit/audit-writer";
+import type { VendorConsent } from "@/lib/consent";
 import { AppError } from "@/server/errors";
 import type { ProviderSet } from "@/server/providers";
 import type { EpfoMember } from "@/server/providers/epfo/types";
@@ -23,7 +24,7 @@ export interface BatchItemKind {
    */
   inputOf(stored: unknown): unknown;
   /** Runs a usable input at the source: its result, or it throws the source's error. */
-  run(providers: ProviderSet, input: unknown, scoreNames: NameScorer): Promise<ItemOutcome>;
+  run(providers: ProviderSet, input: unknown, scoreNames: NameScorer, consent?: VendorConsent): Promise<ItemOutcome>;
   /**
    * As `run`, at once, for sources that answer without waiting (sandbox fixtures); undefined where
    * the providers have no such answer (live sources), or for a kind without one.
@@ -35,7 +36,7 @@ export interface BatchItemKind {
 
 function itemKind<I>(kind: {
   inputOf(stored: unknown): I | null;
-  run(providers: ProviderSet, input: I, scoreNames: NameScorer): Promise<ItemOutcome>;
+  run(providers: ProviderSet, input: I, scoreNames: NameScorer, consent?: VendorConsent): Promise<ItemOutcome>;
   runLocal?(providers: ProviderSet): ((input: I, scoreNames: NameScorer) => ItemOutcome) | undefined;
   record(input: I, outcome: ItemOutcome): VerificationRecord;
 }): BatchItemKind {
@@ -67,7 +68,8 @@ export const BATCH_ITEM_KINDS: Record<BatchKind, BatchItemKind> = {
       isObject(stored) && typeof stored.pan === "string" && (stored.name === null || (typeof stored.name === "string" && isStorableText(stored.name)))
         ? (stored as PanItemInput)
         : null,
-    run: async (providers, { pan, name }, scoreNames) => panOutcome(await providers.batchLane("pan", () => checkPan(providers.pan, pan, name, scoreNames))),
+    run: async (providers, { pan, name }, scoreNames, consent) =>
+      panOutcome(await providers.batchLane("pan", () => checkPan(providers.pan, pan, name, scoreNames, consent))),
     runLocal: ({ pan: provider }) => {
       const lookup = provider.lookupLocal;
       return lookup && (({ pan, name }, scoreNames) => panOutcome(panCheckOf(lookup(pan, { name }), name, scoreNames)));
@@ -77,7 +79,10 @@ export const BATCH_ITEM_KINDS: Record<BatchKind, BatchItemKind> = {
   }),
   EPFO: itemKind<EpfoItemInput>({
     inputOf: (stored) => (isObject(stored) && (typeof stored.uan === "string") !== (typeof stored.pf_number === "string") ? (stored as EpfoItemInput) : null),
-    run: async (providers, input) => ({ result: await providers.batchLane("epfo", () => verifyEpfo(providers.epfo, epfoLookup(input))), error: null }),
+    run: async (providers, input, _scoreNames, consent) => ({
+      result: await providers.batchLane("epfo", () => verifyEpfo(providers.epfo, epfoLookup(input), consent)),
+      error: null,
+    }),
     record: (input, o) => epfoVerificationRecord(epfoLookup(input), errorOf(o) ?? { result: o.result as EpfoMember }),
   }),
 };

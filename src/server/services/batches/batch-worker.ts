@@ -14,7 +14,9 @@
  * time for at most SLICE_MS, then gives its slot back (rescheduled for now, behind any job that
  * waited longer), so one merchant's 10,000 items never hold the queue from another merchant's one.
  */
+import type { ConsentSource } from "@/lib/consent";
 import { DEFAULT_JOB_LEASE_MS, MAX_BATCH_RETRY_BUDGET_MS } from "@/lib/limits";
+import { vendorConsentOf } from "@/server/services/consent/consent";
 import type { Mode } from "@/lib/mode";
 import type { BatchStart, BatchStore, ClaimedChunkRow } from "@/server/db/batch-store";
 import type { Db, DbTx } from "@/server/db/client";
@@ -59,7 +61,14 @@ interface RunningBatch {
   mode: Mode;
   merchantId: string;
   requestId: string;
+  consent: boolean | null;
+  purpose: string | null;
+  consentSource: string | null;
 }
+
+/** What a live vendor is told of the batch's consent, checked when the batch was submitted (absent in sandbox). */
+const vendorConsentOfBatch = (b: RunningBatch) =>
+  vendorConsentOf(b.mode, { consent: b.consent, purpose: b.purpose, source: b.consentSource as ConsentSource | null });
 
 type ClaimedChunk = ClaimedChunkRow & { lease: Lease };
 
@@ -157,7 +166,7 @@ async function runChunk(deps: BatchWorkDeps, batch: RunningBatch, chunk: Claimed
     batch.mode === "live"
       ? await bulkStep(
           { db: deps.db, providers, pollLimitMs: deps.bulkPollLimitMs ?? DEFAULT_BULK_POLL_LIMIT_MS, now: deps.now ?? Date.now },
-          { kind: batch.kind, items: chunk.items, results: chunk.results, bulk: chunk.bulk, lease: chunk.lease },
+          { kind: batch.kind, items: chunk.items, results: chunk.results, bulk: chunk.bulk, lease: chunk.lease, consent: vendorConsentOfBatch(batch) },
         )
       : null;
   if (bulk?.next === "lost") return undefined;
@@ -172,6 +181,7 @@ async function runChunk(deps: BatchWorkDeps, batch: RunningBatch, chunk: Claimed
     results: bulk ? bulk.results : chunk.results,
     retryingSince: chunk.retryingSince?.getTime() ?? null,
     retryBudgetMs: budget,
+    consent: vendorConsentOfBatch(batch),
   };
   const pass = await chunkPass(deps, batch.mode, chunk.id, job);
   if (!pass.done) {

@@ -7,6 +7,7 @@
  * Storage: one Batch row, and one BatchChunk row per chunkSizeOf(mode, kind) items holding the submitted items
  * and, once run, their results as JSON. A chunk is the unit of work, of commit and of paging.
  */
+import type { ConsentOnRecord } from "@/server/services/consent/consent";
 import type { Mode } from "@/lib/mode";
 import { BATCH_MAX_ITEMS, type BatchItemStatus, type BatchStatusValue as BatchStatus } from "@/lib/schemas/batches";
 import type { NewBatchRow } from "@/server/db/new-batch";
@@ -92,6 +93,8 @@ export interface NewBatch {
    */
   webhookUrlField?: "webhook_url" | "webhookUrl";
   clientBatchId: string | null;
+  /** The batch's consent (consentFor, checked by the caller before anything is stored), for all its items. */
+  consent?: ConsentOnRecord;
   /** As validated, or already cut into chunks (the API prepares a big body off the main thread). */
   items: SubmittedItem[] | PreparedBatchItems;
 }
@@ -279,6 +282,9 @@ export async function createBatch(db: Db, input: NewBatch, limits: BatchLimits, 
     clientBatchId: input.clientBatchId,
     requestId: input.requestId,
     apiKeyId: input.apiKeyId,
+    consent: input.consent?.consent ?? null,
+    purpose: input.consent?.purpose ?? null,
+    consentSource: input.consent?.source ?? null,
     createdAt: now,
   };
   await storeBatchInPieces(db, {

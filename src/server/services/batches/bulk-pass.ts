@@ -15,6 +15,7 @@
  * another: it reads that one back, and only the vendor's word that it holds no such request (or the
  * overall limit) sends the items to single calls.
  */
+import type { VendorConsent } from "@/lib/consent";
 import type { Db } from "@/server/db/client";
 import type { Lease } from "@/server/jobs/lease";
 import { log } from "@/server/lib/logger";
@@ -65,6 +66,8 @@ export interface BulkChunk {
   results: string | null;
   bulk: string | null;
   lease: Lease;
+  /** The batch's consent, told to the vendor (absent in sandbox). */
+  consent?: VendorConsent;
 }
 
 /**
@@ -118,7 +121,7 @@ export async function bulkStep(ctx: BulkContext, chunk: BulkChunk): Promise<Bulk
     const state: BulkState = { id: newVerificationId("bulk"), ref: null, since: now, polls: 0, seen: null, over: false };
     // Written before it is sent: whoever claims the chunk next reads this request back rather than sending another.
     if (!(await keepState(ctx.db, chunk.lease, state))) return { next: "lost" };
-    const sent = await lane(() => source.submit(state.id, [...entries.values()]));
+    const sent = await lane(() => source.submit(state.id, [...entries.values()], chunk.consent ? { consent: chunk.consent } : undefined));
     if (sent.sent) return again({ ...state, ref: sent.reference });
     if (sent.maybe) {
       log.warn("a batch's bulk PAN request may have reached the vendor: it is read back, not sent again", { bulkId: state.id, reason: sent.reason });

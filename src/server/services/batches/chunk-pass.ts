@@ -7,6 +7,7 @@
  * chunk thread (./chunk-thread.ts) while the event loop commits another chunk; live sources run it
  * on the event loop, where their breakers and bulkheads live.
  */
+import type { VendorConsent } from "@/lib/consent";
 import { verificationColumns, type BatchVerificationColumns, type BatchVerificationRow } from "@/server/db/verification-columns";
 import { AppError, isAppError, type ErrorCode } from "@/server/errors";
 import { newSortableId } from "@/server/lib/ids";
@@ -28,6 +29,8 @@ export interface ChunkPassJob {
   retryingSince: number | null;
   /** How long an item's transient errors are retried. */
   retryBudgetMs: number;
+  /** The batch's consent, told to live vendors with each item (absent in sandbox). */
+  consent?: VendorConsent;
 }
 
 /** The chunk's items that have an outcome, as the batch counts them; rejected items were counted at submission. */
@@ -70,11 +73,11 @@ function failedOutcome(err: unknown): RunOutcome {
   return { result: null, error };
 }
 
-async function runItem(providers: ProviderSet, kind: BatchItemKind, stored: unknown, scoreNames: NameScorer): Promise<RunOutcome> {
+async function runItem(providers: ProviderSet, kind: BatchItemKind, stored: unknown, scoreNames: NameScorer, consent?: VendorConsent): Promise<RunOutcome> {
   const input = kind.inputOf(stored);
   if (input === null) return { result: null, error: { ...UNUSABLE_ITEM_ERROR } };
   try {
-    return await kind.run(providers, input, scoreNames);
+    return await kind.run(providers, input, scoreNames, consent);
   } catch (err) {
     return failedOutcome(err);
   }
@@ -134,7 +137,7 @@ async function runPendingItems(
   let cursor = 0;
   await Promise.all(
     Array.from({ length: Math.min(ITEM_CONCURRENCY, todo.length) }, async () => {
-      for (let k = todo[cursor++]; k !== undefined; k = todo[cursor++]) settle(k, await runItem(providers, kind, items[k]!.input, scoreNames));
+      for (let k = todo[cursor++]; k !== undefined; k = todo[cursor++]) settle(k, await runItem(providers, kind, items[k]!.input, scoreNames, job.consent));
     }),
   );
   return pass;

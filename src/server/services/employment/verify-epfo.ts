@@ -1,3 +1,4 @@
+import type { VendorConsent } from "@/lib/consent";
 import { AppError } from "@/server/errors";
 import type { EpfoMember, EpfoProvider } from "@/server/providers/epfo/types";
 import type { VerificationRecord } from "@/server/services/audit/audit-writer";
@@ -5,8 +6,9 @@ import type { VerificationRecord } from "@/server/services/audit/audit-writer";
 export type EpfoLookup = { uan: string } | { pfNumber: string };
 
 /** One EPFO member check by UAN or by PF number (slash form). Unknown → 404 error. */
-export async function verifyEpfo(provider: EpfoProvider, lookup: EpfoLookup): Promise<EpfoMember> {
-  const member = "uan" in lookup ? await provider.byUan(lookup.uan) : await provider.byPfNumber(lookup.pfNumber);
+export async function verifyEpfo(provider: EpfoProvider, lookup: EpfoLookup, consent?: VendorConsent): Promise<EpfoMember> {
+  const options = consent ? { consent } : undefined;
+  const member = "uan" in lookup ? await provider.byUan(lookup.uan, options) : await provider.byPfNumber(lookup.pfNumber, options);
   if (!member) throw new AppError("uan" in lookup ? "UAN_NOT_FOUND" : "PF_NUMBER_NOT_FOUND");
   return member;
 }

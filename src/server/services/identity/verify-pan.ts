@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { VendorConsent } from "@/lib/consent";
 import { PAN_CATEGORY_VALUES } from "@/lib/pan";
 import type { AppError } from "@/server/errors";
 import type { PanProvider, PanRecord } from "@/server/providers/pan/types";
@@ -36,8 +37,14 @@ export interface PanCheck {
 /** Scores a name sent against the name on record (nameMatchScore, or one that remembers pairs). */
 export type NameScorer = (queried: string, onRecord: string, holder: NameHolder) => number;
 
-export async function checkPan(provider: PanProvider, pan: string, name: string | null, scoreNames: NameScorer = nameMatchScore): Promise<PanCheck> {
-  return panCheckOf(await provider.lookup(pan, { name }), name, scoreNames);
+export async function checkPan(
+  provider: PanProvider,
+  pan: string,
+  name: string | null,
+  scoreNames: NameScorer = nameMatchScore,
+  consent?: VendorConsent,
+): Promise<PanCheck> {
+  return panCheckOf(await provider.lookup(pan, consent ? { name, consent } : { name }), name, scoreNames);
 }
 
 /** A PAN check from the source's record (for sources that answer at once: `lookupLocal`). */

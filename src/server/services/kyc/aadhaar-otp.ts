@@ -6,7 +6,7 @@ import { hmacSha256Hex } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
 import { maskAadhaar } from "@/lib/aadhaar";
 import type { AadhaarProvider } from "@/server/providers/aadhaar/types";
-import { runChargedKyc, withSourceTimeout, type KycCaller, type KycVault } from "@/server/services/kyc/charge";
+import { runChargedKyc, vendorOptionsOf, withSourceTimeout, type KycCaller, type KycVault } from "@/server/services/kyc/charge";
 
 /** The OTP rules: 10-minute OTPs, 60 s between sends, 5 sends per 30 minutes, 3 wrong tries. */
 export const OTP_TTL_MS = 10 * 60 * 1000;
@@ -151,7 +151,7 @@ export async function generateAadhaarOtp(
   await reserveSend(db, scope, { id, maskedAadhaar: maskAadhaar(aadhaarNumber), createdAt, expiresAt }, limits, acrossMerchants);
   let sent;
   try {
-    sent = await withSourceTimeout(provider.sendOtp(aadhaarNumber));
+    sent = await withSourceTimeout(provider.sendOtp(aadhaarNumber, vendorOptionsOf(caller)));
   } catch (err) {
     // A refusal about the number was a lookup all the same: its row stays to count against the merchant's
     // unverified sends (and nothing else). Any other failure gives the slot back.
@@ -245,7 +245,7 @@ export async function verifyAadhaarOtp(
     const claimed = await db.kycOtpRequest.findUniqueOrThrow({ where: { id: request.id }, select: { wrongAttempts: true } });
     let result;
     try {
-      result = await withSourceTimeout(provider.submitOtp(input.aadhaarNumber, request.sourceReference, input.otp));
+      result = await withSourceTimeout(provider.submitOtp(input.aadhaarNumber, request.sourceReference, input.otp, vendorOptionsOf(caller)));
     } catch (err) {
       await db.kycOtpRequest.updateMany({ where: { id: request.id, state: "VERIFYING" }, data: { state: "OPEN" } });
       throw err;

@@ -10,13 +10,22 @@ import { KYC_LEDGER_REASON, type KycKind } from "@/lib/kyc";
 import { chargeWithoutHold, walletCovers } from "@/server/services/wallet/direct-charges";
 import { captureHold, placeHold, releaseHold, type KycTransactionRow } from "@/server/services/wallet/holds";
 import { alertLowBalanceAfterCapture, creditWallet } from "@/server/services/wallet/wallet";
+import { vendorConsentOf, type ConsentOnRecord } from "@/server/services/consent/consent";
 
 export interface KycCaller {
   merchantId: string;
   mode: Mode;
   requestId: string;
   feePaise: number;
+  /** The consent the call is made under (consentFor: checked before the caller is made), stored with its KYC transaction. */
+  consent?: ConsentOnRecord;
 }
+
+/** What the call's live vendor is told of the consent (absent in sandbox). */
+export const vendorOptionsOf = (caller: KycCaller) => {
+  const consent = caller.consent && vendorConsentOf(caller.mode, caller.consent);
+  return consent ? { consent } : undefined;
+};
 
 /** Where charged calls are held and settled, and where their full results are kept (encrypted) and for how long. */
 export interface KycVault {
@@ -87,6 +96,9 @@ function chargedRecord(vault: KycVault, caller: KycCaller, data: object, summary
     nameMatchScore: summary.nameMatchScore ?? null,
     resultEnc,
     resultExpiresAt: keep ? new Date(at.getTime() + vault.retentionDays * 86_400_000) : null,
+    consent: caller.consent?.consent ?? null,
+    purpose: caller.consent?.purpose ?? null,
+    consentSource: caller.consent?.source ?? null,
     createdAt: at,
   };
   return { at, ledgerId: newSortableId("led"), kycTransaction };

@@ -1,7 +1,7 @@
 import { maskPan } from "@/lib/pan";
 import type { PanProvider, PanRecord } from "@/server/providers/pan/types";
 import { nameHolderOfPan, nameMatchResult, nameMatchScore, type NameHolder, type NameMatchResult } from "@/server/services/identity/name-match";
-import { runChargedKyc, runLocallyAnsweredKyc, withSourceTimeout, type KycCaller, type KycVault } from "@/server/services/kyc/charge";
+import { runChargedKyc, runLocallyAnsweredKyc, vendorOptionsOf, withSourceTimeout, type KycCaller, type KycVault } from "@/server/services/kyc/charge";
 
 interface PanKycInput {
   pan: string;
@@ -45,7 +45,7 @@ function panAnswer(record: PanRecord, input: PanKycInput) {
  * A source of local fixtures answers first and is charged after, without a hold.
  */
 export async function panKyc(vault: KycVault, provider: PanProvider, caller: KycCaller, input: PanKycInput) {
-  const options = { name: input.name, dob: input.dob };
+  const options = { name: input.name, dob: input.dob, ...vendorOptionsOf(caller) };
   const local = provider.lookupLocal;
   if (local) return runLocallyAnsweredKyc(vault, caller, () => panAnswer(local(input.pan, options), input));
   return runChargedKyc(vault, caller, "PAN", async () => panAnswer(await withSourceTimeout(provider.lookup(input.pan, options)), input));
