@@ -5,6 +5,7 @@ import path from "node:path";
 import { createPrismaClient, type Db } from "@/server/db/client";
 import { applyMigrations } from "@/server/db/migrate";
 import { configFrom } from "@/server/config";
+import { updateConsentSettings } from "@/server/services/merchants/consent-settings";
 import { runCli } from "../../scripts/cli";
 import { copySqliteTemplate } from "./test-db";
 
@@ -183,6 +184,23 @@ export async function approveLiveViaCli(env: NodeJS.ProcessEnv, merchantId: stri
   const key = await cli(env, ["key", "create", "--merchant", merchantId, "--mode", "live", "--json"]);
   if (key.code !== 0) throw new Error(`live key create failed: ${key.stderr}`);
   return key.json as { keyId: string; publicKey: string; secretKey: string };
+}
+
+/** A default purpose for live checks in tests (20-200 characters, C6). */
+export const TEST_PURPOSE = "Customer onboarding: identity check before account opening";
+
+/**
+ * Gives the merchant a standing consent attestation and a default purpose (C6), as its dashboard
+ * settings do, so its live checks need no consent fields of their own. Call it before the live key's
+ * first request (the door caches merchant settings with the key until the auth epoch moves).
+ */
+export async function attestConsent(databaseUrl: string, merchantId: string, purpose = TEST_PURPOSE): Promise<void> {
+  const db = createPrismaClient(databaseUrl);
+  try {
+    await updateConsentSettings(db, merchantId, { purpose, standing: true });
+  } finally {
+    await db.$disconnect();
+  }
 }
 
 export async function createMerchantViaCli(env: NodeJS.ProcessEnv, name = "Test Store"): Promise<MerchantFixture> {

@@ -3,7 +3,7 @@ import { createPrismaClient, type Db } from "@/server/db/client";
 import { CHUNK_SIZES, LIVE_PAN_CHUNK_SIZE, WORKERS_PER_BATCH } from "@/server/services/batches/batches";
 import { startFakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
 import { request } from "../helpers/http";
-import { approveLiveViaCli, createMerchantViaCli, startServer, type MerchantFixture, type TestServer } from "../helpers/server";
+import { approveLiveViaCli, createMerchantViaCli, startServer, type MerchantFixture, type TestServer, attestConsent } from "../helpers/server";
 import { startPostgres, type PostgresCluster } from "../helpers/postgres";
 import { DB_TARGETS, type DbTarget } from "../helpers/targets";
 import { waitFor } from "../helpers/wait";
@@ -134,6 +134,7 @@ describe.each(DB_TARGETS)("batches that outlive a process on %s", (target: DbTar
         UPSTREAM_TIMEOUT_MS: "60000",
       });
       const liveKey = await approveLiveViaCli(one.env, a.merchantId);
+      await attestConsent(one.databaseUrl, a.merchantId);
       const live = { Authorization: `Bearer ${liveKey.secretKey}` };
       const pans = Array.from({ length: (WORKERS_PER_BATCH + 1) * LIVE_PAN_CHUNK_SIZE }, (_, i) => `ABCPD${String(i + 1).padStart(4, "0")}K`);
       const release = vendor.hold("pan");

@@ -633,8 +633,9 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
       expect(
         (await cli(env.server.env, ["wallet", "credit", "--merchant", shop.merchantId, "--mode", "live", "--amount", "100", "--reason", "first top-up"])).code,
       ).toBe(0);
-      expectError(await panKyc({ pan: "ABCPK1234F" }, { who: live }), 503, "SOURCE_UNAVAILABLE");
-      expectError(await generate(HAPPY, live), 503, "SOURCE_UNAVAILABLE");
+      const consent = { consent: true, purpose: "Customer onboarding: KYC before account opening" };
+      expectError(await panKyc({ pan: "ABCPK1234F", ...consent }, { who: live }), 503, "SOURCE_UNAVAILABLE");
+      expectError(await post("/api/kyc/aadhaar/generate-otp", { aadhaarNumber: HAPPY, ...consent }, { who: live }), 503, "SOURCE_UNAVAILABLE");
       expect((await wallet(shop, "live")).balancePaise).toBe(10_000);
     });
   });

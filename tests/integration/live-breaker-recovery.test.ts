@@ -1,7 +1,7 @@
 import { describe, it } from "vitest";
 import { startFakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
 import { request } from "../helpers/http";
-import { approveLiveViaCli, cli, createMerchantViaCli } from "../helpers/server";
+import { approveLiveViaCli, cli, createMerchantViaCli, attestConsent } from "../helpers/server";
 import { DB_TARGETS, startFor } from "../helpers/targets";
 import { createPrismaClient } from "@/server/db/client";
 
@@ -29,6 +29,7 @@ describe("an open upstream breaker after its pause", () => {
       try {
         const m = await createMerchantViaCli(env.server.env, "Breaker Recovery");
         const key = await approveLiveViaCli(env.server.env, m.merchantId);
+        await attestConsent(env.server.databaseUrl, m.merchantId);
         const credit = ["wallet", "credit", "--merchant", m.merchantId, "--mode", "live", "--amount", "1000", "--reason", "first top-up"];
         expect((await cli(env.server.env, credit)).code).toBe(0);
         const liveAuth = { Authorization: `Bearer ${key.secretKey}` };

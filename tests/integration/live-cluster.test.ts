@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeCashfreeVerification, type FakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
 import { request, type HttpResult } from "../helpers/http";
 import { parseScrape, valueOf } from "../helpers/prometheus";
-import { approveLiveViaCli, createMerchantViaCli, type TestServer } from "../helpers/server";
+import { approveLiveViaCli, createMerchantViaCli, type TestServer, attestConsent } from "../helpers/server";
 import { startFor, type Started } from "../helpers/targets";
 import { waitFor } from "../helpers/wait";
 
@@ -41,6 +41,7 @@ describe("live upstream calls on two workers", () => {
     });
     const m = await createMerchantViaCli(env.server.env, "Cluster Live");
     const key = await approveLiveViaCli(env.server.env, m.merchantId);
+    await attestConsent(env.server.databaseUrl, m.merchantId);
     auth = { Authorization: `Bearer ${key.secretKey}` };
     await waitFor("both workers listening", () => workerPids(env.server).length === 2, 30_000);
   }, 90_000);

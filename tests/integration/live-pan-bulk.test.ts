@@ -3,7 +3,7 @@ import { createPrismaClient, type Db } from "@/server/db/client";
 import { startFakeCashfreeVerification, type FakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
 import { request } from "../helpers/http";
 import { startPostgres, type PostgresCluster } from "../helpers/postgres";
-import { approveLiveViaCli, createMerchantViaCli, startServer, type TestServer } from "../helpers/server";
+import { approveLiveViaCli, createMerchantViaCli, startServer, type TestServer, attestConsent } from "../helpers/server";
 import { DB_TARGETS, type DbTarget } from "../helpers/targets";
 import { waitFor } from "../helpers/wait";
 
@@ -108,6 +108,7 @@ describe.each(DB_TARGETS)("live PAN batches through the vendor's bulk verificati
     const m = await createMerchantViaCli(server.env, "Bulk Verifier");
     merchantId = m.merchantId;
     live = { Authorization: `Bearer ${(await approveLiveViaCli(server.env, m.merchantId)).secretKey}` };
+    await attestConsent(server.databaseUrl, m.merchantId);
   }, 120_000);
   afterEach(() => {
     vendor.bulkDelayMs = 0;

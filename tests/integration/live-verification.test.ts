@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_OTP, startFakeCashfreeVerification, type FakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
 import { request, type HttpResult } from "../helpers/http";
-import { approveLiveViaCli, cli, createMerchantViaCli, serverKeys, startServer } from "../helpers/server";
+import { approveLiveViaCli, cli, createMerchantViaCli, serverKeys, startServer, attestConsent } from "../helpers/server";
 import { waitFor } from "../helpers/wait";
 import { verhoeffDigit } from "@/lib/verhoeff";
 import { createPrismaClient, type Db } from "@/server/db/client";
@@ -57,6 +57,7 @@ describe.each(DB_TARGETS)("live verification through the vendor on %s", (target)
     });
     const m = await createMerchantViaCli(env.server.env, "Live Verifier");
     const key = await approveLiveViaCli(env.server.env, m.merchantId);
+    await attestConsent(env.server.databaseUrl, m.merchantId);
     liveAuth = { Authorization: `Bearer ${key.secretKey}` };
     sandboxAuth = { Authorization: `Bearer ${m.sandbox.secretKey}` };
     kycHeaders = { "x-api-key": key.publicKey, "x-api-secret": key.secretKey };

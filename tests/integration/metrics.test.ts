@@ -4,7 +4,7 @@ import { createPrismaClient, type Db } from "@/server/db/client";
 import { startFakeCashfreeVerification, type FakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
 import { request } from "../helpers/http";
 import { parseScrape, sampleOf, valueOf } from "../helpers/prometheus";
-import { approveLiveViaCli, createMerchantViaCli, startServer, type MerchantFixture, type TestServer } from "../helpers/server";
+import { approveLiveViaCli, createMerchantViaCli, startServer, type MerchantFixture, type TestServer, attestConsent } from "../helpers/server";
 import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
 
 // GET /metrics scraped after known traffic, read with a Prometheus text parser Parakh did not write:
@@ -39,6 +39,7 @@ describe.each(DB_TARGETS)("GET /metrics on %s", (target) => {
     });
     m = await createMerchantViaCli(env.server.env, "Metrics Shop");
     live = await approveLiveViaCli(env.server.env, m.merchantId);
+    await attestConsent(env.server.databaseUrl, m.merchantId);
     db = createPrismaClient(env.server.databaseUrl);
   }, 120_000);
   afterAll(async () => {

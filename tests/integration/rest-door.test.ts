@@ -240,7 +240,7 @@ describe.each(DB_TARGETS)("REST door on %s", (target) => {
       expect((await cli(env.server.env, ["merchant", "go-live", "--merchant", own.merchantId])).code).toBe(0);
       const live = await cli(env.server.env, ["key", "create", "--merchant", own.merchantId, "--mode", "live", "--json"]);
       expect(live.json.secretKey).toMatch(/^sk_live_/);
-      const r = await verify(bearer(live.json.secretKey));
+      const r = await verify(bearer(live.json.secretKey), { pan: "ABCPK1234F", consent: true, purpose: "Vendor onboarding: PAN check before first invoice" });
       expect(r.status).toBe(503);
       expect(r.json.error.code).toBe("SOURCE_UNAVAILABLE");
     });
