@@ -29,3 +29,13 @@ export const consentSettingsInput = z.object({
 });
 
 export type ConsentSettingsInput = z.output<typeof consentSettingsInput>;
+
+/** A check's consent as screens say it. */
+export function consentLabel(consent: boolean | null, source: string | null): string {
+  if (consent === true) return source === "standing" ? "Given (standing attestation)" : "Given (in the request)";
+  if (consent === false) return "Not given";
+  return "Not recorded";
+}
+
+/** The consent columns of the dashboard's CSV exports, after each export's own. */
+export const CONSENT_CSV_COLUMNS = ["consent", "purpose", "consent_source"] as const;

@@ -37,4 +37,4 @@ const VERIFICATION_QUERY_NAMES = { subject: "subject", kind: "kind" } as const;
 export const verificationFiltersFromQuery = (q: { get(name: string): string | null }) =>
   filtersFromQuery<VerificationFilters>(verificationFiltersSchema, VERIFICATION_QUERY_NAMES, q);
 
-export const verificationFiltersToQuery = (f: VerificationFilters) => filtersToQuery(f, VERIFICATION_QUERY_NAMES);
+export const verificationFiltersToQuery = (f: VerificationFilters, extra: Record<string, string> = {}) => filtersToQuery(f, VERIFICATION_QUERY_NAMES, extra);

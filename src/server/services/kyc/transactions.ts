@@ -4,9 +4,11 @@ import { decrypt } from "@/server/lib/crypto";
 import { isoOrNull } from "@/server/lib/dates";
 import { istDayRange } from "@/server/lib/ist";
 import { log } from "@/server/lib/logger";
-import { afterCursor, newestFirst, toPage } from "@/server/lib/pagination";
+import { afterCursor, encodeCursor, newestFirst, toPage } from "@/server/lib/pagination";
+import { CSV_BOM, csvLine } from "@/server/lib/csv";
+import { CONSENT_CSV_COLUMNS } from "@/lib/consent";
 import type { Mode } from "@/lib/mode";
-import { formatRupees, parseAmountToPaise } from "@/lib/money";
+import { formatPaise, formatRupees, parseAmountToPaise } from "@/lib/money";
 import type { KycKind } from "@/lib/kyc";
 import { chargeFields } from "@/server/services/kyc/charge";
 import type { KycFilters } from "@/lib/schemas/kyc-transactions";
@@ -75,7 +77,49 @@ export async function getKycTransaction(db: Db, merchantId: string, mode: Mode, 
     reversedAt: isoOrNull(t.reversedAt),
     createdAt: t.createdAt.toISOString(),
     result: { retained: t.resultEnc !== null, expiresAt: isoOrNull(t.resultExpiresAt), retentionDays },
+    consent: { consent: t.consent, purpose: t.purpose, source: t.consentSource as "request" | "standing" | null },
   };
+}
+
+export const KYC_CSV_COLUMNS = [
+  ...["kyc_transaction_id", "created_at", "kind", "subject_masked", "outcome", "name_match_score", "fee", "currency", "request_id", "reversed_at"],
+  ...CONSENT_CSV_COLUMNS,
+  "mode",
+] as const;
+
+const EXPORT_BATCH = 500;
+
+/** The mode's KYC transactions as CSV, filtered like the page, newest first: masked, with each call's consent and purpose. */
+export async function* exportKycCsv(db: Db, merchantId: string, mode: Mode, filters: KycFilters): AsyncGenerator<string> {
+  yield `${CSV_BOM}${csvLine([...KYC_CSV_COLUMNS])}`;
+  const where = { merchantId, mode, ...kycFilterWhere(filters) };
+  let cursor: string | undefined;
+  for (;;) {
+    const rows = await db.kycTransaction.findMany({ where: { ...where, AND: [afterCursor(cursor)] }, orderBy: newestFirst, take: EXPORT_BATCH });
+    if (rows.length === 0) return;
+    yield rows
+      .map((t) =>
+        csvLine([
+          t.id,
+          t.createdAt.toISOString(),
+          t.kind,
+          t.subjectMasked,
+          t.outcome,
+          t.nameMatchScore === null ? null : t.nameMatchScore.toFixed(2),
+          formatPaise(t.feePaise),
+          "INR",
+          t.requestId || null,
+          isoOrNull(t.reversedAt),
+          t.consent === null ? null : String(t.consent),
+          t.purpose,
+          t.consentSource,
+          mode,
+        ]),
+      )
+      .join("");
+    if (rows.length < EXPORT_BATCH) return;
+    cursor = encodeCursor(rows[rows.length - 1]!);
+  }
 }
 
 type Fact = { label: string; value: string };

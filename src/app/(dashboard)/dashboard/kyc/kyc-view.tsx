@@ -91,6 +91,7 @@ export const KycView = withUrlFilters("Loading KYC transactions…", function Ky
     <ListPage
       title="KYC"
       description={`Aadhaar OTP, PAN and bank account KYC calls made with your ${page.modeName} keys and charged to your wallet, newest first. Numbers are shown masked.`}
+      exportCsv={{ url: `/api/dashboard/kyc/export${kycFiltersToQuery(page.filters, { mode: page.mode })}`, fallbackName: "kyc-transactions.csv" }}
       page={page}
       filters={FILTERS}
       query={list}

@@ -7,6 +7,7 @@ import { useFormFields } from "@/components/ui/form";
 import { profileInput } from "@/lib/schemas/account";
 import { errorInfo, useTRPC } from "@/lib/trpc/client";
 import { PasswordChange, SignOutEverywhere } from "./security-cards";
+import { ConsentSettings } from "./consent-settings";
 import { TwoFactor } from "./two-factor";
 
 type Profile = {
@@ -149,13 +150,19 @@ export function SettingsView() {
 
   return (
     <>
-      <PageHeader title="Settings" description="Your business profile, checkout branding, sign-in security and go-live." />
+      <PageHeader title="Settings" description="Your business profile, checkout branding, consent defaults, sign-in security and go-live." />
       {me.isLoading && <LoadingState />}
       {me.error && <ErrorState message={errorInfo(me.error).message} onRetry={() => void me.refetch()} />}
       {me.data && (
         <div className="space-y-6">
           <Card title="Business profile and checkout branding" description="Used on the hosted checkout page your customers see.">
             <ProfileForm key={key} initial={me.data.profile} />
+          </Card>
+          <Card
+            title="Consent and purpose"
+            description="Live verification and KYC calls rest on the person's consent for a stated purpose (DPDP Act 2023). Each call may send consent and purpose; these apply when it does not."
+          >
+            <ConsentSettings />
           </Card>
           <Card title="Go-live" description="Live keys and real verifications need an operator's approval.">
             <GoLive liveEnabled={me.data.liveEnabled} requestedAt={me.data.goLiveRequestedAt} approvedAt={me.data.goLiveApprovedAt} />

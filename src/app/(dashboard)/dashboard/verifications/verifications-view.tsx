@@ -5,6 +5,7 @@ import Link from "next/link";
 import { ListPage, ApiDocsLink, nextPage, useFilterDraft, useUrlFilters, withUrlFilters, type RowsSpec } from "@/components/dashboard/list-page";
 import { type Column } from "@/components/dashboard/list-rows";
 import { Badge, Button, Field } from "@/components/ui";
+import { consentLabel } from "@/lib/consent";
 import { maskPan } from "@/lib/pan";
 import { verificationFiltersFromQuery, verificationFiltersSchema, verificationFiltersToQuery, type VerificationFilters } from "@/lib/schemas/verifications";
 import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
@@ -99,6 +100,20 @@ function Source({ v, className, titled }: { v: VerificationItem; className: stri
   );
 }
 
+/** The consent the check was made under (a batch's item: its batch's) and its purpose. */
+function Consent({ v }: { v: VerificationItem }) {
+  return (
+    <>
+      <div className="text-xs text-slate-700">{consentLabel(v.consent, v.consentSource)}</div>
+      {v.purpose && (
+        <div className="max-w-[14rem] truncate text-[11px] text-slate-500" title={v.purpose}>
+          {v.purpose}
+        </div>
+      )}
+    </>
+  );
+}
+
 const COLUMNS: Column<VerificationItem>[] = [
   { head: "Time (IST)", cell: (v) => formatIst(v.createdAt, true) },
   {
@@ -135,6 +150,7 @@ const COLUMNS: Column<VerificationItem>[] = [
         </>
       ),
   },
+  { head: "Consent and purpose", cell: (v) => <Consent v={v} /> },
   { head: "Request or batch", cell: (v) => <Source v={v} titled className="block max-w-[12rem] truncate font-mono text-xs text-brand-600 hover:underline" /> },
 ];
 
@@ -160,6 +176,10 @@ function VerificationCard({ v }: { v: VerificationItem }) {
           <NameMatch score={v.nameMatch} band={v.nameMatchResult} />
         </div>
       )}
+      <div className="mt-1 text-xs text-slate-600">
+        {consentLabel(v.consent, v.consentSource)}
+        {v.purpose && <span className="text-slate-500"> · {v.purpose}</span>}
+      </div>
       <div className="mt-1 flex flex-wrap gap-x-3 text-xs text-slate-500">
         <span>{formatIst(v.createdAt, true)}</span>
         <Source v={v} className="font-mono text-brand-600 hover:underline" />
@@ -184,6 +204,10 @@ export const VerificationsView = withUrlFilters("Loading verifications…", func
     <ListPage
       title="Verifications"
       description={`PAN and EPFO checks made with your ${modeName} keys, newest first.`}
+      exportCsv={{
+        url: `/api/dashboard/verifications/export${verificationFiltersToQuery(page.filters, { mode: page.mode })}`,
+        fallbackName: "verifications.csv",
+      }}
       page={page}
       filterForm={<SearchForm key={page.queryKey} initial={filters} onApply={page.apply} onClear={page.clear} />}
       query={list}

@@ -16,6 +16,7 @@ import {
 import { useState } from "react";
 import { useMode } from "@/components/dashboard/mode";
 import { Button, Card, CopyButton, ErrorState, LoadingState, PageHeader, formatDateTime } from "@/components/ui";
+import { consentLabel } from "@/lib/consent";
 import { KYC_KIND_LABELS } from "@/lib/kyc";
 import { formatRupees } from "@/lib/money";
 import { ledgerReasonLabel } from "@/lib/schemas/wallet";
@@ -150,6 +151,8 @@ function KycSummary({ t }: { t: KycTransaction }) {
         <DetailRow label="Name match">
           <NameMatch score={t.nameMatchScore} />
         </DetailRow>
+        <DetailRow label="Consent">{consentLabel(t.consent.consent, t.consent.source)}</DetailRow>
+        <DetailRow label="Purpose">{t.consent.purpose ? <span className="break-words">{t.consent.purpose}</span> : noValue}</DetailRow>
         <DetailRow label="Request">
           {t.requestId ? (
             <Link href={`/dashboard/logs/${encodeURIComponent(t.requestId)}`} className="break-all font-mono text-[13px] text-brand-600 hover:underline">
