@@ -81,7 +81,34 @@ describe("the OpenAPI document", () => {
     const schema = body("/v1/employment/epfo/verify");
     expect(schema.oneOf).toEqual([{ required: ["uan"] }, { required: ["pf_number"] }]);
     expect(schema.required ?? []).toEqual([]);
-    expect(Object.keys(schema.properties)).toEqual(["uan", "pf_number"]);
+    expect(Object.keys(schema.properties)).toEqual(["uan", "pf_number", "consent", "purpose"]);
+  });
+
+  it("gives every live verification and KYC call the optional consent and purpose (C6), and each its CONSENT_REQUIRED", () => {
+    const paths = [
+      "/v1/identity/pan/verify",
+      "/v1/employment/epfo/verify",
+      "/v1/identity/pan/batch",
+      "/v1/employment/epfo/batch",
+      "/api/kyc/aadhaar/generate-otp",
+      "/api/kyc/aadhaar/verify-otp",
+      "/api/kyc/pan/verify",
+      "/api/kyc/bank/verify",
+    ];
+    for (const p of paths) {
+      const schema = body(p);
+      expect(schema.required ?? [], p).not.toContain("consent");
+      expect(schema.required ?? [], p).not.toContain("purpose");
+      // nullish, like the other optional fields: null is the same as absent.
+      expect(schema.properties.consent.type, p).toEqual(["boolean", "null"]);
+      expect(schema.properties.purpose.anyOf, p).toEqual([{ type: "string", minLength: 20, maxLength: 200 }, { type: "null" }]);
+      for (const field of ["consent", "purpose"]) expect(schema.properties[field].description, `${p} ${field}`).toMatch(/Sandbox does not need it/);
+      expect(doc.paths[p].post["x-error-codes"], p).toContain("CONSENT_REQUIRED");
+    }
+    // A batch's consent is the batch's: items carry none.
+    expect(Object.keys(body("/v1/identity/pan/batch").properties.items.items.properties)).toEqual(["pan", "name", "reference_id"]);
+    // Payments take no consent.
+    expect(body("/api/checkout").properties.consent).toBeUndefined();
   });
 
   it("batch results take limit as an integer from 1 to 1000", () => {

@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a PAN
-         * @description Checks a PAN against the tax registry: holder name, status, category, Aadhaar link and, when a name is sent, a name-match score. A PAN that is not on record is an outcome (status INVALID), not an error.
+         * @description Checks a PAN against the tax registry: holder name, status, category, Aadhaar link and, when a name is sent, a name-match score. A PAN that is not on record is an outcome (status INVALID), not an error. Live calls carry `consent` and `purpose` (or rely on the merchant's standing attestation and default purpose), else 422 CONSENT_REQUIRED; sandbox does not need them.
          *
          *     **Sandbox: PAN.** Every well-formed PAN answers, the same PAN always with the same record: a plausible name whose surname starts with the PAN's 5th letter for individuals, the category from the 4th letter. The serial (digits 6–9) picks the outcome:
          *
@@ -45,7 +45,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a PAN batch
-         * @description Queues up to 10,000 PAN checks and answers 202 at once. Poll the batch, page through its results, or wait for the `pan.batch.completed` webhook (sent to webhook_url and to endpoints subscribed to it). Bodies up to 8 MiB; while the server has too many large bodies in hand, 503 SERVICE_UNAVAILABLE with Retry-After. In sandbox a merchant may submit 100,000 items (SANDBOX_BATCH_ITEMS_PER_DAY) in any 24 hours; a batch past that answers 429 RATE_LIMITED with Retry-After.
+         * @description Queues up to 10,000 PAN checks and answers 202 at once. Poll the batch, page through its results, or wait for the `pan.batch.completed` webhook (sent to webhook_url and to endpoints subscribed to it). Bodies up to 8 MiB; while the server has too many large bodies in hand, 503 SERVICE_UNAVAILABLE with Retry-After. In sandbox a merchant may submit 100,000 items (SANDBOX_BATCH_ITEMS_PER_DAY) in any 24 hours; a batch past that answers 429 RATE_LIMITED with Retry-After. A live batch carries one `consent` and `purpose` for all its items (or relies on the merchant's standing attestation and default purpose), checked at submission: without them the whole batch is refused with 422 CONSENT_REQUIRED; sandbox does not need them.
          */
         post: operations["identity-createPanBatch"];
         delete?: never;
@@ -105,7 +105,7 @@ export interface paths {
         put?: never;
         /**
          * Verify an EPFO member account
-         * @description Looks up an EPFO member by exactly one of `uan` or `pf_number`. The success envelope has no `timestamp` (as specified). Live lookups need a UAN: a `pf_number` there answers 422 LOOKUP_NOT_SUPPORTED.
+         * @description Looks up an EPFO member by exactly one of `uan` or `pf_number`. The success envelope has no `timestamp` (as specified). Live lookups need a UAN: a `pf_number` there answers 422 LOOKUP_NOT_SUPPORTED. Live calls carry `consent` and `purpose` (or rely on the merchant's standing attestation and default purpose), else 422 CONSENT_REQUIRED; sandbox does not need them.
          *
          *     **Sandbox: EPFO by UAN.** Every well-formed UAN answers deterministically; its last four digits pick the outcome:
          *
@@ -145,7 +145,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a EPFO batch
-         * @description Queues up to 10,000 EPFO checks and answers 202 at once. Poll the batch, page through its results, or wait for the `epfo.batch.completed` webhook (sent to webhook_url and to endpoints subscribed to it). Bodies up to 8 MiB; while the server has too many large bodies in hand, 503 SERVICE_UNAVAILABLE with Retry-After. In sandbox a merchant may submit 100,000 items (SANDBOX_BATCH_ITEMS_PER_DAY) in any 24 hours; a batch past that answers 429 RATE_LIMITED with Retry-After.
+         * @description Queues up to 10,000 EPFO checks and answers 202 at once. Poll the batch, page through its results, or wait for the `epfo.batch.completed` webhook (sent to webhook_url and to endpoints subscribed to it). Bodies up to 8 MiB; while the server has too many large bodies in hand, 503 SERVICE_UNAVAILABLE with Retry-After. In sandbox a merchant may submit 100,000 items (SANDBOX_BATCH_ITEMS_PER_DAY) in any 24 hours; a batch past that answers 429 RATE_LIMITED with Retry-After. A live batch carries one `consent` and `purpose` for all its items (or relies on the merchant's standing attestation and default purpose), checked at submission: without them the whole batch is refused with 422 CONSENT_REQUIRED; sandbox does not need them.
          */
         post: operations["employment-createEpfoBatch"];
         delete?: never;
@@ -348,7 +348,7 @@ export interface paths {
         put?: never;
         /**
          * Send an Aadhaar OTP
-         * @description Sends an OTP to the mobile number linked with the Aadhaar number. Never charged. OTPs are valid 10 minutes; another may be requested after 60 s (429 OTP_RESEND_TOO_SOON), and at most 5 per number per 30 minutes (429 OTP_GENERATION_LIMIT). One number receives at most 1 OTP a minute and 10 per 24 hours from all merchants together, counted per mode (429 OTP_GENERATION_LIMIT; the sandbox's documented test numbers count only toward each merchant's own limits). A merchant may have at most 100 OTPs sent in the last minute that no verify-otp has followed, refused lookups included (429 RATE_LIMITED). Every 429 carries Retry-After.
+         * @description Sends an OTP to the mobile number linked with the Aadhaar number. Never charged. OTPs are valid 10 minutes; another may be requested after 60 s (429 OTP_RESEND_TOO_SOON), and at most 5 per number per 30 minutes (429 OTP_GENERATION_LIMIT). One number receives at most 1 OTP a minute and 10 per 24 hours from all merchants together, counted per mode (429 OTP_GENERATION_LIMIT; the sandbox's documented test numbers count only toward each merchant's own limits). A merchant may have at most 100 OTPs sent in the last minute that no verify-otp has followed, refused lookups included (429 RATE_LIMITED). Every 429 carries Retry-After. Live calls carry `consent` and `purpose` (or rely on the merchant's standing attestation and default purpose), else 422 CONSENT_REQUIRED; sandbox does not need them.
          *
          *     **Sandbox: Aadhaar OTP KYC.** Any valid Aadhaar number works (12 digits, first digit 2–9, Verhoeff check digit) and the OTP is always `123456`; any other OTP is wrong. The four digits before the check digit pick the outcome:
          *
@@ -378,7 +378,7 @@ export interface paths {
         put?: never;
         /**
          * Verify an Aadhaar OTP (eKYC)
-         * @description Checks the OTP and answers the holder's eKYC record, charged once from the wallet (Aadhaar OTP KYC fee). A wrong OTP answers 422 with attemptsRemaining; the third locks the request. While another verify-otp call for the same request is with the source, the answer is 409 OTP_VERIFICATION_IN_PROGRESS: retry after Retry-After (409 OTP_ALREADY_USED means the OTP was used). Only a VERIFIED answer is charged; with too little balance the answer is 402 and the OTP stays usable.
+         * @description Checks the OTP and answers the holder's eKYC record, charged once from the wallet (Aadhaar OTP KYC fee). A wrong OTP answers 422 with attemptsRemaining; the third locks the request. While another verify-otp call for the same request is with the source, the answer is 409 OTP_VERIFICATION_IN_PROGRESS: retry after Retry-After (409 OTP_ALREADY_USED means the OTP was used). Only a VERIFIED answer is charged; with too little balance the answer is 402 and the OTP stays usable. Live calls carry `consent` and `purpose` (or rely on the merchant's standing attestation and default purpose), else 422 CONSENT_REQUIRED; sandbox does not need them.
          *
          *     **Sandbox: Aadhaar OTP KYC.** Any valid Aadhaar number works (12 digits, first digit 2–9, Verhoeff check digit) and the OTP is always `123456`; any other OTP is wrong. The four digits before the check digit pick the outcome:
          *
@@ -408,7 +408,7 @@ export interface paths {
         put?: never;
         /**
          * PAN KYC
-         * @description Checks a PAN with the holder's name and date of birth, charged from the wallet (PAN KYC fee). Every status is an answer, INVALID included, and is charged.
+         * @description Checks a PAN with the holder's name and date of birth, charged from the wallet (PAN KYC fee). Every status is an answer, INVALID included, and is charged. Live calls carry `consent` and `purpose` (or rely on the merchant's standing attestation and default purpose), else 422 CONSENT_REQUIRED; sandbox does not need them.
          */
         post: operations["kyc-panVerify"];
         delete?: never;
@@ -428,7 +428,7 @@ export interface paths {
         put?: never;
         /**
          * Bank account KYC
-         * @description A penny-drop style check of a bank account with the branch's IFSC details, charged from the wallet (bank KYC fee). Every account status is an answer and is charged.
+         * @description A penny-drop style check of a bank account with the branch's IFSC details, charged from the wallet (bank KYC fee). Every account status is an answer and is charged. Live calls carry `consent` and `purpose` (or rely on the merchant's standing attestation and default purpose), else 422 CONSENT_REQUIRED; sandbox does not need them.
          *
          *     **Sandbox: Bank account KYC.** Any valid IFSC and account number answer, the same pair always the same way; the bank comes from the IFSC's first four letters. The account's last four digits pick the outcome:
          *
@@ -1388,6 +1388,16 @@ export interface operations {
                     pan: string;
                     /** @description Name to match against the name on record (optional; without it name_match is null). */
                     name?: string | null;
+                    /**
+                     * @description true: you attest that the person consented to this check for the stated purpose (DPDP Act 2023; UIDAI for Aadhaar). false refuses a live call. Live mode: required unless you set a standing attestation and a default purpose in the dashboard (a request's own field wins); without either, 422 CONSENT_REQUIRED before any vendor call or charge. Sandbox does not need it. Stored with the check.
+                     * @example true
+                     */
+                    consent?: boolean | null;
+                    /**
+                     * @description Why the check is made, as the person was told (20-200 characters after trimming). Live mode: required unless you set a standing attestation and a default purpose in the dashboard (a request's own field wins); without either, 422 CONSENT_REQUIRED before any vendor call or charge. Sandbox does not need it. Stored with the check and sent to vendors that take it.
+                     * @example Employee onboarding: identity check before the offer letter
+                     */
+                    purpose?: string | null;
                 };
             };
         };
@@ -1483,7 +1493,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description Unprocessable: `IDEMPOTENCY_KEY_MISMATCH` */
+            /** @description Unprocessable: `CONSENT_REQUIRED`, `IDEMPOTENCY_KEY_MISMATCH` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1592,6 +1602,16 @@ export interface operations {
                     webhook_url?: string | null;
                     /** @description Your own reference, echoed back. */
                     client_batch_id?: string | null;
+                    /**
+                     * @description true: you attest that the person consented to this check for the stated purpose (DPDP Act 2023; UIDAI for Aadhaar). false refuses a live call. Live mode: required unless you set a standing attestation and a default purpose in the dashboard (a request's own field wins); without either, 422 CONSENT_REQUIRED before any vendor call or charge. Sandbox does not need it. Stored with the check.
+                     * @example true
+                     */
+                    consent?: boolean | null;
+                    /**
+                     * @description Why the check is made, as the person was told (20-200 characters after trimming). Live mode: required unless you set a standing attestation and a default purpose in the dashboard (a request's own field wins); without either, 422 CONSENT_REQUIRED before any vendor call or charge. Sandbox does not need it. Stored with the check and sent to vendors that take it.
+                     * @example Employee onboarding: identity check before the offer letter
+                     */
+                    purpose?: string | null;
                 };
             };
         };
@@ -1687,7 +1707,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description Unprocessable: `IDEMPOTENCY_KEY_MISMATCH` */
+            /** @description Unprocessable: `CONSENT_REQUIRED`, `IDEMPOTENCY_KEY_MISMATCH` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1996,6 +2016,16 @@ export interface operations {
                      * @example MH/BAN/0000064/000/0000123
                      */
                     pf_number?: string;
+                    /**
+                     * @description true: you attest that the person consented to this check for the stated purpose (DPDP Act 2023; UIDAI for Aadhaar). false refuses a live call. Live mode: required unless you set a standing attestation and a default purpose in the dashboard (a request's own field wins); without either, 422 CONSENT_REQUIRED before any vendor call or charge. Sandbox does not need it. Stored with the check.
+                     * @example true
+                     */
+                    consent?: boolean | null;
+                    /**
+                     * @description Why the check is made, as the person was told (20-200 characters after trimming). Live mode: required unless you set a standing attestation and a default purpose in the dashboard (a request's own field wins); without either, 422 CONSENT_REQUIRED before any vendor call or charge. Sandbox does not need it. Stored with the check and sent to vendors that take it.
+                     * @example Employee onboarding: identity check before the offer letter
+                     */
+                    purpose?: string | null;
                 } & (unknown | unknown);
             };
         };
@@ -2096,7 +2126,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description Unprocessable: `LOOKUP_NOT_SUPPORTED`, `IDEMPOTENCY_KEY_MISMATCH` */
+            /** @description Unprocessable: `LOOKUP_NOT_SUPPORTED`, `CONSENT_REQUIRED`, `IDEMPOTENCY_KEY_MISMATCH` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2208,6 +2238,16 @@ export interface operations {
                     webhook_url?: string | null;
                     /** @description Your own reference, echoed back. */
                     client_batch_id?: string | null;
+                    /**
+                     * @description true: you attest that the person consented to this check for the stated purpose (DPDP Act 2023; UIDAI for Aadhaar). false refuses a live call. Live mode: required unless you set a standing attestation and a default purpose in the dashboard (a request's own field wins); without either, 422 CONSENT_REQUIRED before any vendor call or charge. Sandbox does not need it. Stored with the check.
+                     * @example true
+                     */
+                    consent?: boolean | null;
+                    /**
+                     * @description Why the check is made, as the person was told (20-200 characters after trimming). Live mode: required unless you set a standing attestation and a default purpose in the dashboard (a request's own field wins); without either, 422 CONSENT_REQUIRED before any vendor call or charge. Sandbox does not need it. Stored with the check and sent to vendors that take it.
+                     * @example Employee onboarding: identity check before the offer letter
+                     */
+                    purpose?: string | null;
                 };
             };
         };
@@ -2303,7 +2343,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description Unprocessable: `IDEMPOTENCY_KEY_MISMATCH` */
+            /** @description Unprocessable: `CONSENT_REQUIRED`, `IDEMPOTENCY_KEY_MISMATCH` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3625,6 +3665,16 @@ export interface operations {
                      * @example 234567890009
                      */
                     aadhaarNumber: string;
+                    /**
+                     * @description true: you attest that the person consented to this check for the stated purpose (DPDP Act 2023; UIDAI for Aadhaar). false refuses a live call. Live mode: required unless you set a standing attestation and a default purpose in the dashboard (a request's own field wins); without either, 422 CONSENT_REQUIRED before any vendor call or charge. Sandbox does not need it. Stored with the check.
+                     * @example true
+                     */
+                    consent?: boolean | null;
+                    /**
+                     * @description Why the check is made, as the person was told (20-200 characters after trimming). Live mode: required unless you set a standing attestation and a default purpose in the dashboard (a request's own field wins); without either, 422 CONSENT_REQUIRED before any vendor call or charge. Sandbox does not need it. Stored with the check and sent to vendors that take it.
+                     * @example Employee onboarding: identity check before the offer letter
+                     */
+                    purpose?: string | null;
                 };
             };
         };
@@ -3716,7 +3766,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unprocessable: `AADHAAR_MOBILE_NOT_LINKED`, `AADHAAR_LOCKED`, `IDEMPOTENCY_KEY_MISMATCH` */
+            /** @description Unprocessable: `CONSENT_REQUIRED`, `AADHAAR_MOBILE_NOT_LINKED`, `AADHAAR_LOCKED`, `IDEMPOTENCY_KEY_MISMATCH` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3823,6 +3873,16 @@ export interface operations {
                     otp: string;
                     /** @description The generate-otp requestId; without it the newest open request for this number is used. */
                     requestId?: string | null;
+                    /**
+                     * @description true: you attest that the person consented to this check for the stated purpose (DPDP Act 2023; UIDAI for Aadhaar). false refuses a live call. Live mode: required unless you set a standing attestation and a default purpose in the dashboard (a request's own field wins); without either, 422 CONSENT_REQUIRED before any vendor call or charge. Sandbox does not need it. Stored with the check.
+                     * @example true
+                     */
+                    consent?: boolean | null;
+                    /**
+                     * @description Why the check is made, as the person was told (20-200 characters after trimming). Live mode: required unless you set a standing attestation and a default purpose in the dashboard (a request's own field wins); without either, 422 CONSENT_REQUIRED before any vendor call or charge. Sandbox does not need it. Stored with the check and sent to vendors that take it.
+                     * @example Employee onboarding: identity check before the offer letter
+                     */
+                    purpose?: string | null;
                 };
             };
         };
@@ -3945,7 +4005,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unprocessable: `INVALID_OTP`, `IDEMPOTENCY_KEY_MISMATCH` */
+            /** @description Unprocessable: `CONSENT_REQUIRED`, `INVALID_OTP`, `IDEMPOTENCY_KEY_MISMATCH` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4048,6 +4108,16 @@ export interface operations {
                     /** @description Name to match against the name on record. */
                     name?: string | null;
                     dob?: string | null;
+                    /**
+                     * @description true: you attest that the person consented to this check for the stated purpose (DPDP Act 2023; UIDAI for Aadhaar). false refuses a live call. Live mode: required unless you set a standing attestation and a default purpose in the dashboard (a request's own field wins); without either, 422 CONSENT_REQUIRED before any vendor call or charge. Sandbox does not need it. Stored with the check.
+                     * @example true
+                     */
+                    consent?: boolean | null;
+                    /**
+                     * @description Why the check is made, as the person was told (20-200 characters after trimming). Live mode: required unless you set a standing attestation and a default purpose in the dashboard (a request's own field wins); without either, 422 CONSENT_REQUIRED before any vendor call or charge. Sandbox does not need it. Stored with the check and sent to vendors that take it.
+                     * @example Employee onboarding: identity check before the offer letter
+                     */
+                    purpose?: string | null;
                 };
             };
         };
@@ -4149,7 +4219,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unprocessable: `IDEMPOTENCY_KEY_MISMATCH` */
+            /** @description Unprocessable: `CONSENT_REQUIRED`, `IDEMPOTENCY_KEY_MISMATCH` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4256,6 +4326,16 @@ export interface operations {
                     ifsc: string;
                     /** @description Name to match against the name the bank holds. */
                     name?: string | null;
+                    /**
+                     * @description true: you attest that the person consented to this check for the stated purpose (DPDP Act 2023; UIDAI for Aadhaar). false refuses a live call. Live mode: required unless you set a standing attestation and a default purpose in the dashboard (a request's own field wins); without either, 422 CONSENT_REQUIRED before any vendor call or charge. Sandbox does not need it. Stored with the check.
+                     * @example true
+                     */
+                    consent?: boolean | null;
+                    /**
+                     * @description Why the check is made, as the person was told (20-200 characters after trimming). Live mode: required unless you set a standing attestation and a default purpose in the dashboard (a request's own field wins); without either, 422 CONSENT_REQUIRED before any vendor call or charge. Sandbox does not need it. Stored with the check and sent to vendors that take it.
+                     * @example Employee onboarding: identity check before the offer letter
+                     */
+                    purpose?: string | null;
                 };
             };
         };
@@ -4357,7 +4437,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unprocessable: `IDEMPOTENCY_KEY_MISMATCH` */
+            /** @description Unprocessable: `CONSENT_REQUIRED`, `IDEMPOTENCY_KEY_MISMATCH` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
