@@ -176,7 +176,7 @@ function VerificationCard({ v }: { v: VerificationItem }) {
           <NameMatch score={v.nameMatch} band={v.nameMatchResult} />
         </div>
       )}
-      <div className="mt-1 text-xs text-slate-600">
+      <div className="mt-1 text-xs text-slate-600 [overflow-wrap:anywhere]">
         {consentLabel(v.consent, v.consentSource)}
         {v.purpose && <span className="text-slate-500"> · {v.purpose}</span>}
       </div>

@@ -152,7 +152,7 @@ function KycSummary({ t }: { t: KycTransaction }) {
           <NameMatch score={t.nameMatchScore} />
         </DetailRow>
         <DetailRow label="Consent">{consentLabel(t.consent.consent, t.consent.source)}</DetailRow>
-        <DetailRow label="Purpose">{t.consent.purpose ? <span className="break-words">{t.consent.purpose}</span> : noValue}</DetailRow>
+        <DetailRow label="Purpose">{t.consent.purpose ? <span className="[overflow-wrap:anywhere]">{t.consent.purpose}</span> : noValue}</DetailRow>
         <DetailRow label="Request">
           {t.requestId ? (
             <Link href={`/dashboard/logs/${encodeURIComponent(t.requestId)}`} className="break-all font-mono text-[13px] text-brand-600 hover:underline">
