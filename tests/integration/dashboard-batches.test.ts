@@ -312,11 +312,17 @@ describe.each(DB_TARGETS)("dashboard batches on %s", (target) => {
     expect(await failure(dash(m, false).batches.preview({ mode: "sandbox", kind: "PAN", items }))).toMatchObject({ code: "FORBIDDEN" });
     expect(await failure(dash(m).batches.create({ mode: "live", kind: "PAN", items }))).toMatchObject({ code: "FORBIDDEN", appCode: "LIVE_MODE_NOT_ENABLED" });
 
-    // Live mode, once approved: https and a public host only.
+    // Live mode, once approved: the batch's consent and purpose (C6), https and a public host only.
     await approveGoLive(db, m.merchantId);
-    const local = await failure(dash(m).batches.create({ mode: "live", kind: "PAN", items, webhookUrl: "https://127.0.0.1/hooks" }));
+    expect(await failure(dash(m).batches.create({ mode: "live", kind: "PAN", items }))).toMatchObject({
+      code: "UNPROCESSABLE_CONTENT",
+      appCode: "CONSENT_REQUIRED",
+    });
+    expect(await db.batch.count({ where: { merchantId: m.merchantId, mode: "live" } })).toBe(0);
+    const consent = { consent: true, purpose: "Payroll onboarding: PAN check of new joiners" };
+    const local = await failure(dash(m).batches.create({ mode: "live", kind: "PAN", items, webhookUrl: "https://127.0.0.1/hooks", ...consent }));
     expect(local).toMatchObject({ code: "BAD_REQUEST", appCode: "VALIDATION_ERROR", message: expect.stringMatching(/public address/) });
-    expect(await failure(dash(m).batches.create({ mode: "live", kind: "PAN", items, webhookUrl: "http://shop.example/hooks" }))).toMatchObject({
+    expect(await failure(dash(m).batches.create({ mode: "live", kind: "PAN", items, webhookUrl: "http://shop.example/hooks", ...consent }))).toMatchObject({
       message: expect.stringMatching(/https/),
     });
 
