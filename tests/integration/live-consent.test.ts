@@ -119,7 +119,11 @@ describe.each(DB_TARGETS)("consent and purpose of live checks on %s", (target) =
 
   it("stores the request's consent and purpose with the verification, the KYC transaction and the batch (source request)", async () => {
     const fields = { consent: true, purpose: `  ${PURPOSE}  ` };
-    const pan = await post("/v1/identity/pan/verify", { pan: "ABCPV1234D", name: "John Doe", ...fields }, { ...plain.bearer, "x-request-id": `req_cons_pan_${target}` });
+    const pan = await post(
+      "/v1/identity/pan/verify",
+      { pan: "ABCPV1234D", name: "John Doe", ...fields },
+      { ...plain.bearer, "x-request-id": `req_cons_pan_${target}` },
+    );
     expect(pan.status, JSON.stringify(pan.json)).toBe(200);
     // The answer is the same as without consent: nothing of it shows there.
     expect(Object.keys(pan.json.data)).not.toContain("consent");
@@ -210,7 +214,11 @@ describe.each(DB_TARGETS)("consent and purpose of live checks on %s", (target) =
     });
 
     // The request's purpose wins over the default; its consent over the standing attestation.
-    const own = await post("/v1/identity/pan/verify", { pan: "ABCPV1234D", consent: true, purpose: PURPOSE }, { ...standing.bearer, "x-request-id": id("own") });
+    const own = await post(
+      "/v1/identity/pan/verify",
+      { pan: "ABCPV1234D", consent: true, purpose: PURPOSE },
+      { ...standing.bearer, "x-request-id": id("own") },
+    );
     expect(own.status).toBe(200);
     expect(await db.verification.findFirstOrThrow({ where: { requestId: id("own") } })).toMatchObject({
       consent: true,
