@@ -38,8 +38,10 @@ export const PAGE_ROUTES = [
   "/checkout/[paymentId]/bank",
   "/api/auth/[...nextauth]",
   "/api/dashboard/batches/[batchId]/export",
+  "/api/dashboard/kyc/export",
   "/api/dashboard/payments/export",
   "/api/dashboard/refunds/export",
+  "/api/dashboard/verifications/export",
   "/api/dashboard/wallet/export",
   "/api/trpc/[trpc]",
 ] as const;
