@@ -24,16 +24,18 @@ export function stages(reports: { vitestUnit: string; vitestIntegration: string;
     ],
     // Integration tests start servers and time things: alone.
     [{ name: "integration", command: "npm run test:integration", env: { VITEST_JSON_REPORT: reports.vitestIntegration } }],
-    // `npm start` and every other README command that needs a running server (CLI lines, curl examples),
-    // beside the benchmark as a smoke run (one short SQLite round, so the command is known to work; its
-    // figures mean nothing here, the numbers to quote come from a bench run alone).
-    // The fuzz harness beside them: requests generated from the API document, 30 s a database.
+    // The browser tests spend most of their time waiting on pages, clocks and the job queue (about a
+    // third of a core each), so the rest runs beside them: `npm start` and every other README command
+    // that needs a running server (CLI lines, curl examples); the benchmark as a smoke run (one short
+    // SQLite round, so the command is known to work; its figures mean nothing here, the numbers to quote
+    // come from a bench run alone); the fuzz harness, requests generated from the API document, 30 s a
+    // database. Each starts its own servers on ports of its own.
     [
+      { name: "e2e", command: "npm run test:e2e", env: { PLAYWRIGHT_JSON_OUTPUT_FILE: reports.playwright }, needs: "chromium" },
       { name: "npm start", command: "npx tsx scripts/smoke.ts start", needs: "build" },
       { name: "bench", command: "npm run bench", env: { BENCH_SECONDS: "1", BENCH_DB: "sqlite", BENCH_CONNECTIONS: "10" }, needs: "build" },
       { name: "fuzz", command: "npm run fuzz", env: { FUZZ_SECONDS: "30", VITEST_JSON_REPORT: reports.vitestFuzz } },
     ],
-    [{ name: "e2e", command: "npm run test:e2e", env: { PLAYWRIGHT_JSON_OUTPUT_FILE: reports.playwright }, needs: "chromium" }],
     [{ name: "npm run dev", command: "npx tsx scripts/smoke.ts dev" }],
   ];
 }
