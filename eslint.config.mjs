@@ -144,7 +144,7 @@ const layerZones = [
     message: "Enqueue a job through its declaration in src/server/jobs/registry.ts; its handler is for the runners alone.",
   },
   {
-    // The pieces every layer uses: ids, crypto, logging, addresses.
+    // The pieces every layer uses (ids, crypto, logging, addresses), the settings and the database's code included.
     target: "./src/server/lib",
     from: [
       "./src/server/services",
@@ -156,8 +156,10 @@ const layerZones = [
       "./src/server/api",
       "./src/server/http",
       "./src/server/metrics",
+      "./src/server/config.ts",
+      "./src/server/db",
     ],
-    message: "src/server/lib is used by every layer: it imports none of them.",
+    message: "src/server/lib is used by every layer, the settings and src/server/db included: it imports none of them.",
   },
   {
     // Operations are built from the REST kit (meta, envelopes, procedures); the door that serves them is in src/server/http.

@@ -59,6 +59,8 @@ describe("no import runs back up", () => {
     ["src/server/api/dashboard/probe.ts", 'export { createJobRunners } from "@/server/job-handlers/runners";'],
     ["src/server/lib/probe.ts", 'export { redactString } from "@/server/services/audit/redact";'],
     ["src/server/lib/probe.ts", 'export { refundJob } from "@/server/jobs/registry";'],
+    ["src/server/lib/probe.ts", 'export { getConfig } from "@/server/config";'],
+    ["src/server/lib/probe.ts", 'export { databaseUrlFromEnv } from "../db/provider";'],
     ["src/server/metrics/probe.ts", 'export { hasUnreadBody } from "@/server/rest/body";'],
     ["src/server/metrics/probe.ts", 'export { errorPayload } from "../http/error-response";'],
     ["src/server/rest/probe.ts", 'export { validateBatchItems } from "@/server/api/batches/batch-items";'],
