@@ -86,15 +86,19 @@ describe("src/lib is shared with the browser", () => {
   it.each([
     ['export { getServices } from "../server/services";', "import/no-restricted-paths"],
     ['export { AppError } from "@/server/errors";', "import/no-restricted-paths"],
-    ['export { dashboardRouter } from "@/server/api/dashboard/router";', "@typescript-eslint/no-restricted-imports"],
+    ['export { dashboardRouter } from "@/server/api/dashboard/router";', "import/no-restricted-paths"],
+    ['export type { DashboardRouter } from "@/server/api/dashboard/router";', "import/no-restricted-paths"],
     ['export { PrismaClient } from "@prisma/client";', "no-restricted-imports"],
     ['export { readFileSync } from "node:fs";', "import/no-nodejs-modules"],
   ])("refuses %s", async (code, rule) => {
     expect(rulesOf(await broken("src/lib/probe.ts", code))).toContain(rule);
   });
 
-  it("takes the dashboard router's type for the tRPC client", async () => {
-    expect(await broken("src/lib/trpc/probe.ts", 'export type { DashboardRouter } from "@/server/api/dashboard/router";')).toEqual([]);
+  it("the dashboard's tRPC client, in src/components, takes the router's type and nothing else of it", async () => {
+    expect(await broken("src/components/trpc/probe.ts", 'export type { DashboardRouter } from "@/server/api/dashboard/router";')).toEqual([]);
+    expect(rulesOf(await broken("src/components/trpc/probe.ts", 'export { dashboardRouter } from "@/server/api/dashboard/router";'))).toContain(
+      "@typescript-eslint/no-restricted-imports",
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Suspense } from "react";
-import { TrpcProviders } from "@/lib/trpc/client";
+import { TrpcProviders } from "@/components/trpc/client";
 
 // Every auth form is a client component; some read the URL (useSearchParams needs the Suspense
 // boundary) and some call tRPC.

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { Badge, Button, EmptyState, ErrorState, LoadingState, formatDateTime } from "@/components/ui";
 import { DataTable, type Column } from "@/components/dashboard/list-rows";
 import { formatIst } from "@/lib/ist";
-import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/components/trpc/client";
 
 // Pieces the operator pages share: status and go-live badges, usage figures and the activity feed.
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { ToastProvider } from "@/components/ui";
-import { TrpcProviders } from "@/lib/trpc/client";
+import { TrpcProviders } from "@/components/trpc/client";
 import { requireUser } from "@/server/auth/session";
 import { AdminShell } from "./admin-shell";
 

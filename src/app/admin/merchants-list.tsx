@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import { Button, Card, EmptyState, ErrorState, LoadingState, Notice, PageHeader, cx } from "@/components/ui";
 import { DataTable } from "@/components/dashboard/list-rows";
 import { ADMIN_PAGE_SIZE, merchantFilterSchema, type MerchantFilter } from "@/lib/schemas/admin";
-import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/components/trpc/client";
 import { GoLiveBadge, StatusBadge, formatCount, formatDate } from "./admin-ui";
 
 const FILTER_LABELS: Record<MerchantFilter, string> = {

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Badge, Card, EmptyState, ErrorState, LoadingState, Notice, formatDateTime } from "@/components/ui";
 import { DataTable } from "@/components/dashboard/list-rows";
-import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/components/trpc/client";
 import { formatCount } from "./admin-ui";
 
 type Health = RouterOutputs["admin"]["upstream"];

@@ -23,7 +23,7 @@ import type { ActionResult, CheckoutAppProps, CheckoutState, PayPayload } from "
 import { UpiPanel } from "@/components/checkout/upi-panel";
 import { useCheckoutActions } from "@/components/checkout/use-checkout-actions";
 import { Notice } from "@/components/ui";
-import { errorInfo } from "@/lib/trpc/client";
+import { errorInfo } from "@/components/trpc/client";
 
 /** The page's status line for screen readers: what the screen now shows. */
 function announcementFor(view: View, state: CheckoutState, msLeft: number, amountLabel: string): string {

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { CheckoutState } from "@/components/checkout/types";
-import { useTRPC } from "@/lib/trpc/client";
+import { useTRPC } from "@/components/trpc/client";
 
 // The checkout page's view of the payment: which screen to show, and when to ask the server again.
 

@@ -7,7 +7,7 @@ import { useState } from "react";
 import { DetailList } from "@/components/checkout/parts";
 import type { CheckoutState } from "@/components/checkout/types";
 import { Button, Notice } from "@/components/ui";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC } from "@/components/trpc/client";
 
 /** The sandbox bank's question: approve (Success) or decline (Failure) the netbanking payment. */
 function ApprovalRequest({

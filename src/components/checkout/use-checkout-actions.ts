@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { isForbidden, isOpen } from "@/components/checkout/checkout-state";
 import type { ActionResult, CheckoutState, PayPayload } from "@/components/checkout/types";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC } from "@/components/trpc/client";
 
 type Input = { paymentId: string; token: string };
 type RefetchState = () => Promise<{ data?: CheckoutState }>;

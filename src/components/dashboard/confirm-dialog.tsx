@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { Button, Dialog, DialogActions, Notice } from "@/components/ui";
-import { errorInfo } from "@/lib/trpc/client";
+import { errorInfo } from "@/components/trpc/client";
 
 /**
  * Asks before a destructive change to `target` (open while there is one): what will happen, Cancel,

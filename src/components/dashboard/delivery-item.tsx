@@ -4,7 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { Badge, Button, useToast } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
-import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/components/trpc/client";
 import { formatIst } from "@/lib/ist";
 import { HttpStatusBadge, formatLatency } from "@/components/dashboard/http-status";
 

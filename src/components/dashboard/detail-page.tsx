@@ -4,7 +4,7 @@ import Link from "next/link";
 import { createContext, useContext } from "react";
 import { useMode } from "@/components/dashboard/mode";
 import { CopyButton, EmptyState, ErrorState, LoadingState, PageHeader, cx } from "@/components/ui";
-import { errorInfo } from "@/lib/trpc/client";
+import { errorInfo } from "@/components/trpc/client";
 
 // Pieces every dashboard detail page (payment, batch, KYC check, request log) is built from.
 

@@ -10,7 +10,7 @@ import { DateRangeFields, SelectField } from "@/components/dashboard/filter-fiel
 import { DataTable, PhoneList, type Column } from "@/components/dashboard/list-rows";
 import { Button, Card, EmptyState, ErrorState, Field, LoadMoreFooter, LoadingState, Notice, PageHeader, cx } from "@/components/ui";
 import { PAGE_SIZE } from "@/lib/schemas/logs";
-import { errorInfo } from "@/lib/trpc/client";
+import { errorInfo } from "@/components/trpc/client";
 import { fieldErrors, useFormFields } from "@/components/ui/form";
 
 /**

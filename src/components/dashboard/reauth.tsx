@@ -5,7 +5,7 @@ import { createContext, useCallback, useContext, useRef, useState } from "react"
 import { Button, Dialog, DialogActions } from "@/components/ui";
 import { PasswordField } from "@/components/ui/form";
 import { confirmPasswordInput } from "@/lib/schemas/security";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC } from "@/components/trpc/client";
 
 /** The merchant closed the "Confirm your password" dialog: the act is dropped without an error to show. */
 export class ReauthCancelled extends Error {

@@ -6,7 +6,7 @@ import { useState } from "react";
 import { Button, Notice } from "@/components/ui";
 import { EmailField } from "@/components/ui/form";
 import { requestResetInput } from "@/lib/schemas/security";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC } from "@/components/trpc/client";
 import { AuthForm, AuthLink } from "../auth-form";
 
 export function ForgotForm() {

@@ -7,7 +7,7 @@ import { useEffect, useState } from "react";
 import { Button, Notice } from "@/components/ui";
 import { PasswordField, fieldErrors, useFormFields } from "@/components/ui/form";
 import { resetPasswordInput } from "@/lib/schemas/security";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC } from "@/components/trpc/client";
 import { AuthForm, AuthLink } from "../auth-form";
 
 /** The token arrives in the URL fragment (#token=…), which never reaches a server log or a Referer. */

@@ -7,7 +7,7 @@ import { useState } from "react";
 import { Button, Field, Notice } from "@/components/ui";
 import { EmailField, PasswordField, useFormFields } from "@/components/ui/form";
 import { signupInput } from "@/lib/schemas/account";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC } from "@/components/trpc/client";
 import { AuthForm, AuthLink } from "../auth-form";
 import { SecretOnceDialog, type FirstCallContext, type ShownOnceKey } from "@/components/dashboard/secret-once-dialog";
 

@@ -5,7 +5,7 @@ import { ModeProvider } from "@/components/dashboard/mode";
 import { ReauthProvider } from "@/components/dashboard/reauth";
 import { MODE_COOKIE, type Mode } from "@/lib/mode";
 import { ToastProvider } from "@/components/ui";
-import { TrpcProviders } from "@/lib/trpc/client";
+import { TrpcProviders } from "@/components/trpc/client";
 import { requireUser } from "@/server/auth/session";
 import { getServices } from "@/server/services";
 import { merchantHeader } from "@/server/services/merchants/account";

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { Button, cx, formatDateTime, useToast } from "@/components/ui";
-import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/components/trpc/client";
 
 type Onboarding = RouterOutputs["overview"]["onboarding"];
 type StepId = Onboarding["steps"][number]["id"];

@@ -7,7 +7,7 @@ import { BarChart, LineChart } from "@/components/dashboard/charts";
 import { useMode, type Mode } from "@/components/dashboard/mode";
 import { Card, CopyButton, ErrorState, LoadingState, PageHeader, cx } from "@/components/ui";
 import { formatRupees } from "@/lib/money";
-import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/components/trpc/client";
 import { formatLatency } from "@/components/dashboard/http-status";
 import { OnboardingChecklist } from "./onboarding-checklist";
 

@@ -2,7 +2,7 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Badge, Card, CopyButton, EmptyState, ErrorState, LoadMoreFooter, LoadingState, Notice, PageHeader, formatDateTime } from "@/components/ui";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC } from "@/components/trpc/client";
 
 const STATUS: Record<string, { label: string; tone: "amber" | "green" | "red" | "slate" }> = {
   OUTBOX: { label: "In outbox", tone: "amber" },

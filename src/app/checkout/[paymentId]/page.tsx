@@ -5,7 +5,7 @@ import { CheckoutApp } from "@/components/checkout/checkout-app";
 import { CheckoutFrame } from "@/components/checkout/frame";
 import { SANDBOX_UPI_PAYEE, upiIntentUrl } from "@/components/checkout/upi";
 import { formatPaise, formatRupees } from "@/lib/money";
-import { TrpcProviders } from "@/lib/trpc/client";
+import { TrpcProviders } from "@/components/trpc/client";
 import { LIVE_NETBANKING_BANKS } from "@/server/providers/payments/cashfree";
 import { SANDBOX_BANKS } from "@/server/providers/payments/sandbox";
 import { issueCheckoutToken } from "@/server/services/payments/checkout-token";

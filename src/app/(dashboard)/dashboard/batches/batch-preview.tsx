@@ -5,7 +5,7 @@ import { cx } from "@/components/ui";
 import type { BatchCsvRows } from "@/lib/batches-csv";
 import { maskPan } from "@/lib/pan";
 import type { BatchKindValue } from "@/lib/schemas/batches";
-import type { RouterOutputs } from "@/lib/trpc/client";
+import type { RouterOutputs } from "@/components/trpc/client";
 
 /** Rejected rows listed in the preview; the rest are counted (and all are in the batch's results). */
 const REJECTIONS_SHOWN = 100;

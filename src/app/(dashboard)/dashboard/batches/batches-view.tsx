@@ -9,7 +9,7 @@ import { MiddleTruncate, cx } from "@/components/ui";
 import { IstStamp } from "@/components/dashboard/ist-stamp";
 import { BATCH_MAX_ITEMS, countText } from "@/lib/limits";
 import { BATCH_KINDS, batchFiltersFromQuery, batchFiltersToQuery, isBatchRunning, type BatchFilters } from "@/lib/schemas/batches";
-import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { useTRPC, type RouterOutputs } from "@/components/trpc/client";
 import { CopyIconButton, formatIst } from "../logs/parts";
 import { NewBatch } from "./new-batch";
 import { BatchProgress, BatchStatusBadge, formatDuration } from "./parts";

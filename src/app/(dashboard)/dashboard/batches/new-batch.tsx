@@ -8,7 +8,7 @@ import { Button, Card, ErrorState, Field, LoadingState, Notice, cx, useToast } f
 import { BATCH_CSV_COLUMNS, BATCH_CSV_TEMPLATES, batchItemsFromCsv, type BatchCsvRows } from "@/lib/batches-csv";
 import { BATCH_MAX_ITEMS, type BatchKindValue } from "@/lib/schemas/batches";
 import { useFormFields, type FieldBinding } from "@/components/ui/form";
-import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/components/trpc/client";
 import { BatchPreview } from "./batch-preview";
 import { CsvSource, type Csv } from "./csv-source";
 

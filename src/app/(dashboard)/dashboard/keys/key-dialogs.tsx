@@ -7,7 +7,7 @@ import type { Mode } from "@/components/dashboard/mode";
 import { createKeyInput, ROTATION_GRACE_OPTIONS } from "@/lib/schemas/keys";
 import { isReauthCancelled, useReauth } from "@/components/dashboard/reauth";
 import { ConfirmDialog } from "@/components/dashboard/confirm-dialog";
-import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/components/trpc/client";
 import type { ShownOnceKey } from "@/components/dashboard/secret-once-dialog";
 
 /** A key as the list shows it; the dialogs use its id and names. */

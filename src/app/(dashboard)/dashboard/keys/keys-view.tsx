@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { Badge, Button, Card, CopyButton, EmptyState, ErrorState, LoadingState, PageHeader, formatDateTime } from "@/components/ui";
 import { useMode, type Mode } from "@/components/dashboard/mode";
 import { keyStatus } from "@/lib/schemas/keys";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC } from "@/components/trpc/client";
 import { CreateKeyDialog, RevokeKeyDialog, RotateKeyDialog, type ListedKey } from "./key-dialogs";
 import { SecretOnceDialog, type ShownOnceKey } from "@/components/dashboard/secret-once-dialog";
 import { ApiExamples } from "./api-examples";

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { Button, Card, CopyButton, Dialog, DialogActions, Notice, formatDateTime, useToast } from "@/components/ui";
 import type { Mode } from "@/components/dashboard/mode";
 import { isReauthCancelled, useReauth } from "@/components/dashboard/reauth";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC } from "@/components/trpc/client";
 
 /** A new secret from now on; the previous one keeps working for 24 hours. */
 function RotateSecretDialog({ mode, open, onClose, onRotated }: { mode: Mode; open: boolean; onClose: () => void; onRotated: (secret: string) => void }) {

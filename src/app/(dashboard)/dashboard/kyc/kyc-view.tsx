@@ -8,7 +8,7 @@ import { PhoneCard, type Column } from "@/components/dashboard/list-rows";
 import { KYC_KINDS, KYC_KIND_LABELS } from "@/lib/kyc";
 import { formatRupees } from "@/lib/money";
 import { KYC_OUTCOMES, KYC_OUTCOME_LABELS, kycFiltersFromQuery, kycFiltersSchema, kycFiltersToQuery, type KycFilters } from "@/lib/schemas/kyc-transactions";
-import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { useTRPC, type RouterOutputs } from "@/components/trpc/client";
 import { formatIst } from "../logs/parts";
 import { NameMatch } from "@/components/dashboard/name-match";
 import { KycOutcomeBadge, ReversedBadge } from "./parts";

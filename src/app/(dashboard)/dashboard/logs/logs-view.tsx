@@ -5,7 +5,7 @@ import Link from "next/link";
 import { ApiDocsLink, ListPage, nextPage, useUrlFilters, withUrlFilters, type FilterSpec, type RowsSpec } from "@/components/dashboard/list-page";
 import { PhoneCard, type Column } from "@/components/dashboard/list-rows";
 import { logFiltersFromQuery, logFiltersSchema, logFiltersToQuery, type LogFilters } from "@/lib/schemas/logs";
-import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { useTRPC, type RouterOutputs } from "@/components/trpc/client";
 import { CopyIconButton, formatIst } from "./parts";
 import { HttpStatusBadge, formatLatency } from "@/components/dashboard/http-status";
 

@@ -16,7 +16,7 @@ import {
   paymentFiltersToQuery,
   type PaymentFilters,
 } from "@/lib/schemas/payments";
-import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { useTRPC, type RouterOutputs } from "@/components/trpc/client";
 import { CopyIconButton, formatIst } from "../logs/parts";
 import { RefundSummaryBadge } from "../refunds/parts";
 import { PaymentStatusBadge, methodLabel } from "./parts";

@@ -14,7 +14,7 @@ import {
   refundFiltersToQuery,
   type RefundFilters,
 } from "@/lib/schemas/refunds";
-import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { useTRPC, type RouterOutputs } from "@/components/trpc/client";
 import { CopyIconButton, formatIst } from "../logs/parts";
 import { RefundReason, RefundStatusBadge, refundReasonText } from "./parts";
 

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button, ErrorState, Field, LoadingState, formatDateTime, useToast } from "@/components/ui";
 import { PURPOSE_MAX_CHARS, PURPOSE_MIN_CHARS, consentSettingsInput } from "@/lib/consent";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC } from "@/components/trpc/client";
 
 type Settings = { purpose: string | null; standing: boolean; standingSince: Date | string | null };
 

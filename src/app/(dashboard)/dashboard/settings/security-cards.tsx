@@ -6,7 +6,7 @@ import { useState } from "react";
 import { Button, Dialog, DialogActions, useToast } from "@/components/ui";
 import { PasswordField, fieldErrors, useFormFields } from "@/components/ui/form";
 import { changePasswordInput } from "@/lib/schemas/security";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC } from "@/components/trpc/client";
 
 // A password change and "sign out everywhere" end every session, this browser's too: the page then
 // signs out here and asks for a fresh sign-in (no path re-issues a session a stolen cookie could use).

@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { Badge, Button, Card, ErrorState, Field, LoadingState, PageHeader, formatDateTime, useToast } from "@/components/ui";
 import { useFormFields } from "@/components/ui/form";
 import { profileInput } from "@/lib/schemas/account";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC } from "@/components/trpc/client";
 import { PasswordChange, SignOutEverywhere } from "./security-cards";
 import { ConsentSettings } from "./consent-settings";
 import { TwoFactor } from "./two-factor";

@@ -6,7 +6,7 @@ import { Badge, Button, CopyButton, Dialog, DialogActions, Field, Notice, useToa
 import { PasswordField } from "@/components/ui/form";
 import { totpCodeSchema } from "@/lib/schemas/account";
 import { isReauthCancelled, useReauth } from "@/components/dashboard/reauth";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC } from "@/components/trpc/client";
 
 /** Two-factor sign-in's set-up, recovery codes and turning off, with the fields of each step. */
 function useTwoFactor() {

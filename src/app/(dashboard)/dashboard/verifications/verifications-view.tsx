@@ -8,7 +8,7 @@ import { Badge, Button, Field } from "@/components/ui";
 import { consentLabel } from "@/lib/consent";
 import { maskPan } from "@/lib/pan";
 import { verificationFiltersFromQuery, verificationFiltersSchema, verificationFiltersToQuery, type VerificationFilters } from "@/lib/schemas/verifications";
-import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { useTRPC, type RouterOutputs } from "@/components/trpc/client";
 import { formatIst } from "../logs/parts";
 import { SelectField } from "@/components/dashboard/filter-fields";
 import { NameMatch } from "@/components/dashboard/name-match";

@@ -21,7 +21,7 @@ import {
   lowBalanceThresholdInput,
   type LedgerFilters,
 } from "@/lib/schemas/wallet";
-import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/components/trpc/client";
 import { formatIst } from "../logs/parts";
 import { CsvDownloadButton } from "@/components/dashboard/csv-download-button";
 

@@ -5,7 +5,7 @@ import { useId, useState } from "react";
 import { Button, Dialog, DialogActions, Field, Notice, useToast } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
 import { ALL_EVENTS, WEBHOOK_EVENT_LABELS, WEBHOOK_EVENT_TYPES, webhookCreateInput, webhookUpdateInput } from "@/lib/schemas/webhooks";
-import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/components/trpc/client";
 
 export type Endpoint = RouterOutputs["webhooks"]["list"]["endpoints"][number];
 

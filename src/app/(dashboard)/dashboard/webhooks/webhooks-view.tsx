@@ -7,7 +7,7 @@ import { useMode } from "@/components/dashboard/mode";
 import { PAGE_SIZE } from "@/lib/schemas/logs";
 import { ALL_EVENTS, WEBHOOK_DELIVERY_STATUSES } from "@/lib/schemas/webhooks";
 import { ConfirmDialog } from "@/components/dashboard/confirm-dialog";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC } from "@/components/trpc/client";
 import { formatIst } from "../logs/parts";
 import { SelectField } from "@/components/dashboard/filter-fields";
 import { DeliveryItem, DeliveryStatusBadge } from "@/components/dashboard/delivery-item";

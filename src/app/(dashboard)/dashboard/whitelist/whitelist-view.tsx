@@ -21,7 +21,7 @@ import {
 import { addWhitelistInput, wideRangeWarning } from "@/lib/schemas/whitelist";
 import { ConfirmDialog } from "@/components/dashboard/confirm-dialog";
 import { useFormFields } from "@/components/ui/form";
-import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/components/trpc/client";
 
 type Entry = RouterOutputs["whitelist"]["list"]["entries"][number];
 

@@ -4,7 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button, Dialog, DialogActions, Field, useToast } from "@/components/ui";
 import { suspendReasonSchema } from "@/lib/schemas/admin";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC } from "@/components/trpc/client";
 import { useRefreshAdmin, type GoLive } from "../../admin-ui";
 
 type Target = { id: string; name: string; status: "ACTIVE" | "SUSPENDED"; goLive: GoLive };

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Badge, Card, CopyButton, EmptyState, ErrorState, LoadingState, Notice, formatDateTime } from "@/components/ui";
 import { DataTable } from "@/components/dashboard/list-rows";
-import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/components/trpc/client";
 import { ActivityFeed, GoLiveBadge, StatusBadge, formatCount, formatDate, formatInstant } from "../../admin-ui";
 import { MerchantActions } from "./merchant-actions";
 import { KycFeesForm, WalletAdjustForm } from "./wallet-actions";

@@ -8,7 +8,7 @@ import { KYC_KIND_LABELS, type KycKind } from "@/lib/kyc";
 import type { Mode } from "@/lib/mode";
 import { formatPaise, formatRupees } from "@/lib/money";
 import { kycFeesInput, walletAdjustInput } from "@/lib/schemas/wallet";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC } from "@/components/trpc/client";
 import { SelectField } from "@/components/dashboard/filter-fields";
 import { useRefreshAdmin } from "../../admin-ui";
 

@@ -3,7 +3,7 @@ import { notFound, redirect } from "next/navigation";
 import { MockBank } from "@/components/checkout/mock-bank";
 import { CheckoutFrame } from "@/components/checkout/frame";
 import { formatRupees } from "@/lib/money";
-import { TrpcProviders } from "@/lib/trpc/client";
+import { TrpcProviders } from "@/components/trpc/client";
 import { issueCheckoutToken } from "@/server/services/payments/checkout-token";
 import { checkoutState } from "@/server/services/payments/checkout-page";
 import { getServices } from "@/server/services";

@@ -19,7 +19,7 @@ import { WebhookEvents } from "@/components/dashboard/webhook-events";
 import { Card, Notice, PageHeader, cx } from "@/components/ui";
 import { waitingForSourceText } from "@/lib/batch-waiting";
 import { isBatchRunning } from "@/lib/schemas/batches";
-import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { useTRPC, type RouterOutputs } from "@/components/trpc/client";
 import { formatIst } from "../../logs/parts";
 import { BatchProgress, BatchStatusBadge, formatDuration } from "../parts";
 import { BatchResults } from "./batch-results";

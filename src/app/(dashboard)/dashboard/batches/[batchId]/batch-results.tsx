@@ -9,7 +9,7 @@ import { Badge, Button, EmptyState, ErrorState, Field, LoadingState, Segmented }
 import { DataTable } from "@/components/dashboard/list-rows";
 import type { NameMatchResult } from "@/lib/name-match";
 import { BATCH_RESULTS_PAGE_SIZE, batchResultsSearchSchema, type BatchItemStatus } from "@/lib/schemas/batches";
-import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/components/trpc/client";
 import { inputSummary } from "../parts";
 
 const n = (v: number) => v.toLocaleString("en-IN");

@@ -20,7 +20,7 @@ import { consentLabel } from "@/lib/consent";
 import { KYC_KIND_LABELS } from "@/lib/kyc";
 import { formatRupees } from "@/lib/money";
 import { ledgerReasonLabel } from "@/lib/schemas/wallet";
-import { errorInfo, useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { errorInfo, useTRPC, type RouterOutputs } from "@/components/trpc/client";
 import { formatIst } from "../../logs/parts";
 import { NameMatch } from "@/components/dashboard/name-match";
 import { KycOutcomeBadge } from "../parts";

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { BackLink, HeaderFacts, DetailList, DetailPending, DetailRow, IdRow, retryUnlessMissing } from "@/components/dashboard/detail-page";
 import { Badge, Card, CopyButton, PageHeader } from "@/components/ui";
 import { useMode } from "@/components/dashboard/mode";
-import { useTRPC, type RouterOutputs } from "@/lib/trpc/client";
+import { useTRPC, type RouterOutputs } from "@/components/trpc/client";
 import { formatIst } from "../parts";
 import { HttpStatusBadge, formatLatency } from "@/components/dashboard/http-status";
 

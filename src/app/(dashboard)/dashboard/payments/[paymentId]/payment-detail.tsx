@@ -8,7 +8,7 @@ import { BackLink, DetailPending, NotFoundHint, retryUnlessMissing } from "@/com
 import { useMode } from "@/components/dashboard/mode";
 import { WebhookEvents } from "@/components/dashboard/webhook-events";
 import { formatRupees } from "@/lib/money";
-import { useTRPC } from "@/lib/trpc/client";
+import { useTRPC } from "@/components/trpc/client";
 import { formatIst } from "../../logs/parts";
 import { RefundSummaryBadge } from "../../refunds/parts";
 import { PaymentStatusBadge } from "../parts";

@@ -8,7 +8,7 @@ import { AmountField, useFormFields } from "@/components/ui/form";
 import { formatPaise, formatRupees, parseAmountToPaise } from "@/lib/money";
 import { REFUND_REASON_MAX } from "@/lib/limits";
 import { refundCreateInput } from "@/lib/schemas/refunds";
-import { errorInfo, useTRPC } from "@/lib/trpc/client";
+import { errorInfo, useTRPC } from "@/components/trpc/client";
 
 export interface RefundTarget {
   id: string;
