@@ -19,7 +19,8 @@ export async function benchLivePan<R extends { total: number }>(
     url: `${base}/v1/identity/pan/verify`,
     method: "POST" as const,
     headers: { "content-type": "application/json", authorization: `Bearer ${liveSecretKey}` },
-    body: JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor" }),
+    // A live check carries the person's consent and its purpose (contract C6).
+    body: JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor", consent: true, purpose: "Employee onboarding identity check" }),
   };
   // One call first: a misconfigured live path fails the bench here instead of measuring errors.
   const sentBefore = vendor.panCalls();
