@@ -21,7 +21,7 @@ import { panCategory } from "@/lib/pan";
 import { AppError } from "@/server/errors";
 import { unreadableAnswer, UpstreamFailure, vendorErrorCode, type UpstreamAnswer, type UpstreamClient } from "@/server/providers/upstream/client";
 import { isAccountProblem, newVerificationId, objectBody, score, text, unexpectedRefusal, upper } from "@/server/providers/cashfree/secure-id";
-import type { AadhaarSeedingStatus, PanBulkAnswerEntry, PanBulkSource, PanProvider, PanRecord, PanRecordStatus } from "./types";
+import type { AadhaarSeedingStatus, PanBulkAnswerEntry, PanBulkSource, PanProvider, PanRecord, PanRecordStatus } from "@/server/providers/pan/types";
 
 /** Any date after 2022-09-12 makes the vendor include the Aadhaar seeding status. */
 export const PAN_API_VERSION = "2023-12-18";

@@ -19,7 +19,7 @@
 import { AppError } from "@/server/errors";
 import { DEFAULT_RETRY_AFTER_SECONDS, unreadableAnswer, type UpstreamAnswer, type UpstreamClient } from "@/server/providers/upstream/client";
 import { objectBody, sourceBusy, text, unexpectedRefusal, upper } from "@/server/providers/cashfree/secure-id";
-import type { BankAccountCheck, BankAccountStatus, BankProvider } from "./types";
+import type { BankAccountCheck, BankAccountStatus, BankProvider } from "@/server/providers/bank/types";
 
 const BY_STATUS_CODE: Record<string, { accountStatus: BankAccountStatus; accountExists: boolean }> = {
   ACCOUNT_IS_VALID: { accountStatus: "VALID", accountExists: true },
