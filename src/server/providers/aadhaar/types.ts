@@ -1,3 +1,4 @@
+import type { CallConsent } from "@/server/providers/pan/types";
 /** Address parts as UIDAI's eKYC gives them; any part may be empty except vtc, district, state, country and pincode. */
 export interface AadhaarAddress {
   house: string;
@@ -42,9 +43,9 @@ export type AadhaarOtpResult = { kind: "verified"; ekyc: AadhaarEkyc } | { kind:
 
 export interface AadhaarProvider {
   /** `aadhaarNumber` is already valid. Throws AppError AADHAAR_MOBILE_NOT_LINKED, AADHAAR_LOCKED, SOURCE_UNAVAILABLE or SOURCE_TIMEOUT. */
-  sendOtp(aadhaarNumber: string): Promise<AadhaarOtpSent>;
+  sendOtp(aadhaarNumber: string, options?: { consent?: CallConsent }): Promise<AadhaarOtpSent>;
   /** The source checks the OTP. Throws OTP_EXPIRED or AADHAAR_MOBILE_NOT_LINKED where the source says so, SOURCE_UNAVAILABLE / SOURCE_TIMEOUT on source failure. */
-  submitOtp(aadhaarNumber: string, reference: string, otp: string): Promise<AadhaarOtpResult>;
+  submitOtp(aadhaarNumber: string, reference: string, otp: string, options?: { consent?: CallConsent }): Promise<AadhaarOtpResult>;
   /** Numbers every merchant of this mode uses as test fixtures: only each merchant's own OTP limits count them. */
   sharedTestNumbers?: ReadonlySet<string>;
 }

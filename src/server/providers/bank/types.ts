@@ -1,3 +1,5 @@
+import type { AnsweringVendor, CallConsent } from "@/server/providers/pan/types";
+
 export type BankAccountStatus = "VALID" | "INVALID" | "BLOCKED" | "CLOSED" | "PENDING";
 
 /** Each part is null when the source does not give it (the live source never gives the state, nor anything for an account that does not exist). */
@@ -16,9 +18,17 @@ export interface BankAccountCheck {
   /** The penny-drop's bank reference (UTR-like, 12 chars; live: the bank's UTR, else the source's reference id). */
   bankReference: string;
   ifscDetails: IfscDetails;
+  /** The live vendor that answered; absent in sandbox. */
+  vendor?: AnsweringVendor;
+}
+
+export interface BankCheckOptions {
+  consent?: CallConsent;
+  /** When the whole call must end (Date.now() milliseconds); set by the family's router. */
+  deadlineAt?: number;
 }
 
 export interface BankProvider {
   /** Inputs already valid (accountNumber 9–18 digits, ifsc matches IFSC_PATTERN). Throws SOURCE_UNAVAILABLE / SOURCE_TIMEOUT. */
-  verifyAccount(accountNumber: string, ifsc: string): Promise<BankAccountCheck>;
+  verifyAccount(accountNumber: string, ifsc: string, options?: BankCheckOptions): Promise<BankAccountCheck>;
 }

@@ -85,8 +85,9 @@ function refusal(client: UpstreamClient, answer: UpstreamAnswer): Error {
 
 export function createCashfreeBankProvider(client: UpstreamClient): BankProvider {
   return {
-    async verifyAccount(accountNumber, ifsc) {
-      return client.call({ method: "POST", path: "/bank-account/sync", body: { bank_account: accountNumber, ifsc } }, (answer) => {
+    async verifyAccount(accountNumber, ifsc, options = {}) {
+      const request = { method: "POST" as const, path: "/bank-account/sync", body: { bank_account: accountNumber, ifsc }, deadlineAt: options.deadlineAt };
+      return client.call(request, (answer) => {
         if (answer.status === 200) return bankCheckFromAnswer(objectBody(answer));
         const body = objectBody(answer);
         if (answer.status === 422 && text(body.code) === "fraud_account") return fraudAccount(body);

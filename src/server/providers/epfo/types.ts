@@ -1,3 +1,4 @@
+import type { CallConsent } from "@/server/providers/pan/types";
 import type { PfNumberParts } from "@/lib/epfo";
 
 export type MemberStatus = "ACTIVE" | "EXITED" | "INACTIVE";
@@ -32,7 +33,7 @@ export interface EpfoMember {
 
 export interface EpfoProvider {
   /** `uan` is 12 digits. null = no such member. Source failures throw AppError. */
-  byUan(uan: string): Promise<EpfoMember | null>;
+  byUan(uan: string, options?: { consent?: CallConsent }): Promise<EpfoMember | null>;
   /** Parts, or a PF number in either input form. null = no such member account. A source without this lookup throws LOOKUP_NOT_SUPPORTED. */
-  byPfNumber(pf: PfNumberParts | string): Promise<EpfoMember | null>;
+  byPfNumber(pf: PfNumberParts | string, options?: { consent?: CallConsent }): Promise<EpfoMember | null>;
 }

@@ -23,9 +23,27 @@ export interface PanRecord {
   dobMatch?: boolean | null;
   /** The source's own name-match score (0–100) for the name sent, kept for operators; Parakh scores names itself. */
   sourceNameMatchScore?: number | null;
+  /** The live vendor that answered; absent in sandbox. */
+  vendor?: AnsweringVendor;
 }
 
+/**
+ * The person's consent to a live check and why it is made, from the merchant's request or its
+ * standing attestation (contract C6). Vendors that take them are sent them (Setu's `consent` and
+ * `reason`); a vendor that needs them does not call out without them.
+ */
+export interface CallConsent {
+  purpose: string;
+  source: "request" | "standing";
+}
+
+/** Which live vendor answered (kept on the verification record for operators; never in the merchant's answer). */
+export type AnsweringVendor = "cashfree" | "setu";
+
 export interface PanLookupOptions {
+  consent?: CallConsent;
+  /** When the whole call must end (Date.now() milliseconds); set by the family's router. */
+  deadlineAt?: number;
   /** The name the caller sent, passed on where the source takes one. */
   name?: string | null;
   /** YYYY-MM-DD; a source that cannot give `dob` then checks it and answers `dobMatch`. */
