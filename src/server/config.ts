@@ -204,9 +204,9 @@ function familyVendors(env: z.infer<typeof EnvSchema>): Record<"pan" | "bank" | 
   const fallback: LiveVendor[] = env.LIVE_VERIFICATION_PROVIDER === "none" ? [] : [env.LIVE_VERIFICATION_PROVIDER];
   return {
     pan: env.LIVE_PAN_VENDORS ?? fallback,
-    bank: env.LIVE_BANK_VENDORS ?? fallback,
     epfo: env.LIVE_EPFO_VENDORS ?? fallback,
     aadhaar: env.LIVE_AADHAAR_VENDORS ?? fallback,
+    bank: env.LIVE_BANK_VENDORS ?? fallback,
   };
 }
 

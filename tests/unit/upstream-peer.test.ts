@@ -4,7 +4,13 @@ import type { UpstreamFamilyStats } from "@/server/providers/upstream/stats";
 import { forwardWakes, wakeLane, wakeOnEnqueue } from "@/server/jobs/wake";
 
 const quiet = { retryAt: null, misconfigured: false, callsLast5Min: 0, failuresLast5Min: 0, p95LatencyMs: null, lastError: null };
-const stats = (family: string, over: Partial<UpstreamFamilyStats> = {}): UpstreamFamilyStats => ({ family, vendor: "cashfree", breaker: "closed", ...quiet, ...over });
+const stats = (family: string, over: Partial<UpstreamFamilyStats> = {}): UpstreamFamilyStats => ({
+  family,
+  vendor: "cashfree",
+  breaker: "closed",
+  ...quiet,
+  ...over,
+});
 const calls = { ok: 3, timeout: 1, failed: 0, misconfigured: 0, rejected: 2 };
 
 afterEach(() => setUpstreamPeer(undefined));
@@ -28,6 +34,7 @@ describe("upstream figures of the API's thread and the page thread", () => {
     });
     const expected = {
       family: "payments",
+      vendor: "cashfree",
       breaker: "open",
       retryAt: "2026-11-28T03:01:00.000Z",
       misconfigured: true,

@@ -77,7 +77,7 @@ export type VerificationFamily = "pan" | "bank" | "epfo" | "aadhaar";
 export function liveVendorsOf(settings: LiveVerificationSettings): Record<VerificationFamily, UpstreamVendor[]> {
   if (settings.vendors) return settings.vendors;
   const all: UpstreamVendor[] = settings.provider === "none" ? [] : [settings.provider];
-  return { pan: all, bank: all, epfo: all, aadhaar: all };
+  return { pan: all, epfo: all, aadhaar: all, bank: all };
 }
 
 /** PAN checks through the family's vendors in order; the record names the vendor that answered. */

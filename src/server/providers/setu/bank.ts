@@ -25,7 +25,13 @@ export function bankCheckFromSetu(body: Record<string, unknown>): BankAccountChe
   const status = upper(body.status);
   const reference = text(body.traceId) ?? "";
   if (status === "FAILED") {
-    return { accountExists: false, accountStatus: "INVALID", nameAtBank: null, bankReference: reference, ifscDetails: { bank: null, branch: null, city: null, state: null } };
+    return {
+      accountExists: false,
+      accountStatus: "INVALID",
+      nameAtBank: null,
+      bankReference: reference,
+      ifscDetails: { bank: null, branch: null, city: null, state: null },
+    };
   }
   if (status !== "SUCCESS") return null;
   const data = record(body.data);

@@ -22,7 +22,16 @@ import type { AadhaarSeedingStatus, PanProvider, PanRecord } from "@/server/prov
 import { setuErrorCode, unexpectedSetuRefusal } from "./client";
 
 function notOnRecord(pan: string): PanRecord {
-  return { pan, status: "INVALID", name: null, category: panCategory(pan), aadhaarSeedingStatus: "NOT_APPLICABLE", dob: null, remarks: null, sourceNameMatchScore: null };
+  return {
+    pan,
+    status: "INVALID",
+    name: null,
+    category: panCategory(pan),
+    aadhaarSeedingStatus: "NOT_APPLICABLE",
+    dob: null,
+    remarks: null,
+    sourceNameMatchScore: null,
+  };
 }
 
 /** The PAN record in a Verify PAN answer (exported for the mapping tests). */
