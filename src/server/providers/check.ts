@@ -21,7 +21,7 @@ export type FamilyCheckStatus = "ok" | "misconfigured" | "unreachable" | "not-co
 export interface FamilyCheck {
   family: SecureIdFamily | "payments";
   /** The vendor checked: every vendor configured for a family is checked, in the order the family tries them. */
-  vendor: "cashfree" | "setu";
+  vendor: "cashfree" | "setu" | "none";
   status: FamilyCheckStatus;
   /** The HTTP status and the vendor's error code, or the transport fault; never a credential or a vendor message. */
   detail: string;
@@ -73,7 +73,7 @@ async function checkPayments(settings: Config["livePayments"], appUrl: string): 
   if (settings.provider === "none") {
     return {
       family: "payments",
-      vendor: "cashfree",
+      vendor: "none",
       status: "not-configured",
       detail: "LIVE_PAYMENT_PROVIDER=none: live checkout and refunds answer 503 SERVICE_UNAVAILABLE",
       ms: 0,
