@@ -16,7 +16,7 @@ import { ExponentialBackoff, handleWhen, retry, type RetryPolicy } from "cockati
 import { AppError, isAppError, type AppErrorOptions, type ErrorCode } from "@/server/errors";
 import { DEFAULT_BREAKER_RULE, type BreakerRule } from "./breaker";
 import { Deadline, exchange, type ExchangeLimits, type RawAnswer } from "./exchange";
-import { LocalGates, type Admission, type BreakerState, type CallEnd, type GateSettings, type GateView, type UpstreamGates } from "./gate";
+import { keyParts, LocalGates, type Admission, type BreakerState, type CallEnd, type GateSettings, type GateView, type UpstreamGates } from "./gate";
 import { CallLog, type UpstreamCallCounts, type UpstreamFamilyStats, type UpstreamOutcome } from "./stats";
 
 export type UpstreamFamily = "pan" | "epfo" | "aadhaar" | "bank" | "payments";
@@ -221,7 +221,7 @@ export class UpstreamClient {
       listed: true,
       ...rest,
     };
-    this.gates = gates ?? new LocalGates((key, openMs) => this.options.logger.warn("upstream circuit opened", { key, openMs }));
+    this.gates = gates ?? new LocalGates((key, openMs) => this.options.logger.warn("upstream circuit opened", { ...keyParts(key), openMs }));
     this.settings = { maxConcurrency: this.options.maxConcurrency, openMs: this.options.openMs, breaker: this.options.breaker };
     const base = new URL(this.options.baseUrl);
     this.origin = base.origin;
@@ -363,7 +363,11 @@ export class UpstreamClient {
   /** For adapters that learn from an answer's content that Parakh's own account is the problem (e.g. test keys on the live host). */
   refuseMisconfigured(reason: string): UpstreamAccountRefused {
     this.misconfigured = true;
-    this.options.logger.error("upstream refused Parakh's account: check the vendor credentials and whitelisted IPs", { family: this.family, vendor: this.vendor, reason });
+    this.options.logger.error("upstream refused Parakh's account: check the vendor credentials and whitelisted IPs", {
+      family: this.family,
+      vendor: this.vendor,
+      reason,
+    });
     return new UpstreamAccountRefused(reason, this.options.unavailableCode, "The upstream source is not available to this server right now.", {
       countsAsFailure: false,
       retryAfterSeconds: 60,
