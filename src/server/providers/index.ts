@@ -4,7 +4,7 @@ import type { Config } from "@/server/config";
 import type { Mode } from "@/lib/mode";
 import { batchPace } from "@/server/lib/background-pace";
 import { log } from "@/server/lib/logger";
-import type { PanProvider } from "@/server/providers/pan/types";
+import type { AnsweringVendor, PanBulkSource, PanProvider } from "@/server/providers/pan/types";
 import type { EpfoProvider } from "@/server/providers/epfo/types";
 import { sandboxPanProvider } from "@/server/providers/sandbox/pan";
 import { sandboxEpfoProvider } from "@/server/providers/sandbox/epfo";
@@ -80,12 +80,27 @@ export function liveVendorsOf(settings: LiveVerificationSettings): Record<Verifi
   return { pan: all, epfo: all, aadhaar: all, bank: all };
 }
 
+/** A vendor's bulk verification whose answered records name the vendor, as the router's single calls do. */
+function bulkAnsweredBy(source: PanBulkSource, vendor: AnsweringVendor): PanBulkSource {
+  return {
+    maxEntries: source.maxEntries,
+    minEntries: source.minEntries,
+    submit: source.submit.bind(source),
+    async status(bulkId, reference) {
+      const status = await source.status(bulkId, reference);
+      if (status.state !== "ANSWERED") return status;
+      return { state: "ANSWERED", entries: status.entries.map((e) => (e.record ? { ...e, record: { ...e.record, vendor } } : e)) };
+    },
+  };
+}
+
 /** PAN checks through the family's vendors in order; the record names the vendor that answered. */
 function panRouter(connectors: Partial<Record<UpstreamVendor, PanProvider>>, order: UpstreamVendor[], failover: FailoverSettings): PanProvider {
   const tries = order.map((vendor) => ({ vendor, provider: connectors[vendor]! }));
   // Bulk verification is Cashfree's alone: offered when Cashfree is the preferred vendor; items it
   // leaves unanswered go to single calls, which fail over per item.
-  const bulk = order[0] === "cashfree" ? connectors.cashfree?.bulk : undefined;
+  const cashfreeBulk = order[0] === "cashfree" ? connectors.cashfree?.bulk : undefined;
+  const bulk = cashfreeBulk && bulkAnsweredBy(cashfreeBulk, "cashfree");
   return {
     ...(bulk ? { bulk } : {}),
     async lookup(pan, options = {}) {

@@ -64,6 +64,7 @@ const VERIFICATION_COLUMNS = [
   "outcome",
   "nameMatch",
   "sourceNameMatch",
+  "vendor",
   "errorCode",
   "createdAt",
 ] as const;
@@ -210,6 +211,7 @@ export class AuditWriter {
             v.outcome,
             v.nameMatch,
             v.sourceNameMatch ?? null,
+            v.vendor ?? null,
             v.errorCode,
             r.createdAt,
           ];
