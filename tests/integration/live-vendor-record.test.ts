@@ -5,6 +5,7 @@ import { request, type HttpResult } from "../helpers/http";
 import { approveLiveViaCli, cli, createMerchantViaCli } from "../helpers/server";
 import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
 import { createPrismaClient, type Db } from "@/server/db/client";
+import { merchantForOperator } from "@/server/services/accounts/admin";
 
 // The vendor that answered a live check is kept on its record (contract C6): the verification row
 // and the KYC transaction say `cashfree` or `setu`, operators read it there, and the merchant's
@@ -130,6 +131,13 @@ describe.each(DB_TARGETS)("the answering vendor on the record, on %s", (target) 
     expect((await bankKyc()).vendor).toBe("setu");
     expect(setu.count("pan")).toBe(before.pan + 2);
     expect(setu.count("bank")).toBe(before.bank + 1);
+    // Operators see it with the merchant's last calls.
+    const operator = await merchantForOperator(db, merchantId);
+    expect(operator.recentCalls.slice(0, 3).map((c) => [c.path, c.vendor])).toEqual([
+      ["/api/kyc/bank/verify", "setu"],
+      ["/api/kyc/pan/verify", "setu"],
+      ["/v1/identity/pan/verify", "setu"],
+    ]);
   });
 
   it("records no vendor for a live check no vendor answered, nor for sandbox", async () => {
