@@ -228,14 +228,16 @@ const COMMANDS: Record<string, (db: Db, f: Flags) => Promise<CommandOutput>> = {
   },
 };
 
-const checkRow = (c: ProvidersCheck["families"][number]) => `  ${c.family.padEnd(8)} ${c.status.padEnd(14)} ${`${c.ms} ms`.padStart(8)}  ${c.detail}`;
+const checkRow = (c: ProvidersCheck["families"][number]) =>
+  `  ${c.family.padEnd(8)} ${c.vendor.padEnd(9)} ${c.status.padEnd(14)} ${`${c.ms} ms`.padStart(8)}  ${c.detail}`;
 
 function providersCheckText(check: ProvidersCheck): string {
   const payments = check.families.find((f) => f.family === "payments");
+  const verification = check.families.filter((f) => f !== payments);
   const lines =
-    check.provider === "none"
+    verification.length === 0
       ? ["No live verification provider is configured (LIVE_VERIFICATION_PROVIDER=none): live PAN, EPFO and KYC calls answer 503 SOURCE_UNAVAILABLE."]
-      : [`Live verification: ${check.provider} at ${check.baseUrl}`, ...check.families.filter((f) => f !== payments).map(checkRow)];
+      : [check.baseUrl ? `Live verification: ${check.provider} at ${check.baseUrl}` : "Live verification:", ...verification.map(checkRow)];
   if (check.payments.provider === "none") {
     lines.push("No live payment provider is configured (LIVE_PAYMENT_PROVIDER=none): live checkout and refunds answer 503 SERVICE_UNAVAILABLE.");
   } else {

@@ -16,6 +16,19 @@ const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v
 
 const base64Key = z.string().refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 bytes, base64-encoded");
 
+export type LiveVendor = "cashfree" | "setu";
+
+/** A family's vendors, comma-separated, first preferred, each once; `none` alone for none. */
+const vendorList = (allowed: readonly LiveVendor[]) =>
+  z
+    .string()
+    .transform((v) => v.split(",").map((name) => name.trim().toLowerCase()))
+    .refine((names) => (names.length === 1 && names[0] === "none") || names.every((n) => (allowed as readonly string[]).includes(n)), {
+      message: `must be none, or ${allowed.join(", ")} separated by commas`,
+    })
+    .refine((names) => new Set(names).size === names.length, { message: "names a vendor twice" })
+    .transform((names) => (names[0] === "none" ? [] : (names as LiveVendor[])));
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -60,6 +73,19 @@ const EnvSchema = z.object({
   CASHFREE_VERIFICATION_BASE_URL: z.url().default("https://api.cashfree.com/verification"),
   CASHFREE_VERIFICATION_CLIENT_ID: z.string().trim().min(1).optional(),
   CASHFREE_VERIFICATION_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  /** Each family's live vendors in the order they are tried (comma-separated; default: LIVE_VERIFICATION_PROVIDER). */
+  LIVE_PAN_VENDORS: vendorList(["cashfree", "setu"]).optional(),
+  LIVE_BANK_VENDORS: vendorList(["cashfree", "setu"]).optional(),
+  LIVE_EPFO_VENDORS: vendorList(["cashfree"]).optional(),
+  LIVE_AADHAAR_VENDORS: vendorList(["cashfree"]).optional(),
+  /** Setu's data APIs (PAN, bank account PennyLess); its sandbox host is https://dg-sandbox.setu.co. */
+  SETU_BASE_URL: z.url().default("https://dg.setu.co"),
+  SETU_CLIENT_ID: z.string().trim().min(1).optional(),
+  SETU_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  SETU_PAN_PRODUCT_INSTANCE_ID: z.string().trim().min(1).optional(),
+  SETU_BANK_PRODUCT_INSTANCE_ID: z.string().trim().min(1).optional(),
+  /** Share of the whole-call deadline a vendor that is not the family's last may use of what is left. */
+  UPSTREAM_FIRST_VENDOR_SHARE: z.coerce.number().gt(0).max(1).default(0.6),
   /** Who takes live payments and refunds; `none` answers them 503 SERVICE_UNAVAILABLE. */
   LIVE_PAYMENT_PROVIDER: z.enum(["none", "cashfree"]).default("none"),
   /** Cashfree Payment Gateway; its test host is https://sandbox.cashfree.com/pg. */
@@ -173,27 +199,60 @@ export function isLoopbackHost(hostname: string): boolean {
 export const PAYMENTS_TIMEOUT_MS = 15_000;
 
 /** Settings that only make sense together: a chosen vendor needs its credentials and a safe base URL. */
-function liveSourceProblems(env: z.infer<typeof EnvSchema>): string[] {
-  const problems: string[] = [];
-  const vendors = [
-    {
-      chooser: "LIVE_VERIFICATION_PROVIDER",
-      baseUrl: "CASHFREE_VERIFICATION_BASE_URL",
-      credentials: ["CASHFREE_VERIFICATION_CLIENT_ID", "CASHFREE_VERIFICATION_CLIENT_SECRET"],
-    },
-    { chooser: "LIVE_PAYMENT_PROVIDER", baseUrl: "CASHFREE_PG_BASE_URL", credentials: ["CASHFREE_PG_CLIENT_ID", "CASHFREE_PG_CLIENT_SECRET"] },
-  ] as const;
-  for (const vendor of vendors) {
-    const base = new URL(env[vendor.baseUrl]);
-    if (base.protocol !== "https:" && !(base.protocol === "http:" && isLoopbackHost(base.hostname))) {
-      problems.push(`${vendor.baseUrl}: must be https (plain http only for a loopback address)`);
-    }
-    if (env[vendor.chooser] === "cashfree") {
-      for (const name of vendor.credentials) {
-        if (!env[name]) problems.push(`${name}: required when ${vendor.chooser}=cashfree`);
-      }
+/** Each live verification family's vendors in the order they are tried: its own setting, else LIVE_VERIFICATION_PROVIDER. */
+function familyVendors(env: z.infer<typeof EnvSchema>): Record<"pan" | "bank" | "epfo" | "aadhaar", LiveVendor[]> {
+  const fallback: LiveVendor[] = env.LIVE_VERIFICATION_PROVIDER === "none" ? [] : [env.LIVE_VERIFICATION_PROVIDER];
+  return {
+    pan: env.LIVE_PAN_VENDORS ?? fallback,
+    epfo: env.LIVE_EPFO_VENDORS ?? fallback,
+    aadhaar: env.LIVE_AADHAAR_VENDORS ?? fallback,
+    bank: env.LIVE_BANK_VENDORS ?? fallback,
+  };
+}
+
+const FAMILY_VENDOR_SETTINGS = { pan: "LIVE_PAN_VENDORS", bank: "LIVE_BANK_VENDORS", epfo: "LIVE_EPFO_VENDORS", aadhaar: "LIVE_AADHAAR_VENDORS" } as const;
+
+/** A vendor named for a family needs its credentials (and Setu its product instance for that family). */
+function vendorCredentialProblems(env: z.infer<typeof EnvSchema>): string[] {
+  const problems = new Set<string>();
+  const vendors = familyVendors(env);
+  for (const [family, names] of Object.entries(vendors) as [keyof typeof vendors, LiveVendor[]][]) {
+    const chooser = env[FAMILY_VENDOR_SETTINGS[family]] ? FAMILY_VENDOR_SETTINGS[family] : "LIVE_VERIFICATION_PROVIDER";
+    for (const vendor of names) {
+      const needed: (keyof z.infer<typeof EnvSchema>)[] =
+        vendor === "cashfree"
+          ? ["CASHFREE_VERIFICATION_CLIENT_ID", "CASHFREE_VERIFICATION_CLIENT_SECRET"]
+          : ["SETU_CLIENT_ID", "SETU_CLIENT_SECRET", family === "pan" ? "SETU_PAN_PRODUCT_INSTANCE_ID" : "SETU_BANK_PRODUCT_INSTANCE_ID"];
+      for (const name of needed) if (!env[name]) problems.add(`${name}: required when ${chooser} names ${vendor}`);
     }
   }
+  return [...problems];
+}
+
+function liveSourceProblems(env: z.infer<typeof EnvSchema>): string[] {
+  const problems: string[] = [];
+  for (const name of ["CASHFREE_VERIFICATION_BASE_URL", "CASHFREE_PG_BASE_URL", "SETU_BASE_URL"] as const) {
+    const base = new URL(env[name]);
+    if (base.protocol !== "https:" && !(base.protocol === "http:" && isLoopbackHost(base.hostname))) {
+      problems.push(`${name}: must be https (plain http only for a loopback address)`);
+    }
+  }
+  const verificationVendors = familyVendors(env);
+  // Cashfree named by LIVE_VERIFICATION_PROVIDER keeps its own message (every family then defaults to it).
+  if (env.LIVE_VERIFICATION_PROVIDER === "cashfree") {
+    for (const name of ["CASHFREE_VERIFICATION_CLIENT_ID", "CASHFREE_VERIFICATION_CLIENT_SECRET"] as const) {
+      if (!env[name]) problems.push(`${name}: required when LIVE_VERIFICATION_PROVIDER=cashfree`);
+    }
+  }
+  for (const problem of vendorCredentialProblems(env)) {
+    if (!problems.some((p) => p.startsWith(problem.split(":")[0]!))) problems.push(problem);
+  }
+  if (env.LIVE_PAYMENT_PROVIDER === "cashfree") {
+    for (const name of ["CASHFREE_PG_CLIENT_ID", "CASHFREE_PG_CLIENT_SECRET"] as const) {
+      if (!env[name]) problems.push(`${name}: required when LIVE_PAYMENT_PROVIDER=cashfree`);
+    }
+  }
+  void verificationVendors;
   return problems;
 }
 
@@ -202,11 +261,21 @@ function liveSettings(env: z.infer<typeof EnvSchema>) {
   return {
     liveVerification: {
       provider: env.LIVE_VERIFICATION_PROVIDER,
+      /** Each family's vendors in the order they are tried (empty: live calls answer 503 SOURCE_UNAVAILABLE). */
+      vendors: familyVendors(env),
       cashfree: {
         baseUrl: env.CASHFREE_VERIFICATION_BASE_URL.replace(/\/$/, ""),
         clientId: env.CASHFREE_VERIFICATION_CLIENT_ID ?? "",
         clientSecret: env.CASHFREE_VERIFICATION_CLIENT_SECRET ?? "",
       },
+      setu: {
+        baseUrl: env.SETU_BASE_URL.replace(/\/$/, ""),
+        clientId: env.SETU_CLIENT_ID ?? "",
+        clientSecret: env.SETU_CLIENT_SECRET ?? "",
+        panProductInstanceId: env.SETU_PAN_PRODUCT_INSTANCE_ID ?? "",
+        bankProductInstanceId: env.SETU_BANK_PRODUCT_INSTANCE_ID ?? "",
+      },
+      firstVendorShare: env.UPSTREAM_FIRST_VENDOR_SHARE,
       timeoutMs: env.UPSTREAM_TIMEOUT_MS,
       maxConcurrency: env.UPSTREAM_MAX_CONCURRENCY,
     },

@@ -55,6 +55,7 @@ describe("operator console: upstream panel", () => {
       liveVerification: {
         ...config.liveVerification,
         provider: "cashfree",
+        vendors: { pan: ["cashfree"], epfo: ["cashfree"], aadhaar: ["cashfree"], bank: ["cashfree"] },
         cashfree: { baseUrl: vendor.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
       },
       livePayments: {
@@ -170,7 +171,7 @@ describe("operator console: upstream panel", () => {
     const config = services.config;
     const none = {
       ...config,
-      liveVerification: { ...config.liveVerification, provider: "none" as const },
+      liveVerification: { ...config.liveVerification, provider: "none" as const, vendors: { pan: [], epfo: [], aadhaar: [], bank: [] } },
       livePayments: { ...config.livePayments, provider: "none" as const },
     };
     const health = await caller(admin, { config: none }).admin.upstream();

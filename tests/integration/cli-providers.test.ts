@@ -14,6 +14,7 @@ const FAMILIES = ["pan", "epfo", "aadhaar", "bank", "payments"];
 const PG_CREDENTIALS = { clientId: "CF_PG_CHECK_CLIENT", clientSecret: "cfsk_ma_pg_check_secret_do_not_print" };
 const PAYMENTS_NONE = {
   family: "payments",
+  vendor: "none",
   status: "not-configured",
   detail: "LIVE_PAYMENT_PROVIDER=none: live checkout and refunds answer 503 SERVICE_UNAVAILABLE",
   ms: 0,
@@ -86,7 +87,7 @@ describe("operator CLI: providers check", () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain("No live verification provider is configured (LIVE_VERIFICATION_PROVIDER=none)");
     expect(text.stdout).toContain("No live payment provider is configured (LIVE_PAYMENT_PROVIDER=none)");
-    expect(text.stdout).toMatch(/^ {2}payments +not-configured /m);
+    expect(text.stdout).toMatch(/^ {2}payments +none +not-configured /m);
     expect(text.stdout).toContain("Nothing to check.");
     expect([fake.count(), pg.count()]).toEqual([calls, 0]);
     // Verification live, payments not: the verification families decide; payments stays not-configured.
@@ -109,7 +110,7 @@ describe("operator CLI: providers check", () => {
     expect(pg.orders.size).toBe(0);
     const text = await cli(env, ["providers", "check"]);
     expect(text.stdout).toContain(`Live payments: cashfree at ${pg.url}`);
-    expect(text.stdout).toMatch(/^ {2}payments +ok +\d+ ms {2}credentials accepted \(HTTP 404 order_not_found\)$/m);
+    expect(text.stdout).toMatch(/^ {2}payments +cashfree +ok +\d+ ms {2}credentials accepted \(HTTP 404 order_not_found\)$/m);
     expect(text.stdout).toContain("All families ok.");
 
     const wrong = await cli(live({ LIVE_VERIFICATION_PROVIDER: "none", CASHFREE_PG_CLIENT_SECRET: "cfsk_ma_pg_not_the_right_one" }), [
@@ -123,7 +124,7 @@ describe("operator CLI: providers check", () => {
     pg.fail("403", { times: 1 });
     const address = await cli(env, ["providers", "check"]);
     expect(address.code).toBe(1);
-    expect(address.stdout).toMatch(/^ {2}payments +misconfigured .*HTTP 403/m);
+    expect(address.stdout).toMatch(/^ {2}payments +cashfree +misconfigured .*HTTP 403/m);
     expect(address.stdout).toContain("Not every family is ok");
 
     pg.fail("500", { times: 1 });
@@ -167,7 +168,7 @@ describe("operator CLI: providers check", () => {
     expect(r.json).toMatchObject({ provider: "cashfree", baseUrl: fake.url, ok: true });
     expect(r.json.families.map((f: { family: string }) => f.family)).toEqual(FAMILIES);
     expect(statuses(r)).toEqual({ pan: "ok", epfo: "ok", aadhaar: "ok", bank: "ok", payments: "ok" });
-    for (const f of r.json.families) expect(Object.keys(f).sort()).toEqual(["detail", "family", "ms", "status"]);
+    for (const f of r.json.families) expect(Object.keys(f).sort()).toEqual(["detail", "family", "ms", "status", "vendor"]);
     expectNothingSecret(r);
     // Status reads only: the check creates no verification at the vendor.
     expect(fake.requests.map((q) => `${q.method} ${q.path}`).sort()).toEqual(["GET /bank-account", "GET /pan/0", "GET /pan/0", "GET /pan/0"]);
@@ -175,7 +176,7 @@ describe("operator CLI: providers check", () => {
     const text = await cli(live(), ["providers", "check"]);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`Live verification: cashfree at ${fake.url}`);
-    expect(text.stdout).toMatch(/^ {2}bank +ok +\d+ ms {2}credentials accepted \(HTTP 404 reference_id_not_found\)$/m);
+    expect(text.stdout).toMatch(/^ {2}bank +cashfree +ok +\d+ ms {2}credentials accepted \(HTTP 404 reference_id_not_found\)$/m);
     expect(text.stdout).toContain("All families ok.");
   });
 
@@ -192,8 +193,8 @@ describe("operator CLI: providers check", () => {
     fake.fail("bank", "401");
     const one = await cli(live(), ["providers", "check"]);
     expect(one.code).toBe(1);
-    expect(one.stdout).toMatch(/^ {2}bank +misconfigured .*HTTP 401, authentication_failed/m);
-    expect(one.stdout).toMatch(/^ {2}pan +ok /m);
+    expect(one.stdout).toMatch(/^ {2}bank +cashfree +misconfigured .*HTTP 401, authentication_failed/m);
+    expect(one.stdout).toMatch(/^ {2}pan +cashfree +ok /m);
     expect(one.stdout).toContain("Not every family is ok");
 
     fake.fail("pan", "403");
@@ -221,7 +222,7 @@ describe("operator CLI: providers check", () => {
     const slow = await cli(live({ UPSTREAM_TIMEOUT_MS: "400" }), ["providers", "check"]);
     expect(Date.now() - started).toBeLessThan(400 + 1_000);
     expect(slow.code).toBe(1);
-    expect(slow.stdout).toMatch(/^ {2}bank +unreachable .*did not answer within 400 ms/m);
+    expect(slow.stdout).toMatch(/^ {2}bank +cashfree +unreachable .*did not answer within 400 ms/m);
   });
 
   it("refuses to run with the vendor chosen and a credential missing, naming the setting", async () => {

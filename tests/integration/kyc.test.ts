@@ -346,7 +346,7 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
       const { requestId } = (await generate(n)).json.data;
       const before = (await wallet()).balancePaise;
       const { verifyAadhaarOtp } = await otpService();
-      const { sandboxAadhaarProvider } = await import("@/server/providers/aadhaar/sandbox");
+      const { sandboxAadhaarProvider } = await import("@/server/providers/sandbox/aadhaar");
       const { createAtomicWriter } = await import("@/server/db/atomic-write");
       const store = createAtomicWriter(db, env.server.databaseUrl);
       // The winner runs in this process against a source that answers only when told to.
@@ -423,7 +423,7 @@ describe.each(DB_TARGETS)("KYC API on %s", (target) => {
 
       // Live counts on its own: a sandbox send does not hold up a live one, but live sends limit each other.
       const { generateAadhaarOtp } = await otpService();
-      const { sandboxAadhaarProvider } = await import("@/server/providers/aadhaar/sandbox");
+      const { sandboxAadhaarProvider } = await import("@/server/providers/sandbox/aadhaar");
       const liveSource: AadhaarProvider = { sendOtp: (x) => sandboxAadhaarProvider.sendOtp(x), submitOtp: (...a) => sandboxAadhaarProvider.submitOtp(...a) };
       const live = (who: MerchantFixture) =>
         generateAadhaarOtp(db, secrets().hashKey, liveSource, { merchantId: who.merchantId, mode: "live", requestId: "", feePaise: 300 }, n);

@@ -124,10 +124,10 @@ describe("live upstream calls on two workers", () => {
     for (let i = 0; i < 2; i++) {
       const scrape = await request(env.server.url, "/metrics", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
       const f = parseScrape(scrape.text);
-      expect(valueOf(f, "parakh_upstream_breaker_state", { family: "epfo", state: "open" })).toBe(1);
-      expect(valueOf(f, "parakh_upstream_breaker_state", { family: "epfo", state: "closed" })).toBe(0);
-      expect(valueOf(f, "parakh_upstream_breaker_state", { family: "pan", state: "closed" })).toBe(1);
-      expect(valueOf(f, "parakh_upstream_calls_total", { family: "epfo", outcome: "failed" })).toBe(5);
+      expect(valueOf(f, "parakh_upstream_breaker_state", { family: "epfo", vendor: "cashfree", state: "open" })).toBe(1);
+      expect(valueOf(f, "parakh_upstream_breaker_state", { family: "epfo", vendor: "cashfree", state: "closed" })).toBe(0);
+      expect(valueOf(f, "parakh_upstream_breaker_state", { family: "pan", vendor: "cashfree", state: "closed" })).toBe(1);
+      expect(valueOf(f, "parakh_upstream_calls_total", { family: "epfo", vendor: "cashfree", outcome: "failed" })).toBe(5);
     }
   });
 });

@@ -158,8 +158,10 @@ describe.each(DB_TARGETS)("live PAN batches through the vendor's bulk verificati
     }
     expect(singles(before)).toHaveLength(300);
     const singleRows = await db.verification.findMany({ where: { requestId: { in: requestIds } }, orderBy: { subject: "asc" } });
-    const shape = (v: (typeof batchRows)[number]) => [v.subject, v.nameQueried, v.outcome, v.nameMatch, v.sourceNameMatch, v.errorCode];
+    const shape = (v: (typeof batchRows)[number]) => [v.subject, v.nameQueried, v.outcome, v.nameMatch, v.sourceNameMatch, v.vendor, v.errorCode];
     expect(batchRows.map(shape)).toEqual(singleRows.map(shape));
+    // Every row names the vendor that answered it (the bulk answer's, C6).
+    expect(new Set(batchRows.map((v) => v.vendor))).toEqual(new Set(["cashfree"]));
     // Some outcomes of each kind were met.
     expect(new Set(got.map((g) => g.result!.status))).toEqual(new Set(["VALID", "INVALID", "DEACTIVATED"]));
     // PAN checks are not charged to the wallet, in bulk or not.

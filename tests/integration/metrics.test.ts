@@ -121,11 +121,11 @@ describe.each(DB_TARGETS)("GET /metrics on %s", (target) => {
     expect(valueOf(f, "parakh_wallet_holds_open")).toBe(1);
 
     expect(vendor.requests.filter((q) => q.family === "pan")).toHaveLength(3);
-    expect(valueOf(f, "parakh_upstream_calls_total", { family: "pan", outcome: "ok" })).toBe(2);
-    expect(valueOf(f, "parakh_upstream_calls_total", { family: "pan", outcome: "misconfigured" })).toBe(1);
-    expect(valueOf(f, "parakh_upstream_breaker_state", { family: "pan", state: "closed" })).toBe(1);
-    expect(valueOf(f, "parakh_upstream_breaker_state", { family: "pan", state: "open" })).toBe(0);
-    expect(valueOf(f, "parakh_upstream_misconfigured", { family: "pan" })).toBe(1);
+    expect(valueOf(f, "parakh_upstream_calls_total", { family: "pan", vendor: "cashfree", outcome: "ok" })).toBe(2);
+    expect(valueOf(f, "parakh_upstream_calls_total", { family: "pan", vendor: "cashfree", outcome: "misconfigured" })).toBe(1);
+    expect(valueOf(f, "parakh_upstream_breaker_state", { family: "pan", vendor: "cashfree", state: "closed" })).toBe(1);
+    expect(valueOf(f, "parakh_upstream_breaker_state", { family: "pan", vendor: "cashfree", state: "open" })).toBe(0);
+    expect(valueOf(f, "parakh_upstream_misconfigured", { family: "pan", vendor: "cashfree" })).toBe(1);
     // Node's own figures stay, the event loop's delay among them.
     expect(f.get("nodejs_eventloop_lag_p99_seconds")?.type).toBe("GAUGE");
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { curlSnippets, SAMPLE_PAN, SECRET_KEY_PLACEHOLDER, type ApiBaseUrls } from "@/lib/api-snippets";
-import { sandboxPanProvider } from "@/server/providers/pan/sandbox";
+import { sandboxPanProvider } from "@/server/providers/sandbox/pan";
 import { nameMatchResult, nameMatchScore } from "@/server/services/identity/name-match";
 
 const bases: ApiBaseUrls = { v1: "https://verify.example.in", payments: "https://pay.example.in", kyc: "https://kyc.example.in" };

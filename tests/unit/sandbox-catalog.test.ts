@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { isAppError } from "@/server/errors";
-import { sandboxAadhaarProvider } from "@/server/providers/aadhaar/sandbox";
-import { sandboxBankProvider } from "@/server/providers/bank/sandbox";
-import { sandboxEpfoProvider } from "@/server/providers/epfo/sandbox";
-import { sandboxPanProvider } from "@/server/providers/pan/sandbox";
+import { sandboxAadhaarProvider } from "@/server/providers/sandbox/aadhaar";
+import { sandboxBankProvider } from "@/server/providers/sandbox/bank";
+import { sandboxEpfoProvider } from "@/server/providers/sandbox/epfo";
+import { sandboxPanProvider } from "@/server/providers/sandbox/pan";
 import { sandboxProcessor } from "@/server/providers/payments/sandbox";
 import type { PaymentMethodInput } from "@/server/providers/payments/types";
 import {

@@ -3,12 +3,12 @@ import { isValidAadhaar, withVerhoeffDigit } from "@/lib/aadhaar";
 import { formatPfNumber, isValidUan, parsePfNumber } from "@/lib/epfo";
 import { PAN_CATEGORIES, type PanCategoryLetter } from "@/lib/pan";
 import { AppError } from "@/server/errors";
-import { SANDBOX_AADHAAR_PHOTO, SANDBOX_PLACES, sandboxAadhaarProvider } from "@/server/providers/aadhaar/sandbox";
+import { SANDBOX_AADHAAR_PHOTO, SANDBOX_PLACES, sandboxAadhaarProvider } from "@/server/providers/sandbox/aadhaar";
 import type { AadhaarEkyc } from "@/server/providers/aadhaar/types";
-import { SANDBOX_BANK_NAMES, sandboxBankProvider } from "@/server/providers/bank/sandbox";
-import { createSandboxEpfoProvider, sandboxEpfoProvider } from "@/server/providers/epfo/sandbox";
+import { SANDBOX_BANK_NAMES, sandboxBankProvider } from "@/server/providers/sandbox/bank";
+import { createSandboxEpfoProvider, sandboxEpfoProvider } from "@/server/providers/sandbox/epfo";
 import type { EpfoMember } from "@/server/providers/epfo/types";
-import { sandboxPanProvider } from "@/server/providers/pan/sandbox";
+import { sandboxPanProvider } from "@/server/providers/sandbox/pan";
 
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const NAME_TEXT = /^[A-Z][A-Z&' -]*[A-Z]$/;

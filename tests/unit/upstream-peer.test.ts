@@ -4,7 +4,13 @@ import type { UpstreamFamilyStats } from "@/server/providers/upstream/stats";
 import { forwardWakes, wakeLane, wakeOnEnqueue } from "@/server/jobs/wake";
 
 const quiet = { retryAt: null, misconfigured: false, callsLast5Min: 0, failuresLast5Min: 0, p95LatencyMs: null, lastError: null };
-const stats = (family: string, over: Partial<UpstreamFamilyStats> = {}): UpstreamFamilyStats => ({ family, breaker: "closed", ...quiet, ...over });
+const stats = (family: string, over: Partial<UpstreamFamilyStats> = {}): UpstreamFamilyStats => ({
+  family,
+  vendor: "cashfree",
+  breaker: "closed",
+  ...quiet,
+  ...over,
+});
 const calls = { ok: 3, timeout: 1, failed: 0, misconfigured: 0, rejected: 2 };
 
 afterEach(() => setUpstreamPeer(undefined));
@@ -28,6 +34,7 @@ describe("upstream figures of the API's thread and the page thread", () => {
     });
     const expected = {
       family: "payments",
+      vendor: "cashfree",
       breaker: "open",
       retryAt: "2026-11-28T03:01:00.000Z",
       misconfigured: true,
@@ -44,7 +51,7 @@ describe("upstream figures of the API's thread and the page thread", () => {
 
   it("the console and the scrape include the peer's families; a silent peer leaves this thread's alone", async () => {
     setUpstreamPeer(async () => ({
-      counts: [{ family: "payments", breaker: "closed", misconfigured: false, calls }],
+      counts: [{ family: "payments", vendor: "cashfree", breaker: "closed", misconfigured: false, calls, failovers: 0 }],
       stats: [stats("payments", { callsLast5Min: 6 })],
     }));
     expect((await allUpstreamStats()).find((s) => s.family === "payments")?.callsLast5Min).toBeGreaterThanOrEqual(6);

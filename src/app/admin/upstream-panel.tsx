@@ -70,9 +70,11 @@ function FamilyRows({ health }: { health: Health }) {
       {/* Phone: one block per family. */}
       <ul className="-mx-4 divide-y divide-slate-100 border-y border-slate-100 md:hidden">
         {health.families.map((f) => (
-          <li key={f.family} className="px-4 py-3 text-sm">
+          <li key={`${f.family}:${f.vendor}`} className="px-4 py-3 text-sm">
             <div className="flex flex-wrap items-center justify-between gap-2">
-              <span className="font-medium text-slate-900">{f.label}</span>
+              <span className="font-medium text-slate-900">
+                {f.label} <span className="font-normal text-slate-500">· {f.vendorLabel}</span>
+              </span>
               <FamilyStatus row={f} at={health.at} />
             </div>
             <p className="mt-1 text-slate-700">
@@ -89,10 +91,11 @@ function FamilyRows({ health }: { health: Health }) {
       <div className="hidden md:block">
         <DataTable
           caption="Upstream vendors on this server instance"
-          rowKey={(f) => f.family}
+          rowKey={(f) => `${f.family}:${f.vendor}`}
           rows={health.families}
           columns={[
             { head: "Family", className: "font-medium text-slate-900", cell: (f) => f.label },
+            { head: "Vendor", cell: (f) => f.vendorLabel },
             { head: "Status", cell: (f) => <FamilyStatus row={f} at={health.at} /> },
             { head: "Calls (5 min)", cell: (f) => formatCount(f.callsLast5Min) },
             { head: "Failures (5 min)", cell: (f) => formatCount(f.failuresLast5Min) },

@@ -108,7 +108,7 @@ export interface BatchStore {
   close(): void;
 }
 
-const VERIFICATION_COLUMNS = `"id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","errorCode","batchId","createdAt"`;
+const VERIFICATION_COLUMNS = `"id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","vendor","errorCode","batchId","createdAt"`;
 const MARK_DONE = `UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL, "results" = ?, "succeeded" = ?, "failed" = ?, "completedAt" = ? WHERE "id" = ? AND "status" = 'RUNNING' AND "leaseToken" = ?`;
 
 /**
@@ -185,6 +185,7 @@ function sqliteStore(db: Db, databaseUrl: string, leases: ChunkLeases, synchrono
         rows.outcome[k],
         rows.nameMatch[k],
         rows.sourceNameMatch[k],
+        rows.vendor[k],
         rows.errorCode[k],
         c.batchId,
         createdAt,
@@ -263,11 +264,11 @@ function postgresStore(db: Db, leases: ChunkLeases): BatchStore {
     return rowsOf<Record<string, unknown>>(sqlWithParts`WITH "done" AS (UPDATE "BatchChunk" SET "status" = 'DONE', "leaseToken" = NULL, "leaseUntil" = NULL,
         "results" = ${c.results}, "succeeded" = ${c.succeeded}, "failed" = ${c.failed}, "completedAt" = ${c.completedAt}
         WHERE "id" = ${c.chunkId} AND "status" = 'RUNNING' AND "leaseToken" = ${c.leaseToken} RETURNING "id"),
-      "rows" AS (INSERT INTO "Verification" ("id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","errorCode","batchId","createdAt")
-        SELECT r."id", ${v.merchantId}, ${v.mode}, ${v.kind}, ${v.requestId}, r."subject", r."nameQueried", r."outcome", r."nameMatch", r."sourceNameMatch", r."errorCode", ${c.batchId}, ${c.completedAt}
+      "rows" AS (INSERT INTO "Verification" ("id","merchantId","mode","kind","requestId","subject","nameQueried","outcome","nameMatch","sourceNameMatch","vendor","errorCode","batchId","createdAt")
+        SELECT r."id", ${v.merchantId}, ${v.mode}, ${v.kind}, ${v.requestId}, r."subject", r."nameQueried", r."outcome", r."nameMatch", r."sourceNameMatch", r."vendor", r."errorCode", ${c.batchId}, ${c.completedAt}
         FROM unnest(${r.id}::text[], ${r.subject}::text[], ${r.nameQueried}::text[], ${r.outcome}::text[],
-          ${r.nameMatch}::float8[], ${r.sourceNameMatch}::float8[], ${r.errorCode}::text[])
-          AS r("id", "subject", "nameQueried", "outcome", "nameMatch", "sourceNameMatch", "errorCode")
+          ${r.nameMatch}::float8[], ${r.sourceNameMatch}::float8[], ${r.vendor}::text[], ${r.errorCode}::text[])
+          AS r("id", "subject", "nameQueried", "outcome", "nameMatch", "sourceNameMatch", "vendor", "errorCode")
         WHERE EXISTS (SELECT 1 FROM "done") RETURNING 1),
       "counted" AS (UPDATE "Batch" SET "processed" = "processed" + ${add.succeeded + add.failed}, "succeeded" = "succeeded" + ${add.succeeded},
         "failed" = "failed" + ${add.failed} WHERE "id" = ${c.batchId} AND EXISTS (SELECT 1 FROM "done") AND (SELECT count(*) FROM "rows") >= 0),

@@ -8,6 +8,8 @@ export interface VerificationFields {
   nameMatch: number | null;
   /** The live source's own name score, for operators (PAN only); absent or null otherwise. */
   sourceNameMatch?: number | null;
+  /** The live vendor that answered (C6), for operators; absent or null in sandbox and when none answered. */
+  vendor?: string | null;
   errorCode: string | null;
 }
 
@@ -28,6 +30,7 @@ export interface BatchVerificationColumns {
   outcome: string[];
   nameMatch: (number | null)[];
   sourceNameMatch: (number | null)[];
+  vendor: (string | null)[];
   errorCode: (string | null)[];
 }
 
@@ -40,6 +43,7 @@ export function verificationColumns(rows: BatchVerificationRow[]): BatchVerifica
     outcome: rows.map((r) => r.outcome),
     nameMatch: rows.map((r) => r.nameMatch),
     sourceNameMatch: rows.map((r) => r.sourceNameMatch ?? null),
+    vendor: rows.map((r) => r.vendor ?? null),
     errorCode: rows.map((r) => r.errorCode),
   };
 }

@@ -43,6 +43,8 @@ export interface KycTransactionRow {
   subjectMasked: string;
   outcome: string;
   nameMatchScore: number | null;
+  /** The live vendor that answered; null in sandbox. */
+  vendor?: string | null;
   resultEnc: string | null;
   resultExpiresAt: Date | null;
   /** The consent the call was made under (C6): kept with the summary for as long as the audit record, never dropped with the result. */
@@ -147,16 +149,16 @@ export function ledgerAndKycFromEntries(merchantId: string, mode: string, kyc: (
         ),
         "kyc" AS (
           INSERT INTO "KycTransaction" ("id", "merchantId", "mode", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome",
-            "nameMatchScore", "feePaise", "balanceAfterPaise", "ledgerEntryId", "resultEnc", "resultExpiresAt", "consent", "purpose", "consentSource", "createdAt")
-          SELECT k."id", ${merchantId}, ${mode}, k."kind", k."requestId", k."otpRequestId", k."subjectMasked", k."outcome", k."nameMatchScore",
+            "nameMatchScore", "vendor", "feePaise", "balanceAfterPaise", "ledgerEntryId", "resultEnc", "resultExpiresAt", "consent", "purpose", "consentSource", "createdAt")
+          SELECT k."id", ${merchantId}, ${mode}, k."kind", k."requestId", k."otpRequestId", k."subjectMasked", k."outcome", k."nameMatchScore", k."vendor",
             "entry"."amountPaise", "entry"."balanceAfterPaise", "entry"."ledgerId", k."resultEnc", k."resultExpiresAt", k."consent", k."purpose", k."consentSource",
             k."createdAt"
           FROM unnest(${kyc.map((k) => k?.id ?? null)}::text[], ${kyc.map((k) => k?.kind ?? null)}::text[], ${kyc.map((k) => k?.requestId ?? null)}::text[],
             ${kyc.map((k) => k?.otpRequestId ?? null)}::text[], ${kyc.map((k) => k?.subjectMasked ?? null)}::text[], ${kyc.map((k) => k?.outcome ?? null)}::text[],
-            ${kyc.map((k) => k?.nameMatchScore ?? null)}::float8[], ${kyc.map((k) => k?.resultEnc ?? null)}::text[],
+            ${kyc.map((k) => k?.nameMatchScore ?? null)}::float8[], ${kyc.map((k) => k?.vendor ?? null)}::text[], ${kyc.map((k) => k?.resultEnc ?? null)}::text[],
             ${kyc.map((k) => iso(k?.resultExpiresAt ?? null))}::timestamp(3)[], ${kyc.map((k) => k?.consent ?? null)}::boolean[],
             ${kyc.map((k) => k?.purpose ?? null)}::text[], ${kyc.map((k) => k?.consentSource ?? null)}::text[], ${kyc.map((k) => iso(k?.createdAt ?? null))}::timestamp(3)[])
-            WITH ORDINALITY AS k("id", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome", "nameMatchScore", "resultEnc", "resultExpiresAt",
+            WITH ORDINALITY AS k("id", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome", "nameMatchScore", "vendor", "resultEnc", "resultExpiresAt",
               "consent", "purpose", "consentSource", "createdAt", "ord")
           JOIN "entry" ON "entry"."ord" = k."ord" WHERE k."id" IS NOT NULL
         )
@@ -207,7 +209,7 @@ export async function captureHoldGroup(writer: AtomicWriter, merchantId: string,
 const HOLD_COLUMNS = ["id", "walletId", "merchantId", "mode", "amountPaise", "reason", "requestId", "state", "createdAt"] as const;
 const LEDGER_COLUMNS = ["id", "walletId", "merchantId", "mode", "amountPaise", "balanceAfterPaise", "reason", "reference", "createdAt"] as const;
 const KYC_COLUMNS = [
-  ...["id", "merchantId", "mode", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome", "nameMatchScore"],
+  ...["id", "merchantId", "mode", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome", "nameMatchScore", "vendor"],
   ...["feePaise", "balanceAfterPaise", "ledgerEntryId", "resultEnc", "resultExpiresAt", "consent", "purpose", "consentSource", "createdAt"],
 ] as const;
 
@@ -297,7 +299,7 @@ export function* writeDebits(
     ledger.push([d.ledgerId, d.walletId, d.merchantId, d.mode, -amount, balance, d.reason, d.reference, d.at]);
     const k = d.kycTransaction;
     if (k) {
-      const values = [k.id, d.merchantId, d.mode, k.kind, k.requestId, k.otpRequestId, k.subjectMasked, k.outcome, k.nameMatchScore];
+      const values = [k.id, d.merchantId, d.mode, k.kind, k.requestId, k.otpRequestId, k.subjectMasked, k.outcome, k.nameMatchScore, k.vendor ?? null];
       kyc.push([
         ...values,
         amount,

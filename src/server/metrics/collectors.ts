@@ -76,41 +76,55 @@ function databaseGauges(registry: ReturnType<typeof processMetrics>["registry"])
 function upstreamMetrics(registry: ReturnType<typeof processMetrics>["registry"]) {
   new Counter({
     name: "parakh_upstream_calls_total",
-    help: "Calls to live upstream vendors by family and outcome (ok, timeout, failed, misconfigured, rejected).",
-    labelNames: ["family", "outcome"],
+    help: "Calls to live upstream vendors by family, vendor and outcome (ok, timeout, failed, misconfigured, rejected).",
+    labelNames: ["family", "vendor", "outcome"],
     registers: [registry],
     async collect() {
       const counts = await allUpstreamCallCounts();
       this.reset();
-      for (const f of counts) for (const outcome of UPSTREAM_OUTCOMES) this.inc({ family: f.family, outcome }, f.calls[outcome]);
+      for (const f of counts) for (const outcome of UPSTREAM_OUTCOMES) this.inc({ family: f.family, vendor: f.vendor, outcome }, f.calls[outcome]);
+    },
+  });
+  new Counter({
+    name: "parakh_upstream_failovers_total",
+    help: "Live calls moved on from a family's vendor to the next one (its breaker open, its bulkhead full, or no business answer).",
+    labelNames: ["family", "vendor"],
+    registers: [registry],
+    async collect() {
+      const counts = await allUpstreamCallCounts();
+      this.reset();
+      for (const f of counts) this.inc({ family: f.family, vendor: f.vendor }, f.failovers);
     },
   });
   new Gauge({
     name: "parakh_upstream_breaker_state",
-    help: "1 for each upstream family's current circuit-breaker state. One breaker per family for the whole server (every thread and cluster worker shares it).",
-    labelNames: ["family", "state"],
+    help: "1 for each upstream family's and vendor's current circuit-breaker state. One breaker per family and vendor for the whole server (every thread and cluster worker shares it).",
+    labelNames: ["family", "vendor", "state"],
     // Every worker reads the same breaker (the primary's): one worker's reading is the server's.
     aggregator: "first",
     registers: [registry],
     async collect() {
       const counts = await allUpstreamCallCounts();
       this.reset();
-      const breakers = new Map(counts.map((f) => [f.family, f.breaker]));
-      for (const [family, breaker] of breakers) for (const state of BREAKER_STATES) this.set({ family, state }, breaker === state ? 1 : 0);
+      const breakers = new Map(counts.map((f) => [`${f.family}|${f.vendor}`, f]));
+      for (const f of breakers.values()) for (const state of BREAKER_STATES) this.set({ family: f.family, vendor: f.vendor, state }, f.breaker === state ? 1 : 0);
     },
   });
   new Gauge({
     name: "parakh_upstream_misconfigured",
     help: "1 while an upstream family's vendor refuses Parakh's credentials or address.",
-    labelNames: ["family"],
+    labelNames: ["family", "vendor"],
     aggregator: "max",
     registers: [registry],
     async collect() {
       const counts = await allUpstreamCallCounts();
       this.reset();
-      const misconfigured = new Map<string, boolean>();
-      for (const f of counts) misconfigured.set(f.family, f.misconfigured || misconfigured.get(f.family) === true);
-      for (const [family, refused] of misconfigured) this.set({ family }, refused ? 1 : 0);
+      const misconfigured = new Map<string, { family: string; vendor: string; refused: boolean }>();
+      for (const f of counts) {
+        const key = `${f.family}|${f.vendor}`;
+        misconfigured.set(key, { family: f.family, vendor: f.vendor, refused: f.misconfigured || misconfigured.get(key)?.refused === true });
+      }
+      for (const { family, vendor, refused } of misconfigured.values()) this.set({ family, vendor }, refused ? 1 : 0);
     },
   });
 }

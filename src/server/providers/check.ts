@@ -8,6 +8,9 @@
 import { settingWarnings, type Config } from "@/server/config";
 import { secureIdClients, type SecureIdFamily } from "@/server/providers/cashfree/secure-id";
 import { checkSecureIdFamily } from "@/server/providers/cashfree/secure-id-check";
+import { setuClients, type SetuFamily } from "@/server/providers/setu/client";
+import { checkSetuFamily } from "@/server/providers/setu/check";
+import { liveVendorsOf, type LiveVerificationSettings } from "@/server/providers/index";
 import { CashfreePgClient } from "@/server/providers/payments/cashfree-pg";
 import { checkCashfreePg } from "@/server/providers/payments/cashfree-pg-check";
 import type { UpstreamLogger } from "@/server/providers/upstream/client";
@@ -17,6 +20,8 @@ export type FamilyCheckStatus = "ok" | "misconfigured" | "unreachable" | "not-co
 
 export interface FamilyCheck {
   family: SecureIdFamily | "payments";
+  /** The vendor checked: every vendor configured for a family is checked, in the order the family tries them. */
+  vendor: "cashfree" | "setu" | "none";
   status: FamilyCheckStatus;
   /** The HTTP status and the vendor's error code, or the transport fault; never a credential or a vendor message. */
   detail: string;
@@ -41,18 +46,34 @@ export type ProvidersCheckSettings = Pick<Config, "liveVerification" | "livePaym
 
 const silent: UpstreamLogger = { warn: () => undefined, error: () => undefined };
 
-/** The verification families alone. */
-export async function checkLiveVerification(settings: Config["liveVerification"]) {
-  if (settings.provider === "none") return { provider: "none" as const, baseUrl: null, ok: true, families: [] as FamilyCheck[] };
-  const clients = secureIdClients({ ...settings.cashfree, timeoutMs: settings.timeoutMs, maxConcurrency: settings.maxConcurrency }, silent, { listed: false });
-  const families = await Promise.all((Object.keys(clients) as SecureIdFamily[]).map((family) => checkSecureIdFamily(family, clients[family])));
-  return { provider: settings.provider, baseUrl: settings.cashfree.baseUrl, ok: families.every((f) => f.status === "ok"), families };
+/** The verification families alone: each family's every vendor, in the order the family tries them. */
+export async function checkLiveVerification(settings: LiveVerificationSettings) {
+  const vendors = liveVendorsOf(settings);
+  const order = (Object.keys(vendors) as SecureIdFamily[]).flatMap((family) => vendors[family].map((vendor) => ({ family, vendor })));
+  if (order.length === 0) return { provider: "none" as const, baseUrl: null, ok: true, families: [] as FamilyCheck[] };
+  const limits = { timeoutMs: settings.timeoutMs, maxConcurrency: settings.maxConcurrency };
+  const cashfree = order.some((o) => o.vendor === "cashfree") ? secureIdClients({ ...settings.cashfree, ...limits }, silent, { listed: false }) : null;
+  const setu = order.some((o) => o.vendor === "setu") && settings.setu ? setuClients({ ...settings.setu, ...limits }, silent, { listed: false }) : null;
+  const families: FamilyCheck[] = await Promise.all(
+    order.map(async ({ family, vendor }) =>
+      vendor === "setu" && setu
+        ? { vendor, ...(await checkSetuFamily(family as SetuFamily, setu[family as SetuFamily])) }
+        : { vendor, ...(await checkSecureIdFamily(family, cashfree![family])) },
+    ),
+  );
+  return {
+    provider: settings.provider,
+    baseUrl: settings.provider === "cashfree" ? settings.cashfree.baseUrl : null,
+    ok: families.every((f) => f.status === "ok"),
+    families,
+  };
 }
 
 async function checkPayments(settings: Config["livePayments"], appUrl: string): Promise<FamilyCheck> {
   if (settings.provider === "none") {
     return {
       family: "payments",
+      vendor: "none",
       status: "not-configured",
       detail: "LIVE_PAYMENT_PROVIDER=none: live checkout and refunds answer 503 SERVICE_UNAVAILABLE",
       ms: 0,
@@ -61,7 +82,7 @@ async function checkPayments(settings: Config["livePayments"], appUrl: string): 
   const client = new CashfreePgClient({ ...settings.cashfree, timeoutMs: settings.timeoutMs, maxConcurrency: settings.maxConcurrency }, appUrl, silent, {
     listed: false,
   });
-  return { family: "payments", ...(await checkCashfreePg(client)) };
+  return { family: "payments", vendor: "cashfree", ...(await checkCashfreePg(client)) };
 }
 
 export async function checkProviders(settings: ProvidersCheckSettings): Promise<ProvidersCheck> {

@@ -7,13 +7,13 @@ import { apiOkWithMessage, v1Ok, v1OkNoTimestamp } from "@/server/rest/envelope"
 import { formatPaise } from "@/lib/money";
 import { DEFAULT_KYC_FEES, type KycKind } from "@/lib/kyc";
 import { maskAadhaar } from "@/lib/aadhaar";
-import { sandboxAadhaarEkyc } from "@/server/providers/aadhaar/sandbox";
-import { sandboxBankProvider } from "@/server/providers/bank/sandbox";
+import { sandboxAadhaarEkyc } from "@/server/providers/sandbox/aadhaar";
+import { sandboxBankProvider } from "@/server/providers/sandbox/bank";
 import { SANDBOX_OPENING_CREDIT_PAISE } from "@/server/services/wallet/wallet";
 import { nameMatchOf } from "@/server/services/kyc/pan-kyc";
 import { nameHolderOfPan } from "@/server/services/identity/name-match";
-import { sandboxEpfoProvider } from "@/server/providers/epfo/sandbox";
-import { sandboxPanRecord, sandboxPanProvider } from "@/server/providers/pan/sandbox";
+import { sandboxEpfoProvider } from "@/server/providers/sandbox/epfo";
+import { sandboxPanRecord, sandboxPanProvider } from "@/server/providers/sandbox/pan";
 import { verifyEpfo } from "@/server/services/employment/verify-epfo";
 import { verifyPan } from "@/server/services/identity/verify-pan";
 

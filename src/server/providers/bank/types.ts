@@ -1,4 +1,5 @@
 import type { VendorConsent } from "@/lib/consent";
+import type { AnsweringVendor } from "@/server/providers/pan/types";
 
 export type BankAccountStatus = "VALID" | "INVALID" | "BLOCKED" | "CLOSED" | "PENDING";
 
@@ -18,11 +19,15 @@ export interface BankAccountCheck {
   /** The penny-drop's bank reference (UTR-like, 12 chars; live: the bank's UTR, else the source's reference id). */
   bankReference: string;
   ifscDetails: IfscDetails;
+  /** The live vendor that answered; absent in sandbox. */
+  vendor?: AnsweringVendor;
 }
 
 export interface BankCheckOptions {
   /** The person's consent and the purpose, on every live call (absent in sandbox); sent to vendors that take them. */
   consent?: VendorConsent;
+  /** When the whole call must end (Date.now() milliseconds); set by the family's router. */
+  deadlineAt?: number;
 }
 
 export interface BankProvider {

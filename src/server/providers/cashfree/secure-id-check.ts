@@ -16,7 +16,7 @@
  */
 import { UpstreamAccountRefused, UpstreamFailure, vendorErrorCode, type UpstreamClient, type UpstreamRequest } from "@/server/providers/upstream/client";
 import { isAccountProblem, type SecureIdFamily } from "@/server/providers/cashfree/secure-id";
-import { PAN_API_VERSION } from "@/server/providers/pan/cashfree";
+import { PAN_API_VERSION } from "@/server/providers/cashfree/pan";
 
 /** A reference id that names no verification. */
 export const UNUSED_REFERENCE_ID = "0";

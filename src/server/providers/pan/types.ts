@@ -24,15 +24,26 @@ export interface PanRecord {
   dobMatch?: boolean | null;
   /** The source's own name-match score (0–100) for the name sent, kept for operators; Parakh scores names itself. */
   sourceNameMatchScore?: number | null;
+  /** The live vendor that answered; absent in sandbox. */
+  vendor?: AnsweringVendor;
 }
 
+/** Which live vendor answered (kept on the verification record for operators; never in the merchant's answer). */
+export type AnsweringVendor = "cashfree" | "setu";
+
 export interface PanLookupOptions {
+  /**
+   * The person's consent to a live check and why it is made, from the merchant's request or its
+   * standing attestation (contract C6), on every live call (absent in sandbox). Vendors that take them
+   * are sent them (Setu's `consent` and `reason`); a vendor that needs them does not call out without them.
+   */
+  consent?: VendorConsent;
+  /** When the whole call must end (Date.now() milliseconds); set by the family's router. */
+  deadlineAt?: number;
   /** The name the caller sent, passed on where the source takes one. */
   name?: string | null;
   /** YYYY-MM-DD; a source that cannot give `dob` then checks it and answers `dobMatch`. */
   dob?: string | null;
-  /** The person's consent and the purpose, on every live call (absent in sandbox); sent to vendors that take them. */
-  consent?: VendorConsent;
 }
 
 /** One PAN of a bulk request: the name is sent where the item has one. */

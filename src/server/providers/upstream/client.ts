@@ -16,10 +16,14 @@ import { ExponentialBackoff, handleWhen, retry, type RetryPolicy } from "cockati
 import { AppError, isAppError, type AppErrorOptions, type ErrorCode } from "@/server/errors";
 import { DEFAULT_BREAKER_RULE, type BreakerRule } from "./breaker";
 import { Deadline, exchange, type ExchangeLimits, type RawAnswer } from "./exchange";
-import { LocalGates, type Admission, type BreakerState, type CallEnd, type GateSettings, type GateView, type UpstreamGates } from "./gate";
+import { keyParts, LocalGates, type Admission, type BreakerState, type CallEnd, type GateSettings, type GateView, type UpstreamGates } from "./gate";
 import { CallLog, type UpstreamCallCounts, type UpstreamFamilyStats, type UpstreamOutcome } from "./stats";
 
 export type UpstreamFamily = "pan" | "epfo" | "aadhaar" | "bank" | "payments";
+export type UpstreamVendor = "cashfree" | "setu";
+
+/** Where a vendor's family is kept: its gate (bulkhead, breaker) and its statistics. */
+export const upstreamKey = (vendor: UpstreamVendor, family: UpstreamFamily) => `${vendor}:${family}`;
 export { UPSTREAM_OUTCOMES, type UpstreamCallCounts, type UpstreamOutcome } from "./stats";
 
 export const CONNECT_TIMEOUT_MS = 2_000;
@@ -36,6 +40,8 @@ export interface UpstreamLogger {
 
 export interface UpstreamClientOptions {
   family: UpstreamFamily;
+  /** Who is called (its gate, breaker and statistics are the vendor's for the family); default `cashfree`. */
+  vendor?: UpstreamVendor;
   /** No trailing slash; paths are appended. */
   baseUrl: string;
   /** Sent on every call (the vendor's credentials). Never logged. */
@@ -73,6 +79,11 @@ export interface UpstreamRequest {
    * retried, as a GET's may. Other POSTs are not (a PAN check or a bank check may have been done and billed).
    */
   deduplicated?: boolean;
+  /**
+   * When the whole Parakh call must end (Date.now() milliseconds): a call that tries several vendors
+   * gives each its share. The call's own deadline is the earlier of this and the client's timeout.
+   */
+  deadlineAt?: number;
 }
 
 /** An answer the adapter reads: any 2xx, or a 4xx that is the vendor's word on the input (not 401, 403, 429). */
@@ -140,7 +151,17 @@ function outcomeOf(failure: UpstreamFailure): UpstreamOutcome {
 // Next bundles its own copy of this module beside the server process's; the console must read the
 // clients the process's services built, so the list lives on globalThis (as the services do).
 const REGISTRY_KEY = Symbol.for("parakh.upstream-clients");
-const registry = ((globalThis as { [REGISTRY_KEY]?: Map<UpstreamFamily, UpstreamClient> })[REGISTRY_KEY] ??= new Map());
+const registry = ((globalThis as { [REGISTRY_KEY]?: Map<string, UpstreamClient> })[REGISTRY_KEY] ??= new Map());
+
+// Failovers away from a vendor, by gate key, since the process started (the family routers count them).
+const FAILOVERS_KEY = Symbol.for("parakh.upstream-failovers");
+const failovers = ((globalThis as { [FAILOVERS_KEY]?: Map<string, number> })[FAILOVERS_KEY] ??= new Map());
+
+/** A family's router moved a call on from this vendor to the next one. */
+export function noteFailover(vendor: UpstreamVendor, family: UpstreamFamily): void {
+  const key = upstreamKey(vendor, family);
+  failovers.set(key, (failovers.get(key) ?? 0) + 1);
+}
 
 /** Each family's calls since the process started, by outcome, and its breaker now: for the metrics scrape. */
 export function upstreamCallCounts(): UpstreamCallCounts[] {
@@ -163,9 +184,12 @@ export async function upstreamGateViews(): Promise<Map<string, GateView>> {
 
 export class UpstreamClient {
   readonly family: UpstreamFamily;
+  readonly vendor: UpstreamVendor;
+  /** The gate's and the registry's name for this vendor's family. */
+  readonly key: string;
   /** Where this family's bulkhead and breaker are kept. */
   readonly gates: UpstreamGates;
-  private readonly options: Required<Omit<UpstreamClientOptions, "breaker" | "gates">> & { breaker: BreakerRule };
+  private readonly options: Required<Omit<UpstreamClientOptions, "breaker" | "gates" | "vendor">> & { breaker: BreakerRule };
   private readonly settings: GateSettings;
   private readonly dispatcher: Agent;
   /** The base URL split for undici: its origin, and the path the call's path is appended to. */
@@ -184,7 +208,9 @@ export class UpstreamClient {
 
   constructor(options: UpstreamClientOptions) {
     this.family = options.family;
-    const { gates, ...rest } = options;
+    this.vendor = options.vendor ?? "cashfree";
+    this.key = upstreamKey(this.vendor, this.family);
+    const { gates, vendor: _vendor, ...rest } = options;
     this.options = {
       unavailableCode: "SOURCE_UNAVAILABLE",
       breaker: DEFAULT_BREAKER_RULE,
@@ -195,7 +221,7 @@ export class UpstreamClient {
       listed: true,
       ...rest,
     };
-    this.gates = gates ?? new LocalGates((family, openMs) => this.options.logger.warn("upstream circuit opened", { family, openMs }));
+    this.gates = gates ?? new LocalGates((key, openMs) => this.options.logger.warn("upstream circuit opened", { ...keyParts(key), openMs }));
     this.settings = { maxConcurrency: this.options.maxConcurrency, openMs: this.options.openMs, breaker: this.options.breaker };
     const base = new URL(this.options.baseUrl);
     this.origin = base.origin;
@@ -208,7 +234,7 @@ export class UpstreamClient {
     );
     this.repeatable = this.exchangeLimits(true);
     this.once = this.exchangeLimits(false);
-    if (this.options.listed) registry.set(this.family, this);
+    if (this.options.listed) registry.set(this.key, this);
   }
 
   private exchangeLimits(repeatable: boolean): ExchangeLimits {
@@ -244,12 +270,13 @@ export class UpstreamClient {
    */
   async call<T>(request: UpstreamRequest, read: (answer: UpstreamAnswer) => T): Promise<T> {
     const started = performance.now();
-    const deadline = new Deadline(this.options.timeoutMs);
+    const budgetMs = request.deadlineAt === undefined ? this.options.timeoutMs : Math.min(this.options.timeoutMs, request.deadlineAt - Date.now());
+    const deadline = new Deadline(Math.max(0, budgetMs));
     let admitted: { trial: boolean } | null = null;
     let end: CallEnd = "answered";
     let outcome: Outcome<T>;
     try {
-      const asked = this.gates.admit(this.family, this.settings);
+      const asked = this.gates.admit(this.key, this.settings);
       const admission = asked instanceof Promise ? await asked : asked;
       if (this.gates.remote) this.heard(admission);
       if (!admission.admitted) throw this.refusal(admission);
@@ -273,7 +300,7 @@ export class UpstreamClient {
       throw failure;
     } finally {
       // The gate hears how every call it let through ended, once.
-      if (admitted) this.gates.end(this.family, admitted.trial, end);
+      if (admitted) this.gates.end(this.key, admitted.trial, end);
       deadline.clear();
     }
     this.misconfigured = false;
@@ -301,7 +328,14 @@ export class UpstreamClient {
   }
 
   counts(): UpstreamCallCounts {
-    return { family: this.family, breaker: this.breakerNow().breaker, misconfigured: this.misconfigured, calls: { ...this.outcomes } };
+    return {
+      family: this.family,
+      vendor: this.vendor,
+      breaker: this.breakerNow().breaker,
+      misconfigured: this.misconfigured,
+      calls: { ...this.outcomes },
+      failovers: failovers.get(this.key) ?? 0,
+    };
   }
 
   /**
@@ -311,7 +345,7 @@ export class UpstreamClient {
   private breakerNow(): { breaker: BreakerState; openUntil: number | null } {
     const views = this.gates.remote ? null : this.gates.views();
     if (!views || views instanceof Promise) return this.lastSeen;
-    return views.find((v) => v.key === this.family) ?? { breaker: "closed", openUntil: null };
+    return views.find((v) => v.key === this.key) ?? { breaker: "closed", openUntil: null };
   }
 
   /** What an admission says of the breaker, kept for breakerNow. */
@@ -323,17 +357,26 @@ export class UpstreamClient {
   stats(): UpstreamFamilyStats {
     const { breaker, openUntil } = this.breakerNow();
     const retryAt = openUntil === null ? null : new Date(openUntil).toISOString();
-    return { family: this.family, breaker, retryAt, misconfigured: this.misconfigured, ...this.calls.summary() };
+    return { family: this.family, vendor: this.vendor, breaker, retryAt, misconfigured: this.misconfigured, ...this.calls.summary() };
   }
 
   /** For adapters that learn from an answer's content that Parakh's own account is the problem (e.g. test keys on the live host). */
   refuseMisconfigured(reason: string): UpstreamAccountRefused {
     this.misconfigured = true;
-    this.options.logger.error("upstream refused Parakh's account: check the vendor credentials and whitelisted IPs", { family: this.family, reason });
+    this.options.logger.error("upstream refused Parakh's account: check the vendor credentials and whitelisted IPs", {
+      family: this.family,
+      vendor: this.vendor,
+      reason,
+    });
     return new UpstreamAccountRefused(reason, this.options.unavailableCode, "The upstream source is not available to this server right now.", {
       countsAsFailure: false,
       retryAfterSeconds: 60,
     });
+  }
+
+  /** A refusal the vendor's connector cannot use (not an outage: the breaker does not count it). */
+  cannotUse(message: string): UpstreamFailure {
+    return new UpstreamFailure("UPSTREAM_ERROR", message, { countsAsFailure: false });
   }
 
   /** A call the gate did not let through: never reached the vendor, never counted against the breaker. */

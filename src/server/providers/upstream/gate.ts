@@ -55,6 +55,12 @@ export interface UpstreamGates {
   views(): GateView[] | Promise<GateView[]>;
 }
 
+/** A gate key's parts for log lines: `cashfree:pan` → { vendor: "cashfree", family: "pan" } (a bare family is Cashfree's). */
+export function keyParts(key: string): { vendor: string; family: string } {
+  const at = key.indexOf(":");
+  return at < 0 ? { vendor: "cashfree", family: key } : { vendor: key.slice(0, at), family: key.slice(at + 1) };
+}
+
 /** Told when a circuit opens (once per server, by the process that holds the gate). */
 export type OnOpen = (key: string, openMs: number) => void;
 

@@ -5,7 +5,7 @@
  * see both. Without a peer (one thread, tests, tools) they are this thread's alone. The breaker is
  * not a thread's: it is read from the family's gate, which the whole server shares.
  */
-import { upstreamCallCounts, upstreamGateViews, upstreamStats } from "./client";
+import { upstreamCallCounts, upstreamGateViews, upstreamKey, upstreamStats, type UpstreamFamily, type UpstreamVendor } from "./client";
 import type { GateView } from "./gate";
 import type { UpstreamCallCounts, UpstreamFamilyStats } from "./stats";
 
@@ -48,7 +48,7 @@ export async function allUpstreamCallCounts(): Promise<UpstreamCallCounts[]> {
   const [peer, views] = await Promise.all([peerSnapshot(), gateViews()]);
   const counts = peer ? [...upstreamCallCounts(), ...peer.counts] : upstreamCallCounts();
   return counts.map((c) => {
-    const view = views.get(c.family);
+    const view = views.get(upstreamKey(c.vendor as UpstreamVendor, c.family as UpstreamFamily));
     return view ? { ...c, breaker: view.breaker } : c;
   });
 }
@@ -66,6 +66,7 @@ export function mergeFamilyStats(a: UpstreamFamilyStats, b: UpstreamFamilyStats)
   const p95 = a.p95LatencyMs === null ? b.p95LatencyMs : b.p95LatencyMs === null ? a.p95LatencyMs : Math.max(a.p95LatencyMs, b.p95LatencyMs);
   return {
     family: a.family,
+    vendor: a.vendor,
     breaker: worse.breaker,
     retryAt: worse.retryAt,
     misconfigured: a.misconfigured || b.misconfigured,
@@ -79,13 +80,14 @@ export function mergeFamilyStats(a: UpstreamFamilyStats, b: UpstreamFamilyStats)
 /** Each family's statistics over this thread and its peer, with the server's breaker. */
 export async function allUpstreamStats(): Promise<UpstreamFamilyStats[]> {
   const [peer, views] = await Promise.all([peerSnapshot(), gateViews()]);
-  const byFamily = new Map(upstreamStats().map((s) => [s.family, s]));
+  const keyOf = (s: UpstreamFamilyStats) => upstreamKey(s.vendor as UpstreamVendor, s.family as UpstreamFamily);
+  const byFamily = new Map(upstreamStats().map((s) => [keyOf(s), s]));
   for (const s of peer?.stats ?? []) {
-    const mine = byFamily.get(s.family);
-    byFamily.set(s.family, mine ? mergeFamilyStats(mine, s) : s);
+    const mine = byFamily.get(keyOf(s));
+    byFamily.set(keyOf(s), mine ? mergeFamilyStats(mine, s) : s);
   }
   return [...byFamily.values()].map((s) => {
-    const view = views.get(s.family);
+    const view = views.get(keyOf(s));
     if (!view) return s;
     return { ...s, breaker: view.breaker, retryAt: view.openUntil === null ? null : new Date(view.openUntil).toISOString() };
   });

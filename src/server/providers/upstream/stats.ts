@@ -1,6 +1,8 @@
 /** What operators see of one upstream family on this instance (no personal data). */
 export interface UpstreamFamilyStats {
   family: string;
+  /** The vendor called for the family (a family may have several, each with its own gate and figures). */
+  vendor: string;
   breaker: "closed" | "open" | "half-open" | "isolated";
   /** When an open breaker lets its trial call through (the first call from then on tries the vendor); null unless open. */
   retryAt: string | null;
@@ -24,9 +26,12 @@ export type UpstreamOutcome = (typeof UPSTREAM_OUTCOMES)[number];
 
 export interface UpstreamCallCounts {
   family: string;
+  vendor: string;
   breaker: UpstreamFamilyStats["breaker"];
   misconfigured: boolean;
   calls: Record<UpstreamOutcome, number>;
+  /** Calls the family's router moved on from this vendor to the next one (breaker open, bulkhead full, no business answer). */
+  failovers: number;
 }
 
 const WINDOW_SECONDS = 300;

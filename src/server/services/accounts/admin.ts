@@ -147,6 +147,31 @@ export async function listMerchantsForOperator(db: Db, input: { q?: string; filt
   };
 }
 
+/**
+ * The live vendor that answered each of these calls (C6), from the verification or KYC transaction
+ * it recorded. Read within the calls' time span, so the (merchantId, mode, createdAt) indexes serve
+ * it; the records are written a moment before their audit record, hence the minute's margin.
+ */
+async function answeringVendors(
+  db: Db,
+  merchantId: string,
+  calls: { requestId: string; mode: string | null; createdAt: Date }[],
+): Promise<Map<string, string>> {
+  const live = calls.filter((c) => c.mode === "live");
+  if (live.length === 0) return new Map();
+  const times = live.map((c) => c.createdAt.getTime());
+  const where = {
+    merchantId,
+    mode: "live",
+    requestId: { in: live.map((c) => c.requestId) },
+    vendor: { not: null },
+    createdAt: { gte: new Date(Math.min(...times) - 60_000), lte: new Date(Math.max(...times) + 60_000) },
+  };
+  const select = { requestId: true, vendor: true } as const;
+  const [verifications, kyc] = await Promise.all([db.verification.findMany({ where, select }), db.kycTransaction.findMany({ where, select })]);
+  return new Map([...verifications, ...kyc].map((r) => [r.requestId, r.vendor!]));
+}
+
 /** Everything an operator needs to judge one merchant. */
 export async function merchantForOperator(db: Db, merchantId: string, now = new Date()) {
   const m = await db.merchant.findUnique({
@@ -188,11 +213,12 @@ export async function merchantForOperator(db: Db, merchantId: string, now = new 
       : Promise.resolve(null),
     ...MODES.map((mode) => db.auditLog.findMany({ where: { merchantId, mode }, orderBy: { createdAt: "desc" }, take: RECENT_CALLS, select: callSelect })),
   ]);
-  const recentCalls = callsByMode
+  const recent = callsByMode
     .flat()
     .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
-    .slice(0, RECENT_CALLS)
-    .map((c) => ({ ...c, createdAt: c.createdAt.toISOString() }));
+    .slice(0, RECENT_CALLS);
+  const vendors = await answeringVendors(db, merchantId, recent);
+  const recentCalls = recent.map((c) => ({ ...c, vendor: vendors.get(c.requestId) ?? null, createdAt: c.createdAt.toISOString() }));
 
   const keys = Object.fromEntries(
     MODES.map((mode) => {

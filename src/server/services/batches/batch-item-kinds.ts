@@ -46,9 +46,9 @@ function itemKind<I>(kind: {
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 const errorOf = (o: ItemOutcome) => (o.error ? { error: new AppError(o.error.code, o.error.message) } : null);
 
-function panOutcome({ answer, sourceNameMatch }: PanCheck): ItemOutcome {
-  // The source's score is written only when it gave one, so sandbox chunks stay as they were.
-  return { result: answer, error: null, ...(sourceNameMatch === null ? {} : { sourceNameMatch }) };
+function panOutcome({ answer, sourceNameMatch, vendor }: PanCheck): ItemOutcome {
+  // The source's score and vendor are written only when there are some, so sandbox chunks stay as they were.
+  return { result: answer, error: null, ...(sourceNameMatch === null ? {} : { sourceNameMatch }), ...(vendor === null ? {} : { vendor }) };
 }
 
 /** A PAN item's outcome from its source record: an entry of a bulk answer (./bulk-pass.ts) ends as a single call's answer does. */
@@ -75,7 +75,11 @@ export const BATCH_ITEM_KINDS: Record<BatchKind, BatchItemKind> = {
       return lookup && (({ pan, name }, scoreNames) => panOutcome(panCheckOf(lookup(pan, { name }), name, scoreNames)));
     },
     record: ({ pan, name }, o) =>
-      panVerificationRecord(pan, name, errorOf(o) ?? { result: { answer: o.result as PanVerification, sourceNameMatch: o.sourceNameMatch ?? null } }),
+      panVerificationRecord(
+        pan,
+        name,
+        errorOf(o) ?? { result: { answer: o.result as PanVerification, sourceNameMatch: o.sourceNameMatch ?? null, vendor: o.vendor ?? null } },
+      ),
   }),
   EPFO: itemKind<EpfoItemInput>({
     inputOf: (stored) => (isObject(stored) && (typeof stored.uan === "string") !== (typeof stored.pf_number === "string") ? (stored as EpfoItemInput) : null),

@@ -1,4 +1,5 @@
 import type { ErrorCode } from "@/server/errors";
+import type { AnsweringVendor } from "@/server/providers/pan/types";
 
 // What a batch is made of, item by item: the types the batch service, its chunk passes and its item
 // kinds share (they import this, not each other).
@@ -26,4 +27,6 @@ export interface ItemOutcome {
   error: ItemError | null;
   /** A PAN item's live source score, kept in the chunk for its verification row; results pages leave it out. */
   sourceNameMatch?: number | null;
+  /** A PAN item's answering live vendor, kept as the score is; absent in sandbox. */
+  vendor?: AnsweringVendor;
 }

@@ -173,6 +173,7 @@ function historyRows(kind: BatchItemKind, items: StoredItem[], outcomes: ItemOut
       outcome: record.outcome,
       nameMatch: record.nameMatch,
       sourceNameMatch: record.sourceNameMatch ?? null,
+      vendor: record.vendor ?? null,
       errorCode: record.errorCode,
     });
   }

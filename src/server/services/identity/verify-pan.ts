@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { VendorConsent } from "@/lib/consent";
 import { PAN_CATEGORY_VALUES } from "@/lib/pan";
 import type { AppError } from "@/server/errors";
-import type { PanProvider, PanRecord } from "@/server/providers/pan/types";
+import type { AnsweringVendor, PanProvider, PanRecord } from "@/server/providers/pan/types";
 import type { VerificationRecord } from "@/server/services/audit/audit-writer";
 import { nameHolderOfPan, nameMatchResult, nameMatchScore, type NameHolder } from "@/server/services/identity/name-match";
 
@@ -28,6 +28,8 @@ export interface PanCheck {
   answer: PanVerification;
   /** The live source's score for the name sent; null in sandbox, without a name, or when the source gave none. */
   sourceNameMatch: number | null;
+  /** The live vendor that answered, for the record; null in sandbox. */
+  vendor: AnsweringVendor | null;
 }
 
 /**
@@ -64,6 +66,7 @@ export function panCheckOf(record: PanRecord, name: string | null, scoreNames: N
       remarks: record.remarks,
     },
     sourceNameMatch: record.sourceNameMatchScore ?? null,
+    vendor: record.vendor ?? null,
   };
 }
 
@@ -75,8 +78,8 @@ export async function verifyPan(provider: PanProvider, pan: string, name: string
 /** The merchant's verification history row for a PAN check, whether it answered or failed. */
 export function panVerificationRecord(pan: string, name: string | null, outcome: { result: PanCheck } | { error: AppError }): VerificationRecord {
   if ("result" in outcome) {
-    const { answer, sourceNameMatch } = outcome.result;
-    return { kind: "PAN", subject: pan, nameQueried: name, outcome: answer.status, nameMatch: answer.name_match, sourceNameMatch, errorCode: null };
+    const { answer, sourceNameMatch, vendor } = outcome.result;
+    return { kind: "PAN", subject: pan, nameQueried: name, outcome: answer.status, nameMatch: answer.name_match, sourceNameMatch, vendor, errorCode: null };
   }
   return { kind: "PAN", subject: pan, nameQueried: name, outcome: "ERROR", nameMatch: null, sourceNameMatch: null, errorCode: outcome.error.code };
 }

@@ -24,6 +24,7 @@ export async function bankKyc(vault: KycVault, provider: BankProvider, caller: K
         subjectMasked: `${maskAccountNumber(input.accountNumber)} @ ${input.ifsc}`,
         outcome: check.accountStatus,
         nameMatchScore: nameMatch?.score ?? null,
+        vendor: check.vendor ?? null,
       },
     };
   });

@@ -69,6 +69,8 @@ export interface KycSummary {
   nameMatchScore?: number | null;
   /** The OTP request the call verified. */
   otpRequestId?: string | null;
+  /** The live vendor that answered (C6), for operators; absent in sandbox. */
+  vendor?: string | null;
 }
 
 /** What a charged call's source step answers. */
@@ -94,6 +96,7 @@ function chargedRecord(vault: KycVault, caller: KycCaller, data: object, summary
     subjectMasked: summary.subjectMasked,
     outcome: summary.outcome,
     nameMatchScore: summary.nameMatchScore ?? null,
+    vendor: summary.vendor ?? null,
     resultEnc,
     resultExpiresAt: keep ? new Date(at.getTime() + vault.retentionDays * 86_400_000) : null,
     consent: caller.consent?.consent ?? null,

@@ -35,7 +35,13 @@ function panAnswer(record: PanRecord, input: PanKycInput) {
       dobMatch: record.dobMatch !== undefined ? record.dobMatch : input.dob && record.dob ? input.dob === record.dob : null,
       aadhaarSeedingStatus: record.aadhaarSeedingStatus,
     },
-    summary: { kind: "PAN" as const, subjectMasked: maskPan(record.pan), outcome: record.status, nameMatchScore: nameMatch?.score ?? null },
+    summary: {
+      kind: "PAN" as const,
+      subjectMasked: maskPan(record.pan),
+      outcome: record.status,
+      nameMatchScore: nameMatch?.score ?? null,
+      vendor: record.vendor ?? null,
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import { log } from "@/server/lib/logger";
-import { LocalGates, type Admission, type CallEnd, type GateSettings, type GateView, type UpstreamGates } from "@/server/providers/upstream/gate";
+import { keyParts, LocalGates, type Admission, type CallEnd, type GateSettings, type GateView, type UpstreamGates } from "@/server/providers/upstream/gate";
 import { FixedWindows, TokenBuckets, type Grant, type WindowCount } from "@/server/services/limits/counters";
 
 export type { Grant, WindowCount } from "@/server/services/limits/counters";
@@ -29,7 +29,7 @@ export class LocalLimitStore implements LimitStore {
   private readonly buckets = new TokenBuckets();
   private readonly windows = new FixedWindows();
   // The process that holds the gate tells of an opening: once per server, however many workers call.
-  private readonly gates = new LocalGates((family, openMs) => log.warn("upstream circuit opened", { family, openMs }));
+  private readonly gates = new LocalGates((key, openMs) => log.warn("upstream circuit opened", { ...keyParts(key), openMs }));
 
   grant(key: string, want: number, rate: number, now = Date.now()): Grant {
     return this.buckets.grant(key, want, rate, now);

@@ -12,6 +12,8 @@ export type UpstreamStatus = "ok" | "breaker-open" | "breaker-trial" | "misconfi
 export interface UpstreamFamilyHealth extends Omit<UpstreamFamilyStats, "family"> {
   family: UpstreamFamily;
   label: string;
+  /** The vendor's name as operators read it (a family with several vendors has one row for each, in the order they are tried). */
+  vendorLabel: string;
   status: UpstreamStatus;
 }
 
@@ -37,6 +39,10 @@ const FAMILIES: { family: UpstreamFamily; label: string }[] = [
 
 const VERIFICATION_FAMILIES: ReadonlySet<UpstreamFamily> = new Set(["pan", "epfo", "aadhaar", "bank"]);
 
+const VENDOR_LABELS: Record<string, string> = { cashfree: "Cashfree", setu: "Setu" };
+
+type VerificationFamily = "pan" | "epfo" | "aadhaar" | "bank";
+
 function statusOf(stats: UpstreamFamilyStats): UpstreamStatus {
   if (stats.misconfigured) return "misconfigured";
   if (stats.breaker === "open" || stats.breaker === "isolated") return "breaker-open";
@@ -49,6 +55,8 @@ function paymentsNotConfigured(): UpstreamFamilyHealth {
   return {
     family: "payments",
     label: "Payments",
+    vendor: "none",
+    vendorLabel: "None",
     status: "not-configured",
     breaker: "closed",
     retryAt: null,
@@ -66,22 +74,27 @@ function paymentsNotConfigured(): UpstreamFamilyHealth {
  * statistics carry no personal data (they hold counts, timings and Parakh's own error messages).
  */
 export function upstreamHealth(
-  settings: { liveVerification: Pick<Config["liveVerification"], "provider">; livePayments: Pick<Config["livePayments"], "provider"> },
+  settings: {
+    liveVerification: Pick<Config["liveVerification"], "provider"> & { vendors?: Config["liveVerification"]["vendors"] };
+    livePayments: Pick<Config["livePayments"], "provider">;
+  },
   stats: UpstreamFamilyStats[] = upstreamStats(),
 ): UpstreamHealth {
-  const configured = settings.liveVerification.provider !== "none";
+  const vendors = settings.liveVerification.vendors;
+  const configured = settings.liveVerification.provider !== "none" || (vendors !== undefined && Object.values(vendors).some((v) => v.length > 0));
   const paymentsConfigured = settings.livePayments.provider !== "none";
-  const byFamily = new Map(stats.map((s) => [s.family, s]));
   const families: UpstreamFamilyHealth[] = [];
   for (const { family, label } of FAMILIES) {
     if (family === "payments" && !paymentsConfigured) {
       families.push(paymentsNotConfigured());
       continue;
     }
-    const s = byFamily.get(family);
-    // Clients built for an earlier set of settings (tests, tools) say nothing about this one.
-    if (!s || (VERIFICATION_FAMILIES.has(family) && !configured)) continue;
-    families.push({ ...s, family, label, status: statusOf(s) });
+    if (VERIFICATION_FAMILIES.has(family) && !configured) continue;
+    // The family's vendors in the order they are tried; clients built for an earlier set of settings (tests, tools) say nothing about this one.
+    const order: readonly string[] | null = VERIFICATION_FAMILIES.has(family) && vendors ? vendors[family as VerificationFamily] : null;
+    const rows = stats.filter((s) => s.family === family && (order === null || order.includes(s.vendor)));
+    if (order) rows.sort((a, b) => order.indexOf(a.vendor) - order.indexOf(b.vendor));
+    for (const s of rows) families.push({ ...s, family, label, vendorLabel: VENDOR_LABELS[s.vendor] ?? s.vendor, status: statusOf(s) });
   }
   return {
     provider: settings.liveVerification.provider,

@@ -63,9 +63,9 @@ function captureLinks(c: HoldCapture) {
 
 function kycTransactionInsert(ledgerId: string, k: KycTransactionRow) {
   return sql`INSERT INTO "KycTransaction" ("id", "merchantId", "mode", "kind", "requestId", "otpRequestId", "subjectMasked", "outcome",
-      "nameMatchScore", "feePaise", "balanceAfterPaise", "ledgerEntryId", "resultEnc", "resultExpiresAt", "consent", "purpose", "consentSource", "createdAt")
+      "nameMatchScore", "vendor", "feePaise", "balanceAfterPaise", "ledgerEntryId", "resultEnc", "resultExpiresAt", "consent", "purpose", "consentSource", "createdAt")
     SELECT ${k.id}, "hold"."merchantId", "hold"."mode", ${k.kind}, ${k.requestId}, ${k.otpRequestId}, ${k.subjectMasked}, ${k.outcome},
-      ${k.nameMatchScore}, "hold"."amountPaise", "charged"."balanceAfterPaise", ${ledgerId}, ${k.resultEnc}, ${k.resultExpiresAt},
+      ${k.nameMatchScore}, ${k.vendor ?? null}, "hold"."amountPaise", "charged"."balanceAfterPaise", ${ledgerId}, ${k.resultEnc}, ${k.resultExpiresAt},
       ${k.consent ?? null}, ${k.purpose ?? null}, ${k.consentSource ?? null}, ${k.createdAt}
     FROM "hold", "charged"`;
 }

@@ -160,6 +160,7 @@ function RecentCalls({ calls }: { calls: Merchant["recentCalls"] }) {
             <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-500">
               <ModeBadge mode={c.mode} /> {formatInstant(c.createdAt)}
               {c.errorCode && <span className="font-mono">{c.errorCode}</span>}
+              {c.vendor && <span>answered by {c.vendor}</span>}
             </p>
           </li>
         ))}
@@ -183,6 +184,8 @@ function RecentCalls({ calls }: { calls: Merchant["recentCalls"] }) {
                 </>
               ),
             },
+            // The live vendor that answered a verification or KYC call (C6); never shown to the merchant.
+            { head: "Vendor", className: "text-xs", cell: (c) => c.vendor ?? "—" },
           ]}
         />
       </div>
@@ -242,7 +245,7 @@ export function MerchantDetail({ merchantId }: { merchantId: string }) {
         </Card>
       </div>
 
-      <Card title="Last 20 API calls" description="Newest first, both modes." className="mt-4">
+      <Card title="Last 20 API calls" description="Newest first, both modes; a live check names the vendor that answered it." className="mt-4">
         <RecentCalls calls={m.recentCalls} />
       </Card>
 

@@ -10,9 +10,9 @@
  */
 import { isValidAccountNumber, isValidIfsc } from "@/lib/bank";
 import { AppError } from "@/server/errors";
-import { SANDBOX_PLACES } from "@/server/providers/aadhaar/sandbox";
+import { SANDBOX_PLACES } from "@/server/providers/sandbox/aadhaar";
 import { fnv1a32, mix32, pick, sandboxPersonName } from "@/server/providers/sandbox-names/names";
-import type { BankAccountCheck, BankAccountStatus, BankProvider, IfscDetails } from "./types";
+import type { BankAccountCheck, BankAccountStatus, BankProvider, IfscDetails } from "@/server/providers/bank/types";
 
 /** Real IFSC bank codes. */
 export const SANDBOX_BANK_NAMES: Readonly<Record<string, string>> = {

@@ -19,7 +19,7 @@
 import { AppError } from "@/server/errors";
 import { DEFAULT_RETRY_AFTER_SECONDS, unreadableAnswer, type UpstreamAnswer, type UpstreamClient } from "@/server/providers/upstream/client";
 import { objectBody, sourceBusy, text, unexpectedRefusal, upper } from "@/server/providers/cashfree/secure-id";
-import type { BankAccountCheck, BankAccountStatus, BankProvider } from "./types";
+import type { BankAccountCheck, BankAccountStatus, BankProvider } from "@/server/providers/bank/types";
 
 const BY_STATUS_CODE: Record<string, { accountStatus: BankAccountStatus; accountExists: boolean }> = {
   ACCOUNT_IS_VALID: { accountStatus: "VALID", accountExists: true },
@@ -85,8 +85,9 @@ function refusal(client: UpstreamClient, answer: UpstreamAnswer): Error {
 
 export function createCashfreeBankProvider(client: UpstreamClient): BankProvider {
   return {
-    async verifyAccount(accountNumber, ifsc) {
-      return client.call({ method: "POST", path: "/bank-account/sync", body: { bank_account: accountNumber, ifsc } }, (answer) => {
+    async verifyAccount(accountNumber, ifsc, options = {}) {
+      const request = { method: "POST" as const, path: "/bank-account/sync", body: { bank_account: accountNumber, ifsc }, deadlineAt: options.deadlineAt };
+      return client.call(request, (answer) => {
         if (answer.status === 200) return bankCheckFromAnswer(objectBody(answer));
         const body = objectBody(answer);
         if (answer.status === 422 && text(body.code) === "fraud_account") return fraudAccount(body);

@@ -16,7 +16,7 @@ import { establishmentId, formatPfNumber, parsePfNumber } from "@/lib/epfo";
 import { AppError } from "@/server/errors";
 import { unreadableAnswer, type UpstreamClient } from "@/server/providers/upstream/client";
 import { isoDate, newVerificationId, objectBody, text, unexpectedRefusal, upper } from "@/server/providers/cashfree/secure-id";
-import type { EmploymentRecord, EpfoMember, EpfoProvider } from "./types";
+import type { EmploymentRecord, EpfoMember, EpfoProvider } from "@/server/providers/epfo/types";
 
 type Json = Record<string, unknown>;
 

@@ -18,7 +18,7 @@
 import { establishmentId, formatPfNumber, isValidUan, parsePfNumber, type PfNumberParts } from "@/lib/epfo";
 import { AppError } from "@/server/errors";
 import { fnv1a32, mix32, pick, sandboxPersonName } from "@/server/providers/sandbox-names/names";
-import type { EmploymentRecord, EpfoMember, EpfoProvider, MemberStatus } from "./types";
+import type { EmploymentRecord, EpfoMember, EpfoProvider, MemberStatus } from "@/server/providers/epfo/types";
 
 export interface SandboxEpfoOptions {
   /** Clock for an ACTIVE member's last contribution month (the month before now). */

@@ -13,8 +13,8 @@ import { isValidAadhaar } from "@/lib/aadhaar";
 import { AppError } from "@/server/errors";
 import { fnv1a32, mix32, pick, sandboxPerson, sandboxRelativeName } from "@/server/providers/sandbox-names/names";
 import { SANDBOX_AADHAAR_ROWS } from "@/server/providers/sandbox-catalog";
-import { fullAddressOf } from "./address";
-import type { AadhaarAddress, AadhaarEkyc, AadhaarProvider } from "./types";
+import { fullAddressOf } from "@/server/providers/aadhaar/address";
+import type { AadhaarAddress, AadhaarEkyc, AadhaarProvider } from "@/server/providers/aadhaar/types";
 
 export const SANDBOX_AADHAAR_OTP = "123456";
 

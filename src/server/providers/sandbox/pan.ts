@@ -12,7 +12,7 @@
 import { isValidPan, panCategory } from "@/lib/pan";
 import { AppError } from "@/server/errors";
 import { entityName, fnv1a32 } from "@/server/providers/sandbox-names/names";
-import type { AadhaarSeedingStatus, PanProvider, PanRecord, PanRecordStatus } from "./types";
+import type { AadhaarSeedingStatus, PanProvider, PanRecord, PanRecordStatus } from "@/server/providers/pan/types";
 
 /** Date of birth (or incorporation) on every sandbox record. */
 export const SANDBOX_PAN_DOB = "1990-01-01";

@@ -19,8 +19,8 @@
 import { AppError } from "@/server/errors";
 import { unreadableAnswer, type UpstreamAnswer, type UpstreamClient } from "@/server/providers/upstream/client";
 import { isoDate, objectBody, text, unexpectedRefusal, upper } from "@/server/providers/cashfree/secure-id";
-import { fullAddressOf } from "./address";
-import type { AadhaarAddress, AadhaarEkyc, AadhaarProvider } from "./types";
+import { fullAddressOf } from "@/server/providers/aadhaar/address";
+import type { AadhaarAddress, AadhaarEkyc, AadhaarProvider } from "@/server/providers/aadhaar/types";
 
 type Json = Record<string, unknown>;
 

@@ -21,7 +21,7 @@ import { panCategory } from "@/lib/pan";
 import { AppError } from "@/server/errors";
 import { unreadableAnswer, UpstreamFailure, vendorErrorCode, type UpstreamAnswer, type UpstreamClient } from "@/server/providers/upstream/client";
 import { isAccountProblem, newVerificationId, objectBody, score, text, unexpectedRefusal, upper } from "@/server/providers/cashfree/secure-id";
-import type { AadhaarSeedingStatus, PanBulkAnswerEntry, PanBulkSource, PanProvider, PanRecord, PanRecordStatus } from "./types";
+import type { AadhaarSeedingStatus, PanBulkAnswerEntry, PanBulkSource, PanProvider, PanRecord, PanRecordStatus } from "@/server/providers/pan/types";
 
 /** Any date after 2022-09-12 makes the vendor include the Aadhaar seeding status. */
 export const PAN_API_VERSION = "2023-12-18";
@@ -160,7 +160,7 @@ export function createCashfreePanProvider(client: UpstreamClient): PanProvider {
     async lookup(pan, options = {}) {
       const name = options.name?.trim() || null;
       const record = await client.call(
-        { method: "POST", path: "/pan", body: name ? { pan, name } : { pan }, headers: { "x-api-version": PAN_API_VERSION } },
+        { method: "POST", path: "/pan", body: name ? { pan, name } : { pan }, headers: { "x-api-version": PAN_API_VERSION }, deadlineAt: options.deadlineAt },
         (answer) => {
           if (answer.status !== 200) throw refusal(client, answer);
           return panRecordFromAnswer(pan, objectBody(answer));
@@ -170,7 +170,7 @@ export function createCashfreePanProvider(client: UpstreamClient): PanProvider {
       if (record.status !== "VALID" || !record.name) return { ...record, dobMatch: null };
       // The registered name goes with the date: PAN Lite checks both and needs both.
       const body = { verification_id: newVerificationId("pan"), pan, name: record.name, dob: options.dob };
-      const dobMatch = await client.call({ method: "POST", path: "/pan-lite", body }, (answer) => {
+      const dobMatch = await client.call({ method: "POST", path: "/pan-lite", body, deadlineAt: options.deadlineAt }, (answer) => {
         if (answer.status !== 200) throw refusal(client, answer);
         const flag = upper(objectBody(answer).dob_match);
         return flag === "Y" ? true : flag === "N" ? false : null;
