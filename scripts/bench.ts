@@ -13,7 +13,7 @@ import { batchReport, benchBatch } from "./bench/batch";
 import { benchBigPosts, bigPostsOnly, bigPostsReport } from "./bench/big-posts";
 import { budgetsReport } from "./bench/budgets";
 import { startBenchVendor, type BenchVendor } from "./bench/fake-vendor";
-import { benchLivePan, livePanReport } from "./bench/live-pan";
+import { benchLivePan, benchSlowVendorPan, livePanReport, slowVendorConnections, slowVendorReport, SLOW_VENDOR_LATENCIES_MS } from "./bench/live-pan";
 import { childPids, childProcesses, peakRssMbOf, startNodeFlags, statFields } from "./bench/proc";
 import { benchHaproxy, haproxyReport } from "./bench/haproxy";
 import { benchKyc, type LedgerCheck } from "./bench/kyc";
@@ -30,7 +30,8 @@ import { benchTwoWorkers, workersReport } from "./bench/workers";
  * with PostgreSQL, also the HAProxy rolling restart of ./bench/haproxy.ts),
  * BENCH_ONLY=haproxy or BENCH_ONLY=big-posts (that phase alone), BENCH_ONLY=batch (only single PAN verify
  * and the batch phase, which compares against it), BENCH_ONLY=kyc (only single PAN verify and PAN KYC, which
- * compares against it).
+ * compares against it), BENCH_ONLY=live (single PAN verify, sandbox and live, and live behind a vendor answering
+ * in 250 ms and in 1 s; BENCH_LIVE_CONNECTIONS sets the connections of those two runs).
  */
 const ROOT = path.resolve(__dirname, "..");
 const SERVER_BUNDLE = "dist/server.mjs";
@@ -38,6 +39,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const BATCH_ONLY = process.env.BENCH_ONLY === "batch";
 const KYC_ONLY = process.env.BENCH_ONLY === "kyc";
+const LIVE_ONLY = process.env.BENCH_ONLY === "live";
 const DBS = (process.env.BENCH_DB ?? "both") === "both" ? ["sqlite", "sqlite-normal", "postgresql"] : [process.env.BENCH_DB!];
 type BenchDb = "sqlite" | "sqlite-normal" | "postgresql";
 
@@ -132,7 +134,7 @@ async function load(name: string, opts: autocannon.Options, serverPid?: number):
   // Short warm-up so JIT and caches are settled before measuring.
   await autocannon({ ...opts, duration: 2 });
   const cpuBefore = cpuSeconds(serverPid);
-  const r = await autocannon({ ...opts, duration: SECONDS, connections: CONNECTIONS });
+  const r = await autocannon({ ...opts, duration: SECONDS, connections: opts.connections ?? CONNECTIONS });
   const cpuAfter = cpuSeconds(serverPid);
   const cpuUsPerReq =
     cpuBefore !== undefined && cpuAfter !== undefined && r.requests.total > 0 ? Math.round(((cpuAfter - cpuBefore) * 1e6) / r.requests.total) : undefined;
@@ -173,7 +175,7 @@ async function startBenchServer(db: BenchDb, vendor: BenchVendor, workers = 1) {
     CASHFREE_VERIFICATION_CLIENT_ID: vendor.clientId,
     CASHFREE_VERIFICATION_CLIENT_SECRET: vendor.clientSecret,
     // Room for every connection, so the run measures the adapter path and not bulkhead refusals.
-    UPSTREAM_MAX_CONCURRENCY: String(Math.max(64, CONNECTIONS)),
+    UPSTREAM_MAX_CONCURRENCY: String(Math.max(64, CONNECTIONS, ...SLOW_VENDOR_LATENCIES_MS.map(slowVendorConnections))),
     // Past the default 10,000 a second one key's PAN verify got 429s, cheaper than answers, that counted in its req/s.
     RATE_LIMIT_PER_SECOND: "1000000",
   });
@@ -255,6 +257,18 @@ async function benchParakh(db: BenchDb, baseline: Result, vendor: BenchVendor) {
     ];
   }
   const live = await benchLivePan(`POST /v1/identity/pan/verify live (${db})`, base, liveSecretKey, vendor, (name, opts) => load(name, opts, server.child.pid));
+  const slow = await benchSlowVendorPan(db, base, liveSecretKey, vendor, (name, opts) => load(name, opts, server.child.pid));
+  const slowRows = slow.map((r) => ({ ...r, peakRssMb: server.peakRssMb() }));
+  if (LIVE_ONLY) {
+    await server.stop();
+    await pg?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    return [
+      { ...result, peakRssMb: server.peakRssMb() },
+      { ...live, ratioToSandbox: Math.round((live.requestsPerSec / result.requestsPerSec) * 100) / 100 },
+      ...slowRows,
+    ];
+  }
   const batch = await benchBatch(db, base, creds.sandbox.secretKey, SECONDS);
   const kyc = await benchKyc(kycLoad, db, SECONDS, base, databaseUrl, dataDir, creds);
   const merchantHeaders = { "x-merchant-id": creds.merchantId, "x-api-key": creds.sandbox.publicKey, "x-secret-key": creds.sandbox.secretKey };
@@ -277,6 +291,7 @@ async function benchParakh(db: BenchDb, baseline: Result, vendor: BenchVendor) {
       peakRssMb: server.peakRssMb(),
       audited: liveAudited,
     },
+    ...slowRows.map((r) => ({ ...r, ratio: ratio(r) })),
     { ...checkout, ratio: ratio(checkout), peakRssMb: server.peakRssMb() },
     { ...status, ratio: ratio(status), peakRssMb: server.peakRssMb(), firstByte },
     { ...refunds, ratio: ratio(refunds), peakRssMb: server.peakRssMb() },
@@ -328,7 +343,7 @@ async function main() {
   try {
     for (const db of DBS) {
       const one = await benchParakh(db as BenchDb, baseline, vendor);
-      if (BATCH_ONLY || KYC_ONLY) {
+      if (BATCH_ONLY || KYC_ONLY || LIVE_ONLY) {
         rows.push(...one);
         continue;
       }
@@ -351,7 +366,7 @@ async function main() {
     ),
   ];
   const live = livePanReport(rows);
-  lines.push(...live.lines);
+  lines.push(...live.lines, ...slowVendorReport(rows));
   for (const r of rows) {
     const ledger = r.ledger as LedgerCheck | undefined;
     if (ledger) {
@@ -365,7 +380,7 @@ async function main() {
   lines.push(
     ...workersReport(rows),
     ...bigPostsReport(rows),
-    ...(KYC_ONLY ? [] : await haproxyPhase(DBS.includes("postgresql"))),
+    ...(KYC_ONLY || LIVE_ONLY ? [] : await haproxyPhase(DBS.includes("postgresql"))),
     ...budgetsReport(rows, rows[0]!),
   );
   for (const r of rows)

@@ -4,8 +4,8 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 
 /**
- * The vendor's PAN verification (`POST /pan`) on a loopback port, answering at once, for the live
- * PAN verify run of `npm run bench`. The answer is the vendor's own example from its published
+ * The vendor's PAN verification (`POST /pan`) on a loopback port, answering at once or after a set
+ * latency, for the live PAN verify runs of `npm run bench`. The answer is the vendor's own example from its published
  * reference (the fixture the test fake validates against), with the PAN and name asked for.
  * Unlike the test fake (tests/helpers/fake-cashfree-verification.ts) it checks no schema per
  * request: it runs in the bench process, whose CPU must go to loading the server.
@@ -16,6 +16,10 @@ export interface BenchVendor {
   clientSecret: string;
   /** `/pan` calls answered 200. */
   panCalls: () => number;
+  /** TCP connections Parakh has opened to the vendor so far. */
+  connections: () => number;
+  /** Answers from now on wait this long first (a slow vendor); 0 answers at once. */
+  setLatency: (ms: number) => void;
   close: () => Promise<void>;
 }
 
@@ -33,7 +37,9 @@ export async function startBenchVendor(): Promise<BenchVendor> {
   const example = exampleAnswer();
   let reference = 1;
   let panCalls = 0;
-  const server = http.createServer((req, res) => {
+  let connections = 0;
+  let latencyMs = 0;
+  const server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -52,16 +58,27 @@ export async function startBenchVendor(): Promise<BenchVendor> {
         panCalls++;
       }
       const text = JSON.stringify(answer);
-      res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-      res.end(text);
+      const send = () => {
+        res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+        res.end(text);
+      };
+      if (latencyMs > 0) setTimeout(send, latencyMs);
+      else send();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  server.on("connection", () => connections++);
+  // Thousands of calls in flight at a slow vendor: no per-server cap on sockets here.
+  server.maxConnections = Infinity;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", 4096, resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     clientId,
     clientSecret,
     panCalls: () => panCalls,
+    connections: () => connections,
+    setLatency: (ms) => {
+      latencyMs = ms;
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

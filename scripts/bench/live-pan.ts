@@ -51,3 +51,70 @@ export function livePanReport(rows: Record<string, unknown>[]): { lines: string[
   }
   return { lines, warnings };
 }
+
+/** The rate the live path is held to behind a slow vendor, and the vendor latencies it is measured at. */
+export const SLOW_VENDOR_RATE = 2_000;
+export const SLOW_VENDOR_LATENCIES_MS = [250, 1_000];
+
+/**
+ * Connections the load generator keeps for a latency: the calls in flight the rate needs (rate ×
+ * latency, Little's law) and a fifth more. BENCH_LIVE_CONNECTIONS sets it (the smoke run of `npm test`).
+ */
+export function slowVendorConnections(latencyMs: number): number {
+  const set = Number(process.env.BENCH_LIVE_CONNECTIONS);
+  return set > 0 ? set : Math.ceil(((SLOW_VENDOR_RATE * latencyMs) / 1000) * 1.2);
+}
+
+/**
+ * Live PAN verify with the vendor answering after each of SLOW_VENDOR_LATENCIES_MS: req/s and p99
+ * against the vendor's latency, and how many connections Parakh opened to the vendor per 1,000 calls
+ * (its pool keeps them alive).
+ */
+export async function benchSlowVendorPan<R extends { total: number; p99: number }>(
+  db: string,
+  base: string,
+  liveSecretKey: string,
+  vendor: BenchVendor,
+  load: (name: string, opts: autocannon.Options) => Promise<R>,
+) {
+  const rows = [];
+  for (const latencyMs of SLOW_VENDOR_LATENCIES_MS) {
+    vendor.setLatency(latencyMs);
+    const connections = slowVendorConnections(latencyMs);
+    const calls = vendor.panCalls();
+    const opened = vendor.connections();
+    const result = await load(`POST /v1/identity/pan/verify live, vendor answering in ${latencyMs} ms (${db})`, {
+      url: `${base}/v1/identity/pan/verify`,
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${liveSecretKey}` },
+      body: JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor", consent: true, purpose: "Employee onboarding identity check" }),
+      connections,
+    });
+    const vendorCalls = vendor.panCalls() - calls;
+    rows.push({
+      ...result,
+      vendorLatencyMs: latencyMs,
+      loadConnections: connections,
+      vendorCalls,
+      vendorConnectionsPer1000Calls: vendorCalls > 0 ? Math.round(((vendor.connections() - opened) * 1000 * 10) / vendorCalls) / 10 : null,
+    });
+  }
+  vendor.setLatency(0);
+  return rows;
+}
+
+/** A line per slow-vendor run: the rate against the one wanted, p99 against the vendor's latency, connections opened. */
+export function slowVendorReport(rows: Record<string, unknown>[]): string[] {
+  const lines: string[] = [];
+  for (const r of rows) {
+    if (r.vendorLatencyMs === undefined) continue;
+    const latency = r.vendorLatencyMs as number;
+    lines.push(
+      "",
+      `${r.name}: ${r.requestsPerSec} req/s with ${r.loadConnections} connections (wanted ${SLOW_VENDOR_RATE}), p50 ${r.p50} ms, p99 ${r.p99} ms ` +
+        `(${(r.p99 as number) - latency} ms over the vendor's ${latency}), ${r.errors} errors, ${r.non2xx} non-2xx, server CPU ${r.cpuUsPerReq ?? "-"} µs/req; ` +
+        `${r.vendorConnectionsPer1000Calls} vendor connections opened per 1,000 calls; server peak RSS ${r.peakRssMb} MB`,
+    );
+  }
+  return lines;
+}

@@ -97,6 +97,8 @@ const EnvSchema = z.object({
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
   /** Calls in flight to one upstream family on this server (all its workers together); past it a call is refused at once. */
   UPSTREAM_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(64),
+  // Calls started a second per vendor and family, server-wide (0: no limit): set it under the vendor's own rate limit.
+  UPSTREAM_MAX_RPS: z.coerce.number().int().min(0).max(1_000_000).default(0),
   ENCRYPTION_KEY: base64Key.optional(),
   HASH_KEY: base64Key.optional(),
   NEXTAUTH_SECRET: z.string().min(32).optional(),
@@ -278,6 +280,7 @@ function liveSettings(env: z.infer<typeof EnvSchema>) {
       firstVendorShare: env.UPSTREAM_FIRST_VENDOR_SHARE,
       timeoutMs: env.UPSTREAM_TIMEOUT_MS,
       maxConcurrency: env.UPSTREAM_MAX_CONCURRENCY,
+      maxRps: env.UPSTREAM_MAX_RPS,
     },
     livePayments: {
       provider: env.LIVE_PAYMENT_PROVIDER,
@@ -288,6 +291,7 @@ function liveSettings(env: z.infer<typeof EnvSchema>) {
       },
       timeoutMs: PAYMENTS_TIMEOUT_MS,
       maxConcurrency: env.UPSTREAM_MAX_CONCURRENCY,
+      maxRps: env.UPSTREAM_MAX_RPS,
     },
   };
 }

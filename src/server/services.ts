@@ -76,7 +76,7 @@ export function createLivePaymentProcessor(config: Config, gates?: UpstreamGates
   const live = config.livePayments;
   if (live.provider !== "cashfree") return unconfiguredProcessor;
   return createCashfreeProcessor({
-    settings: { ...live.cashfree, timeoutMs: live.timeoutMs, maxConcurrency: live.maxConcurrency },
+    settings: { ...live.cashfree, timeoutMs: live.timeoutMs, maxConcurrency: live.maxConcurrency, maxRps: live.maxRps },
     appUrl: config.appUrl,
     checkoutUrl: config.checkoutUrl,
     logger: log,

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { answerLimits, IpcLimitStore, type Channel } from "@/server/cluster/limits-ipc";
 import { restartDelay } from "@/server/cluster/primary";
 import { FailedAuthLimiter } from "@/server/services/auth/failed-auth-limiter";
-import { FixedWindows, TokenBuckets } from "@/server/services/limits/counters";
+import { FixedWindows, TokenBuckets } from "@/server/lib/counters";
 import { DEFAULT_BREAKER_RULE } from "@/server/providers/upstream/breaker";
 import type { Admission, GateSettings } from "@/server/providers/upstream/gate";
 import { LocalLimitStore, type LimitStore } from "@/server/services/limits/shared";

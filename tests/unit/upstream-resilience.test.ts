@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AppError } from "@/server/errors";
 import { createLiveProviders, type ProviderSet } from "@/server/providers";
 import { CircuitState } from "cockatiel";
-import { SlidingWindowBreaker } from "@/server/providers/upstream/breaker";
+import { DEFAULT_BREAKER_RULE, SlidingWindowBreaker } from "@/server/providers/upstream/breaker";
+import { Gate, type GateSettings } from "@/server/providers/upstream/gate";
 import { parseRetryAfter, UpstreamClient, upstreamStats, type UpstreamLogger } from "@/server/providers/upstream/client";
 import { CallLog } from "@/server/providers/upstream/stats";
 import { FakeCashfreeVerification, PAST_ONE_MIB, startFakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
@@ -386,6 +387,63 @@ describe("bulkhead", () => {
     expect(ms).toBeLessThan(100);
     expect(fake.count("/pan")).toBe(2);
     await Promise.all(held);
+  });
+});
+
+describe("rate limit (UPSTREAM_MAX_RPS)", () => {
+  const gateAt = (maxRps: number | undefined, clock: { now: number }) => {
+    const settings: GateSettings = { maxConcurrency: 1_000, maxRps, openMs: 30_000, breaker: DEFAULT_BREAKER_RULE };
+    return new Gate(
+      "cashfree:pan",
+      settings,
+      () => {},
+      () => clock.now,
+    );
+  };
+
+  it("lets a burst of one second's worth through, then that many a second, refusing the rest at once with the wait", () => {
+    const clock = { now: 1_000_000 };
+    const gate = gateAt(4, clock);
+    const first = Array.from({ length: 6 }, () => gate.admit());
+    expect(first.map((a) => a.admitted)).toEqual([true, true, true, true, false, false]);
+    // One token at 4 a second is 250 ms away.
+    expect(first[4]).toEqual({ admitted: false, reason: "rate", retryAfterMs: 250 });
+    // A refusal holds no slot of the bulkhead.
+    expect(gate.view().inFlight).toBe(4);
+    clock.now += 250;
+    expect(gate.admit().admitted).toBe(true);
+    expect(gate.admit().admitted).toBe(false);
+    // A quiet minute does not save up more than one second's burst.
+    clock.now += 60_000;
+    expect(Array.from({ length: 6 }, () => gate.admit()).filter((a) => a.admitted)).toHaveLength(4);
+  });
+
+  it("0 or absent is no limit", () => {
+    const clock = { now: 1_000_000 };
+    for (const maxRps of [0, undefined]) {
+      const gate = gateAt(maxRps, clock);
+      expect(Array.from({ length: 500 }, () => gate.admit()).every((a) => a.admitted)).toBe(true);
+    }
+  });
+
+  it("a burst past it through the live providers: the vendor sees the limit's worth, the rest are 503 with Retry-After", async () => {
+    live = createLiveProviders(
+      { provider: "cashfree", cashfree: { baseUrl: fake.url, ...CREDENTIALS }, timeoutMs: TIMEOUT_MS, maxConcurrency: 64, maxRps: 3 },
+      logger,
+      { openMs: OPEN_MS, retryDelayMs: 20 },
+    );
+    const settled = await Promise.allSettled(Array.from({ length: 10 }, () => live.pan.lookup(PAN)));
+    expect(settled.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+    const refused = settled.flatMap((r) => (r.status === "rejected" ? [r.reason as AppError] : []));
+    expect(refused).toHaveLength(7);
+    for (const e of refused) {
+      expect(e.code).toBe("SOURCE_UNAVAILABLE");
+      expect(e.retryAfterSeconds).toBe(1);
+      expect(e.message).toMatch(/rate limit/);
+    }
+    expect(fake.count("/pan")).toBe(3);
+    // Refusals are not failures: the breaker stays closed.
+    expect(panStats().breaker).toBe("closed");
   });
 });
 

@@ -25,7 +25,7 @@ const consent = { purpose: "Onboarding a seller for payouts", source: "request" 
 let cashfree: FakeCashfreeVerification;
 let setu: FakeSetu;
 
-function live(order: ("cashfree" | "setu")[], timeoutMs = 2_000, extra: { openMs?: number } = {}): ProviderSet {
+function live(order: ("cashfree" | "setu")[], timeoutMs = 2_000, extra: { openMs?: number } = {}, maxRps = 0): ProviderSet {
   return createLiveProviders(
     {
       provider: "cashfree",
@@ -35,6 +35,7 @@ function live(order: ("cashfree" | "setu")[], timeoutMs = 2_000, extra: { openMs
       firstVendorShare: 0.6,
       timeoutMs,
       maxConcurrency: 64,
+      maxRps,
     },
     quiet,
     { retryDelayMs: 10, gates: new LocalGates(), ...extra },
@@ -220,6 +221,24 @@ describe("failover", () => {
     expect(cashfree.count("/pan")).toBe(before);
     const counts = upstreamCallCounts().find((c) => c.vendor === "cashfree" && c.family === "pan")!;
     expect(counts.failovers).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe("a vendor at its rate limit (UPSTREAM_MAX_RPS)", () => {
+  it("is passed over without a call; past every vendor's limit the answer is 503 with Retry-After, at once", async () => {
+    setu.panRecords.set("ABCPK1234F", { name: "ASHA KUMARI" });
+    const providers = live(["cashfree", "setu"], 2_000, {}, 2);
+    const settled = await Promise.allSettled(Array.from({ length: 6 }, () => providers.pan.lookup("ABCPK1234F", { consent })));
+    // Each vendor's bucket holds one second's worth: Cashfree takes 2 calls, Setu the next 2, and the last 2 find both at their limit.
+    const answered = settled.flatMap((r) => (r.status === "fulfilled" ? [r.value.vendor] : []));
+    expect(answered.sort()).toEqual(["cashfree", "cashfree", "setu", "setu"]);
+    const refused = settled.flatMap((r) => (r.status === "rejected" ? [r.reason as AppError] : []));
+    expect(refused.map((e) => [e.code, e.retryAfterSeconds])).toEqual([
+      ["SOURCE_UNAVAILABLE", 1],
+      ["SOURCE_UNAVAILABLE", 1],
+    ]);
+    expect(cashfree.count("/pan")).toBe(2);
+    expect(setu.count()).toBe(2);
   });
 });
 

@@ -68,8 +68,8 @@ const unconfiguredAadhaar: AadhaarProvider = { sendOtp: async () => unconfigured
 const unconfiguredBank: BankProvider = { verifyAccount: async () => unconfigured() };
 
 /** The live settings; a caller that names no family's vendors (tests, tools) has LIVE_VERIFICATION_PROVIDER's for all four. */
-export type LiveVerificationSettings = Omit<Config["liveVerification"], "vendors" | "setu" | "firstVendorShare"> &
-  Partial<Pick<Config["liveVerification"], "vendors" | "setu" | "firstVendorShare">>;
+export type LiveVerificationSettings = Omit<Config["liveVerification"], "vendors" | "setu" | "firstVendorShare" | "maxRps"> &
+  Partial<Pick<Config["liveVerification"], "vendors" | "setu" | "firstVendorShare" | "maxRps">>;
 
 export type VerificationFamily = "pan" | "bank" | "epfo" | "aadhaar";
 
@@ -137,7 +137,7 @@ export function createLiveProviders(settings: LiveVerificationSettings, logger: 
   const vendors = liveVendorsOf(settings);
   const named = new Set(Object.values(vendors).flat());
   if (named.size === 0) return { pan: unconfiguredPan, epfo: unconfiguredEpfo, aadhaar: unconfiguredAadhaar, bank: unconfiguredBank, batchLane: directLane };
-  const limits = { timeoutMs: settings.timeoutMs, maxConcurrency: settings.maxConcurrency };
+  const limits = { timeoutMs: settings.timeoutMs, maxConcurrency: settings.maxConcurrency, maxRps: settings.maxRps ?? 0 };
   const cashfree = named.has("cashfree") ? secureIdClients({ ...settings.cashfree, ...limits }, logger, tuning) : null;
   const setu = named.has("setu") && settings.setu ? setuClients({ ...settings.setu, ...limits }, logger, tuning) : null;
   const failover: FailoverSettings = { timeoutMs: settings.timeoutMs, share: settings.firstVendorShare ?? 0.6 };

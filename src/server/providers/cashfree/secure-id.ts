@@ -16,6 +16,8 @@ export interface SecureIdSettings {
   clientSecret: string;
   timeoutMs: number;
   maxConcurrency: number;
+  /** Calls started a second per family (UPSTREAM_MAX_RPS); 0 or absent: no limit. */
+  maxRps?: number;
 }
 
 /**
@@ -35,6 +37,7 @@ export function secureIdClients(settings: SecureIdSettings, logger: UpstreamLogg
       headers: { "x-client-id": settings.clientId, "x-client-secret": settings.clientSecret },
       timeoutMs: settings.timeoutMs,
       maxConcurrency: settings.maxConcurrency,
+      maxRps: settings.maxRps,
       logger,
       ...tuning,
     });

@@ -49,6 +49,8 @@ export interface CashfreePgSettings {
   clientSecret: string;
   timeoutMs: number;
   maxConcurrency: number;
+  /** Calls started a second (UPSTREAM_MAX_RPS); 0 or absent: no limit. */
+  maxRps?: number;
 }
 
 /** Tests shorten the breaker's pause and the retry pauses; an operator's check keeps its client unlisted. */
@@ -342,6 +344,7 @@ export class CashfreePgClient {
       headers: { "x-client-id": settings.clientId, "x-client-secret": settings.clientSecret, "x-api-version": PG_API_VERSION },
       timeoutMs: settings.timeoutMs,
       maxConcurrency: settings.maxConcurrency,
+      maxRps: settings.maxRps,
       logger,
       ...tuning,
     });

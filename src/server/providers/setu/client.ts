@@ -18,6 +18,8 @@ export interface SetuSettings {
   bankProductInstanceId: string;
   timeoutMs: number;
   maxConcurrency: number;
+  /** Calls started a second per family (UPSTREAM_MAX_RPS); 0 or absent: no limit. */
+  maxRps?: number;
 }
 
 export function setuClients(settings: SetuSettings, logger: UpstreamLogger, tuning: SecureIdClientTuning = {}): Record<SetuFamily, UpstreamClient> {
@@ -29,6 +31,7 @@ export function setuClients(settings: SetuSettings, logger: UpstreamLogger, tuni
       headers: { "x-client-id": settings.clientId, "x-client-secret": settings.clientSecret, "x-product-instance-id": productInstanceId },
       timeoutMs: settings.timeoutMs,
       maxConcurrency: settings.maxConcurrency,
+      maxRps: settings.maxRps,
       logger,
       ...tuning,
     });

@@ -48,6 +48,8 @@ export interface UpstreamClientOptions {
   headers: Record<string, string>;
   timeoutMs: number;
   maxConcurrency: number;
+  /** Calls started a second, server-wide (UPSTREAM_MAX_RPS); 0 or absent: no limit. */
+  maxRps?: number;
   /** What an unavailable vendor is to the caller: verification families say SOURCE_UNAVAILABLE, payments SERVICE_UNAVAILABLE. */
   unavailableCode?: "SOURCE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
   logger: UpstreamLogger;
@@ -216,13 +218,14 @@ export class UpstreamClient {
       breaker: DEFAULT_BREAKER_RULE,
       openMs: DEFAULT_OPEN_MS,
       connectTimeoutMs: CONNECT_TIMEOUT_MS,
+      maxRps: 0,
       maxBodyBytes: MAX_BODY_BYTES,
       retryDelayMs: 100,
       listed: true,
       ...rest,
     };
     this.gates = gates ?? new LocalGates((key, openMs) => this.options.logger.warn("upstream circuit opened", { ...keyParts(key), openMs }));
-    this.settings = { maxConcurrency: this.options.maxConcurrency, openMs: this.options.openMs, breaker: this.options.breaker };
+    this.settings = { maxConcurrency: this.options.maxConcurrency, maxRps: this.options.maxRps, openMs: this.options.openMs, breaker: this.options.breaker };
     const base = new URL(this.options.baseUrl);
     this.origin = base.origin;
     this.pathPrefix = base.pathname.replace(/\/$/, "");
@@ -384,7 +387,9 @@ export class UpstreamClient {
     const message =
       admission.reason === "full"
         ? "Too many calls to the upstream source are in flight; retry shortly."
-        : "The upstream source is failing; calls are paused for a while.";
+        : admission.reason === "rate"
+          ? "Calls to the upstream source are at this server's rate limit; retry shortly."
+          : "The upstream source is failing; calls are paused for a while.";
     return new UpstreamFailure(this.options.unavailableCode, message, {
       countsAsFailure: false,
       retryAfterSeconds: Math.max(1, Math.ceil(admission.retryAfterMs / 1000)),

@@ -1,6 +1,6 @@
 /**
- * The server-wide side of an upstream family: its bulkhead (calls in flight) and its circuit
- * breaker, in one Gate per family. Each call asks the gate to be let through and tells it how the
+ * The server-wide side of an upstream family: its bulkhead (calls in flight), its rate limit
+ * (calls started a second) and its circuit breaker, in one Gate per family. Each call asks the gate to be let through and tells it how the
  * call ended; the gate decides from every call of the server, whichever process or thread made it.
  *
  * Where the gates live: in the process (LocalGates), or for a cluster worker and a page thread,
@@ -14,11 +14,17 @@
  * stay cockatiel's (./client.ts).
  */
 import { CircuitState } from "cockatiel";
+import { TokenBuckets } from "@/server/lib/counters";
 import { SlidingWindowBreaker, type BreakerRule } from "./breaker";
 
 export interface GateSettings {
   /** Calls in flight at once; past it a call is refused. */
   maxConcurrency: number;
+  /**
+   * Calls started per second, as a token bucket holding one second's worth (a burst of at most
+   * this many, then this many a second); past it a call is refused at once. 0: no limit.
+   */
+  maxRps?: number;
   /** How long an open circuit refuses calls before one trial call. */
   openMs: number;
   breaker: BreakerRule;
@@ -26,7 +32,7 @@ export interface GateSettings {
 
 export type Admission =
   | { admitted: true; /** The one call that decides whether an open circuit closes. */ trial: boolean }
-  | { admitted: false; reason: "open" | "full"; retryAfterMs: number };
+  | { admitted: false; reason: "open" | "full" | "rate"; retryAfterMs: number };
 
 /** How an admitted call ended: the vendor answered, or it failed (the breaker counts it), or it vanished with its process. */
 export type CallEnd = "answered" | "failed" | "abandoned";
@@ -70,6 +76,8 @@ export class Gate {
   private openUntil = 0;
   private trialOut = false;
   private readonly breaker: SlidingWindowBreaker;
+  /** The rate limit's bucket (one, under this gate's key). */
+  private readonly bucket = new TokenBuckets(1);
 
   constructor(
     readonly key: string,
@@ -92,8 +100,10 @@ export class Gate {
       this.circuit = CircuitState.HalfOpen;
     }
     if (this.inFlight >= this.settings.maxConcurrency) return { admitted: false, reason: "full", retryAfterMs: FULL_RETRY_AFTER_MS };
+    if (this.circuit === CircuitState.HalfOpen && this.trialOut) return { admitted: false, reason: "open", retryAfterMs: TRIAL_RETRY_AFTER_MS };
+    const waitMs = this.takeToken();
+    if (waitMs > 0) return { admitted: false, reason: "rate", retryAfterMs: waitMs };
     if (this.circuit === CircuitState.HalfOpen) {
-      if (this.trialOut) return { admitted: false, reason: "open", retryAfterMs: TRIAL_RETRY_AFTER_MS };
       this.trialOut = true;
       this.inFlight++;
       return { admitted: true, trial: true };
@@ -122,6 +132,12 @@ export class Gate {
   view(): GateView {
     const breaker: BreakerState = this.circuit === CircuitState.Closed ? "closed" : this.circuit === CircuitState.Open ? "open" : "half-open";
     return { key: this.key, breaker, openUntil: this.circuit === CircuitState.Open ? this.openUntil : null, inFlight: this.inFlight };
+  }
+
+  /** Takes one token of the rate limit's bucket: 0 when taken, else how long until one is there. */
+  private takeToken(): number {
+    const rate = this.settings.maxRps ?? 0;
+    return rate > 0 ? this.bucket.grant(this.key, 1, rate, this.now()).waitMs : 0;
   }
 
   private open(): void {

@@ -1,8 +1,8 @@
 import { log } from "@/server/lib/logger";
 import { keyParts, LocalGates, type Admission, type CallEnd, type GateSettings, type GateView, type UpstreamGates } from "@/server/providers/upstream/gate";
-import { FixedWindows, TokenBuckets, type Grant, type WindowCount } from "@/server/services/limits/counters";
+import { FixedWindows, TokenBuckets, type Grant, type WindowCount } from "@/server/lib/counters";
 
-export type { Grant, WindowCount } from "@/server/services/limits/counters";
+export type { Grant, WindowCount } from "@/server/lib/counters";
 
 /**
  * Where the server-wide limits keep their counts. In one process, here in memory; in a cluster

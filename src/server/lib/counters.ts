@@ -2,7 +2,7 @@
  * The counters behind the limits that hold for the whole server, whatever worker a request lands
  * on: token buckets (requests per second per API key) and fixed windows (sign-ups, resets and
  * failures per address). One process holds them: the server itself, or the cluster's primary, which
- * its workers ask over IPC (see ./shared.ts). Plain data and arithmetic, with an explicit clock.
+ * its workers ask over IPC (see src/server/services/limits/shared.ts). Plain data and arithmetic, with an explicit clock.
  */
 
 export interface Grant {
