@@ -445,12 +445,13 @@ describe("the fake's webhooks", () => {
 describe("live payment settings", () => {
   const base = () => settingsEnv("parakh-live-pg-");
 
-  it("default to no processor, the vendor's production host, a 15 s deadline and the shared concurrency", () => {
+  it("default to no processor, the vendor's production host, a 15 s deadline, the shared concurrency and no rate limit", () => {
     expect(configFrom(base()).livePayments).toEqual({
       provider: "none",
       cashfree: { baseUrl: "https://api.cashfree.com/pg", clientId: "", clientSecret: "" },
       timeoutMs: 15_000,
       maxConcurrency: 64,
+      maxRps: 0,
     });
     expect(PAYMENTS_TIMEOUT_MS).toBe(15_000);
     // The verification deadline setting does not shorten payment calls.

@@ -351,7 +351,7 @@ describe("the vendor's loose values", () => {
 describe("live verification settings", () => {
   const base = () => settingsEnv("parakh-live-");
 
-  it("default to no live provider, the vendor's production host, 8 s and 64", () => {
+  it("default to no live provider, the vendor's production host, 8 s, 64 in flight and no rate limit", () => {
     expect(configFrom(base()).liveVerification).toEqual({
       provider: "none",
       vendors: { pan: [], epfo: [], aadhaar: [], bank: [] },
@@ -360,6 +360,7 @@ describe("live verification settings", () => {
       firstVendorShare: 0.6,
       timeoutMs: 8000,
       maxConcurrency: 64,
+      maxRps: 0,
     });
   });
 

@@ -7,7 +7,13 @@ const settings = (verification: "cashfree" | "none", payments: "cashfree" | "non
   liveVerification: { provider: verification },
   livePayments: { provider: payments },
 });
-const stats = (family: string, over: Partial<UpstreamFamilyStats> = {}): UpstreamFamilyStats => ({ family, vendor: "cashfree", breaker: "closed", ...quiet, ...over });
+const stats = (family: string, over: Partial<UpstreamFamilyStats> = {}): UpstreamFamilyStats => ({
+  family,
+  vendor: "cashfree",
+  breaker: "closed",
+  ...quiet,
+  ...over,
+});
 
 describe("the operator console's upstream panel", () => {
   it("orders the families and reads each one's status: a refused account first, then the breaker", () => {

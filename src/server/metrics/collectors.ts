@@ -107,7 +107,8 @@ function upstreamMetrics(registry: ReturnType<typeof processMetrics>["registry"]
       const counts = await allUpstreamCallCounts();
       this.reset();
       const breakers = new Map(counts.map((f) => [`${f.family}|${f.vendor}`, f]));
-      for (const f of breakers.values()) for (const state of BREAKER_STATES) this.set({ family: f.family, vendor: f.vendor, state }, f.breaker === state ? 1 : 0);
+      for (const f of breakers.values())
+        for (const state of BREAKER_STATES) this.set({ family: f.family, vendor: f.vendor, state }, f.breaker === state ? 1 : 0);
     },
   });
   new Gauge({
