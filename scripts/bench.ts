@@ -174,8 +174,10 @@ async function startBenchServer(db: BenchDb, vendor: BenchVendor, workers = 1) {
     CASHFREE_VERIFICATION_BASE_URL: vendor.url,
     CASHFREE_VERIFICATION_CLIENT_ID: vendor.clientId,
     CASHFREE_VERIFICATION_CLIENT_SECRET: vendor.clientSecret,
-    // Room for every connection, so the run measures the adapter path and not bulkhead refusals.
+    // Room for every connection, so the run measures the adapter path and not bulkhead refusals; the
+    // load generator is one address, as a load balancer in front of the server would be.
     UPSTREAM_MAX_CONCURRENCY: String(Math.max(64, CONNECTIONS, ...SLOW_VENDOR_LATENCIES_MS.map(slowVendorConnections))),
+    HTTP_MAX_CONNECTIONS_PER_IP: String(Math.max(512, CONNECTIONS, ...SLOW_VENDOR_LATENCIES_MS.map(slowVendorConnections)) + 64),
     // Past the default 10,000 a second one key's PAN verify got 429s, cheaper than answers, that counted in its req/s.
     RATE_LIMIT_PER_SECOND: "1000000",
   });
