@@ -33,7 +33,12 @@ export function stages(reports: { vitestUnit: string; vitestIntegration: string;
     [
       { name: "e2e", command: "npm run test:e2e", env: { PLAYWRIGHT_JSON_OUTPUT_FILE: reports.playwright }, needs: "chromium" },
       { name: "npm start", command: "npx tsx scripts/smoke.ts start", needs: "build" },
-      { name: "bench", command: "npm run bench", env: { BENCH_SECONDS: "1", BENCH_DB: "sqlite", BENCH_CONNECTIONS: "10", BENCH_LIVE_CONNECTIONS: "20" }, needs: "build" },
+      {
+        name: "bench",
+        command: "npm run bench",
+        env: { BENCH_SECONDS: "1", BENCH_DB: "sqlite", BENCH_CONNECTIONS: "10", BENCH_LIVE_CONNECTIONS: "20" },
+        needs: "build",
+      },
       { name: "fuzz", command: "npm run fuzz", env: { FUZZ_SECONDS: "30", VITEST_JSON_REPORT: reports.vitestFuzz } },
     ],
     [{ name: "npm run dev", command: "npx tsx scripts/smoke.ts dev" }],
