@@ -82,7 +82,17 @@ describe.each(DB_TARGETS)("claiming batch chunks on %s", (target) => {
 
   it("reads a batch as a worker's turn needs it, and its chunks not done yet", async () => {
     const { id } = await newBatch(2 * SANDBOX_CHUNK);
-    expect(await storeA.batchForTurn(id)).toEqual({ status: "QUEUED", kind: "PAN", mode: "sandbox", merchantId, requestId: expect.any(String) });
+    // A sandbox batch carries no consent (C6): the live vendors are told a live batch's.
+    expect(await storeA.batchForTurn(id)).toEqual({
+      status: "QUEUED",
+      kind: "PAN",
+      mode: "sandbox",
+      merchantId,
+      requestId: expect.any(String),
+      consent: null,
+      purpose: null,
+      consentSource: null,
+    });
     expect(await storeB.batchForTurn("batch_none")).toBeNull();
     const until = later(30_000);
     await storeA.claimChunk(id, "open-1", until);

@@ -180,7 +180,9 @@ describe.each(DB_TARGETS)("admission on every REST route on %s", (target) => {
       return r;
     };
     const checkout = async () => (await call("POST", "/api/checkout", { body: { orderId: orderId(), amount: 250 } })).json.data.paymentId as string;
-    const batch = async (p: string, items: unknown[]) => (await call("POST", p, { body: { items } })).json.data.batch_id as string;
+    // Live checks carry the person's consent and its purpose (C6); sandbox needs neither.
+    const consent = mode === "live" ? { consent: true, purpose: "Seller onboarding: identity check before payouts" } : {};
+    const batch = async (p: string, items: unknown[]) => (await call("POST", p, { body: { items, ...consent } })).json.data.batch_id as string;
     const panBatch = await batch("/v1/identity/pan/batch", [{ pan: "ABCPK1234F" }]);
     const epfoBatch = await batch("/v1/employment/epfo/batch", [{ uan: "100200300400" }]);
     if (mode === "live") {

@@ -27,8 +27,13 @@ describe.each(DB_TARGETS)("sandbox retention and batch allowance on %s", (target
   let dashboard: (typeof import("@/server/api/dashboard/router"))["dashboardRouter"];
 
   const bearer = (secretKey: string) => ({ Authorization: `Bearer ${secretKey}` });
+  // A live batch carries the person's consent and its purpose (C6); sandbox needs neither.
   const submit = (m: MerchantFixture, items: unknown[], secretKey = m.sandbox.secretKey) =>
-    request(env.server.url, "/v1/identity/pan/batch", { method: "POST", body: { items }, headers: bearer(secretKey) });
+    request(env.server.url, "/v1/identity/pan/batch", {
+      method: "POST",
+      body: secretKey.startsWith("sk_live_") ? { items, consent: true, purpose: "Seller onboarding: identity check before payouts" } : { items },
+      headers: bearer(secretKey),
+    });
   const completed = (m: MerchantFixture, batchId: string) =>
     waitFor(
       `batch ${batchId} to complete`,

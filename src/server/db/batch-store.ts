@@ -297,7 +297,9 @@ function postgresStore(db: Db, leases: ChunkLeases): BatchStore {
     // On pg directly, as the writes: a worker's turn starts and ends with these, each through Prisma about a millisecond of the event loop.
     batchForTurn: async (batchId) => {
       const [row] = await writer.run(
-        rowsOf<BatchForTurn>(sql`SELECT "status", "kind", "mode", "merchantId", "requestId" FROM "Batch" WHERE "id" = ${batchId}`),
+        rowsOf<BatchForTurn>(
+          sql`SELECT "status", "kind", "mode", "merchantId", "requestId", "consent", "purpose", "consentSource" FROM "Batch" WHERE "id" = ${batchId}`,
+        ),
       );
       return row ?? null;
     },
