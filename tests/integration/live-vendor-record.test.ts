@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeCashfreeVerification, type FakeCashfreeVerification } from "../helpers/fake-cashfree-verification";
 import { startFakeSetu, type FakeSetu } from "../helpers/fake-setu";
 import { request, type HttpResult } from "../helpers/http";
+import { waitFor } from "../helpers/wait";
 import { approveLiveViaCli, cli, createMerchantViaCli } from "../helpers/server";
 import { DB_TARGETS, startFor, type Started } from "../helpers/targets";
 import { createPrismaClient, type Db } from "@/server/db/client";
@@ -119,6 +120,30 @@ describe.each(DB_TARGETS)("the answering vendor on the record, on %s", (target) 
     expect((await panKyc("ABCPK1234F")).vendor).toBe("cashfree");
     expect((await bankKyc()).vendor).toBe("cashfree");
     expect(setu.count()).toBe(setuCalls);
+  });
+
+  it("records cashfree for a live EPFO check, single or in a batch (EPFO has one vendor), and nothing of it in the answers", async () => {
+    const requestId = `req_vendor_epfo_${target}`;
+    const single = await request(env.server.url, "/v1/employment/epfo/verify", {
+      method: "POST",
+      body: { uan: "100200300400", ...CONSENT },
+      headers: { ...liveAuth, "x-request-id": requestId },
+    });
+    expect(single.status, JSON.stringify(single.json)).toBe(200);
+    expect(keysOf(single.json)).not.toContain("vendor");
+    expect(await db.verification.findFirstOrThrow({ where: { merchantId, requestId } })).toMatchObject({ kind: "EPFO", outcome: "ACTIVE", vendor: "cashfree" });
+    const submitted = await request(env.server.url, "/v1/employment/epfo/batch", {
+      method: "POST",
+      body: { items: [{ uan: "100200300400" }], ...CONSENT },
+      headers: liveAuth,
+    });
+    expect(submitted.status, JSON.stringify(submitted.json)).toBe(202);
+    const batchId = submitted.json.data.batch_id as string;
+    const row = await waitFor("the batch item's verification row", () => db.verification.findFirst({ where: { merchantId, batchId } }), 30_000, 100);
+    expect(row).toMatchObject({ kind: "EPFO", outcome: "ACTIVE", vendor: "cashfree" });
+    const results = await request(env.server.url, `/v1/employment/epfo/batch/${batchId}/results`, { headers: liveAuth });
+    expect(results.status).toBe(200);
+    expect(keysOf(results.json)).not.toContain("vendor");
   });
 
   it("records setu when the first vendor fails and the second answers", async () => {

@@ -17,7 +17,7 @@ export const verifyEpfoProcedure = restProcedure(verifyEpfoMeta)
     const data = await withVerificationRecord(
       ctx.audit,
       () => verifyEpfo(provider, lookup, vendorConsentOf(mode, consent)),
-      (outcome) => ({ ...epfoVerificationRecord(lookup, outcome), consent }),
+      (outcome) => ({ ...epfoVerificationRecord(lookup, outcome, provider.vendor), consent }),
     );
     return v1OkNoTimestamp(data);
   });

@@ -72,6 +72,7 @@ export function epfoMemberFromAnswer(uan: string, body: Json): EpfoMember | null
 
 export function createCashfreeEpfoProvider(client: UpstreamClient): EpfoProvider {
   return {
+    vendor: "cashfree",
     async byUan(uan) {
       // One id for the call and its retries, so the vendor sees a retry as the same check.
       const body = { verification_id: newVerificationId("uan"), uan };

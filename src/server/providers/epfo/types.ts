@@ -1,5 +1,6 @@
 import type { VendorConsent } from "@/lib/consent";
 import type { PfNumberParts } from "@/lib/epfo";
+import type { AnsweringVendor } from "@/server/providers/pan/types";
 
 export type MemberStatus = "ACTIVE" | "EXITED" | "INACTIVE";
 
@@ -37,6 +38,8 @@ export interface EpfoLookupOptions {
 }
 
 export interface EpfoProvider {
+  /** The live vendor behind every answer of this provider (kept on the verification record); absent in sandbox. */
+  readonly vendor?: AnsweringVendor;
   /** `uan` is 12 digits. null = no such member. Source failures throw AppError. */
   byUan(uan: string, options?: EpfoLookupOptions): Promise<EpfoMember | null>;
   /** Parts, or a PF number in either input form. null = no such member account. A source without this lookup throws LOOKUP_NOT_SUPPORTED. */

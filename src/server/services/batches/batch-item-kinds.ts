@@ -86,8 +86,9 @@ export const BATCH_ITEM_KINDS: Record<BatchKind, BatchItemKind> = {
     run: async (providers, input, _scoreNames, consent) => ({
       result: await providers.batchLane("epfo", () => verifyEpfo(providers.epfo, epfoLookup(input), consent)),
       error: null,
+      ...(providers.epfo.vendor ? { vendor: providers.epfo.vendor } : {}),
     }),
-    record: (input, o) => epfoVerificationRecord(epfoLookup(input), errorOf(o) ?? { result: o.result as EpfoMember }),
+    record: (input, o) => epfoVerificationRecord(epfoLookup(input), errorOf(o) ?? { result: o.result as EpfoMember }, o.vendor),
   }),
 };
 

@@ -27,6 +27,6 @@ export interface ItemOutcome {
   error: ItemError | null;
   /** A PAN item's live source score, kept in the chunk for its verification row; results pages leave it out. */
   sourceNameMatch?: number | null;
-  /** A PAN item's answering live vendor, kept as the score is; absent in sandbox. */
+  /** An item's answering live vendor, kept as a PAN item's score is; absent in sandbox. */
   vendor?: AnsweringVendor;
 }

@@ -1,6 +1,7 @@
 import type { VendorConsent } from "@/lib/consent";
 import { AppError } from "@/server/errors";
 import type { EpfoMember, EpfoProvider } from "@/server/providers/epfo/types";
+import type { AnsweringVendor } from "@/server/providers/pan/types";
 import type { VerificationRecord } from "@/server/services/audit/audit-writer";
 
 export type EpfoLookup = { uan: string } | { pfNumber: string };
@@ -13,10 +14,18 @@ export async function verifyEpfo(provider: EpfoProvider, lookup: EpfoLookup, con
   return member;
 }
 
-/** The merchant's verification history row for an EPFO check, whether it answered or failed. */
-export function epfoVerificationRecord(lookup: EpfoLookup, outcome: { result: EpfoMember } | { error: AppError }): VerificationRecord {
+/**
+ * The merchant's verification history row for an EPFO check, whether it answered or failed; `vendor`
+ * is the live vendor that answered (EPFO has one: the provider's), absent in sandbox.
+ */
+export function epfoVerificationRecord(
+  lookup: EpfoLookup,
+  outcome: { result: EpfoMember } | { error: AppError },
+  vendor?: AnsweringVendor,
+): VerificationRecord {
   const subject = "uan" in lookup ? lookup.uan : lookup.pfNumber;
-  if ("result" in outcome) return { kind: "EPFO", subject, nameQueried: null, outcome: outcome.result.member_status, nameMatch: null, errorCode: null };
+  if ("result" in outcome)
+    return { kind: "EPFO", subject, nameQueried: null, outcome: outcome.result.member_status, nameMatch: null, vendor: vendor ?? null, errorCode: null };
   const code = outcome.error.code;
   return {
     kind: "EPFO",
