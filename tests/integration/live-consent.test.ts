@@ -167,6 +167,8 @@ describe.each(DB_TARGETS)("consent and purpose of live checks on %s", (target) =
     expect(ok.status, JSON.stringify(ok.json)).toBe(200);
     expect(await db.kycTransaction.findUniqueOrThrow({ where: { id: ok.json.data.kycTransactionId } })).toMatchObject({
       kind: "AADHAAR_OTP",
+      // Verified by the vendor that sent the OTP (C6), kept for operators.
+      vendor: "cashfree",
       consent: true,
       purpose: PURPOSE,
       consentSource: "request",

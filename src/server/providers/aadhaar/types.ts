@@ -1,4 +1,5 @@
 import type { VendorConsent } from "@/lib/consent";
+import type { AnsweringVendor } from "@/server/providers/pan/types";
 
 /** Address parts as UIDAI's eKYC gives them; any part may be empty except vtc, district, state, country and pincode. */
 export interface AadhaarAddress {
@@ -48,6 +49,8 @@ export interface AadhaarCallOptions {
 }
 
 export interface AadhaarProvider {
+  /** The live vendor behind every answer of this provider (kept on the KYC transaction); absent in sandbox. */
+  readonly vendor?: AnsweringVendor;
   /** `aadhaarNumber` is already valid. Throws AppError AADHAAR_MOBILE_NOT_LINKED, AADHAAR_LOCKED, SOURCE_UNAVAILABLE or SOURCE_TIMEOUT. */
   sendOtp(aadhaarNumber: string, options?: AadhaarCallOptions): Promise<AadhaarOtpSent>;
   /** The source checks the OTP. Throws OTP_EXPIRED or AADHAAR_MOBILE_NOT_LINKED where the source says so, SOURCE_UNAVAILABLE / SOURCE_TIMEOUT on source failure. */

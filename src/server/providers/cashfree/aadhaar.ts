@@ -93,6 +93,7 @@ function refusal(client: UpstreamClient, answer: UpstreamAnswer, stage: "generat
 
 export function createCashfreeAadhaarProvider(client: UpstreamClient): AadhaarProvider {
   return {
+    vendor: "cashfree",
     async sendOtp(aadhaarNumber) {
       return client.call({ method: "POST", path: "/offline-aadhaar/otp", body: { aadhaar_number: aadhaarNumber } }, (answer) => {
         if (answer.status !== 200) throw refusal(client, answer, "generate");

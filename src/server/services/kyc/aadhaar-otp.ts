@@ -262,7 +262,8 @@ export async function verifyAadhaarOtp(
     const verifiedAt = new Date();
     return {
       data: { requestId: request.id, status: "VERIFIED" as const, maskedAadhaar: request.maskedAadhaar, ...ekyc, verifiedAt: verifiedAt.toISOString() },
-      summary: { kind: "AADHAAR_OTP", subjectMasked: request.maskedAadhaar, outcome: "VERIFIED", otpRequestId: request.id },
+      // The vendor that sent the OTP verified it (C6): the provider's one.
+      summary: { kind: "AADHAAR_OTP", subjectMasked: request.maskedAadhaar, outcome: "VERIFIED", otpRequestId: request.id, vendor: provider.vendor ?? null },
       alsoCommit: (at: Date) => markVerified(request.id, at),
     };
   });
