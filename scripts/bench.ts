@@ -40,6 +40,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const BATCH_ONLY = process.env.BENCH_ONLY === "batch";
 const KYC_ONLY = process.env.BENCH_ONLY === "kyc";
 const LIVE_ONLY = process.env.BENCH_ONLY === "live";
+/** The most connections any run opens: the general runs', or a slow-vendor run's. */
+const MOST_CONNECTIONS = Math.max(CONNECTIONS, ...SLOW_VENDOR_LATENCIES_MS.map(slowVendorConnections));
 const DBS = (process.env.BENCH_DB ?? "both") === "both" ? ["sqlite", "sqlite-normal", "postgresql"] : [process.env.BENCH_DB!];
 type BenchDb = "sqlite" | "sqlite-normal" | "postgresql";
 
@@ -176,8 +178,8 @@ async function startBenchServer(db: BenchDb, vendor: BenchVendor, workers = 1) {
     CASHFREE_VERIFICATION_CLIENT_SECRET: vendor.clientSecret,
     // Room for every connection, so the run measures the adapter path and not bulkhead refusals; the
     // load generator is one address, as a load balancer in front of the server would be.
-    UPSTREAM_MAX_CONCURRENCY: String(Math.max(64, CONNECTIONS, ...SLOW_VENDOR_LATENCIES_MS.map(slowVendorConnections))),
-    HTTP_MAX_CONNECTIONS_PER_IP: String(Math.max(512, CONNECTIONS, ...SLOW_VENDOR_LATENCIES_MS.map(slowVendorConnections)) + 64),
+    UPSTREAM_MAX_CONCURRENCY: String(Math.max(64, MOST_CONNECTIONS)),
+    HTTP_MAX_CONNECTIONS_PER_IP: String(Math.max(512, MOST_CONNECTIONS) + 64),
     // Past the default 10,000 a second one key's PAN verify got 429s, cheaper than answers, that counted in its req/s.
     RATE_LIMIT_PER_SECOND: "1000000",
   });
@@ -265,10 +267,11 @@ async function benchParakh(db: BenchDb, baseline: Result, vendor: BenchVendor) {
     await server.stop();
     await pg?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
+    const ratio = (r: Result) => Math.round((r.requestsPerSec / baseline.requestsPerSec) * 100) / 100;
     return [
-      { ...result, peakRssMb: server.peakRssMb() },
-      { ...live, ratioToSandbox: Math.round((live.requestsPerSec / result.requestsPerSec) * 100) / 100 },
-      ...slowRows,
+      { ...result, ratio: ratio(result), peakRssMb: server.peakRssMb() },
+      { ...live, ratio: ratio(live), ratioToSandbox: Math.round((live.requestsPerSec / result.requestsPerSec) * 100) / 100, peakRssMb: server.peakRssMb() },
+      ...slowRows.map((r) => ({ ...r, ratio: ratio(r) })),
     ];
   }
   const batch = await benchBatch(db, base, creds.sandbox.secretKey, SECONDS);
