@@ -87,6 +87,7 @@ async function runDocumentedCommands(base: string, env: NodeJS.ProcessEnv, outpu
     const kind = commandKind(command);
     if (kind === "step") continue;
     const cmdEnv = { ...env, ...vars };
+    const t0 = Date.now();
     if (kind === "cli") {
       const r = bash(command, cmdEnv);
       if (r.status !== 0) fail(`${file} command failed (exit ${r.status}): ${command}\n${r.stderr}${r.stdout}`);
@@ -144,6 +145,8 @@ async function runDocumentedCommands(base: string, env: NodeJS.ProcessEnv, outpu
       );
     }
     ran++;
+    // Each line's time, so the slow ones are known (the whole step is on npm test's critical path).
+    process.stderr.write(`[smoke start] ${((Date.now() - t0) / 1000).toFixed(1)}s ${kind}: ${command.slice(0, 100)}\n`);
   }
   process.stderr.write(`[smoke start] ran ${ran} documented commands\n`);
 }

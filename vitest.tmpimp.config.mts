@@ -1,0 +1,72 @@
+import crypto from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+// `npm test` asks for a JSON report beside the console one, to print one closing tally.
+const jsonReport = process.env.VITEST_JSON_REPORT;
+
+// Every server the integration run starts gets these keys, and so does the run itself: fixtures
+// such as operator commands then run in the test process against a server's database (a CLI
+// process per call cost seconds of CPU each). Tests of generated keys start servers without them.
+const runKeys = {
+  ENCRYPTION_KEY: crypto.randomBytes(32).toString("base64"),
+  HASH_KEY: crypto.randomBytes(32).toString("base64"),
+  NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64url"),
+};
+
+export default defineConfig({
+  resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
+  test: {
+    experimental: { importDurations: { print: true, limit: 30 } },
+    reporters: jsonReport ? ["default", ["json", { outputFile: jsonReport }]] : ["default"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.ts"],
+          environment: "node",
+          // `npm test` runs these beside lint, the type check and the build on two cores: a test that
+          // takes 0.5 s alone can take several then. Limits are for hangs, not for speed.
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          // One throwaway PostgreSQL cluster for the run (each file creates its own databases on it),
+          // and migrated databases to copy.
+          globalSetup: ["tests/helpers/integration-global-setup.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          // Two files at a time: most of their time is spent waiting on servers, CLIs and clocks, and
+          // each file has its own server, database and ports. (Measured: 6 min → under 4 on 2 cores.)
+          fileParallelism: true,
+          maxWorkers: 2,
+          // Run after the unit project when both are started together (`vitest run`).
+          sequence: { groupOrder: 1 },
+          // Suites sign up many merchants from one address; the limit has a test of its own.
+          env: { SIGNUPS_PER_ADDRESS_PER_HOUR: "10000", ...runKeys },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // `npm run fuzz`: requests generated from the API document against real servers (FUZZ_SECONDS per database).
+          name: "fuzz",
+          include: ["tests/fuzz/**/*.test.ts"],
+          globalSetup: ["tests/helpers/integration-global-setup.ts"],
+          environment: "node",
+          hookTimeout: 180_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
+          env: { ...runKeys },
+        },
+      },
+    ],
+  },
+});
