@@ -103,6 +103,8 @@ export default defineConfig({
         WEBHOOK_SANDBOX_ALLOW_LOOPBACK: "true",
         // Every spec signs up its own merchants from this one address.
         SIGNUPS_PER_ADDRESS_PER_HOUR: "1000",
+        // scrypt's lowest allowed cost for the specs' many sign-ups and sign-ins (the default is 2^15).
+        PASSWORD_HASH_COST: "12",
         // Live payments (for merchants an operator approved) through the fake vendor below.
         LIVE_PAYMENT_PROVIDER: "cashfree",
         CASHFREE_PG_BASE_URL: `${FAKE_PG_URL}/pg`,

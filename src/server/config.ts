@@ -51,6 +51,8 @@ const EnvSchema = z.object({
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(30),
   /** Dashboard sign-ups per client address per hour (each creates keys and a funded sandbox wallet). */
   SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  /** scrypt's cost for new password hashes, as log2 N: each step doubles a sign-in's work and an attacker's per guess. */
+  PASSWORD_HASH_COST: z.coerce.number().int().min(12).max(16).default(15),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(2557),
   /** Days sandbox batches (items and results), sandbox verification rows and sandbox request-log records are kept. */
   SANDBOX_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
@@ -363,6 +365,7 @@ function buildConfig(source: NodeJS.ProcessEnv) {
     rateLimitPerSecond: env.RATE_LIMIT_PER_SECOND,
     authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE,
     signupsPerAddressPerHour: env.SIGNUPS_PER_ADDRESS_PER_HOUR,
+    passwordHashCost: env.PASSWORD_HASH_COST,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     sandboxRetentionDays: env.SANDBOX_RETENTION_DAYS,
     sandboxBatchItemsPerDay: env.SANDBOX_BATCH_ITEMS_PER_DAY,
@@ -403,6 +406,14 @@ let cached: Config | undefined;
 export function getConfig(): Config {
   cached ??= buildConfig(process.env);
   return cached;
+}
+
+/**
+ * `PASSWORD_HASH_COST` alone: passwords are hashed by the server and by operator commands alike, and
+ * reading it must not build the rest of the settings (which may generate the data folder's secrets).
+ */
+export function passwordHashCost(env: Record<string, string | undefined> = process.env): number {
+  return EnvSchema.shape.PASSWORD_HASH_COST.parse(env.PASSWORD_HASH_COST);
 }
 
 /** For tests and tools that build a config from explicit values. */

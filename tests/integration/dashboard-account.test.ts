@@ -49,6 +49,16 @@ describe("merchant accounts", () => {
     expect(ledger).toMatchObject([{ amountPaise: 1_000_000, balanceAfterPaise: 1_000_000, reason: "SANDBOX_CREDIT" }]);
   });
 
+  it("hashes the password at PASSWORD_HASH_COST (this run's 12: N = 4096), and an admin's too", async () => {
+    expect(process.env.PASSWORD_HASH_COST).toBe("12");
+    const { merchantId } = await signup();
+    const db = getServices().db;
+    const merchant = await db.merchant.findUniqueOrThrow({ where: { id: merchantId } });
+    expect(merchant.passwordHash).toMatch(/^scrypt\$4096\$8\$1\$/);
+    const { adminId } = await createAdmin(db, `cost-${merchantId}@example.com`, "a-long-admin-password");
+    expect((await db.adminUser.findUniqueOrThrow({ where: { id: adminId } })).passwordHash).toMatch(/^scrypt\$4096\$8\$1\$/);
+  });
+
   it("refuses bad sign-up input with field errors, duplicates, and cross-site requests", async () => {
     await expect(anon().account.signup({ name: "X", email: "nope", password: "short" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     const { email } = await signup();

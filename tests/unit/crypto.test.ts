@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { decrypt, encrypt, hashPassword, hmacSha256Hex, safeEqual, sha256Hex, verifyPassword } from "@/server/lib/crypto";
+import { passwordHashCost } from "@/server/config";
 
 const KEY = crypto.randomBytes(32).toString("base64");
 const OTHER_KEY = crypto.randomBytes(32).toString("base64");
@@ -82,6 +83,31 @@ describe("hashes", () => {
 });
 
 describe("hashPassword / verifyPassword", () => {
+  it("hashes at N = 2^15, r = 8, p = 1 by default, and at the cost asked for", async () => {
+    expect(await hashPassword("correct horse battery staple")).toMatch(/^scrypt\$32768\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    const cheap = await hashPassword("correct horse battery staple", 12);
+    expect(cheap).toMatch(/^scrypt\$4096\$8\$1\$/);
+    await expect(verifyPassword("correct horse battery staple", cheap)).resolves.toBe(true);
+    // The dearest cost allowed still fits scrypt's memory cap when verified.
+    const dear = await hashPassword("correct horse battery staple", 16);
+    expect(dear).toMatch(/^scrypt\$65536\$8\$1\$/);
+    await expect(verifyPassword("correct horse battery staple", dear)).resolves.toBe(true);
+  });
+
+  it("verifies RFC 7914's scrypt test vector (P = password, S = NaCl, N = 1024, r = 8, p = 16)", async () => {
+    const dk = "fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b3731622eaf30d92e22a3886ff109279d9830dac727afb94a83ee6d8360cbdfa2cc0640";
+    const stored = ["scrypt", 1024, 8, 16, Buffer.from("NaCl").toString("base64url"), Buffer.from(dk, "hex").toString("base64url")].join("$");
+    await expect(verifyPassword("password", stored)).resolves.toBe(true);
+    await expect(verifyPassword("passwore", stored)).resolves.toBe(false);
+  });
+
+  it("reads PASSWORD_HASH_COST: 15 unset, 12 to 16 allowed, anything else refused", () => {
+    expect(passwordHashCost({})).toBe(15);
+    expect(passwordHashCost({ PASSWORD_HASH_COST: "12" })).toBe(12);
+    expect(passwordHashCost({ PASSWORD_HASH_COST: "16" })).toBe(16);
+    for (const bad of ["11", "17", "14.5", "fast"]) expect(() => passwordHashCost({ PASSWORD_HASH_COST: bad })).toThrow();
+  });
+
   it("verifies the right password and refuses a wrong one", async () => {
     const stored = await hashPassword("correct horse battery staple");
     expect(stored.startsWith("scrypt$")).toBe(true);

@@ -58,13 +58,20 @@ export function decrypt(payload: string, keyBase64: string): string {
   return Buffer.concat([decipher.update(Buffer.from(ct, "base64url")), decipher.final()]).toString("utf8");
 }
 
-const SCRYPT = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024, keylen: 32 } as const;
+/** scrypt's cost as log2 N: 15 unless `PASSWORD_HASH_COST` says otherwise (12 to 16). */
+export const DEFAULT_PASSWORD_HASH_COST = 15;
+// maxmem: room for the largest cost allowed (128 · N · r bytes is 64 MiB at N = 2^16).
+const SCRYPT = { r: 8, p: 1, maxmem: 96 * 1024 * 1024, keylen: 32 } as const;
 
-/** Password hash: scrypt with a random salt, self-describing so parameters can change later. */
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * Password hash: scrypt with a random salt, self-describing (N, r, p are stored with it), so a hash
+ * made at one cost still verifies after the setting changes.
+ */
+export async function hashPassword(password: string, cost = DEFAULT_PASSWORD_HASH_COST): Promise<string> {
   const salt = crypto.randomBytes(16);
-  const key = await scrypt(password, salt, SCRYPT.keylen, SCRYPT);
-  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString("base64url")}$${key.toString("base64url")}`;
+  const N = 2 ** cost;
+  const key = await scrypt(password, salt, SCRYPT.keylen, { N, r: SCRYPT.r, p: SCRYPT.p, maxmem: SCRYPT.maxmem });
+  return `scrypt$${N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString("base64url")}$${key.toString("base64url")}`;
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

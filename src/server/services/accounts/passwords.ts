@@ -1,4 +1,4 @@
-import type { Config } from "@/server/config";
+import { passwordHashCost, type Config } from "@/server/config";
 import type { Db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { hashPassword, sha256Hex, verifyPassword } from "@/server/lib/crypto";
@@ -117,7 +117,7 @@ export async function resetPassword(db: Db, input: { token: string; password: st
   // A link that cannot work is refused before any hashing: a stranger's guesses cost no scrypt.
   await checkResetLink(db, input.token, now);
   // Hashed before the transaction: scrypt is slow and must not hold the database's write lock.
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, passwordHashCost());
   return db.$transaction(async (tx) => {
     const claimed = await tx.passwordResetToken.updateMany({ where: { tokenHash, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
     if (claimed.count !== 1) throw new AppError("VALIDATION_ERROR", INVALID_LINK, { field: "token" });
@@ -171,7 +171,7 @@ export async function changeMerchantPassword(db: Db, merchantId: string, input: 
     throw new AppError("VALIDATION_ERROR", "Choose a password different from the current one.", { field: "newPassword" });
   }
   await checkMerchantPassword(db, merchantId, input.currentPassword, ip, "currentPassword", "The current password is not right.");
-  const passwordHash = await hashPassword(input.newPassword);
+  const passwordHash = await hashPassword(input.newPassword, passwordHashCost());
   await db.merchant.update({ where: { id: merchantId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
   log.info("password changed", { merchantId });
 }

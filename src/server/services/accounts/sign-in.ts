@@ -1,6 +1,6 @@
 import type { Db } from "@/server/db/client";
 import { decrypt, hashPassword, sha256Hex, verifyPassword } from "@/server/lib/crypto";
-import { getConfig } from "@/server/config";
+import { getConfig, passwordHashCost } from "@/server/config";
 import { matchTotpStep } from "@/server/services/accounts/totp";
 import {
   clearThrottle,
@@ -50,7 +50,7 @@ let dummyHash: Promise<string> | undefined;
 
 /** Works out that hash now (at start-up) rather than beside the first sign-in's own check. */
 export function primeSignInHash(): Promise<string> {
-  dummyHash ??= hashPassword("parakh-dummy-password");
+  dummyHash ??= hashPassword("parakh-dummy-password", passwordHashCost());
   return dummyHash;
 }
 

@@ -1,3 +1,4 @@
+import { passwordHashCost } from "@/server/config";
 import type { Db, DbTx } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { hashPassword } from "@/server/lib/crypto";
@@ -30,7 +31,7 @@ export async function createMerchant(db: Db, input: CreateMerchantInput): Promis
   const existing = await db.merchant.findUnique({ where: { email }, select: { id: true } });
   if (existing) throw new AppError("CONFLICT", "A merchant with this email already exists.", { field: "email" });
   const id = newId("mer");
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, passwordHashCost());
   // Merchant, first key pair, signing secret and funded sandbox wallet appear together or not at all.
   const { key, signingSecret } = await db.$transaction((tx) => insertNewMerchant(tx, { id, name, email, passwordHash }));
   return { merchantId: id, name, email, sandbox: { key, signingSecret } };
@@ -80,7 +81,7 @@ export async function createAdmin(db: Db, emailInput: string, password: string) 
   const existing = await db.adminUser.findUnique({ where: { email: email.data } });
   if (existing) throw new AppError("CONFLICT", "An admin with this email already exists.", { field: "email" });
   const id = newId("adm");
-  await db.adminUser.create({ data: { id, email: email.data, passwordHash: await hashPassword(password) } });
+  await db.adminUser.create({ data: { id, email: email.data, passwordHash: await hashPassword(password, passwordHashCost()) } });
   return { adminId: id, email: email.data };
 }
 
