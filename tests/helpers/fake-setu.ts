@@ -5,7 +5,7 @@
  * Every request it receives and every answer it sends is checked against tests/fixtures/setu
  * (Setu's documented shapes, see its README): the three headers, the product instance of the
  * product called, and the body. A mismatch is recorded in `problems`; tests assert it stays empty.
- * Unknown PANs answer 404 "PAN not found", as Setu's sandbox does for any PAN it does not know.
+ * Unknown PANs answer 404 "PAN not found.", as Setu's sandbox does for any PAN it does not know.
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -14,8 +14,11 @@ import path from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
 
 export type SetuFamily = "pan" | "bank";
-/** `hang`: headers never come; `503`/`500`: Setu's error object with that status; `reset`: the connection is cut. */
-export type SetuFault = "hang" | "503" | "500" | "429" | "401" | "reset";
+/**
+ * `hang`: headers never come; `503`/`500`: Setu's error object with that status; `reset`: the
+ * connection is cut; `gateway-404`: a 404 that is not Setu's "PAN not found." (a proxy's or a wrong path's).
+ */
+export type SetuFault = "hang" | "503" | "500" | "429" | "401" | "reset" | "gateway-404";
 
 export interface FakeSetuOptions {
   clientId: string;
@@ -65,7 +68,7 @@ export class FakeSetu {
   readonly problems: string[] = [];
   readonly requests: { family: SetuFamily; body: Json; at: number }[] = [];
   readonly panRecords = new Map<string, SetuPanRecord>();
-  /** The account holder's name per account number; an account without one answers FAILED (invalid bank details). */
+  /** The account holder's name per account number; an account without one answers status ERROR (invalid bank details). */
   readonly accounts = new Map<string, string>();
   url = "";
   private readonly faults = new Map<SetuFamily, { fault: SetuFault; left: number }>();
@@ -141,6 +144,8 @@ export class FakeSetu {
           return;
         case "401":
           return this.send(res, 401, { status: 401, success: false, error: { code: "unauthorised", detail: "Unauthorised" } }, null);
+        case "gateway-404":
+          return this.send(res, 404, { message: "Not Found" }, null);
         case "429":
           return this.send(res, 429, { status: 429, success: false, error: { code: "too-many-requests", detail: "Too many requests" } }, null);
         default: {
@@ -156,8 +161,8 @@ export class FakeSetu {
     const traceId = `1-fake-${this.nextId++}`;
     if (check.family === "pan") {
       const record = this.panRecords.get(String(body.pan));
-      if (!record) return this.send(res, 404, { status: 404, success: false, error: { code: "entity-not-found", detail: "PAN not found", traceId } }, check);
-      if (record.invalid) return this.send(res, 200, { id: `id-${traceId}`, verification: "failed", message: "PAN is invalid.", traceId }, check);
+      if (!record) return this.send(res, 404, { message: "PAN not found.", verification: "failed" }, check);
+      if (record.invalid) return this.send(res, 200, { verification: "failed", message: "PAN is invalid" }, check);
       const [first = "", ...rest] = record.name.split(" ");
       const last = rest.pop() ?? "";
       return this.send(
@@ -181,7 +186,7 @@ export class FakeSetu {
       );
     }
     const name = this.accounts.get(String(body.accountNumber));
-    if (!name) return this.send(res, 200, { status: "FAILED", data: null, traceId }, check);
+    if (!name) return this.send(res, 200, { status: "ERROR", message: "Invalid bank details", traceId }, check);
     return this.send(
       res,
       200,

@@ -337,6 +337,56 @@ describe.each(DB_TARGETS)("dashboard batches on %s", (target) => {
     expect(await db.batch.count({ where: { merchantId: m.merchantId } })).toBe(1);
   });
 
+  it("a live batch from the dashboard carries consent and purpose as the API's does: refused without them, stored from the form or the standing settings, shown on the batch", async () => {
+    const m = await newMerchant("Live Consent");
+    await approveGoLive(db, m.merchantId);
+    const items = [{ pan: "ABCPK1234F" }];
+    const PURPOSE = "Payroll onboarding: PAN check of new joiners";
+    const DEFAULT = "Vendor onboarding: PAN check before the first payout";
+    const live = (extra: { consent?: boolean; purpose?: string }) => dash(m).batches.create({ mode: "live", kind: "PAN", items, ...extra });
+    const stored = async (batchId: string) =>
+      db.batch.findUniqueOrThrow({ where: { id: batchId }, select: { consent: true, purpose: true, consentSource: true } });
+
+    // Neither in the form nor standing: refused whole, naming the field that is missing, and nothing stored.
+    for (const [extra, field] of [
+      [{}, "consent"],
+      [{ purpose: PURPOSE }, "consent"],
+      [{ consent: true }, "purpose"],
+      [{ consent: false, purpose: PURPOSE }, "consent"],
+    ] as const) {
+      const err = await failure(live(extra));
+      expect(err, JSON.stringify(extra)).toMatchObject({ code: "UNPROCESSABLE_CONTENT", appCode: "CONSENT_REQUIRED", fields: [field] });
+    }
+    // A purpose outside 20-200 characters is the form's field error, as the API's VALIDATION_ERROR.
+    for (const purpose of ["x".repeat(19), "x".repeat(201)]) {
+      expect(await failure(live({ consent: true, purpose }))).toMatchObject({ code: "BAD_REQUEST", fields: ["purpose"] });
+    }
+    expect(await db.batch.count({ where: { merchantId: m.merchantId, mode: "live" } })).toBe(0);
+
+    // The form's own fields: stored trimmed, from the request, and shown on the batch's page.
+    const own = await live({ consent: true, purpose: `  ${PURPOSE}  ` });
+    expect(await stored(own.batch_id)).toEqual({ consent: true, purpose: PURPOSE, consentSource: "request" });
+    expect((await dash(m).batches.detail({ mode: "live", batchId: own.batch_id })).consent).toEqual({ consent: true, purpose: PURPOSE, source: "request" });
+
+    // The standing attestation and default purpose: a batch sending neither rests on them.
+    await dash(m).account.updateConsentSettings({ purpose: DEFAULT, standing: true });
+    const standing = await live({});
+    expect(await stored(standing.batch_id)).toEqual({ consent: true, purpose: DEFAULT, consentSource: "standing" });
+    expect((await dash(m).batches.detail({ mode: "live", batchId: standing.batch_id })).consent).toEqual({
+      consent: true,
+      purpose: DEFAULT,
+      source: "standing",
+    });
+    // A purpose of its own wins over the default; the attestation stays the standing one.
+    const ownPurpose = await live({ purpose: PURPOSE });
+    expect(await stored(ownPurpose.batch_id)).toEqual({ consent: true, purpose: PURPOSE, consentSource: "standing" });
+
+    // A sandbox batch needs neither and records none.
+    const other = await newMerchant("Sandbox Consent");
+    const sandbox = await dash(other).batches.create({ mode: "sandbox", kind: "PAN", items });
+    expect((await dash(other).batches.detail({ mode: "sandbox", batchId: sandbox.batch_id })).consent).toEqual({ consent: null, purpose: null, source: null });
+  });
+
   it("keeps a batch to its merchant and mode", async () => {
     const owner = await newMerchant("Owner");
     const other = await newMerchant("Other");

@@ -73,9 +73,11 @@ describe("Setu's connectors", () => {
   });
 
   it("read Setu's samples by the documented tables", () => {
-    const [valid, invalid] = setuExamples().filter((e) => e.endpoint === "POST /api/verify/pan");
+    const sample = (endpoint: string, name: RegExp) =>
+      setuExamples().find((e) => e.endpoint === endpoint && name.test(e.name))!.value as Record<string, unknown>;
+    const pan = (name: RegExp) => sample("POST /api/verify/pan", name);
     // Setu's sample PAN has a 4th letter no PAN has (Parakh refuses it before any call): an HUF's PAN stands in.
-    expect(panRecordFromSetu("ABCHE1234A", valid!.value as Record<string, unknown>)).toEqual({
+    expect(panRecordFromSetu("ABCHE1234A", pan(/^valid PAN/))).toEqual({
       pan: "ABCHE1234A",
       status: "VALID",
       name: "KUMAR GAURAV RATHOD",
@@ -85,20 +87,51 @@ describe("Setu's connectors", () => {
       remarks: null,
       sourceNameMatchScore: null,
     });
-    expect(panRecordFromSetu("ABCPE1234B", invalid!.value as Record<string, unknown>)).toMatchObject({
+    // Setu's "PAN is invalid" has no id, traceId or data.
+    expect(pan(/found but invalid/)).toEqual({ verification: "failed", message: "PAN is invalid" });
+    expect(panRecordFromSetu("ABCPE1234B", pan(/found but invalid/))).toMatchObject({
       status: "INVALID",
       name: null,
       aadhaarSeedingStatus: "NOT_APPLICABLE",
     });
-    const [account, noAccount] = setuExamples().filter((e) => e.endpoint === "POST /api/verify/ban/pennyless");
-    expect(bankCheckFromSetu(account!.value as Record<string, unknown>)).toEqual({
+    const bank = (name: RegExp) => sample("POST /api/verify/ban/pennyless", name);
+    expect(bankCheckFromSetu(bank(/^valid bank account/))).toEqual({
       accountExists: true,
       accountStatus: "VALID",
       nameAtBank: "PAVANKUMAR KAMAT BIZ",
       bankReference: "4c93e6bb-8017-4fc4-b44b-4cf186c9c6d5",
       ifscDetails: { bank: "AXIS BANK", branch: "KAPODRA, SURAT", city: "SURAT", state: "GUJARAT" },
     });
-    expect(bankCheckFromSetu(noAccount!.value as Record<string, unknown>)).toMatchObject({ accountExists: false, accountStatus: "INVALID", nameAtBank: null });
+    // "Invalid bank details" comes as HTTP 200 with status ERROR.
+    expect(bankCheckFromSetu(bank(/^invalid bank details/))).toEqual({
+      accountExists: false,
+      accountStatus: "INVALID",
+      nameAtBank: null,
+      bankReference: "061b26e1-cb3c-4373-a761-ad03d6251f04",
+      ifscDetails: { bank: null, branch: null, city: null, state: null },
+    });
+    // Setu's error objects say nothing of the account.
+    expect(bankCheckFromSetu(bank(/^invalid payload/))).toBeNull();
+    expect(bankCheckFromSetu(bank(/upstream's failure/))).toBeNull();
+  });
+
+  it('answer a PAN Setu does not know (404 "PAN not found.") and an account it cannot verify as invalid; any other 404 is no answer', async () => {
+    const providers = live(["setu"]);
+    expect(await providers.pan.lookup("ABCPK1234F", { consent })).toMatchObject({ status: "INVALID", name: null, vendor: "setu" });
+    expect(await providers.bank.verifyAccount("000011112222", "YESB0000262", { consent })).toMatchObject({
+      accountExists: false,
+      accountStatus: "INVALID",
+      vendor: "setu",
+    });
+    // A 404 without Setu's verification field (a proxy's page, a wrong path) is not a PAN not on record.
+    setu.fail("pan", "gateway-404", 1);
+    expect((await failure(() => providers.pan.lookup("ABCPK1234F", { consent }))).code).not.toBe("INVALID_PAN");
+    // With Cashfree first and a gateway 404 at Setu, nothing was answered as invalid.
+    setu.panRecords.set("ABCPK1234F", { name: "ASHA KUMARI" });
+    setu.fail("pan", "gateway-404", 1);
+    cashfree.fail("pan", "500");
+    const both = live(["setu", "cashfree"]);
+    expect((await failure(() => both.pan.lookup("ABCPK1234F", { consent }))).code).toBe("SOURCE_UNAVAILABLE");
   });
 
   it("send consent Y and the purpose as the reason, with the product's own instance; without consent Setu is not called", async () => {

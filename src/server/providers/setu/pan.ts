@@ -4,10 +4,13 @@
  * connector sends the call's consent and purpose, and without them does not call Setu at all
  * (VendorNotApplicable: the family's next vendor is tried). No name is sent: Parakh scores names itself.
  *
- *   answer                                        status    name              seeding
- *   200 verification "success"                    VALID     data.full_name    data.aadhaar_seeding_status
- *   200 verification "failed" ("PAN is invalid")  INVALID   null              NOT_APPLICABLE
- *   404 (PAN not found)                           INVALID   null              NOT_APPLICABLE
+ *   answer                                         status    name              seeding
+ *   200 verification "success"                     VALID     data.full_name    data.aadhaar_seeding_status
+ *   200 verification "failed" ("PAN is invalid")   INVALID   null              NOT_APPLICABLE
+ *   404 verification "failed" ("PAN not found.")   INVALID   null              NOT_APPLICABLE
+ *
+ * A 404 without `verification` (a wrong path, a proxy's page) is no answer about the PAN: it goes
+ * to the next vendor, or marks the family misconfigured for Setu's `path-not-found`.
  *
  * Aadhaar seeding `LINKED` (or `Y`) → LINKED; anything else NOT_LINKED for individuals,
  * NOT_APPLICABLE for others. What Setu does not give: a PAN status code (so a deactivated or deleted
@@ -19,7 +22,7 @@ import { unreadableAnswer, type UpstreamClient } from "@/server/providers/upstre
 import { objectBody, upper } from "@/server/providers/cashfree/secure-id";
 import { VendorNotApplicable } from "@/server/providers/failover";
 import type { AadhaarSeedingStatus, PanProvider, PanRecord } from "@/server/providers/pan/types";
-import { setuErrorCode, unexpectedSetuRefusal } from "./client";
+import { unexpectedSetuRefusal } from "./client";
 
 function notOnRecord(pan: string): PanRecord {
   return {
@@ -57,7 +60,8 @@ export function createSetuPanProvider(client: UpstreamClient): PanProvider {
       const body = { pan, consent: "Y", reason: consent.purpose };
       const record = await client.call({ method: "POST", path: "/api/verify/pan", body, deadlineAt: options.deadlineAt }, (answer) => {
         if (answer.status === 200) return panRecordFromSetu(pan, objectBody(answer));
-        if (answer.status === 404 && setuErrorCode(answer.body) !== "path-not-found") return notOnRecord(pan);
+        // Setu's "PAN not found." carries verification "failed"; any other 404 says nothing of the PAN.
+        if (answer.status === 404 && upper(objectBody(answer).verification) === "FAILED") return notOnRecord(pan);
         throw unexpectedSetuRefusal(client, answer);
       });
       // Setu checks no date of birth: a PAN KYC with one answers dobMatch null through it.

@@ -3,6 +3,7 @@
  * it was submitted and its completion event's webhook deliveries, its results by page, and its
  * results as a CSV download. Batches are created through `createBatch`, as the API does.
  */
+import type { ConsentSource } from "@/lib/consent";
 import type { Mode } from "@/lib/mode";
 import type { Db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
@@ -25,7 +26,7 @@ import { STORED_BATCHES } from "./batch-pieces";
 async function findDashboardBatch(db: Db, merchantId: string, mode: Mode, batchId: string) {
   const batch = await db.batch.findFirst({
     where: { id: batchId, merchantId, mode, ...STORED_BATCHES },
-    select: { ...BATCH_VIEW_SELECT, kind: true, webhookUrl: true, requestId: true, apiKeyId: true },
+    select: { ...BATCH_VIEW_SELECT, kind: true, webhookUrl: true, requestId: true, apiKeyId: true, consent: true, purpose: true, consentSource: true },
   });
   if (!batch) throw new AppError("BATCH_NOT_FOUND");
   return { ...batch, kind: batch.kind as BatchKind };
@@ -61,7 +62,7 @@ async function waitingForSource(db: Db, batchId: string, retryBudgetMs: number) 
   return items === 0 ? null : { items, next_try_at: new Date(nextTry).toISOString(), retrying_until: new Date(until).toISOString() };
 }
 
-/** One batch: its counts and timings, what it waits for, how it was submitted, and the deliveries of its completion event. */
+/** One batch: its counts and timings, what it waits for, how it was submitted and under which consent, and the deliveries of its completion event. */
 export async function getDashboardBatch(db: Db, merchantId: string, mode: Mode, batchId: string, retryBudgetMs: number) {
   const b = await findDashboardBatch(db, merchantId, mode, batchId);
   const running = b.status === "QUEUED" || b.status === "PROCESSING";
@@ -77,6 +78,8 @@ export async function getDashboardBatch(db: Db, merchantId: string, mode: Mode, 
     source: b.apiKeyId
       ? { via: "API" as const, requestId: b.requestId, apiKey: apiKey ? { label: apiKey.label, secretHint: apiKey.secretHint } : null }
       : { via: "DASHBOARD" as const, requestId: null, apiKey: null },
+    /** The consent, purpose and source (C6) every item of the batch was checked under. */
+    consent: { consent: b.consent, purpose: b.purpose, source: b.consentSource as ConsentSource | null },
     webhooks,
   };
 }

@@ -9,6 +9,7 @@ import { BATCH_CSV_COLUMNS, BATCH_CSV_TEMPLATES, batchItemsFromCsv, type BatchCs
 import { BATCH_MAX_ITEMS, type BatchKindValue } from "@/lib/schemas/batches";
 import { useFormFields, type FieldBinding } from "@/components/ui/form";
 import { errorInfo, useTRPC, type RouterOutputs } from "@/components/trpc/client";
+import { useBatchConsent, type BatchConsentInput } from "./batch-consent";
 import { BatchPreview } from "./batch-preview";
 import { CsvSource, type Csv } from "./csv-source";
 
@@ -182,9 +183,12 @@ function SubmitActions({ preview, submitting, onReset }: { preview: Preview; sub
   );
 }
 
+/** The fields the form shows a refusal beside. */
+const FORM_FIELDS = ["webhookUrl", "clientBatchId", "consent", "purpose"];
+
 /**
- * Queues the checked rows as a batch. Refusals of the reference or webhook URL come back by field
- * for the form; anything else is a toast.
+ * Queues the checked rows as a batch. Refusals of the reference, webhook URL, consent or purpose
+ * come back by field for the form; anything else is a toast.
  */
 function useQueueBatch() {
   const { mode } = useMode();
@@ -197,11 +201,13 @@ function useQueueBatch() {
     items,
     webhookUrl,
     reference,
+    consent,
   }: {
     kind: BatchKindValue;
     items: Rows["items"];
     webhookUrl: string;
     reference: string;
+    consent: BatchConsentInput;
   }): Promise<{ ok: true; id: string; total: number } | { ok: false; fieldErrors?: Record<string, string> }> {
     try {
       const r = await create.mutateAsync({
@@ -210,13 +216,14 @@ function useQueueBatch() {
         items,
         ...(webhookUrl.trim() ? { webhookUrl: webhookUrl.trim() } : {}),
         ...(reference.trim() ? { clientBatchId: reference.trim() } : {}),
+        ...consent,
       });
       await qc.invalidateQueries(trpc.batches.list.pathFilter());
       toast("success", `Batch ${r.batch_id} queued: ${rows(r.total)}.`);
       return { ok: true, id: r.batch_id, total: r.total };
     } catch (err) {
       const info = errorInfo(err);
-      if (Object.keys(info.fieldErrors).some((k) => k === "webhookUrl" || k === "clientBatchId")) return { ok: false, fieldErrors: info.fieldErrors };
+      if (Object.keys(info.fieldErrors).some((k) => FORM_FIELDS.includes(k))) return { ok: false, fieldErrors: info.fieldErrors };
       toast("error", info.message);
       return { ok: false };
     }
@@ -226,6 +233,7 @@ function useQueueBatch() {
 
 /** Upload or paste a CSV, see what would be accepted and rejected (nothing stored yet), then queue the batch. */
 export function NewBatch() {
+  const { mode } = useMode();
   const [kind, setKind] = useState<BatchKindValue>("PAN");
   const [csv, setCsv] = useState<Csv | null>(null);
   const [readError, setReadError] = useState<string>();
@@ -237,6 +245,7 @@ export function NewBatch() {
 
   const { parsed, preview, previewed, setPreviewed } = useBatchPreview(kind, csv);
   const { queue, queueing } = useQueueBatch();
+  const batchConsent = useBatchConsent(mode === "live");
 
   function onCsv(next: Csv | null, error?: string) {
     setReadError(error);
@@ -254,6 +263,7 @@ export function NewBatch() {
     setReadError(undefined);
     options.setValues({ clientBatchId: "", webhookUrl: "" });
     options.setErrors({});
+    batchConsent.reset();
     setPreviewed(null);
     autoReference.current = "";
     setResetKey((k) => k + 1);
@@ -263,11 +273,16 @@ export function NewBatch() {
     e.preventDefault();
     if (!previewed || previewed.data.accepted === 0) return;
     options.setErrors({});
-    void queue({ kind, items: previewed.for.items, webhookUrl: options.values.webhookUrl, reference }).then((r) => {
+    const consent = batchConsent.check();
+    if (!consent) return;
+    void queue({ kind, items: previewed.for.items, webhookUrl: options.values.webhookUrl, reference, consent }).then((r) => {
       if (r.ok) {
         reset();
         setCreated({ id: r.id, total: r.total, kind });
-      } else if (r.fieldErrors) options.setErrors(r.fieldErrors);
+      } else if (r.fieldErrors) {
+        batchConsent.showServerErrors(r.fieldErrors);
+        options.setErrors(r.fieldErrors);
+      }
     });
   }
 
@@ -294,6 +309,8 @@ export function NewBatch() {
         {ready && parsed?.ok && (
           <form onSubmit={submit} noValidate aria-label="Submit batch" className="space-y-4">
             <BatchPreview preview={ready} parsed={parsed} kind={kind} fileName={csv?.fileName ?? null} />
+
+            {batchConsent.fields}
 
             <BatchOptions kind={kind} bind={options.bind} />
 

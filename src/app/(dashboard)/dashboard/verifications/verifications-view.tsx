@@ -100,17 +100,18 @@ function Source({ v, className, titled }: { v: VerificationItem; className: stri
   );
 }
 
-/** The consent the check was made under (a batch's item: its batch's) and its purpose. */
+/**
+ * The consent the check was made under (a batch's item: its batch's) and its purpose, as one line
+ * under the request or batch: the purpose is cut to the column's width, whole in the tooltip (and
+ * in the text screen readers read).
+ */
 function Consent({ v }: { v: VerificationItem }) {
+  const label = consentLabel(v.consent, v.consentSource);
   return (
-    <>
-      <div className="text-xs text-slate-700">{consentLabel(v.consent, v.consentSource)}</div>
-      {v.purpose && (
-        <div className="max-w-[14rem] truncate text-[11px] text-slate-500" title={v.purpose}>
-          {v.purpose}
-        </div>
-      )}
-    </>
+    <div className="mt-0.5 max-w-[14rem] truncate text-[11px] text-slate-500" title={v.purpose ? `${label} · ${v.purpose}` : label}>
+      <span className="text-slate-700">{label}</span>
+      {v.purpose && <> · {v.purpose}</>}
+    </div>
   );
 }
 
@@ -150,8 +151,17 @@ const COLUMNS: Column<VerificationItem>[] = [
         </>
       ),
   },
-  { head: "Consent and purpose", cell: (v) => <Consent v={v} /> },
-  { head: "Request or batch", cell: (v) => <Source v={v} titled className="block max-w-[12rem] truncate font-mono text-xs text-brand-600 hover:underline" /> },
+  {
+    // The consent and purpose fold under the request or batch: a column of their own pushed the
+    // source past the right edge at 1280 px.
+    head: "Source and consent",
+    cell: (v) => (
+      <>
+        <Source v={v} titled className="block max-w-[14rem] truncate font-mono text-xs text-brand-600 hover:underline" />
+        <Consent v={v} />
+      </>
+    ),
+  },
 ];
 
 /** Phone layout: one block per check. */

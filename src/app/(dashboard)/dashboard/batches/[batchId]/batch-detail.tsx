@@ -18,6 +18,7 @@ import { useMode } from "@/components/dashboard/mode";
 import { WebhookEvents } from "@/components/dashboard/webhook-events";
 import { Card, Notice, PageHeader, cx } from "@/components/ui";
 import { waitingForSourceText } from "@/lib/batch-waiting";
+import { consentLabel } from "@/lib/consent";
 import { isBatchRunning } from "@/lib/schemas/batches";
 import { useTRPC, type RouterOutputs } from "@/components/trpc/client";
 import { formatIst } from "../../logs/parts";
@@ -157,6 +158,10 @@ function BatchFacts({ d }: { d: BatchDetailData }) {
         <DetailRow label="Submitted from">
           <SubmittedFrom source={d.source} />
         </DetailRow>
+        <DetailRow label="Consent">
+          {mode === "sandbox" && d.consent.consent === null ? "Not needed in sandbox" : consentLabel(d.consent.consent, d.consent.source)}
+        </DetailRow>
+        <DetailRow label="Purpose">{d.consent.purpose ? <span className="[overflow-wrap:anywhere]">{d.consent.purpose}</span> : noValue}</DetailRow>
         <DetailRow label="Webhook URL">{b.webhook_url ? <code className="break-all font-mono text-[13px]">{b.webhook_url}</code> : noValue}</DetailRow>
         <DetailRow label="Created">{formatIst(b.created_at)} IST</DetailRow>
         <DetailRow label="Started">{b.started_at ? `${formatIst(b.started_at)} IST` : running ? "Waiting for a worker" : noValue}</DetailRow>
