@@ -16,7 +16,7 @@ delete process.env.BASE_URL;
 const { migrateTestDatabase } = await import("../helpers/test-db");
 const { getServices } = await import("@/server/services");
 const { createRestDoor, isRestPath } = await import("@/server/http/rest-door");
-const { restProcedure, restRouterOf, restCallerFactory } = await import("@/server/rest/trpc");
+const { restProcedure, restRouterOf } = await import("@/server/rest/trpc");
 const { restOperation } = await import("@/server/rest/operations");
 type RestOperationMeta = import("@/server/rest/meta").RestOperationMeta;
 const { apiOk, v1Ok, apiEnvelope, v1Envelope } = await import("@/server/rest/envelope");
@@ -47,12 +47,7 @@ const testRouter = restRouterOf({
     .output(v1Envelope(echo))
     .mutation(({ ctx }) => v1Ok({ merchantId: ctx.auth.merchantId, mode: ctx.auth.mode })),
 });
-const testCaller = restCallerFactory(testRouter);
-const testOperations = [
-  restOperation(metas.pay, testCaller, (c) => c.pay),
-  restOperation(metas.kyc, testCaller, (c) => c.kyc),
-  restOperation(metas.v1, testCaller, (c) => c.v1),
-];
+const testOperations = [restOperation(metas.pay, testRouter.pay), restOperation(metas.kyc, testRouter.kyc), restOperation(metas.v1, testRouter.v1)];
 
 describe("the three credential schemes through the REST door", () => {
   let server: http.Server;

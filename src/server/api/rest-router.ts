@@ -30,9 +30,8 @@ import { listRefundsMeta } from "@/server/api/refunds/list-refunds.schema";
 import { listRefundsProcedure } from "@/server/api/refunds/list-refunds";
 import { simulatePaymentMeta } from "@/server/api/sandbox/simulate.schema";
 import { simulatePaymentProcedure } from "@/server/api/sandbox/simulate";
-import type { RestOperationMeta } from "@/server/rest/meta";
 import { restOperation, type RestOperation } from "@/server/rest/operations";
-import { restCallerFactory, restRouterOf } from "@/server/rest/trpc";
+import { restRouterOf } from "@/server/rest/trpc";
 
 /** Every public REST operation (`/v1`, `/api`): the tRPC procedures the OpenAPI document is generated from. */
 export const restRouter = restRouterOf({
@@ -69,32 +68,28 @@ export const restRouter = restRouterOf({
   }),
 });
 
-const createRestCaller = restCallerFactory(restRouter);
-type RestCaller = ReturnType<typeof createRestCaller>;
-const operation = <I>(meta: RestOperationMeta, pick: (caller: RestCaller) => (input: I) => Promise<unknown>) => restOperation(meta, createRestCaller, pick);
-
 /**
  * The REST route table: method and path (from each operation's meta) → the procedure that serves it.
  * A test holds it equal to the generated OpenAPI document, so no procedure is left out or served twice.
  */
 export const REST_OPERATIONS: RestOperation[] = [
-  operation(verifyPanMeta, (c) => c.identity.verifyPan),
-  operation(createBatchMetas.PAN, (c) => c.identity.createPanBatch),
-  operation(batchStatusMetas.PAN, (c) => c.identity.panBatchStatus),
-  operation(batchResultsMetas.PAN, (c) => c.identity.panBatchResults),
-  operation(verifyEpfoMeta, (c) => c.employment.verifyEpfo),
-  operation(createBatchMetas.EPFO, (c) => c.employment.createEpfoBatch),
-  operation(batchStatusMetas.EPFO, (c) => c.employment.epfoBatchStatus),
-  operation(batchResultsMetas.EPFO, (c) => c.employment.epfoBatchResults),
-  operation(createCheckoutMeta, (c) => c.payments.createCheckout),
-  operation(verifyPaymentMeta, (c) => c.payments.verify),
-  operation(paymentStatusMeta, (c) => c.payments.status),
-  operation(createRefundMeta, (c) => c.refunds.create),
-  operation(listRefundsMeta, (c) => c.refunds.list),
-  operation(getRefundMeta, (c) => c.refunds.get),
-  operation(simulatePaymentMeta, (c) => c.sandbox.simulatePayment),
-  operation(generateOtpMeta, (c) => c.kyc.aadhaarGenerateOtp),
-  operation(verifyOtpMeta, (c) => c.kyc.aadhaarVerifyOtp),
-  operation(panKycMeta, (c) => c.kyc.panVerify),
-  operation(bankKycMeta, (c) => c.kyc.bankVerify),
+  restOperation(verifyPanMeta, verifyPanProcedure),
+  restOperation(createBatchMetas.PAN, createPanBatchProcedure),
+  restOperation(batchStatusMetas.PAN, panBatchStatusProcedure),
+  restOperation(batchResultsMetas.PAN, panBatchResultsProcedure),
+  restOperation(verifyEpfoMeta, verifyEpfoProcedure),
+  restOperation(createBatchMetas.EPFO, createEpfoBatchProcedure),
+  restOperation(batchStatusMetas.EPFO, epfoBatchStatusProcedure),
+  restOperation(batchResultsMetas.EPFO, epfoBatchResultsProcedure),
+  restOperation(createCheckoutMeta, createCheckoutProcedure),
+  restOperation(verifyPaymentMeta, verifyPaymentProcedure),
+  restOperation(paymentStatusMeta, paymentStatusProcedure),
+  restOperation(createRefundMeta, createRefundProcedure),
+  restOperation(listRefundsMeta, listRefundsProcedure),
+  restOperation(getRefundMeta, getRefundProcedure),
+  restOperation(simulatePaymentMeta, simulatePaymentProcedure),
+  restOperation(generateOtpMeta, generateOtpProcedure),
+  restOperation(verifyOtpMeta, verifyOtpProcedure),
+  restOperation(panKycMeta, panKycProcedure),
+  restOperation(bankKycMeta, bankKycProcedure),
 ];

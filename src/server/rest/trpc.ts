@@ -29,5 +29,3 @@ export function refuseOtherMerchant(rawInput: unknown, keyMerchantId: string) {
   const merchantId = (rawInput as { merchantId?: unknown } | undefined)?.merchantId;
   if (typeof merchantId === "string" && merchantId !== keyMerchantId) throw new AppError("MERCHANT_MISMATCH");
 }
-
-export const restCallerFactory = t.createCallerFactory;
