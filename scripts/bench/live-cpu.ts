@@ -1,4 +1,4 @@
-import { fork, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,6 +7,7 @@ import { createPrismaClient } from "@/server/db/client";
 import { createApiKey } from "@/server/services/auth/api-keys";
 import { approveGoLive } from "@/server/services/merchants/merchants";
 import { bundleIfStale } from "../build-server";
+import { startBenchVendorProcess, type BenchVendor } from "./fake-vendor";
 import { peakRssMbOf, startListening, startNodeFlags, statFields, stopChild } from "./proc";
 import { waitForJson } from "./wait";
 
@@ -34,40 +35,8 @@ const cpuOf = (pid: number) => {
 };
 const systemCpuOf = (pid: number) => Number(statFields(pid)[12]) / TICKS;
 
-interface VendorCounts {
-  panCalls: number;
-  connections: number;
-  cpuUs: number;
-}
-
-async function startVendor() {
-  const child = fork(path.join(__dirname, "vendor-process.ts"), { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  const first = await new Promise<{ url: string; clientId: string; clientSecret: string }>((resolve) => child.once("message", resolve as never));
-  let asked = 0;
-  const ask = <T>(message: object, pick: (m: Record<string, unknown>) => boolean) =>
-    new Promise<T>((resolve) => {
-      const on = (m: Record<string, unknown>) => {
-        if (!pick(m)) return;
-        child.off("message", on);
-        resolve(m as T);
-      };
-      child.on("message", on);
-      child.send(message);
-    });
-  return {
-    ...first,
-    pid: child.pid!,
-    setLatency: (ms: number) => ask({ latencyMs: ms }, (m) => m.latencySet === ms),
-    counts: () => {
-      const n = ++asked;
-      return ask<VendorCounts>({ counts: n }, (m) => m.counts === n);
-    },
-    stop: () => new Promise<void>((r) => (child.once("exit", () => r()), child.disconnect())),
-  };
-}
-
 /** The production server (its bundle, `npm start`'s flags) on a fresh SQLite database, live verification through `vendor`. */
-async function startServer(vendor: Awaited<ReturnType<typeof startVendor>>, dataDir: string) {
+async function startServer(vendor: BenchVendor, dataDir: string) {
   const prof = PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
   const extra = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
   const server = await startListening([...prof, ...extra, ...startNodeFlags(), path.join(SERVER_ROOT, "dist/server.mjs")], SERVER_ROOT, {
@@ -94,7 +63,7 @@ async function startServer(vendor: Awaited<ReturnType<typeof startVendor>>, data
 
 async function main() {
   await bundleIfStale();
-  const vendor = await startVendor();
+  const vendor = await startBenchVendorProcess();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-livecpu-"));
   const databaseUrl = `file:${path.join(dataDir, "parakh.db")}`;
   const server = await startServer(vendor, dataDir);
@@ -114,7 +83,7 @@ async function main() {
     };
     await vendor.setLatency(LATENCY_MS);
     await autocannon({ ...opts, duration: 2 });
-    const v0 = await vendor.counts();
+    const v0 = { panCalls: await vendor.panCalls(), connections: await vendor.connections(), cpuUs: await vendor.cpuUs() };
     const s0 = cpuOf(pid);
     const k0 = systemCpuOf(pid);
     const l0 = process.cpuUsage();
@@ -129,7 +98,7 @@ async function main() {
     const l1 = process.cpuUsage(l0);
     const s1 = cpuOf(pid);
     const k1 = systemCpuOf(pid);
-    const v1 = await vendor.counts();
+    const v1 = { panCalls: await vendor.panCalls(), connections: await vendor.connections(), cpuUs: await vendor.cpuUs() };
     const n = r.requests.total;
     process.stdout.write(`requests ${n}\n`);
     const per = (us: number) => Math.round(us / n);
@@ -155,7 +124,7 @@ async function main() {
     }
   } finally {
     await stopChild(server.child);
-    await vendor.stop();
+    await vendor.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
