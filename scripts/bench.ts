@@ -12,7 +12,7 @@ import { startPostgres } from "../tests/helpers/postgres";
 import { batchReport, benchBatch } from "./bench/batch";
 import { benchBigPosts, bigPostsOnly, bigPostsReport } from "./bench/big-posts";
 import { budgetsReport } from "./bench/budgets";
-import { startBenchVendor, type BenchVendor } from "./bench/fake-vendor";
+import { startBenchVendorProcess, type BenchVendor } from "./bench/fake-vendor";
 import { benchLivePan, benchSlowVendorPan, livePanReport, slowVendorConnections, slowVendorReport, SLOW_VENDOR_LATENCIES_MS } from "./bench/live-pan";
 import { childPids, childProcesses, peakRssMbOf, startNodeFlags, statFields } from "./bench/proc";
 import { benchHaproxy, haproxyReport } from "./bench/haproxy";
@@ -108,6 +108,10 @@ interface Result {
   requestsPerSec: number;
   /** The server process's CPU time (user + system) per request of the measured run, in µs. */
   cpuUsPerReq?: number;
+  /** The load generator's (this process's) CPU per request of the measured run, in µs. */
+  loadCpuUsPerReq?: number;
+  /** With a vendor: the fake vendor process's CPU per request of the measured run, in µs. */
+  vendorCpuUsPerReq?: number;
   p50: number;
   p99: number;
   errors: number;
@@ -131,17 +135,25 @@ function cpuSeconds(pid: number | undefined): number | undefined {
   }
 }
 
-/** Loads `opts.url` for SECONDS after a warm-up; with the server's pid, also its CPU per request. */
-async function load(name: string, opts: autocannon.Options, serverPid?: number): Promise<Result> {
+/**
+ * Loads `opts.url` for SECONDS after a warm-up; with the server's pid, also its CPU per request, and
+ * with the fake vendor, the vendor's (the three share the machine's cores).
+ */
+async function load(name: string, opts: autocannon.Options, serverPid?: number, vendor?: BenchVendor): Promise<Result> {
   // Short warm-up so JIT and caches are settled before measuring.
   await autocannon({ ...opts, duration: 2 });
   const cpuBefore = cpuSeconds(serverPid);
+  const vendorBefore = await vendor?.cpuUs();
+  const own = process.cpuUsage();
   const r = await autocannon({ ...opts, duration: SECONDS, connections: opts.connections ?? CONNECTIONS });
+  const ownUsed = process.cpuUsage(own);
   const cpuAfter = cpuSeconds(serverPid);
-  const cpuUsPerReq =
-    cpuBefore !== undefined && cpuAfter !== undefined && r.requests.total > 0 ? Math.round(((cpuAfter - cpuBefore) * 1e6) / r.requests.total) : undefined;
+  const vendorAfter = await vendor?.cpuUs();
+  const perRequest = (us: number) => (r.requests.total > 0 ? Math.round(us / r.requests.total) : undefined);
   return {
-    cpuUsPerReq,
+    cpuUsPerReq: cpuBefore !== undefined && cpuAfter !== undefined ? perRequest((cpuAfter - cpuBefore) * 1e6) : undefined,
+    loadCpuUsPerReq: perRequest(ownUsed.user + ownUsed.system),
+    vendorCpuUsPerReq: vendorBefore !== undefined && vendorAfter !== undefined ? perRequest(vendorAfter - vendorBefore) : undefined,
     name,
     requestsPerSec: Math.round(r.requests.average),
     p50: r.latency.p50,
@@ -231,7 +243,8 @@ async function benchPayments(db: BenchDb, base: string, merchantHeaders: Record<
 async function benchParakh(db: BenchDb, baseline: Result, vendor: BenchVendor) {
   const { dataDir, pg, databaseUrl, pagesBuilt, server, creds, liveSecretKey } = await startBenchServer(db, vendor);
   const base = `http://127.0.0.1:${server.port}`;
-  const kycLoad = (name: string, opts: autocannon.Options) => load(name, opts, server.child.pid);
+  // Also the fake vendor's CPU: the live runs call it.
+  const kycLoad = (name: string, opts: autocannon.Options) => load(name, opts, server.child.pid, vendor);
   const result = await load(
     `POST /v1/identity/pan/verify (${db})`,
     {
@@ -260,8 +273,8 @@ async function benchParakh(db: BenchDb, baseline: Result, vendor: BenchVendor) {
       { ...panKyc!, ratio: Math.round((panKyc!.requestsPerSec / baseline.requestsPerSec) * 100) / 100, ratioToPanVerify, peakRssMb: server.peakRssMb() },
     ];
   }
-  const live = await benchLivePan(`POST /v1/identity/pan/verify live (${db})`, base, liveSecretKey, vendor, (name, opts) => load(name, opts, server.child.pid));
-  const slow = await benchSlowVendorPan(db, base, liveSecretKey, vendor, (name, opts) => load(name, opts, server.child.pid));
+  const live = await benchLivePan(`POST /v1/identity/pan/verify live (${db})`, base, liveSecretKey, vendor, kycLoad);
+  const slow = await benchSlowVendorPan(db, base, liveSecretKey, vendor, kycLoad);
   const slowRows = slow.map((r) => ({ ...r, peakRssMb: server.peakRssMb() }));
   if (LIVE_ONLY) {
     await server.stop();
@@ -344,7 +357,7 @@ async function main() {
   );
   await base.stop();
   const rows: Record<string, unknown>[] = [{ ...baseline, ratio: 1, peakRssMb: base.peakRssMb() }];
-  const vendor = await startBenchVendor();
+  const vendor = await startBenchVendorProcess();
   try {
     for (const db of DBS) {
       const one = await benchParakh(db as BenchDb, baseline, vendor);

@@ -3,7 +3,7 @@ import http from "node:http";
 import autocannon from "autocannon";
 import { createPrismaClient } from "@/server/db/client";
 import { createMerchant } from "@/server/services/merchants/merchants";
-import { startBenchVendor, type BenchVendor } from "./fake-vendor";
+import { startBenchVendorProcess, type BenchVendor } from "./fake-vendor";
 
 /** Concurrent big batch POSTs from merchant A, kept up for the whole phase. */
 const BIG_POSTERS = 20;
@@ -154,7 +154,7 @@ interface Started {
 
 /** `BENCH_ONLY=big-posts`: a fresh server per database, this phase alone, its lines printed. */
 export async function bigPostsOnly(dbs: string[], seconds: number, start: (db: string, vendor: BenchVendor) => Promise<Started>) {
-  const vendor = await startBenchVendor();
+  const vendor = await startBenchVendorProcess();
   const rows: Record<string, unknown>[] = [];
   try {
     for (const db of dbs) {

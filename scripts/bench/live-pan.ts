@@ -23,15 +23,15 @@ export async function benchLivePan<R extends { total: number }>(
     body: JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor", consent: true, purpose: "Employee onboarding identity check" }),
   };
   // One call first: a misconfigured live path fails the bench here instead of measuring errors.
-  const sentBefore = vendor.panCalls();
+  const sentBefore = await vendor.panCalls();
   const first = await fetch(opts.url, { method: "POST", headers: opts.headers, body: opts.body });
   const answer = (await first.json()) as { data?: { name?: string } };
-  const callsBefore = vendor.panCalls();
+  const callsBefore = await vendor.panCalls();
   if (first.status !== 200 || answer.data?.name !== "ARJUN KAPOOR" || callsBefore !== sentBefore + 1) {
     throw new Error(`live PAN verify did not answer from the fake vendor: HTTP ${first.status} ${JSON.stringify(answer)}`);
   }
   const result = await load(name, opts);
-  return { ...result, vendorCalls: vendor.panCalls() - callsBefore };
+  return { ...result, vendorCalls: (await vendor.panCalls()) - callsBefore };
 }
 
 /** A line per live run with its ratio to sandbox, and a warning for each run under the floor. */
@@ -79,10 +79,10 @@ export async function benchSlowVendorPan<R extends { total: number; p99: number 
 ) {
   const rows = [];
   for (const latencyMs of SLOW_VENDOR_LATENCIES_MS) {
-    vendor.setLatency(latencyMs);
+    await vendor.setLatency(latencyMs);
     const connections = slowVendorConnections(latencyMs);
-    const calls = vendor.panCalls();
-    const opened = vendor.connections();
+    const calls = await vendor.panCalls();
+    const opened = await vendor.connections();
     const result = await load(`POST /v1/identity/pan/verify live, vendor answering in ${latencyMs} ms (${db})`, {
       url: `${base}/v1/identity/pan/verify`,
       method: "POST",
@@ -90,16 +90,17 @@ export async function benchSlowVendorPan<R extends { total: number; p99: number 
       body: JSON.stringify({ pan: "ABCPK1234F", name: "Arjun Kapoor", consent: true, purpose: "Employee onboarding identity check" }),
       connections,
     });
-    const vendorCalls = vendor.panCalls() - calls;
+    const vendorCalls = (await vendor.panCalls()) - calls;
+    const openedNow = await vendor.connections();
     rows.push({
       ...result,
       vendorLatencyMs: latencyMs,
       loadConnections: connections,
       vendorCalls,
-      vendorConnectionsPer1000Calls: vendorCalls > 0 ? Math.round(((vendor.connections() - opened) * 1000 * 10) / vendorCalls) / 10 : null,
+      vendorConnectionsPer1000Calls: vendorCalls > 0 ? Math.round(((openedNow - opened) * 1000 * 10) / vendorCalls) / 10 : null,
     });
   }
-  vendor.setLatency(0);
+  await vendor.setLatency(0);
   return rows;
 }
 
@@ -112,7 +113,8 @@ export function slowVendorReport(rows: Record<string, unknown>[]): string[] {
     lines.push(
       "",
       `${r.name}: ${r.requestsPerSec} req/s with ${r.loadConnections} connections (wanted ${SLOW_VENDOR_RATE}), p50 ${r.p50} ms, p99 ${r.p99} ms ` +
-        `(${(r.p99 as number) - latency} ms over the vendor's ${latency}), ${r.errors} errors, ${r.non2xx} non-2xx, server CPU ${r.cpuUsPerReq ?? "-"} µs/req; ` +
+        `(${(r.p99 as number) - latency} ms over the vendor's ${latency}), ${r.errors} errors, ${r.non2xx} non-2xx; CPU µs/req: server ${r.cpuUsPerReq ?? "-"}, ` +
+        `fake vendor ${r.vendorCpuUsPerReq ?? "-"}, load generator ${r.loadCpuUsPerReq ?? "-"}; ` +
         `${r.vendorConnectionsPer1000Calls} vendor connections opened per 1,000 calls; server peak RSS ${r.peakRssMb} MB`,
     );
   }

@@ -5,8 +5,8 @@ import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 
-// The door runs in-process here with a router built from the same procedure builders later
-// capabilities use, so each credential scheme is proven before any payment or KYC route exists.
+// The door runs in-process here with operations declared as later capabilities declare theirs
+// (`restProcedure`), so each credential scheme is proven before any payment or KYC route exists.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "parakh-auth-"));
 process.env.DATA_DIR = dataDir;
 process.env.DATABASE_URL = `file:${path.join(dataDir, "parakh.db")}`;
@@ -16,7 +16,7 @@ delete process.env.BASE_URL;
 const { migrateTestDatabase } = await import("../helpers/test-db");
 const { getServices } = await import("@/server/services");
 const { createRestDoor, isRestPath } = await import("@/server/http/rest-door");
-const { restProcedure, restRouterOf, restCallerFactory } = await import("@/server/rest/trpc");
+const { restProcedure } = await import("@/server/rest/trpc");
 const { restOperation } = await import("@/server/rest/operations");
 type RestOperationMeta = import("@/server/rest/meta").RestOperationMeta;
 const { apiOk, v1Ok, apiEnvelope, v1Envelope } = await import("@/server/rest/envelope");
@@ -33,26 +33,24 @@ const metas = {
   kyc: { openapi: { method: "POST", path: "/api/kyc/echo" }, rest: { auth: "kyc", errors: [] } },
   v1: { openapi: { method: "POST", path: "/v1/echo" }, rest: { auth: "bearer", errors: [] } },
 } satisfies Record<string, RestOperationMeta>;
-const testRouter = restRouterOf({
-  pay: restProcedure(metas.pay)
-    .input(z.object({ note: z.string().max(10).optional() }))
-    .output(apiEnvelope(echo))
-    .mutation(({ ctx }) => apiOk({ merchantId: ctx.auth.merchantId, mode: ctx.auth.mode })),
-  kyc: restProcedure(metas.kyc)
-    .input(z.object({ merchantId: z.string() }))
-    .output(apiEnvelope(echo))
-    .mutation(({ ctx }) => apiOk({ merchantId: ctx.auth.merchantId, mode: ctx.auth.mode })),
-  v1: restProcedure(metas.v1)
-    .input(z.object({}))
-    .output(v1Envelope(echo))
-    .mutation(({ ctx }) => v1Ok({ merchantId: ctx.auth.merchantId, mode: ctx.auth.mode })),
-});
-const testCaller = restCallerFactory(testRouter);
-const testOperations = [
-  restOperation(metas.pay, testCaller, (c) => c.pay),
-  restOperation(metas.kyc, testCaller, (c) => c.kyc),
-  restOperation(metas.v1, testCaller, (c) => c.v1),
-];
+const testProcedures = {
+  pay: restProcedure(metas.pay, {
+    input: z.object({ note: z.string().max(10).optional() }),
+    output: apiEnvelope(echo),
+    resolve: ({ ctx }) => apiOk({ merchantId: ctx.auth.merchantId, mode: ctx.auth.mode }),
+  }),
+  kyc: restProcedure(metas.kyc, {
+    input: z.object({ merchantId: z.string() }),
+    output: apiEnvelope(echo),
+    resolve: ({ ctx }) => apiOk({ merchantId: ctx.auth.merchantId, mode: ctx.auth.mode }),
+  }),
+  v1: restProcedure(metas.v1, {
+    input: z.object({}),
+    output: v1Envelope(echo),
+    resolve: ({ ctx }) => v1Ok({ merchantId: ctx.auth.merchantId, mode: ctx.auth.mode }),
+  }),
+};
+const testOperations = Object.values(testProcedures).map(restOperation);
 
 describe("the three credential schemes through the REST door", () => {
   let server: http.Server;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { REST_OPERATIONS } from "@/server/api/rest-router";
 import type { AuthScheme } from "@/server/rest/meta";
 
-// A REST procedure is built from its operation's meta (`restProcedure(meta)`): the credentials it
+// A REST operation is declared from its meta and its parts (`restProcedure(meta, parts)`): the credentials it
 // takes are stated once, in `meta.rest.auth`, which the door and the document read. These are the
 // contract's schemes by path, written out here.
 const SCHEME_BY_PATH: [RegExp, AuthScheme][] = [

@@ -513,3 +513,28 @@ describe("operator statistics and logs", () => {
     expect(parseRetryAfter(null)).toBeNull();
   });
 });
+
+describe("connections to the vendor", () => {
+  it("are kept alive and never more than the bulkhead's calls, however fast calls follow each other", async () => {
+    const port = new URL(fake.url).port;
+    let opened = 0;
+    const listener = (message: unknown) => {
+      if (String((message as { connectParams?: { port?: unknown } }).connectParams?.port) === port) opened++;
+    };
+    diagnostics.subscribe("undici:client:connected", listener);
+    try {
+      const set = providers(4);
+      // Four callers, each starting its next call the moment its last one answered: the moment before
+      // undici frees that connection, when an unbounded pool opens another.
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          for (let i = 0; i < 25; i++) expect((await set.pan.lookup(PAN)).status).toBe("VALID");
+        }),
+      );
+    } finally {
+      diagnostics.unsubscribe("undici:client:connected", listener);
+    }
+    expect(opened).toBeGreaterThan(0);
+    expect(opened).toBeLessThanOrEqual(4);
+  });
+});

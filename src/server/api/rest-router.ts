@@ -1,100 +1,79 @@
-import { batchResultsMetas } from "@/server/api/batches/batch-results.schema";
 import { epfoBatchResultsProcedure, panBatchResultsProcedure } from "@/server/api/batches/batch-results";
-import { batchStatusMetas } from "@/server/api/batches/batch-status.schema";
 import { epfoBatchStatusProcedure, panBatchStatusProcedure } from "@/server/api/batches/batch-status";
-import { createBatchMetas } from "@/server/api/batches/create-batch.schema";
 import { createEpfoBatchProcedure, createPanBatchProcedure } from "@/server/api/batches/create-batch";
-import { verifyEpfoMeta } from "@/server/api/employment/verify-epfo.schema";
 import { verifyEpfoProcedure } from "@/server/api/employment/verify-epfo";
-import { verifyPanMeta } from "@/server/api/identity/verify-pan.schema";
 import { verifyPanProcedure } from "@/server/api/identity/verify-pan";
-import { bankKycMeta } from "@/server/api/kyc/bank-kyc.schema";
 import { bankKycProcedure } from "@/server/api/kyc/bank-kyc";
-import { generateOtpMeta } from "@/server/api/kyc/generate-otp.schema";
 import { generateOtpProcedure } from "@/server/api/kyc/generate-otp";
-import { panKycMeta } from "@/server/api/kyc/pan-kyc.schema";
 import { panKycProcedure } from "@/server/api/kyc/pan-kyc";
-import { verifyOtpMeta } from "@/server/api/kyc/verify-otp.schema";
 import { verifyOtpProcedure } from "@/server/api/kyc/verify-otp";
-import { createCheckoutMeta } from "@/server/api/payments/create-checkout.schema";
 import { createCheckoutProcedure } from "@/server/api/payments/create-checkout";
-import { paymentStatusMeta } from "@/server/api/payments/payment-status.schema";
 import { paymentStatusProcedure } from "@/server/api/payments/payment-status";
-import { verifyPaymentMeta } from "@/server/api/payments/verify-payment.schema";
 import { verifyPaymentProcedure } from "@/server/api/payments/verify-payment";
-import { createRefundMeta } from "@/server/api/refunds/create-refund.schema";
 import { createRefundProcedure } from "@/server/api/refunds/create-refund";
-import { getRefundMeta } from "@/server/api/refunds/get-refund.schema";
 import { getRefundProcedure } from "@/server/api/refunds/get-refund";
-import { listRefundsMeta } from "@/server/api/refunds/list-refunds.schema";
 import { listRefundsProcedure } from "@/server/api/refunds/list-refunds";
-import { simulatePaymentMeta } from "@/server/api/sandbox/simulate.schema";
 import { simulatePaymentProcedure } from "@/server/api/sandbox/simulate";
-import type { RestOperationMeta } from "@/server/rest/meta";
 import { restOperation, type RestOperation } from "@/server/rest/operations";
-import { restCallerFactory, restRouterOf } from "@/server/rest/trpc";
+import { restRouterOf } from "@/server/rest/trpc";
 
 /** Every public REST operation (`/v1`, `/api`): the tRPC procedures the OpenAPI document is generated from. */
 export const restRouter = restRouterOf({
   identity: restRouterOf({
-    verifyPan: verifyPanProcedure,
-    createPanBatch: createPanBatchProcedure,
-    panBatchStatus: panBatchStatusProcedure,
-    panBatchResults: panBatchResultsProcedure,
+    verifyPan: verifyPanProcedure.procedure,
+    createPanBatch: createPanBatchProcedure.procedure,
+    panBatchStatus: panBatchStatusProcedure.procedure,
+    panBatchResults: panBatchResultsProcedure.procedure,
   }),
   employment: restRouterOf({
-    verifyEpfo: verifyEpfoProcedure,
-    createEpfoBatch: createEpfoBatchProcedure,
-    epfoBatchStatus: epfoBatchStatusProcedure,
-    epfoBatchResults: epfoBatchResultsProcedure,
+    verifyEpfo: verifyEpfoProcedure.procedure,
+    createEpfoBatch: createEpfoBatchProcedure.procedure,
+    epfoBatchStatus: epfoBatchStatusProcedure.procedure,
+    epfoBatchResults: epfoBatchResultsProcedure.procedure,
   }),
   payments: restRouterOf({
-    createCheckout: createCheckoutProcedure,
-    verify: verifyPaymentProcedure,
-    status: paymentStatusProcedure,
+    createCheckout: createCheckoutProcedure.procedure,
+    verify: verifyPaymentProcedure.procedure,
+    status: paymentStatusProcedure.procedure,
   }),
   refunds: restRouterOf({
-    create: createRefundProcedure,
-    list: listRefundsProcedure,
-    get: getRefundProcedure,
+    create: createRefundProcedure.procedure,
+    list: listRefundsProcedure.procedure,
+    get: getRefundProcedure.procedure,
   }),
   sandbox: restRouterOf({
-    simulatePayment: simulatePaymentProcedure,
+    simulatePayment: simulatePaymentProcedure.procedure,
   }),
   kyc: restRouterOf({
-    aadhaarGenerateOtp: generateOtpProcedure,
-    aadhaarVerifyOtp: verifyOtpProcedure,
-    panVerify: panKycProcedure,
-    bankVerify: bankKycProcedure,
+    aadhaarGenerateOtp: generateOtpProcedure.procedure,
+    aadhaarVerifyOtp: verifyOtpProcedure.procedure,
+    panVerify: panKycProcedure.procedure,
+    bankVerify: bankKycProcedure.procedure,
   }),
 });
-
-const createRestCaller = restCallerFactory(restRouter);
-type RestCaller = ReturnType<typeof createRestCaller>;
-const operation = <I>(meta: RestOperationMeta, pick: (caller: RestCaller) => (input: I) => Promise<unknown>) => restOperation(meta, createRestCaller, pick);
 
 /**
  * The REST route table: method and path (from each operation's meta) → the procedure that serves it.
  * A test holds it equal to the generated OpenAPI document, so no procedure is left out or served twice.
  */
 export const REST_OPERATIONS: RestOperation[] = [
-  operation(verifyPanMeta, (c) => c.identity.verifyPan),
-  operation(createBatchMetas.PAN, (c) => c.identity.createPanBatch),
-  operation(batchStatusMetas.PAN, (c) => c.identity.panBatchStatus),
-  operation(batchResultsMetas.PAN, (c) => c.identity.panBatchResults),
-  operation(verifyEpfoMeta, (c) => c.employment.verifyEpfo),
-  operation(createBatchMetas.EPFO, (c) => c.employment.createEpfoBatch),
-  operation(batchStatusMetas.EPFO, (c) => c.employment.epfoBatchStatus),
-  operation(batchResultsMetas.EPFO, (c) => c.employment.epfoBatchResults),
-  operation(createCheckoutMeta, (c) => c.payments.createCheckout),
-  operation(verifyPaymentMeta, (c) => c.payments.verify),
-  operation(paymentStatusMeta, (c) => c.payments.status),
-  operation(createRefundMeta, (c) => c.refunds.create),
-  operation(listRefundsMeta, (c) => c.refunds.list),
-  operation(getRefundMeta, (c) => c.refunds.get),
-  operation(simulatePaymentMeta, (c) => c.sandbox.simulatePayment),
-  operation(generateOtpMeta, (c) => c.kyc.aadhaarGenerateOtp),
-  operation(verifyOtpMeta, (c) => c.kyc.aadhaarVerifyOtp),
-  operation(panKycMeta, (c) => c.kyc.panVerify),
-  operation(bankKycMeta, (c) => c.kyc.bankVerify),
+  restOperation(verifyPanProcedure),
+  restOperation(createPanBatchProcedure),
+  restOperation(panBatchStatusProcedure),
+  restOperation(panBatchResultsProcedure),
+  restOperation(verifyEpfoProcedure),
+  restOperation(createEpfoBatchProcedure),
+  restOperation(epfoBatchStatusProcedure),
+  restOperation(epfoBatchResultsProcedure),
+  restOperation(createCheckoutProcedure),
+  restOperation(verifyPaymentProcedure),
+  restOperation(paymentStatusProcedure),
+  restOperation(createRefundProcedure),
+  restOperation(listRefundsProcedure),
+  restOperation(getRefundProcedure),
+  restOperation(simulatePaymentProcedure),
+  restOperation(generateOtpProcedure),
+  restOperation(verifyOtpProcedure),
+  restOperation(panKycProcedure),
+  restOperation(bankKycProcedure),
 ];

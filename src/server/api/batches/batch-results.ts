@@ -7,10 +7,10 @@ import { decodeResultsCursor, encodeResultsCursor } from "@/server/services/batc
 
 /** GET a page of a batch's results, in index order, optionally only the items in one state. */
 function batchResultsProcedure(kind: BatchKind) {
-  return restProcedure(batchResultsMetas[kind])
-    .input(batchResultsInput)
-    .output(batchResultsOutput(kind))
-    .query(async ({ ctx, input }) => {
+  return restProcedure(batchResultsMetas[kind], {
+    input: batchResultsInput,
+    output: batchResultsOutput(kind),
+    resolve: async ({ ctx, input }) => {
       const hashKey = ctx.services.config.secrets.hashKey;
       // An unknown or foreign batch is 404 whatever the cursor says.
       await getBatch(ctx.services.db, ctx.auth.merchantId, ctx.auth.mode, kind, input.batch_id);
@@ -20,7 +20,8 @@ function batchResultsProcedure(kind: BatchKind) {
       // Results are the stored single-call data, checked against the kind's schema on the way out.
       const items = page.items as z.input<ReturnType<typeof batchResultsData>>["items"];
       return v1Ok({ items, next_cursor: page.next === null ? null : encodeResultsCursor(hashKey, input.batch_id, page.next, input.status) });
-    });
+    },
+  });
 }
 
 export const panBatchResultsProcedure = batchResultsProcedure("PAN");

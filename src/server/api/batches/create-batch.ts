@@ -7,10 +7,10 @@ import { createBatch, type BatchKind } from "@/server/services/batches/batches";
 
 /** POST a batch: the two kinds differ only in their items. */
 function createBatchProcedure(kind: BatchKind) {
-  return restProcedure(createBatchMetas[kind])
-    .input(batchCreateInput(kind))
-    .output(batchSummaryOutput)
-    .mutation(async ({ ctx, input }) => {
+  return restProcedure(createBatchMetas[kind], {
+    input: batchCreateInput(kind),
+    output: batchSummaryOutput,
+    resolve: async ({ ctx, input }) => {
       const { merchantId, mode, apiKeyId } = ctx.auth;
       // A live batch without consent or purpose is refused whole, before anything is stored.
       const consent = consentFor(mode, input, ctx.auth.consent);
@@ -39,7 +39,8 @@ function createBatchProcedure(kind: BatchKind) {
         rejected: summary.rejected,
         created_at: summary.created_at,
       });
-    });
+    },
+  });
 }
 
 export const createPanBatchProcedure = createBatchProcedure("PAN");

@@ -5,10 +5,10 @@ import { restProcedure } from "@/server/rest/trpc";
 import { consentFor, vendorConsentOf } from "@/server/services/consent/consent";
 import { verifyEpfoInput, verifyEpfoMeta, verifyEpfoOutput } from "@/server/api/employment/verify-epfo.schema";
 
-export const verifyEpfoProcedure = restProcedure(verifyEpfoMeta)
-  .input(verifyEpfoInput)
-  .output(verifyEpfoOutput)
-  .mutation(async ({ ctx, input }) => {
+export const verifyEpfoProcedure = restProcedure(verifyEpfoMeta, {
+  input: verifyEpfoInput,
+  output: verifyEpfoOutput,
+  resolve: async ({ ctx, input }) => {
     const { mode } = ctx.auth;
     // Refused before anything else when live and without consent or purpose: no vendor call, no history row.
     const consent = consentFor(mode, input, ctx.auth.consent);
@@ -20,4 +20,5 @@ export const verifyEpfoProcedure = restProcedure(verifyEpfoMeta)
       (outcome) => ({ ...epfoVerificationRecord(lookup, outcome, provider.vendor), consent }),
     );
     return v1OkNoTimestamp(data);
-  });
+  },
+});

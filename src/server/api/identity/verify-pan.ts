@@ -5,10 +5,10 @@ import { restProcedure } from "@/server/rest/trpc";
 import { consentFor, vendorConsentOf } from "@/server/services/consent/consent";
 import { verifyPanInput, verifyPanMeta, verifyPanOutput } from "@/server/api/identity/verify-pan.schema";
 
-export const verifyPanProcedure = restProcedure(verifyPanMeta)
-  .input(verifyPanInput)
-  .output(verifyPanOutput)
-  .mutation(async ({ ctx, input }) => {
+export const verifyPanProcedure = restProcedure(verifyPanMeta, {
+  input: verifyPanInput,
+  output: verifyPanOutput,
+  resolve: async ({ ctx, input }) => {
     const { mode } = ctx.auth;
     // Refused before anything else when live and without consent or purpose: no vendor call, no history row.
     const consent = consentFor(mode, input, ctx.auth.consent);
@@ -21,4 +21,5 @@ export const verifyPanProcedure = restProcedure(verifyPanMeta)
     );
     // The answer alone: the source's own score stays on the record.
     return v1Ok(check.answer);
-  });
+  },
+});

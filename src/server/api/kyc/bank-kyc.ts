@@ -4,10 +4,10 @@ import { bankKyc } from "@/server/services/kyc/bank-kyc";
 import { callerOf, noteCharge, vaultOf } from "@/server/api/kyc/kyc-caller";
 import { bankKycInput, bankKycMeta, bankKycOutput } from "@/server/api/kyc/bank-kyc.schema";
 
-export const bankKycProcedure = restProcedure(bankKycMeta)
-  .input(bankKycInput)
-  .output(bankKycOutput)
-  .mutation(async ({ ctx, input }) => {
+export const bankKycProcedure = restProcedure(bankKycMeta, {
+  input: bankKycInput,
+  output: bankKycOutput,
+  resolve: async ({ ctx, input }) => {
     const { services, auth } = ctx;
     const data = noteCharge(
       ctx.audit,
@@ -18,4 +18,5 @@ export const bankKycProcedure = restProcedure(bankKycMeta)
       }),
     );
     return apiOkWithMessage(data.accountExists ? "Bank account verified." : "Bank account checked: it does not exist.", data);
-  });
+  },
+});

@@ -4,10 +4,10 @@ import { generateAadhaarOtp } from "@/server/services/kyc/aadhaar-otp";
 import { callerOf } from "@/server/api/kyc/kyc-caller";
 import { generateOtpInput, generateOtpMeta, generateOtpOutput } from "@/server/api/kyc/generate-otp.schema";
 
-export const generateOtpProcedure = restProcedure(generateOtpMeta)
-  .input(generateOtpInput)
-  .output(generateOtpOutput)
-  .mutation(async ({ ctx, input }) => {
+export const generateOtpProcedure = restProcedure(generateOtpMeta, {
+  input: generateOtpInput,
+  output: generateOtpOutput,
+  resolve: async ({ ctx, input }) => {
     const { services, auth } = ctx;
     const sent = await generateAadhaarOtp(
       services.db,
@@ -18,4 +18,5 @@ export const generateOtpProcedure = restProcedure(generateOtpMeta)
       services.config.otpLimits,
     );
     return apiOkWithMessage(sent.message, sent.data);
-  });
+  },
+});

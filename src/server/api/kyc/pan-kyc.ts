@@ -4,10 +4,10 @@ import { panKyc } from "@/server/services/kyc/pan-kyc";
 import { callerOf, noteCharge, vaultOf } from "@/server/api/kyc/kyc-caller";
 import { panKycInput, panKycMeta, panKycOutput } from "@/server/api/kyc/pan-kyc.schema";
 
-export const panKycProcedure = restProcedure(panKycMeta)
-  .input(panKycInput)
-  .output(panKycOutput)
-  .mutation(async ({ ctx, input }) => {
+export const panKycProcedure = restProcedure(panKycMeta, {
+  input: panKycInput,
+  output: panKycOutput,
+  resolve: async ({ ctx, input }) => {
     const { services, auth } = ctx;
     const data = noteCharge(
       ctx.audit,
@@ -18,4 +18,5 @@ export const panKycProcedure = restProcedure(panKycMeta)
       }),
     );
     return apiOkWithMessage(data.status === "VALID" ? "PAN verified." : `PAN checked: ${data.status}.`, data);
-  });
+  },
+});

@@ -4,10 +4,10 @@ import { verifyAadhaarOtp } from "@/server/services/kyc/aadhaar-otp";
 import { callerOf, noteCharge, vaultOf } from "@/server/api/kyc/kyc-caller";
 import { verifyOtpInput, verifyOtpMeta, verifyOtpOutput } from "@/server/api/kyc/verify-otp.schema";
 
-export const verifyOtpProcedure = restProcedure(verifyOtpMeta)
-  .input(verifyOtpInput)
-  .output(verifyOtpOutput)
-  .mutation(async ({ ctx, input }) => {
+export const verifyOtpProcedure = restProcedure(verifyOtpMeta, {
+  input: verifyOtpInput,
+  output: verifyOtpOutput,
+  resolve: async ({ ctx, input }) => {
     const { services, auth } = ctx;
     const data = noteCharge(
       ctx.audit,
@@ -24,4 +24,5 @@ export const verifyOtpProcedure = restProcedure(verifyOtpMeta)
       ),
     );
     return apiOkWithMessage("Aadhaar verified.", data);
-  });
+  },
+});

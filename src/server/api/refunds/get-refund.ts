@@ -3,7 +3,8 @@ import { getRefund } from "@/server/services/refunds/refunds";
 import { restProcedure } from "@/server/rest/trpc";
 import { getRefundInput, getRefundMeta, getRefundOutput } from "@/server/api/refunds/get-refund.schema";
 
-export const getRefundProcedure = restProcedure(getRefundMeta)
-  .input(getRefundInput)
-  .output(getRefundOutput)
-  .query(async ({ ctx, input }) => apiOk(await getRefund(ctx.services.db, ctx.auth.merchantId, ctx.auth.mode, input.refundId)));
+export const getRefundProcedure = restProcedure(getRefundMeta, {
+  input: getRefundInput,
+  output: getRefundOutput,
+  resolve: async ({ ctx, input }) => apiOk(await getRefund(ctx.services.db, ctx.auth.merchantId, ctx.auth.mode, input.refundId)),
+});

@@ -230,7 +230,16 @@ export class UpstreamClient {
     this.origin = base.origin;
     this.pathPrefix = base.pathname.replace(/\/$/, "");
     // The call's own deadline ends headers and body; the agent's timers would only cut it shorter.
-    this.dispatcher = new Agent({ connect: { timeout: this.options.connectTimeoutMs }, headersTimeout: 0, bodyTimeout: 0 });
+    // Kept-alive connections, at most one per call the bulkhead lets through: undici frees a connection
+    // a moment after its answer, and an unbounded pool opens a new one for any call that comes in that
+    // moment, so under a steady load it keeps growing (about 70 new connections per 1,000 calls at 600
+    // in flight); bounded, such a call waits the moment for the freed one.
+    this.dispatcher = new Agent({
+      connect: { timeout: this.options.connectTimeoutMs },
+      headersTimeout: 0,
+      bodyTimeout: 0,
+      connections: this.options.maxConcurrency,
+    });
     this.retry = retry(
       handleWhen((e) => e instanceof UpstreamFailure && e.retryable),
       { maxAttempts: MAX_RETRIES, backoff: new ExponentialBackoff({ initialDelay: this.options.retryDelayMs, maxDelay: 1_000 }) },
