@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { CHROMIUM_ARGS } from "./e2e/chromium";
 
 /**
  * A loopback port nobody listens on now. The config is read again by every worker, so the choice
@@ -34,15 +35,6 @@ process.env.PARAKH_E2E_DATA_DIR = E2E_DATA_DIR;
 
 // Playwright cannot download its own browsers here; Debian's chromium is used instead.
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox", // we run as root
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 
 export default defineConfig({
   testDir: "e2e",

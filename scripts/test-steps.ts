@@ -22,18 +22,16 @@ export function stages(reports: { vitestUnit: string; vitestIntegration: string;
       // SKIP_BUILD=1 keeps Next's build but brings the server's bundle up to the sources (about a second).
       skipBuild ? { name: "bundle", command: "npx tsx scripts/build-server.ts --if-stale" } : { name: "build", command: "npm run build" },
     ],
-    // Integration tests keep about one and a half cores busy (their servers, PostgreSQL and the test
-    // files' own processes); the browser tests wait on pages, clocks and the job queue more than they
-    // compute (about a third of a core each), so they fill the rest. Both start servers on ports of their own.
+    // Integration tests start servers and time things: alone.
+    [{ name: "integration", command: "npm run test:integration", env: { VITEST_JSON_REPORT: reports.vitestIntegration } }],
+    // The browser tests spend most of their time waiting on pages, clocks and the job queue (about a
+    // third of a core each), so the rest runs beside them: `npm start` and every other README command
+    // that needs a running server (CLI lines, curl examples); the benchmark as a smoke run (one short
+    // SQLite round, so the command is known to work; its figures mean nothing here, the numbers to quote
+    // come from a bench run alone); the fuzz harness, requests generated from the API document, 30 s a
+    // database. Each starts its own servers on ports of its own.
     [
-      { name: "integration", command: "npm run test:integration", env: { VITEST_JSON_REPORT: reports.vitestIntegration } },
       { name: "e2e", command: "npm run test:e2e", env: { PLAYWRIGHT_JSON_OUTPUT_FILE: reports.playwright }, needs: "chromium" },
-    ],
-    // `npm start` and every other README command that needs a running server (CLI lines, curl examples);
-    // the benchmark as a smoke run (one short SQLite round, so the command is known to work; its figures
-    // mean nothing here, the numbers to quote come from a bench run alone); the fuzz harness, requests
-    // generated from the API document, 30 s a database. Each starts its own servers on ports of its own.
-    [
       { name: "npm start", command: "npx tsx scripts/smoke.ts start", needs: "build" },
       {
         name: "bench",
@@ -42,9 +40,8 @@ export function stages(reports: { vitestUnit: string; vitestIntegration: string;
         needs: "build",
       },
       { name: "fuzz", command: "npm run fuzz", env: { FUZZ_SECONDS: "30", VITEST_JSON_REPORT: reports.vitestFuzz } },
-      // The quick start's server in development mode, its banner and its printed curl line.
-      { name: "npm run dev", command: "npx tsx scripts/smoke.ts dev" },
     ],
+    [{ name: "npm run dev", command: "npx tsx scripts/smoke.ts dev" }],
   ];
 }
 

@@ -1,6 +1,6 @@
 // `npm test`: the stages of scripts/test-steps.ts (types, unit tests and the production build side by
-// side; integration and browser tests side by side; `npm start` with the commands of README.md and docs/
-// beside a benchmark smoke run, the fuzz harness and `npm run dev`), stopping at the first failure with its exit code. SKIP_BUILD=1
+// side; integration tests; `npm start` with the commands of README.md and docs/ beside a benchmark smoke run;
+// browser tests; `npm run dev`), stopping at the first failure with its exit code. SKIP_BUILD=1
 // reuses an existing build. `npm test -- <file or pattern>…` runs only the tests named (focusedStages).
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";

@@ -37,10 +37,10 @@ describe.each(DB_TARGETS)("live PAN batches through the vendor's bulk verificati
   let live: Record<string, string>;
   const servers: TestServer[] = [];
 
-  async function instance() {
+  async function instance(env: Record<string, string> = {}) {
     const s = await startServer({
       databaseUrl: pg?.url ?? server?.databaseUrl,
-      env: { ...LIVE, CASHFREE_VERIFICATION_BASE_URL: vendor.url, ...(server ? { DATA_DIR: server.dataDir } : {}) },
+      env: { ...LIVE, CASHFREE_VERIFICATION_BASE_URL: vendor.url, ...(server ? { DATA_DIR: server.dataDir } : {}), ...env },
     });
     servers.push(s);
     return s;
@@ -244,6 +244,10 @@ describe.each(DB_TARGETS)("live PAN batches through the vendor's bulk verificati
 
   // Last: it replaces the server.
   it("resumes reading the same bulk request after a restart mid-poll, never sending it again", async () => {
+    // A limit no busy machine reaches: the restart, not the limit, is what this test is about.
+    const patient = { BATCH_BULK_POLL_LIMIT_MS: "120000" };
+    await server.stop();
+    server = await instance(patient);
     const items = pans("ABCPR", 2_500);
     vendor.bulkHeld = true;
     const before = vendor.requests.length;
@@ -263,7 +267,7 @@ describe.each(DB_TARGETS)("live PAN batches through the vendor's bulk verificati
         .sort(),
     );
     await server.stop("SIGKILL");
-    server = await instance();
+    server = await instance(patient);
     vendor.bulkHeld = false;
     await expectAnswered(batchId, items);
     // The restarted server read the same requests back: none sent again, no item sent singly.
