@@ -29,6 +29,25 @@ const ownProcess = integrationFiles.filter((f) =>
 );
 const isolated = ownProcess.map((f) => `tests/integration/${f}`);
 
+// What both integration projects share (they differ in which files they take and whether each file
+// gets a process of its own).
+const integration = {
+  // One throwaway PostgreSQL cluster for the run (each file creates its own databases on it),
+  // and migrated databases to copy.
+  globalSetup: ["tests/helpers/integration-global-setup.ts"],
+  environment: "node",
+  testTimeout: 60_000,
+  hookTimeout: 180_000,
+  // Two files at a time: most of their time is spent waiting on servers, CLIs and clocks, and
+  // each file has its own server, database and ports. (Measured: 6 min → under 4 on 2 cores.)
+  fileParallelism: true,
+  maxWorkers: 2,
+  // Run after the unit project when both are started together (`vitest run`).
+  sequence: { groupOrder: 1 },
+  // Suites sign up many merchants from one address; the limit has a test of its own.
+  env: { SIGNUPS_PER_ADDRESS_PER_HOUR: "10000", ...runKeys, ...cheapPasswords },
+};
+
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
   test: {
@@ -47,50 +66,8 @@ export default defineConfig({
           env: { ...cheapPasswords },
         },
       },
-      {
-        extends: true,
-        test: {
-          name: "integration",
-          include: isolated,
-          // One throwaway PostgreSQL cluster for the run (each file creates its own databases on it),
-          // and migrated databases to copy.
-          globalSetup: ["tests/helpers/integration-global-setup.ts"],
-          environment: "node",
-          testTimeout: 60_000,
-          hookTimeout: 180_000,
-          // Two files at a time: most of their time is spent waiting on servers, CLIs and clocks, and
-          // each file has its own server, database and ports. (Measured: 6 min → under 4 on 2 cores.)
-          fileParallelism: true,
-          maxWorkers: 2,
-          // Run after the unit project when both are started together (`vitest run`).
-          sequence: { groupOrder: 1 },
-          // Suites sign up many merchants from one address; the limit has a test of its own.
-          env: { SIGNUPS_PER_ADDRESS_PER_HOUR: "10000", ...runKeys, ...cheapPasswords },
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: "integration-shared",
-          include: ["tests/integration/**/*.test.ts"],
-          exclude: isolated,
-          isolate: false,
-          // One throwaway PostgreSQL cluster for the run (each file creates its own databases on it),
-          // and migrated databases to copy.
-          globalSetup: ["tests/helpers/integration-global-setup.ts"],
-          environment: "node",
-          testTimeout: 60_000,
-          hookTimeout: 180_000,
-          // Two files at a time: most of their time is spent waiting on servers, CLIs and clocks, and
-          // each file has its own server, database and ports. (Measured: 6 min → under 4 on 2 cores.)
-          fileParallelism: true,
-          maxWorkers: 2,
-          // Run after the unit project when both are started together (`vitest run`).
-          sequence: { groupOrder: 1 },
-          // Suites sign up many merchants from one address; the limit has a test of its own.
-          env: { SIGNUPS_PER_ADDRESS_PER_HOUR: "10000", ...runKeys, ...cheapPasswords },
-        },
-      },
+      { extends: true, test: { name: "integration", include: isolated, ...integration } },
+      { extends: true, test: { name: "integration-shared", include: ["tests/integration/**/*.test.ts"], exclude: isolated, isolate: false, ...integration } },
       {
         extends: true,
         test: {
