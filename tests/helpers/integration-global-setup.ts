@@ -17,7 +17,21 @@ const ROOT = path.resolve(__dirname, "../..");
 
 const PG_TEMPLATE_NAME = "parakh_template";
 
+// The two integration projects (vitest.config.mts) each name this set-up, and vitest runs them side
+// by side in one process: the first call does the work, the other waits for it and leaves the teardown
+// to the first (two migrations at once crash Prisma's schema engine).
+const shared = globalThis as { parakhIntegrationSetup?: Promise<(() => Promise<void> | void) | undefined> };
+
 export default async function setup() {
+  if (shared.parakhIntegrationSetup) {
+    await shared.parakhIntegrationSetup;
+    return undefined;
+  }
+  shared.parakhIntegrationSetup = setUpOnce();
+  return shared.parakhIntegrationSetup;
+}
+
+async function setUpOnce() {
   if (process.env[SHARED_CLUSTER_ENV]) return undefined;
   // The servers and CLI processes the tests start run bundled, as `npm start` does, and load on about
   // 80% of the CPU the sources through tsx take: ~150 server starts a run. Built here from the
